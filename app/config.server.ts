@@ -1,0 +1,96 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("data"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => !value || /^(postgres|postgresql):\/\//.test(value) || value.startsWith("file:"), {
+      message: "DATABASE_URL must be a postgres:// URL or a file: path",
+    }),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  TRUST_PROXY: z.string().default("false"),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("PitchQR <no-reply@localhost>"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type DatabaseTarget = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
+
+export type AppConfig = {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseTarget;
+  publicUrl: string;
+  publicOrigin: string;
+  authSecret: string;
+  trustProxy: boolean | number | string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: string;
+};
+
+/** Reads and validates the environment once at start-up; a bad value stops the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${details}`);
+  }
+  const vars = parsed.data;
+  const dataDir = path.resolve(vars.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+
+  const database: DatabaseTarget =
+    vars.DATABASE_URL && !vars.DATABASE_URL.startsWith("file:")
+      ? { dialect: "postgres", url: vars.DATABASE_URL }
+      : { dialect: "sqlite", file: vars.DATABASE_URL ? path.resolve(vars.DATABASE_URL.slice(5)) : path.join(dataDir, "app.sqlite") };
+
+  const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, "");
+  return {
+    env: vars.NODE_ENV,
+    port: vars.PORT,
+    host: vars.HOST,
+    dataDir,
+    database,
+    publicUrl,
+    publicOrigin: new URL(publicUrl).origin,
+    authSecret: vars.AUTH_SECRET ?? readOrCreateSecret(dataDir),
+    trustProxy: parseTrustProxy(vars.TRUST_PROXY),
+    smtpUrl: vars.SMTP_URL || undefined,
+    mailFrom: vars.MAIL_FROM,
+    logLevel: vars.LOG_LEVEL,
+  };
+}
+
+/** The embedded default: a secret generated once and kept beside the data, so sessions survive restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // no secret yet
+  }
+  const secret = crypto.randomBytes(32).toString("base64url");
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Express "trust proxy" values: false (default), true, a hop count, or a list of addresses/subnets. */
+function parseTrustProxy(value: string): boolean | number | string {
+  const trimmed = value.trim().toLowerCase();
+  if (trimmed === "" || trimmed === "false" || trimmed === "0") return false;
+  if (trimmed === "true") return true;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  return value.trim();
+}

@@ -1,0 +1,21 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { initial } from "./migrations/0001-initial.server";
+
+/** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
+const migrations: Record<string, Migration> = {
+  "0001-initial": initial,
+};
+
+class InCodeMigrationProvider implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+/** Brings the schema up to date; safe to call on every start and from several instances at once. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,190 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * The database as the application sees it, after `app/db/normalize.server.ts` has smoothed over the
+ * driver differences: booleans are booleans, JSON columns are parsed values, timestamps are ISO strings.
+ */
+export type Timestamp = string;
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: boolean;
+  image: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token: string;
+  expires_at: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  provider_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: Timestamp | null;
+  refresh_token_expires_at: Timestamp | null;
+  scope: string | null;
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RateLimitsTable {
+  id: string;
+  key: string;
+  count: number;
+  last_request: number;
+}
+
+export type Metric = { label: string; value: string };
+export type ProjectStatus = "draft" | "published";
+
+export interface ProjectsTable {
+  id: string;
+  owner_id: string;
+  title: string;
+  slug: string;
+  one_liner: string;
+  summary: string | null;
+  video_url: string | null;
+  deck_url: string | null;
+  calendly_url: string | null;
+  metrics: Metric[];
+  problem_points: string[];
+  solution_points: string[];
+  status: ProjectStatus;
+  last_shipped_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface QrCodesTable {
+  id: string;
+  project_id: string;
+  label: string;
+  event_tag: string | null;
+  total_scans: Generated<number>;
+  unique_scans: Generated<number>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface ScansTable {
+  id: Generated<number>;
+  project_id: string;
+  qr_code_id: string | null;
+  viewer_fingerprint: string | null;
+  scanned_at: Generated<Timestamp>;
+}
+
+export type ContactIntent = "Intro" | "Supporter";
+
+export interface ContactsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  email: string;
+  intent: ContactIntent;
+  subscribed: Generated<boolean>;
+  role_tags: string[];
+  linkedin_url: string | null;
+  note: string | null;
+  user_id: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface SignalTiersTable {
+  id: string;
+  project_id: string;
+  range_label: string;
+  range_min: number;
+  range_max: number | null;
+  perks: string[];
+  sort_order: number;
+}
+
+export interface SignalsTable {
+  id: string;
+  project_id: string;
+  contact_id: string;
+  signal_tier_id: string | null;
+  range_label: string;
+  range_min: number;
+  range_max: number | null;
+  amount: number;
+  event_source: string | null;
+  is_public: boolean;
+  message: string | null;
+  user_id: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export type RecognitionType = "Intro" | "Supporter" | "Pilot";
+
+export interface RecognitionEntriesTable {
+  id: string;
+  project_id: string;
+  type: RecognitionType;
+  display_name: string;
+  role_tags: string[];
+  message: string | null;
+  is_public: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  rate_limits: RateLimitsTable;
+  projects: ProjectsTable;
+  qr_codes: QrCodesTable;
+  scans: ScansTable;
+  contacts: ContactsTable;
+  signal_tiers: SignalTiersTable;
+  signals: SignalsTable;
+  recognition_entries: RecognitionEntriesTable;
+}
+
+/** Columns stored as 0/1 on SQLite and read back as booleans. */
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(["email_verified", "subscribed", "is_public"]);
+/** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
+export const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  "metrics",
+  "problem_points",
+  "solution_points",
+  "role_tags",
+  "perks",
+]);
+
+export type Project = Selectable<ProjectsTable>;
+export type NewProject = Insertable<ProjectsTable>;
+export type ProjectUpdate = Updateable<ProjectsTable>;
+export type QrCode = Selectable<QrCodesTable>;
+export type Contact = Selectable<ContactsTable>;
+export type SignalTier = Selectable<SignalTiersTable>;
+export type Signal = Selectable<SignalsTable>;
+export type RecognitionEntry = Selectable<RecognitionEntriesTable>;

@@ -1,0 +1,84 @@
+import { betterAuth } from "better-auth";
+import type { Kysely } from "kysely";
+import type { AppConfig } from "~/config.server";
+import type { Dialect } from "~/db/dialect.server";
+import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
+import { PRODUCT_NAME } from "~/product";
+
+const timestamps = { createdAt: "created_at", updatedAt: "updated_at" } as const;
+
+/**
+ * better-auth over our own Kysely connection, mapped onto the snake_case tables of migration 0001.
+ * It receives the plugin-free query builder: better-auth does its own value conversion per dialect.
+ */
+export function createAuth(options: { config: AppConfig; db: Kysely<any>; dialect: Dialect }) {
+  const { config, db, dialect } = options;
+  return betterAuth({
+    appName: PRODUCT_NAME,
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: [config.publicOrigin],
+    telemetry: { enabled: false },
+    database: { db, type: dialect },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: false,
+      minPasswordLength: 6,
+      maxPasswordLength: 128,
+    },
+    user: {
+      modelName: "users",
+      fields: { emailVerified: "email_verified", ...timestamps },
+    },
+    session: {
+      modelName: "sessions",
+      fields: {
+        userId: "user_id",
+        expiresAt: "expires_at",
+        ipAddress: "ip_address",
+        userAgent: "user_agent",
+        ...timestamps,
+      },
+    },
+    account: {
+      modelName: "accounts",
+      fields: {
+        userId: "user_id",
+        accountId: "account_id",
+        providerId: "provider_id",
+        accessToken: "access_token",
+        refreshToken: "refresh_token",
+        idToken: "id_token",
+        accessTokenExpiresAt: "access_token_expires_at",
+        refreshTokenExpiresAt: "refresh_token_expires_at",
+        ...timestamps,
+      },
+    },
+    verification: {
+      modelName: "verifications",
+      fields: { expiresAt: "expires_at", ...timestamps },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      modelName: "rate_limits",
+      fields: { lastRequest: "last_request" },
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email": { window: 60, max: 10 },
+        "/sign-up/email": { window: 60, max: 5 },
+      },
+    },
+    advanced: {
+      // The Express layer always overwrites this header with the address it trusts (see client-ip.server.ts).
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: config.publicUrl.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

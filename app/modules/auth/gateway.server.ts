@@ -1,0 +1,44 @@
+import type { AppConfig } from "~/config.server";
+import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
+import type { Auth } from "./auth.server";
+import type { SignInInput, SignUpInput } from "./auth-form";
+
+export type AuthOutcome = { ok: true; setCookies: string[] } | { ok: false; status: number; message: string };
+
+const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;
+
+/**
+ * Sign-in, sign-up and sign-out go through better-auth's HTTP handler rather than its direct API, so
+ * its rate limiter and session rotation apply exactly as they would to a browser calling it. The
+ * request's origin was already checked by the app (see origin.server.ts), so it is stated here as ours.
+ */
+async function callAuthEndpoint(auth: Auth, config: AppConfig, request: Request, path: string, body: unknown): Promise<AuthOutcome> {
+  const headers = new Headers({ "content-type": "application/json", origin: config.publicOrigin });
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const response = await auth.handler(
+    new Request(`${config.publicUrl}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
+  );
+  if (response.ok) return { ok: true, setCookies: response.headers.getSetCookie() };
+  const payload = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  const message = typeof payload?.message === "string" && payload.message ? payload.message : "An error occurred";
+  return { ok: false, status: response.status, message };
+}
+
+export function signIn(auth: Auth, config: AppConfig, request: Request, input: SignInInput) {
+  return callAuthEndpoint(auth, config, request, "/sign-in/email", { email: input.email, password: input.password });
+}
+
+export function signUp(auth: Auth, config: AppConfig, request: Request, input: SignUpInput) {
+  return callAuthEndpoint(auth, config, request, "/sign-up/email", {
+    email: input.email,
+    password: input.password,
+    name: input.name,
+  });
+}
+
+export function signOut(auth: Auth, config: AppConfig, request: Request) {
+  return callAuthEndpoint(auth, config, request, "/sign-out", {});
+}

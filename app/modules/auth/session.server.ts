@@ -1,0 +1,19 @@
+import { redirect } from "react-router";
+import type { Auth } from "./auth.server";
+import { authPathFor } from "./return-to";
+
+export type SessionUser = { id: string; email: string; name: string };
+
+export async function getSessionUser(auth: Auth, request: Request): Promise<SessionUser | null> {
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  return { id: session.user.id, email: session.user.email, name: session.user.name };
+}
+
+/** For pages only a signed-in user may see: a signed-out visitor goes to /auth and comes back after. */
+export async function requireSessionUser(auth: Auth, request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(auth, request);
+  if (user) return user;
+  const url = new URL(request.url);
+  throw redirect(authPathFor(`${url.pathname}${url.search}`));
+}

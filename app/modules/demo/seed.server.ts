@@ -1,0 +1,102 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+
+export const DEMO_SLUG = "demo-project";
+const DEMO_OWNER_ID = "demo-owner";
+
+const minutesAgo = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+
+/**
+ * Creates the demo pitch (SPEC: Home's 'View Demo') once. Running it again changes nothing, also when
+ * two instances start together: every insert yields to a row that is already there.
+ */
+export async function seedDemoProject(db: Kysely<Database>, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("projects").select("id").where("slug", "=", DEMO_SLUG).executeTakeFirst();
+    if (existing) return false;
+
+    await trx
+      .insertInto("users")
+      .values({
+        id: DEMO_OWNER_ID,
+        name: "Demo Founder",
+        email: "demo-founder@pitchqr.invalid",
+        email_verified: false,
+        image: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+
+    const projectId = crypto.randomUUID();
+    const inserted = await trx
+      .insertInto("projects")
+      .values({
+        id: projectId,
+        owner_id: DEMO_OWNER_ID,
+        title: "Harbor Cold Chain",
+        slug: DEMO_SLUG,
+        one_liner: "Solar-powered vaccine fridges with live temperature alerts for rural clinics.",
+        summary:
+          "One in four vaccine doses in low-resource clinics is lost to broken cold chains. Harbor ships a solar fridge with a cellular sensor that texts the nurse before a batch spoils, and a dashboard that lets health ministries see every fridge in the district.",
+        video_url: null,
+        deck_url: null,
+        calendly_url: null,
+        metrics: [
+          { label: "Clinics live", value: "140" },
+          { label: "MRR", value: "$48k" },
+          { label: "Spoilage cut", value: "81%" },
+          { label: "Growth MoM", value: "22%" },
+        ],
+        problem_points: [
+          "25% of vaccines spoil before they reach a patient in off-grid clinics.",
+          "Nurses find out a fridge failed only when the batch is already lost.",
+          "Ministries buy equipment blind: no data on which fridges actually work.",
+        ],
+        solution_points: [
+          "A solar fridge that holds 2–8 °C for five days without sun.",
+          "SMS alerts to the nurse on duty within 60 seconds of a temperature drift.",
+          "A district dashboard with uptime, stock levels and spoilage per clinic.",
+        ],
+        status: "published",
+        last_shipped_at: minutesAgo(now, 60 * 26),
+        created_at: minutesAgo(now, 60 * 24 * 30),
+        updated_at: now.toISOString(),
+      })
+      .onConflict((oc) => oc.column("slug").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+
+    const tiers = [
+      { range_label: "Angel", range_min: 5_000, range_max: 25_000, perks: ["Quarterly investor update", "Name on the Recognition Wall"] },
+      { range_label: "Syndicate", range_min: 25_000, range_max: 100_000, perks: ["Monthly update call", "Early access to pilot data"] },
+      { range_label: "Lead", range_min: 250_000, range_max: 1_000_000, perks: ["Board observer seat", "Co-design of the next district rollout"] },
+      { range_label: "Strategic", range_min: 1_000_000, range_max: null, perks: ["Distribution partnership", "Joint ministry pilots"] },
+    ];
+    await trx
+      .insertInto("signal_tiers")
+      .values(tiers.map((tier, index) => ({ id: crypto.randomUUID(), project_id: projectId, sort_order: index, ...tier })))
+      .execute();
+
+    const wall = [
+      { type: "Supporter" as const, display_name: "Amara Okafor", role_tags: ["Angel"], message: "Saw the pilot numbers in Kisumu. In.", minutes: 25 },
+      { type: "Intro" as const, display_name: "Diego Hernández", role_tags: ["Operator"], message: "Happy to intro to two district health officers.", minutes: 180 },
+      { type: "Pilot" as const, display_name: "St. Luke's Rural Clinic", role_tags: [], message: "Running three fridges since March.", minutes: 60 * 30 },
+      { type: "Supporter" as const, display_name: "Priya Raman", role_tags: ["Founder", "Angel"], message: null, minutes: 60 * 24 * 3 },
+    ];
+    await trx
+      .insertInto("recognition_entries")
+      .values(
+        wall.map(({ minutes, ...entry }) => ({
+          id: crypto.randomUUID(),
+          project_id: projectId,
+          is_public: true,
+          created_at: minutesAgo(now, minutes),
+          ...entry,
+        })),
+      )
+      .execute();
+    return true;
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * The closed set of failures a domain function may report on purpose. Anything else is unexpected:
+ * it is logged with its detail and the user sees a generic message.
+ */
+export const DOMAIN_ERROR_STATUS = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+} as const;
+
+export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode;
+  /** Messages per form field, when the failure belongs to one. */
+  readonly fieldErrors: Record<string, string>;
+
+  constructor(code: DomainErrorCode, message: string, fieldErrors: Record<string, string> = {}) {
+    super(message);
+    this.name = "DomainError";
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+
+  get status(): number {
+    return DOMAIN_ERROR_STATUS[this.code];
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

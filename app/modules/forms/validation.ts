@@ -1,0 +1,24 @@
+import type { z } from "zod";
+
+export type FieldErrors = Record<string, string>;
+
+export type Validation<T> = { ok: true; data: T } | { ok: false; fieldErrors: FieldErrors; formError: string };
+
+/** Runs a form schema and keeps the first message per field, in the order the schema declares them. */
+export function validate<T>(schema: z.ZodType<T>, input: unknown): Validation<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  const fieldErrors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "form";
+    if (!(key in fieldErrors)) fieldErrors[key] = issue.message;
+  }
+  return { ok: false, fieldErrors, formError: result.error.issues[0]?.message ?? "Invalid input" };
+}
+
+/** Reads a submitted form into a plain object of strings (the last value wins for repeated keys). */
+export function formToObject(formData: FormData): Record<string, string> {
+  const object: Record<string, string> = {};
+  for (const [key, value] of formData) if (typeof value === "string") object[key] = value;
+  return object;
+}

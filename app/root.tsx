@@ -1,0 +1,87 @@
+import { useEffect } from "react";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { toast as showToast, Toaster } from "sonner";
+import { SiteHeader } from "~/components/site-header";
+import { getSessionUser } from "~/modules/auth/session.server";
+import { clearToast, readToast } from "~/modules/toast/toast.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/root";
+import "./app.css";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { auth, toastCookie } = context.services;
+  const [user, toast] = await Promise.all([getSessionUser(auth, request), readToast(toastCookie, request)]);
+  const headers = toast ? { "Set-Cookie": await clearToast(toastCookie) } : undefined;
+  return data(
+    {
+      user: user ? { email: user.email, name: user.name } : null,
+      toast: toast ? { ...toast, id: crypto.randomUUID() } : null,
+      cspNonce: context.cspNonce,
+    },
+    { headers },
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: `${PRODUCT_NAME}: QR-first pitch pages for founders` },
+  { name: "description", content: "Turn every QR scan at your booth into a meeting, an intro or a signal of interest." },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const nonce = rootData?.cspNonce;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#4f46e5" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh">
+        <SiteHeader user={rootData?.user ?? null} />
+        {children}
+        <Toaster position="top-center" richColors closeButton />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const toast = loaderData.toast;
+  useEffect(() => {
+    if (!toast) return;
+    const show = toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;
+    show(toast.message, { id: toast.id, description: toast.description });
+  }, [toast]);
+  return (
+    <>
+      {toast ? (
+        <noscript>
+          <p role="status" className="mx-auto max-w-5xl px-4 pt-4 text-sm font-medium text-brand-700">
+            {toast.message}
+          </p>
+        </noscript>
+      ) : null}
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-2xl font-bold">{status === 404 ? "Oops! Page not found" : "Something went wrong"}</h1>
+      <p className="mt-3 text-slate-600">
+        {status === 404 ? "The page you are looking for does not exist." : "Please try again in a moment."}
+      </p>
+      <a href="/" className="mt-6 inline-block font-medium text-brand-600 underline">
+        Return to Home
+      </a>
+    </main>
+  );
+}

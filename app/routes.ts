@@ -1,0 +1,24 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("auth", "routes/auth.tsx"),
+  route("auth/sign-out", "routes/auth.sign-out.ts"),
+  route("pitch/:slug", "routes/pitch.tsx"),
+  route("dashboard", "routes/dashboard.tsx"),
+  route("my-projects", "routes/my-projects.tsx"),
+  route("project/create", "routes/project-create.tsx"),
+  route("project/:id/edit", "routes/project-edit.tsx"),
+  route("project/:id/analytics", "routes/project-analytics.tsx"),
+  route("privacy", "routes/privacy.tsx"),
+  route("terms", "routes/terms.tsx"),
+  route("support", "routes/support.tsx"),
+
+  // Stale paths from the spec's notes (DESIGN.md item 1) redirect permanently.
+  route("p/:slug", "routes/redirects/pitch.ts"),
+  route("projects/new", "routes/redirects/project-create.ts"),
+  route("projects/:id/edit", "routes/redirects/project-edit.ts"),
+
+  route("api/*", "routes/api.not-found.ts"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

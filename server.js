@@ -1,0 +1,64 @@
+// Process entry for `npm start` (and `npm run dev`): builds if needed, then serves the app and
+// shuts down gracefully. Everything else lives in server/app.ts, bundled with the app by Vite.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const dev = process.argv.includes("--dev");
+process.env.NODE_ENV ??= dev ? "development" : "production";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const serverEntry = path.join(root, "build/server/index.js");
+const clientDir = path.join(root, "build/client");
+
+let shuttingDown = false;
+const options = { isShuttingDown: () => shuttingDown };
+let createApp;
+
+if (dev) {
+  const vite = await import("vite");
+  const viteServer = await vite.createServer({ server: { middlewareMode: true } });
+  ({ createApp } = await viteServer.ssrLoadModule("./server/app.ts"));
+  options.devMiddlewares = viteServer.middlewares;
+} else {
+  if (!fs.existsSync(serverEntry)) {
+    console.log("No build found: building the app (once)...");
+    const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
+  ({ createApp } = await import(serverEntry));
+  options.clientDir = clientDir;
+}
+
+const { app, config, logger, close } = await createApp(options);
+const server = app.listen(config.port, config.host, () => {
+  logger.info({ url: config.publicUrl, port: config.port, database: config.database.dialect }, "listening");
+});
+server.on("error", (error) => {
+  logger.fatal({ err: error }, "server failed to start");
+  process.exit(1);
+});
+
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
+  const forced = setTimeout(() => {
+    logger.warn("requests still open after 10 s: closing them");
+    server.closeAllConnections();
+  }, 10_000);
+  forced.unref();
+  server.close(async () => {
+    await close();
+    logger.info("stopped");
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
