@@ -1,6 +1,6 @@
-import { ArrowLeft, FolderKanban, LogOut, Sparkles } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
-import { Link, useLocation, useNavigate, useSubmit } from "react-router";
+import { ArrowLeft, Sparkles } from "lucide-react";
+import { lazy, Suspense } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import { PRODUCT_NAME } from "~/product";
 
 type HeaderUser = { email: string; name: string } | null;
@@ -19,7 +19,9 @@ export function SiteHeader({ user }: { user: HeaderUser }) {
           </Link>
         </div>
         {user ? (
-          <UserMenu email={user.email} />
+          <Suspense fallback={<AvatarBadge email={user.email} />}>
+            <UserMenu email={user.email} />
+          </Suspense>
         ) : (
           <Link
             to="/auth"
@@ -47,47 +49,22 @@ function BackButton() {
   );
 }
 
+// Signed-out visitors (everyone scanning a QR code) never download the menu's code.
+const UserMenu = lazy(() => import("./user-menu"));
+
+export const avatarClass =
+  "flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white shadow-sm hover:bg-brand-700";
+
 export function avatarLetter(email: string | null | undefined): string {
   const first = email?.trim().charAt(0);
   return first ? first.toUpperCase() : "U";
 }
 
-function UserMenu({ email }: { email: string }) {
-  const submit = useSubmit();
+function AvatarBadge({ email }: { email: string }) {
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger
-        aria-label="Account menu"
-        className="flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
-      >
-        {avatarLetter(email)}
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-48 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg"
-        >
-          <DropdownMenu.Label className="truncate px-2 py-1.5 text-xs text-slate-500">{email}</DropdownMenu.Label>
-          <DropdownMenu.Item asChild>
-            <Link to="/my-projects" className="flex items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-slate-100">
-              <FolderKanban aria-hidden className="size-4" /> My Projects
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild>
-            <Link to="/dashboard" className="flex items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-slate-100">
-              <Sparkles aria-hidden className="size-4" /> My Signals
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="my-1 h-px bg-slate-100" />
-          <DropdownMenu.Item
-            onSelect={() => void submit(null, { method: "post", action: "/auth/sign-out" })}
-            className="flex w-full cursor-pointer items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-slate-100"
-          >
-            <LogOut aria-hidden className="size-4" /> Sign Out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <span aria-hidden className={avatarClass}>
+      {avatarLetter(email)}
+    </span>
   );
 }
+

@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth, config, toastCookie } = context.services;
+  const { auth, config, database, toastCookie } = context.services;
   const values = formToObject(await request.formData());
   const mode: Mode = values.intent === "signup" ? "signup" : "signin";
   const echo = { email: values.email ?? "", name: values.name ?? "" };
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (mode === "signup") {
     const input = validate(signUpSchema, values);
     if (!input.ok) return data({ mode, fieldErrors: input.fieldErrors, formError: null, signedUp: false, echo }, { status: 400 });
-    const outcome = await signUp(auth, config, request, input.data);
+    const outcome = await signUp(auth, database.db, config, request, input.data);
     if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status });
     return { mode: "signin" as Mode, fieldErrors: {}, formError: null, signedUp: true, echo: { email: "", name: "" } };
   }

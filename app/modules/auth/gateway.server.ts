@@ -1,9 +1,13 @@
+import type { Kysely } from "kysely";
 import type { AppConfig } from "~/config.server";
+import type { Database } from "~/db/schema";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import type { Auth } from "./auth.server";
 import type { SignInInput, SignUpInput } from "./auth-form";
 
-export type AuthOutcome = { ok: true; setCookies: string[] } | { ok: false; status: number; message: string };
+export type AuthOutcome =
+  | { ok: true; setCookies: string[]; userId: string | null }
+  | { ok: false; status: number; message: string };
 
 const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;
 
@@ -21,8 +25,11 @@ async function callAuthEndpoint(auth: Auth, config: AppConfig, request: Request,
   const response = await auth.handler(
     new Request(`${config.publicUrl}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
   );
-  if (response.ok) return { ok: true, setCookies: response.headers.getSetCookie() };
-  const payload = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  const payload = (await response.json().catch(() => null)) as { message?: unknown; user?: { id?: unknown } } | null;
+  if (response.ok) {
+    const userId = typeof payload?.user?.id === "string" ? payload.user.id : null;
+    return { ok: true, setCookies: response.headers.getSetCookie(), userId };
+  }
   const message = typeof payload?.message === "string" && payload.message ? payload.message : "An error occurred";
   return { ok: false, status: response.status, message };
 }
@@ -31,12 +38,22 @@ export function signIn(auth: Auth, config: AppConfig, request: Request, input: S
   return callAuthEndpoint(auth, config, request, "/sign-in/email", { email: input.email, password: input.password });
 }
 
-export function signUp(auth: Auth, config: AppConfig, request: Request, input: SignUpInput) {
-  return callAuthEndpoint(auth, config, request, "/sign-up/email", {
+export const DUPLICATE_EMAIL_MESSAGE = "User already exists. Use another email.";
+
+/**
+ * better-auth answers a sign-up for a registered e-mail with a synthetic success (no account is created)
+ * when auto sign-in is off. The product promises a clear message instead, so the answer is checked against
+ * the database. This runs after better-auth's rate limiter, so it does not open a faster way to probe e-mails.
+ */
+export async function signUp(auth: Auth, db: Kysely<Database>, config: AppConfig, request: Request, input: SignUpInput): Promise<AuthOutcome> {
+  const response = await callAuthEndpoint(auth, config, request, "/sign-up/email", {
     email: input.email,
     password: input.password,
     name: input.name,
   });
+  if (!response.ok) return response;
+  const created = await db.selectFrom("users").select("id").where("id", "=", response.userId ?? "").executeTakeFirst();
+  return created ? response : { ok: false, status: 422, message: DUPLICATE_EMAIL_MESSAGE };
 }
 
 export function signOut(auth: Auth, config: AppConfig, request: Request) {

@@ -1,0 +1,242 @@
+// Public pages a signed-out visitor sees, and the HTTP behaviour around them: Home at phone and desktop
+// sizes, the 404 page, stale paths, security headers, the health check.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { collectPageErrors, locationOf, newClientContext, waitForHydration } from "./support";
+
+let app: AppServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe.each([
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+])("Home on a %s", (_label, viewport) => {
+  it("shows the headline, both calls to action and the three feature cards", async () => {
+    const { context } = await newClientContext(browser, { viewport });
+    const page = await context.newPage();
+    try {
+      const response = await page.goto(app.url);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Turn scans into meetings");
+      for (const name of ["Get Started", "View Demo"]) {
+        expect(await page.getByRole("link", { name, exact: true }).isVisible()).toBe(true);
+      }
+      for (const title of ["60-Second Setup", "4 Clear CTAs", "Live Dashboard"]) {
+        const card = page.getByRole("heading", { level: 2, name: title });
+        await card.scrollIntoViewIfNeeded();
+        expect(await card.isVisible()).toBe(true);
+      }
+      // Nothing sticks out sideways (no horizontal scrolling on a phone).
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("keeps the footer (Privacy, Terms, Contact) fixed at the bottom of the screen", async () => {
+    const { context } = await newClientContext(browser, { viewport });
+    const page = await context.newPage();
+    try {
+      await page.goto(app.url);
+      const footer = page.locator("footer");
+      const privacy = footer.getByRole("link", { name: "Privacy" });
+      const terms = footer.getByRole("link", { name: "Terms" });
+      const contact = footer.getByRole("link", { name: "Contact" });
+      expect(await privacy.getAttribute("href")).toBe("/privacy");
+      expect(await terms.getAttribute("href")).toBe("/terms");
+      expect(await contact.getAttribute("href")).toMatch(/^mailto:[^@\s]+@[^@\s]+$/);
+
+      const pinnedToBottom = async () => {
+        const box = await footer.boundingBox();
+        return box ? Math.round(box.y + box.height) : null;
+      };
+      expect(await pinnedToBottom()).toBe(viewport.height);
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await pinnedToBottom()).toBe(viewport.height);
+      for (const link of [privacy, terms, contact]) expect(await link.isVisible()).toBe(true);
+
+      await waitForHydration(page);
+      await privacy.click();
+      await page.waitForURL(`${app.url}/privacy`);
+      await page.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("'Get Started' sends a signed-out visitor to sign in, coming back to My Projects", async () => {
+    const { context } = await newClientContext(browser, { viewport });
+    const page = await context.newPage();
+    try {
+      await page.goto(app.url);
+      await waitForHydration(page);
+      await page.getByRole("link", { name: "Get Started" }).click();
+      await page.waitForURL((url) => url.pathname === "/auth");
+      expect(new URL(page.url()).search).toBe("?returnTo=%2Fmy-projects");
+      await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("'View Demo' opens the demo pitch page", async () => {
+    const { context } = await newClientContext(browser, { viewport });
+    const page = await context.newPage();
+    try {
+      await page.goto(app.url);
+      await waitForHydration(page);
+      await page.getByRole("link", { name: "View Demo" }).click();
+      await page.waitForURL(`${app.url}/pitch/demo-project`);
+      const heading = page.getByRole("heading", { level: 1 });
+      await heading.waitFor();
+      const title = (await heading.textContent())?.trim() ?? "";
+      expect(title).not.toBe("");
+      expect(title).not.toBe("Project not found");
+      await expect.poll(() => page.title()).toContain(title);
+
+      const direct = await fetch(`${app.url}/pitch/demo-project`);
+      expect(direct.status).toBe(200);
+      expect(await direct.text()).toContain(title);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("Not found", () => {
+  it("answers an unknown page with 404, 'Oops! Page not found' and a link home, and logs the path", async () => {
+    const response = await fetch(`${app.url}/no-such-page`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Oops! Page not found");
+
+    await expect
+      .poll(() =>
+        app.logs.some((line) => {
+          try {
+            return (JSON.parse(line) as { path?: string }).path === "/no-such-page";
+          } catch {
+            return line.includes("/no-such-page");
+          }
+        }),
+      )
+      .toBe(true);
+
+    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const page = await context.newPage();
+    try {
+      const pageResponse = await page.goto(`${app.url}/no-such-page`);
+      expect(pageResponse?.status()).toBe(404);
+      await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
+      await waitForHydration(page);
+      await page.getByRole("link", { name: "Return to Home" }).click();
+      await page.waitForURL(`${app.url}/`);
+      await page.getByRole("heading", { name: "Turn scans into meetings" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("answers an unknown API path with 404 JSON for GET and POST", async () => {
+    const get = await fetch(`${app.url}/api/nope`);
+    expect(get.status).toBe(404);
+    expect(get.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await get.json()).toEqual({ error: expect.any(String) });
+
+    const post = await fetch(`${app.url}/api/nope`, {
+      method: "POST",
+      headers: { origin: app.url, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(post.status).toBe(404);
+    expect(post.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await post.json()).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe("Stale paths", () => {
+  it.each([
+    ["/p/demo-project", "/pitch/demo-project"],
+    ["/projects/new", "/project/create"],
+    ["/projects/xyz/edit", "/project/xyz/edit"],
+  ])("%s moves permanently to %s", async (from, to) => {
+    const response = await fetch(`${app.url}${from}`, { redirect: "manual" });
+    expect(response.status).toBe(301);
+    const location = locationOf(response, app.url);
+    expect(location.origin).toBe(app.url);
+    expect(location.pathname).toBe(to);
+  });
+});
+
+describe("Safety", () => {
+  it.each(["/", "/auth", "/pitch/demo-project", "/no-such-page"])("%s carries the security headers, with a script nonce", async (path) => {
+    const response = await fetch(`${app.url}${path}`);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const nonce = /script-src [^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+    expect(nonce, csp).toBeTruthy();
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+
+    // Every script the page ships carries this response's nonce, so the policy lets them all run.
+    const html = await response.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+
+    // A fresh nonce per response.
+    const again = await fetch(`${app.url}${path}`);
+    expect(again.headers.get("content-security-policy")).not.toBe(csp);
+  });
+
+  it("loads Home and /auth in Chromium without any Content-Security-Policy violation or script error", async () => {
+    const { context } = await newClientContext(browser, { viewport: DESKTOP });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const violations: string[] = [];
+    await page.exposeFunction("reportViolation", (text: string) => violations.push(text));
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) =>
+        (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.disposition}`),
+      );
+    });
+    try {
+      await page.goto(app.url);
+      await waitForHydration(page);
+      // A client-side navigation too, so the lazily loaded route modules are checked as well.
+      await page.getByRole("link", { name: "Sign In" }).click();
+      await page.waitForURL(`${app.url}/auth`);
+      await page.getByRole("heading", { name: "Welcome back" }).waitFor();
+      await page.goto(`${app.url}/auth?mode=signup`);
+      await waitForHydration(page);
+      await page.getByRole("heading", { name: "Create your account" }).waitFor();
+      await page.waitForLoadState("networkidle");
+      console.log(JSON.stringify({violations, errors}));
+      expect(violations).toEqual([]);
+      expect(errors.filter((text) => /content security policy/i.test(text))).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("answers the health check with 200 {status: 'ok'}", async () => {
+    const response = await fetch(`${app.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+});

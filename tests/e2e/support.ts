@@ -1,0 +1,70 @@
+// Helpers shared by the end-to-end files (not a test file itself: only *.test.ts files are collected).
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+
+let addressCounter = 0;
+const addressSeed = (process.pid % 200) + 20;
+
+/**
+ * A client address no other caller in this process has been given. Rate limits are kept per client address,
+ * and the test servers trust X-Forwarded-For from loopback, so each browser context (or fetch series) can
+ * speak for its own client.
+ */
+export function nextClientAddress(): string {
+  addressCounter += 1;
+  return `10.${addressSeed}.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
+}
+
+/** A browser context that appears to the app as a distinct client (its own X-Forwarded-For). */
+export async function newClientContext(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; address: string }> {
+  const address = nextClientAddress();
+  const context = await browser.newContext({
+    ...options,
+    extraHTTPHeaders: { ...options.extraHTTPHeaders, "x-forwarded-for": address },
+  });
+  return { context, address };
+}
+
+/** Resolves once React has hydrated the document, so client-side handlers (validation, menus) are live. */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const main = document.querySelector("main");
+    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber") || key.startsWith("__reactProps"));
+  });
+}
+
+/** Console errors and uncaught page errors, collected for the page's whole life. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+/** POSTs a form to /auth the way a browser without JavaScript would (same-origin unless told otherwise). */
+export function postAuthForm(
+  baseUrl: string,
+  fields: Record<string, string>,
+  options: { address?: string; origin?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    "content-type": "application/x-www-form-urlencoded",
+    origin: options.origin ?? baseUrl,
+    ...options.headers,
+  };
+  if (options.address) headers["x-forwarded-for"] = options.address;
+  return fetch(`${baseUrl}/auth`, { method: "POST", headers, body: new URLSearchParams(fields).toString(), redirect: "manual" });
+}
+
+/** The cookies of a browser context as one Cookie request header. */
+export async function cookieHeader(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+}
+
+/** The pathname and search of a redirect's Location, resolved against the app's URL. */
+export function locationOf(response: Response, baseUrl: string): URL {
+  const location = response.headers.get("location");
+  if (!location) throw new Error(`expected a Location header on ${response.status} ${response.url}`);
+  return new URL(location, baseUrl);
+}

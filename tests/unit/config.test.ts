@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "~/config.server";
+
+const dirs: string[] = [];
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-config-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loadConfig", () => {
+  it("defaults to the embedded database under DATA_DIR on port 3000", () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ dialect: "sqlite", file: path.join(dataDir, "app.sqlite") });
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.trustProxy).toBe(false);
+  });
+
+  it("uses PostgreSQL when DATABASE_URL is a postgres URL", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: "postgres://u@db:5432/app" });
+    expect(config.database).toEqual({ dialect: "postgres", url: "postgres://u@db:5432/app" });
+  });
+
+  it("generates the auth secret once and keeps it in the data directory", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).authSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first);
+  });
+
+  it.each([
+    [{ PORT: "not-a-port" }, "PORT"],
+    [{ PUBLIC_URL: "ftp://example.com" }, "PUBLIC_URL"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ AUTH_SECRET: "short" }, "AUTH_SECRET"],
+  ])("stops with a clear message on %j", (env, name) => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
+  });
+
+  it("reads TRUST_PROXY as Express understands it", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "loopback" }).trustProxy).toBe("loopback");
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
+  });
+});
