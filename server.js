@@ -1,7 +1,5 @@
 // Process entry for `npm start` (and `npm run dev`): builds if needed, then serves the app and
 // shuts down gracefully. Everything else lives in server/app.ts, bundled with the app by Vite.
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,14 +20,8 @@ if (dev) {
   ({ createApp } = await viteServer.ssrLoadModule("./server/app.ts"));
   options.devMiddlewares = viteServer.middlewares;
 } else {
-  if (!fs.existsSync(serverEntry)) {
-    console.log("No build found: building the app (once)...");
-    const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
-      cwd: root,
-      stdio: "inherit",
-    });
-    if (result.status !== 0) process.exit(result.status ?? 1);
-  }
+  const { buildIfStale } = await import("./scripts/build-if-stale.js");
+  if (!buildIfStale()) process.exit(1);
   ({ createApp } = await import(serverEntry));
   options.clientDir = clientDir;
 }

@@ -19,6 +19,7 @@ export default [
   route("projects/new", "routes/redirects/project-create.ts"),
   route("projects/:id/edit", "routes/redirects/project-edit.ts"),
 
+  route("api/functions/handle-unsubscribe", "routes/api.functions.handle-unsubscribe.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -36,7 +36,7 @@ export async function waitForHydration(page: Page): Promise<void> {
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    if (message.type() === "error") errors.push(`${message.text()} ${JSON.stringify(message.location())}`);
   });
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   return errors;

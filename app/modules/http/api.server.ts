@@ -1,0 +1,52 @@
+import type { z } from "zod";
+import { DomainError, isDomainError } from "~/modules/errors.server";
+import type { Logger } from "~/modules/logging/logger.server";
+
+const MAX_JSON_BYTES = 64 * 1024;
+
+/**
+ * Reads a JSON request body and validates it with the endpoint's schema. Malformed or oversized JSON and
+ * schema failures become `invalid_input` errors carrying the schema's (the spec's) message.
+ */
+export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_JSON_BYTES) throw new DomainError("invalid_input", "Request body is too large");
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new DomainError("invalid_input", "Request body is too large");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new DomainError("invalid_input", "Malformed JSON");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of result.error.issues) fieldErrors[issue.path.join(".") || "body"] ??= issue.message;
+    throw new DomainError("invalid_input", result.error.issues[0]?.message ?? "Invalid request", fieldErrors);
+  }
+  return result.data;
+}
+
+/** Runs a JSON endpoint: domain errors answer `{error}` with their status; anything else is logged and answered generically. */
+export async function respondJson(logger: Logger, work: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await work();
+    return Response.json(result ?? { ok: true });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (isDomainError(error)) {
+      return Response.json(
+        { error: error.message, ...(Object.keys(error.fieldErrors).length ? { fieldErrors: error.fieldErrors } : {}) },
+        { status: error.status },
+      );
+    }
+    logger.error({ err: error }, "api request failed");
+    return Response.json({ error: "Something went wrong. Please try again." }, { status: 500 });
+  }
+}
+
+/** JSON endpoints accept POST only. */
+export function methodNotAllowed(): Response {
+  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+}

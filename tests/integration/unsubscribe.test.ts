@@ -1,0 +1,80 @@
+import { expect, it } from "vitest";
+import { unsubscribeEmail, unsubscribeSchema } from "~/modules/contacts/unsubscribe.server";
+import { validate } from "~/modules/forms/validation";
+import { describeEachDialect, type TestDatabase } from "../support/databases";
+
+async function seedProjectWithContacts(database: TestDatabase, emails: string[]) {
+  const ownerId = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await database.db
+    .insertInto("users")
+    .values({ id: ownerId, name: "", email: `${ownerId}@example.com`, email_verified: false, image: null, created_at: now, updated_at: now })
+    .execute();
+  const projectId = crypto.randomUUID();
+  await database.db
+    .insertInto("projects")
+    .values({
+      id: projectId,
+      owner_id: ownerId,
+      title: "P",
+      slug: `p-${projectId}`,
+      one_liner: "o",
+      summary: null,
+      video_url: null,
+      deck_url: null,
+      calendly_url: null,
+      metrics: [],
+      problem_points: [],
+      solution_points: [],
+      status: "published",
+      last_shipped_at: null,
+    })
+    .execute();
+  for (const email of emails) {
+    await database.db
+      .insertInto("contacts")
+      .values({
+        id: crypto.randomUUID(),
+        project_id: projectId,
+        name: "Sub",
+        email,
+        intent: "Supporter",
+        subscribed: true,
+        role_tags: [],
+        linkedin_url: null,
+        note: null,
+        user_id: null,
+      })
+      .execute();
+  }
+  return projectId;
+}
+
+describeEachDialect("unsubscribe by e-mail", (getDb) => {
+  it("clears subscribed for every contact with that address, in any letter case, and no one else", async () => {
+    const database = getDb();
+    const address = `ada-${crypto.randomUUID()}@example.com`;
+    const first = await seedProjectWithContacts(database, [address, "other@example.com"]);
+    const second = await seedProjectWithContacts(database, [address.toUpperCase()]);
+
+    expect(await unsubscribeEmail(database.db, address)).toBe(2);
+
+    const rows = await database.db.selectFrom("contacts").select(["email", "subscribed"]).where("project_id", "in", [first, second]).execute();
+    for (const row of rows) expect(row.subscribed).toBe(row.email === "other@example.com");
+  });
+
+  it("changes nothing for an unknown address", async () => {
+    const database = getDb();
+    await seedProjectWithContacts(database, ["known@example.com"]);
+    expect(await unsubscribeEmail(database.db, "unknown@example.com")).toBe(0);
+    const known = await database.db.selectFrom("contacts").select("subscribed").where("email", "=", "known@example.com").execute();
+    expect(known.every((row) => row.subscribed)).toBe(true);
+  });
+});
+
+it("validates the address as SPEC.md section 5 says", () => {
+  expect(validate(unsubscribeSchema, { email: "" })).toMatchObject({ ok: false, formError: "Please enter a valid email address." });
+  expect(validate(unsubscribeSchema, { email: "no-at-sign" })).toMatchObject({ ok: false });
+  expect(validate(unsubscribeSchema, {})).toMatchObject({ ok: false, formError: "Please enter a valid email address." });
+  expect(validate(unsubscribeSchema, { email: " ada@example.com " })).toEqual({ ok: true, data: { email: "ada@example.com" } });
+});
