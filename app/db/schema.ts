@@ -144,13 +144,14 @@ export interface SignalsTable {
 export type RecognitionType = "Intro" | "Supporter" | "Pilot";
 
 export interface RecognitionEntriesTable {
-  id: string;
+  id: Generated<number>;
   project_id: string;
   type: RecognitionType;
   display_name: string;
   role_tags: string[];
   message: string | null;
   is_public: Generated<boolean>;
+  hidden: Generated<boolean>;
   created_at: Generated<Timestamp>;
 }
 
@@ -170,7 +171,7 @@ export interface Database {
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
-export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(["email_verified", "subscribed", "is_public"]);
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(["email_verified", "subscribed", "is_public", "hidden"]);
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "metrics",

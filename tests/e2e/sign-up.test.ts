@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { launchBrowser, PHONE } from "../support/chromium.js";
 import { signInThroughPage, uniqueEmail } from "../support/sign-up";
-import { newClientContext, nextClientAddress, postAuthForm, waitForHydration } from "./support";
+import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -18,6 +18,8 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
+
+showServerLogsOnFailure(() => [app]);
 
 const invalidCases = [
   { label: "a malformed e-mail", name: "", email: "not-an-email", password: "secret123", message: "Invalid email address" },

@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
-import { collectPageErrors, locationOf, newClientContext, waitForHydration } from "./support";
+import { collectPageErrors, locationOf, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -17,6 +17,8 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
+
+showServerLogsOnFailure(() => [app]);
 
 describe.each([
   ["phone", PHONE],

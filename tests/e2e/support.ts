@@ -1,5 +1,6 @@
 // Helpers shared by the end-to-end files (not a test file itself: only *.test.ts files are collected).
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { afterEach } from "vitest";
 
 let addressCounter = 0;
 const addressSeed = (process.pid % 200) + 20;
@@ -67,4 +68,19 @@ export function locationOf(response: Response, baseUrl: string): URL {
   const location = response.headers.get("location");
   if (!location) throw new Error(`expected a Location header on ${response.status} ${response.url}`);
   return new URL(location, baseUrl);
+}
+
+/** On a failed test, prints the app's last log lines (and whether it is still up), to tell app faults from test faults. */
+export function showServerLogsOnFailure(servers: () => Array<{ url: string; logs: string[] } | undefined>): void {
+  afterEach(async (context) => {
+    if (context.task.result?.state !== "fail") return;
+    for (const server of servers()) {
+      if (!server) continue;
+      const up = await fetch(`${server.url}/healthz`).then(
+        (response) => `answers /healthz with ${response.status}`,
+        () => "NOT RUNNING",
+      );
+      console.error(`[${server.url} ${up}] last log lines:\n${server.logs.slice(-15).join("\n")}`);
+    }
+  });
 }

@@ -162,15 +162,20 @@ export const initial: Migration = {
     await db.schema.createIndex("signals_contact_idx").on("signals").column("contact_id").execute();
     await db.schema.createIndex("signals_user_idx").on("signals").column("user_id").execute();
 
-    await db.schema
-      .createTable("recognition_entries")
-      .addColumn("id", "text", (c) => c.primaryKey())
+    // Integer ids: the live wall stream uses them as its resume cursor (SSE Last-Event-ID).
+    const wall = db.schema.createTable("recognition_entries");
+    await (t.dialect === "postgres"
+      ? wall.addColumn("id", "bigint", (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      : wall.addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    )
       .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
       .addColumn("type", "text", (c) => c.notNull().check(sql`type in ('Intro', 'Supporter', 'Pilot')`))
       .addColumn("display_name", "text", (c) => c.notNull())
       .addColumn("role_tags", t.json, (c) => c.notNull().defaultTo(t.emptyList))
       .addColumn("message", "text")
       .addColumn("is_public", t.boolean, (c) => c.notNull().defaultTo(t.true))
+      // Set by the founder to take an entry off the public wall (DESIGN.md item 4).
+      .addColumn("hidden", t.boolean, (c) => c.notNull().defaultTo(t.false))
       .addColumn("created_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
       .execute();
     await db.schema

@@ -89,7 +89,6 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       .insertInto("recognition_entries")
       .values(
         wall.map(({ minutes, ...entry }) => ({
-          id: crypto.randomUUID(),
           project_id: projectId,
           is_public: true,
           created_at: minutesAgo(now, minutes),
