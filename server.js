@@ -26,7 +26,7 @@ if (dev) {
   options.clientDir = clientDir;
 }
 
-const { app, config, logger, close } = await createApp(options);
+const { app, config, logger, beginShutdown, close } = await createApp(options);
 const server = app.listen(config.port, config.host, () => {
   logger.info({ url: config.publicUrl, port: config.port, database: config.database.dialect }, "listening");
 });
@@ -44,6 +44,7 @@ async function shutdown(signal) {
     server.closeAllConnections();
   }, 10_000);
   forced.unref();
+  beginShutdown();
   server.close(async () => {
     await close();
     logger.info("stopped");

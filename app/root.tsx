@@ -3,24 +3,27 @@ import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestora
 import { toast as showToast, Toaster } from "sonner";
 import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
-import { clearToast, readToast } from "~/modules/toast/toast.server";
+import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
 import "./app.css";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { auth, toastCookie } = context.services;
-  const [user, toast] = await Promise.all([getSessionUser(auth, request), readToast(toastCookie, request)]);
-  const headers = toast ? { "Set-Cookie": await clearToast(toastCookie) } : undefined;
+  const { auth, flashCookie } = context.services;
+  const [user, flash] = await Promise.all([getSessionUser(auth, request), readFlash(flashCookie, request)]);
+  const headers = flash ? { "Set-Cookie": await clearFlash(flashCookie) } : undefined;
   return data(
     {
       user: user ? { email: user.email, name: user.name } : null,
-      toast: toast ? { ...toast, id: crypto.randomUUID() } : null,
+      toast: flash?.toast ? { ...flash.toast, id: crypto.randomUUID() } : null,
+      introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
     },
     { headers },
   );
 }
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: Route.MetaFunction = () => [
   { title: `${PRODUCT_NAME}: QR-first pitch pages for founders` },

@@ -19,7 +19,13 @@ export default [
   route("projects/new", "routes/redirects/project-create.ts"),
   route("projects/:id/edit", "routes/redirects/project-edit.ts"),
 
+  route("pledge-success", "routes/pledge-success.tsx"),
+  route("unsubscribe", "routes/unsubscribe.tsx"),
+  route("api/functions/submit-intro", "routes/api.functions.submit-intro.ts"),
+  route("api/functions/subscribe-updates", "routes/api.functions.subscribe-updates.ts"),
+  route("api/functions/track-scan", "routes/api.functions.track-scan.ts"),
   route("api/functions/handle-unsubscribe", "routes/api.functions.handle-unsubscribe.ts"),
+  route("api/wall/:projectId/stream", "routes/api.wall.stream.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

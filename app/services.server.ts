@@ -3,8 +3,11 @@ import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
 import { seedDemoProject } from "~/modules/demo/seed.server";
+import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
-import { createToastCookie, type ToastCookie } from "~/modules/toast/toast.server";
+import { LiveStreams } from "~/modules/realtime/live-streams.server";
+import { createLocalProjectEvents, createPostgresProjectEvents, type ProjectEvents } from "~/modules/realtime/project-events.server";
+import { ScanRecorder } from "~/modules/scans/scans.server";
 
 /** Everything a request handler needs, created once per process. */
 export type AppServices = {
@@ -12,7 +15,10 @@ export type AppServices = {
   database: AppDatabase;
   auth: Auth;
   logger: Logger;
-  toastCookie: ToastCookie;
+  flashCookie: FlashCookie;
+  events: ProjectEvents;
+  scans: ScanRecorder;
+  streams: LiveStreams;
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
@@ -21,10 +27,16 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   if (await seedDemoProject(database.db)) logger.info({ slug: "demo-project" }, "demo project seeded");
   const auth = createAuth({ config, db: database.db.withoutPlugins(), dialect: database.dialect });
-  const toastCookie = createToastCookie(config.authSecret, config.publicUrl.startsWith("https://"));
-  return { config, database, auth, logger, toastCookie };
+  const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
+  const events =
+    config.database.dialect === "postgres" ? await createPostgresProjectEvents(config.database.url, logger) : createLocalProjectEvents();
+  const scans = new ScanRecorder(database.db);
+  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams() };
 }
 
+/** Finishes queued writes, then closes connections; called after the HTTP server stopped taking requests. */
 export async function stopServices(services: AppServices): Promise<void> {
+  await services.scans.idle();
+  await services.events.close();
   await services.database.close();
 }

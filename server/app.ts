@@ -4,11 +4,12 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import helmet from "helmet";
-import type { ServerBuild } from "react-router";
+import { createRequestHandler as createCoreRequestHandler, type ServerBuild } from "react-router";
 import { loadConfig, type AppConfig } from "~/config.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
+import { PitchPageCache } from "~/modules/pitch/page-cache.server";
 import { startServices, stopServices, type AppServices } from "~/services.server";
 
 declare module "react-router" {
@@ -61,10 +62,22 @@ export async function createApp(options: AppOptions = {}) {
 
   app.use(refuseCrossSiteWrites(config));
 
+  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const renderAnonymously = createCoreRequestHandler(loadBuild, config.env === "development" ? "development" : "production");
+  const pitchCache = new PitchPageCache(services.database.db, (slug) =>
+    renderAnonymously(new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }), {
+      services,
+      logger,
+      requestId: "page-cache",
+      cspNonce: "",
+    }),
+  );
+  app.get("/pitch/:slug", servePitchPagesFromCache(pitchCache, config));
+
   app.all(
     "/{*path}",
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      build: loadBuild,
       getLoadContext(_req, res) {
         const locals = res.locals as Locals;
         return { services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce };
@@ -74,7 +87,14 @@ export async function createApp(options: AppOptions = {}) {
 
   app.use(unexpectedError);
 
-  return { app, config, logger, close: () => stopServices(services) };
+  return {
+    app,
+    config,
+    logger,
+    /** Ends long-lived responses (live wall streams) so in-flight requests can finish and the server close. */
+    beginShutdown: () => services.streams.closeAll(),
+    close: () => stopServices(services),
+  };
 }
 
 function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): RequestHandler {
@@ -100,34 +120,67 @@ function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): R
   };
 }
 
-function securityHeaders(config: AppConfig): RequestHandler {
+/** The app's Content-Security-Policy; inline scripts are allowed by a per-response nonce or by hash. */
+export function contentSecurityPolicy(config: AppConfig, scriptSources: readonly string[]): string {
+  const directives: Record<string, readonly string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", ...scriptSources],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "frame-src": ["https://www.youtube-nocookie.com", "https://player.vimeo.com", "https://www.loom.com"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  const policy = Object.entries(directives).map(([name, values]) => `${name} ${values.join(" ")}`);
+  if (config.publicUrl.startsWith("https://")) policy.push("upgrade-insecure-requests");
+  return policy.join("; ");
+}
+
+function securityHeaders(config: AppConfig): RequestHandler[] {
   const https = config.publicUrl.startsWith("https://");
-  return helmet({
-    contentSecurityPolicy:
-      config.env === "development"
-        ? false
-        : {
-            useDefaults: false,
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${((res as express.Response).locals as Locals).cspNonce}'`],
-              styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", "data:", "blob:"],
-              fontSrc: ["'self'"],
-              connectSrc: ["'self'"],
-              frameSrc: ["https://www.youtube-nocookie.com", "https://player.vimeo.com", "https://www.loom.com"],
-              objectSrc: ["'none'"],
-              baseUri: ["'self'"],
-              formAction: ["'self'"],
-              frameAncestors: ["'none'"],
-              ...(https ? { upgradeInsecureRequests: [] } : {}),
-            },
-          },
+  const headers = helmet({
+    contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     xFrameOptions: { action: "deny" },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  // Vite's dev server injects inline scripts of its own: no CSP under `npm run dev`.
+  if (config.env === "development") return [headers];
+  const csp: RequestHandler = (_req, res, next) => {
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, [`'nonce-${(res.locals as Locals).cspNonce}'`]));
+    next();
+  };
+  return [headers, csp];
+}
+
+/** Serves the anonymous pitch page from PitchPageCache, with validators a browser or CDN can revalidate on. */
+function servePitchPagesFromCache(cache: PitchPageCache, config: AppConfig): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const slug = String(req.params.slug ?? "");
+      const page = await cache.lookup({ slug, cookie: req.headers.cookie, queryKeys: Object.keys(req.query) });
+      if (!page) return next();
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, page.scriptHashes));
+      res.setHeader("Cache-Control", "public, no-cache");
+      res.setHeader("Vary", "Cookie, Accept-Encoding");
+      res.setHeader("ETag", page.etag);
+      res.setHeader("X-Page-Cache", "hit");
+      if (req.headers["if-none-match"] === page.etag) return void res.status(304).end();
+      res.type("html");
+      if (req.acceptsEncodings("gzip")) {
+        res.setHeader("Content-Encoding", "gzip");
+        return void res.end(page.gzip);
+      }
+      res.end(page.html);
+    } catch (error) {
+      next(error);
+    }
+  };
 }
 
 function refuseCrossSiteWrites(config: AppConfig): RequestHandler {

@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import { initial } from "./migrations/0001-initial.server";
+import { visitorActions } from "./migrations/0002-visitor-actions.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
   "0001-initial": initial,
+  "0002-visitor-actions": visitorActions,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -77,6 +77,7 @@ export interface ProjectsTable {
   solution_points: string[];
   status: ProjectStatus;
   last_shipped_at: Timestamp | null;
+  content_version: Generated<number>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -99,7 +100,8 @@ export interface ScansTable {
   scanned_at: Generated<Timestamp>;
 }
 
-export type ContactIntent = "Intro" | "Supporter";
+/** Intro and Supporter as in the spec; Subscriber for someone who only follows updates. */
+export type ContactIntent = "Intro" | "Supporter" | "Subscriber";
 
 export interface ContactsTable {
   id: string;
@@ -155,6 +157,28 @@ export interface RecognitionEntriesTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface ProjectStatsTable {
+  project_id: string;
+  total_scans: number;
+  unique_scans: number;
+}
+
+export interface ProjectViewersTable {
+  project_id: string;
+  viewer_fingerprint: string;
+}
+
+export interface QrCodeViewersTable {
+  qr_code_id: string;
+  viewer_fingerprint: string;
+}
+
+export interface FormRateLimitsTable {
+  key: string;
+  window_started_at: number;
+  count: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -168,6 +192,10 @@ export interface Database {
   signal_tiers: SignalTiersTable;
   signals: SignalsTable;
   recognition_entries: RecognitionEntriesTable;
+  project_stats: ProjectStatsTable;
+  project_viewers: ProjectViewersTable;
+  qr_code_viewers: QrCodeViewersTable;
+  form_rate_limits: FormRateLimitsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */

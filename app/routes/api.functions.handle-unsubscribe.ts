@@ -1,5 +1,6 @@
 import { readJsonBody, methodNotAllowed, respondJson } from "~/modules/http/api.server";
-import { unsubscribeEmail, unsubscribeSchema } from "~/modules/contacts/unsubscribe.server";
+import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
+import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import type { Route } from "./+types/api.functions.handle-unsubscribe";
 
 export async function action({ request, context }: Route.ActionArgs) {

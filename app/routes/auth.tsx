@@ -7,7 +7,7 @@ import { signIn, signUp } from "~/modules/auth/gateway.server";
 import { safeReturnTo } from "~/modules/auth/return-to";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { formToObject, validate, type FieldErrors } from "~/modules/forms/validation";
-import { serializeToast } from "~/modules/toast/toast.server";
+import { serializeFlash } from "~/modules/flash/flash.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/auth";
 
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth, config, database, toastCookie } = context.services;
+  const { auth, config, database, flashCookie } = context.services;
   const values = formToObject(await request.formData());
   const mode: Mode = values.intent === "signup" ? "signup" : "signin";
   const echo = { email: values.email ?? "", name: values.name ?? "" };
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const headers = new Headers();
   for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-  headers.append("Set-Cookie", await serializeToast(toastCookie, { type: "success", message: "Successfully signed in!" }));
+  headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message: "Successfully signed in!" } }));
   return redirect(safeReturnTo(values.returnTo), { headers });
 }
 

@@ -1,41 +1,110 @@
-import { data } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { PitchPageView } from "~/components/pitch/pitch-page-view";
 import { getSessionUser } from "~/modules/auth/session.server";
-import { findViewableProjectBySlug } from "~/modules/projects/projects.server";
+import { isDomainError } from "~/modules/errors.server";
+import { serializeFlash } from "~/modules/flash/flash.server";
+import { clientIpOf } from "~/modules/http/client-ip.server";
+import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
+import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
+import { handleVisitorSubmission } from "~/modules/pitch/visitor-actions.server";
+import { HONEYPOT_FIELD } from "~/modules/pitch/visitor-forms";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/pitch";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { auth, database } = context.services;
   const viewer = await getSessionUser(auth, request);
-  const project = await findViewableProjectBySlug(database.db, params.slug, viewer?.id ?? null);
-  if (!project) return data({ project: null }, { status: 404 });
-  return {
-    project: {
-      title: project.title,
-      oneLiner: project.one_liner,
-      status: project.status,
-      metrics: project.metrics,
-    },
-  };
+  const page = await loadPitchPage(database.db, params.slug, viewer?.id ?? null);
+  if (!page) return data({ page: null, publicUrl: context.services.config.publicUrl }, { status: 404 });
+  return { page, publicUrl: context.services.config.publicUrl };
+}
+
+const INTENTS: readonly VisitorIntent[] = ["intro", "subscribe", "signal"];
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { auth, database, flashCookie } = context.services;
+  const form = await request.formData();
+  const rawIntent = String(form.get("intent") ?? "");
+  const intent: VisitorIntent = INTENTS.includes(rawIntent as VisitorIntent) ? (rawIntent as VisitorIntent) : "intro";
+  // A form submitted by the hydrated page asks for data back; a plain HTML form gets a redirect.
+  const viaFetch = form.get("via") === "fetch";
+
+  const viewer = await getSessionUser(auth, request);
+  const page = await loadPitchPage(database.db, params.slug, viewer?.id ?? null);
+  if (!page) throw data("Project not found", { status: 404 });
+
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of form) if (typeof value === "string" && key !== "roleTags") values[key] = value;
+  values.roleTags = form.getAll("roleTags").filter((tag) => typeof tag === "string");
+
+  try {
+    const outcome = await handleVisitorSubmission(context.services, {
+      intent,
+      projectId: page.project.id,
+      values,
+      clientIp: clientIpOf(request),
+      honeypot: String(form.get(HONEYPOT_FIELD) ?? ""),
+      visitor: { userId: viewer?.id ?? null },
+    });
+    if (viaFetch) return { intent, ok: true, message: outcome.message, blurb: outcome.blurb } satisfies VisitorActionResult;
+
+    const pagePath = `/pitch/${encodeURIComponent(page.project.slug)}`;
+    if (intent === "signal") return redirect("/pledge-success");
+    if (intent === "intro") {
+      const cookie = await serializeFlash(flashCookie, { introBlurb: outcome.blurb ?? "" });
+      return redirect(`${pagePath}?dialog=intro&sent=1`, { headers: { "Set-Cookie": cookie } });
+    }
+    const cookie = await serializeFlash(flashCookie, { toast: { type: "success", message: outcome.message } });
+    return redirect(pagePath, { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (!isDomainError(error)) {
+      context.logger.error({ err: error, intent }, "visitor submission failed");
+      return data({ intent, ok: false, formError: FAILURE_MESSAGES[intent], fieldErrors: {} } satisfies VisitorActionResult, { status: 500 });
+    }
+    return data(
+      { intent, ok: false, formError: error.message, fieldErrors: error.fieldErrors } satisfies VisitorActionResult,
+      { status: error.status },
+    );
+  }
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => {
-  const project = loaderData?.project;
-  if (!project) return [{ title: `Project not found · ${PRODUCT_NAME}` }];
+  const page = loaderData?.page;
+  if (!page) return [{ title: `Project not found · ${PRODUCT_NAME}` }];
+  const url = `${loaderData.publicUrl}/pitch/${page.project.slug}`;
   return [
-    { title: `${project.title} · ${PRODUCT_NAME}` },
-    { name: "description", content: project.oneLiner },
-    { property: "og:title", content: project.title },
-    { property: "og:description", content: project.oneLiner },
+    { title: `${page.project.title} · ${PRODUCT_NAME}` },
+    { name: "description", content: page.project.oneLiner },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: PRODUCT_NAME },
+    { property: "og:title", content: page.project.title },
+    { property: "og:description", content: page.project.oneLiner },
+    { property: "og:url", content: url },
     { name: "twitter:card", content: "summary" },
-    { name: "twitter:title", content: project.title },
-    { name: "twitter:description", content: project.oneLiner },
+    { name: "twitter:title", content: page.project.title },
+    { name: "twitter:description", content: page.project.oneLiner },
+    { tagName: "link", rel: "canonical", href: url },
+    ...(page.project.isDraft ? [{ name: "robots", content: "noindex" }] : []),
   ];
 };
 
-export default function PitchPage({ loaderData }: Route.ComponentProps) {
-  const { project } = loaderData;
-  if (!project) {
+/** Opening or closing a dialog only changes `?dialog=`: no need to reload the page's data. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod) return defaultShouldRevalidate;
+  if (currentUrl.pathname === nextUrl.pathname) {
+    const strip = (url: URL) => {
+      const params = new URLSearchParams(url.search);
+      params.delete("dialog");
+      params.delete("sent");
+      return params.toString();
+    };
+    if (strip(currentUrl) === strip(nextUrl)) return false;
+  }
+  return defaultShouldRevalidate;
+}
+
+export default function PitchRoute({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData.page) {
     return (
       <main className="mx-auto max-w-xl px-4 py-24 text-center">
         <h1 className="text-2xl font-bold">Project not found</h1>
@@ -43,22 +112,5 @@ export default function PitchPage({ loaderData }: Route.ComponentProps) {
       </main>
     );
   }
-  return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
-      {project.status === "draft" ? (
-        <p className="mb-4 rounded-md bg-amber-100 px-3 py-2 text-sm font-medium text-amber-900">Draft: only you can see this page.</p>
-      ) : null}
-      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{project.title}</h1>
-      <p className="mt-3 text-lg text-slate-600">{project.oneLiner}</p>
-      {project.metrics.length ? (
-        <ul className="mt-5 flex flex-wrap gap-2">
-          {project.metrics.map((metric) => (
-            <li key={`${metric.label}-${metric.value}`} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-700">
-              <span className="font-semibold">{metric.value}</span> {metric.label}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </main>
-  );
+  return <PitchPageView page={loaderData.page} actionData={actionData as VisitorActionResult | undefined} />;
 }

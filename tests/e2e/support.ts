@@ -27,10 +27,31 @@ export async function newClientContext(browser: Browser, options: BrowserContext
 
 /** Resolves once React has hydrated the document, so client-side handlers (validation, menus) are live. */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main");
-    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber") || key.startsWith("__reactProps"));
-  });
+  try {
+    await page.waitForFunction(
+      () => {
+        const main = document.querySelector("main");
+        return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber") || key.startsWith("__reactProps"));
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+  } catch (error) {
+    // The usual cause: the build was replaced while the server ran, so the page's hashed scripts are gone.
+    const missing = await page
+      .evaluate(async () => {
+        const urls = [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.href);
+        const statuses = await Promise.all(urls.map((url) => fetch(url).then((response) => response.status, () => 0)));
+        return urls.filter((_, index) => statuses[index] !== 200);
+      })
+      .catch(() => []);
+    if (missing.length) {
+      throw new Error(
+        `${page.url()} never hydrated: its scripts are missing (${missing.join(", ")}). Was the app rebuilt while this test's server was running?`,
+      );
+    }
+    throw error;
+  }
 }
 
 /** Console errors and uncaught page errors, collected for the page's whole life. */

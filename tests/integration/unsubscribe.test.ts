@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import { unsubscribeEmail, unsubscribeSchema } from "~/modules/contacts/unsubscribe.server";
+import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
+import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { validate } from "~/modules/forms/validation";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 

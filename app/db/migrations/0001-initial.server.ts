@@ -83,6 +83,8 @@ export const initial: Migration = {
       .addColumn("solution_points", t.json, (c) => c.notNull().defaultTo(t.emptyList))
       .addColumn("status", "text", (c) => c.notNull().defaultTo("draft").check(sql`status in ('draft', 'published')`))
       .addColumn("last_shipped_at", t.timestamp)
+      // Bumped by every write that changes what the public pitch page shows; the page cache validates on it.
+      .addColumn("content_version", "integer", (c) => c.notNull().defaultTo(1))
       .addColumn("created_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
       .addColumn("updated_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
       .execute();
@@ -119,7 +121,7 @@ export const initial: Migration = {
       .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
       .addColumn("name", "text", (c) => c.notNull())
       .addColumn("email", "text", (c) => c.notNull())
-      .addColumn("intent", "text", (c) => c.notNull().check(sql`intent in ('Intro', 'Supporter')`))
+      .addColumn("intent", "text", (c) => c.notNull().check(sql`intent in ('Intro', 'Supporter', 'Subscriber')`))
       .addColumn("subscribed", t.boolean, (c) => c.notNull().defaultTo(t.false))
       .addColumn("role_tags", t.json, (c) => c.notNull().defaultTo(t.emptyList))
       .addColumn("linkedin_url", "text")

@@ -1,15 +1,5 @@
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import type { Database } from "~/db/schema";
-
-/** SPEC.md section 5: non-empty and containing an at-sign. */
-export const unsubscribeSchema = z.object({
-  email: z
-    .string("Please enter a valid email address.")
-    .trim()
-    .max(255, "Email must be less than 255 characters")
-    .refine((value) => value.includes("@"), "Please enter a valid email address."),
-});
 
 /**
  * Clears `subscribed` for every contact with this e-mail (any project, any letter case). The caller answers

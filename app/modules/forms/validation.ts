@@ -1,12 +1,15 @@
-import type { z } from "zod";
+import { safeParse, type core } from "zod/mini";
 
 export type FieldErrors = Record<string, string>;
 
 export type Validation<T> = { ok: true; data: T } | { ok: false; fieldErrors: FieldErrors; formError: string };
 
-/** Runs a form schema and keeps the first message per field, in the order the schema declares them. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown): Validation<T> {
-  const result = schema.safeParse(input);
+/**
+ * Runs a form schema and keeps the first message per field, in the order the schema declares them.
+ * Form schemas use `zod/mini` so the browser downloads only the checks they use.
+ */
+export function validate<S extends core.$ZodType>(schema: S, input: unknown): Validation<core.output<S>> {
+  const result = safeParse(schema, input);
   if (result.success) return { ok: true, data: result.data };
   const fieldErrors: FieldErrors = {};
   for (const issue of result.error.issues) {

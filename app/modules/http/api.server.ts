@@ -1,4 +1,5 @@
-import type { z } from "zod";
+import type { core } from "zod/mini";
+import { validate } from "~/modules/forms/validation";
 import { DomainError, isDomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
 
@@ -8,7 +9,7 @@ const MAX_JSON_BYTES = 64 * 1024;
  * Reads a JSON request body and validates it with the endpoint's schema. Malformed or oversized JSON and
  * schema failures become `invalid_input` errors carrying the schema's (the spec's) message.
  */
-export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+export async function readJsonBody<S extends core.$ZodType>(request: Request, schema: S): Promise<core.output<S>> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_JSON_BYTES) throw new DomainError("invalid_input", "Request body is too large");
   const text = await request.text();
@@ -19,12 +20,8 @@ export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>): P
   } catch {
     throw new DomainError("invalid_input", "Malformed JSON");
   }
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of result.error.issues) fieldErrors[issue.path.join(".") || "body"] ??= issue.message;
-    throw new DomainError("invalid_input", result.error.issues[0]?.message ?? "Invalid request", fieldErrors);
-  }
+  const result = validate(schema, body);
+  if (!result.ok) throw new DomainError("invalid_input", result.formError, result.fieldErrors);
   return result.data;
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, Project } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
 
 /**
  * The project behind a pitch page: published projects for everyone, a draft only for its owner.
@@ -14,4 +15,30 @@ export async function findViewableProjectBySlug(
   if (!project) return null;
   if (project.status === "published" || project.owner_id === viewerId) return project;
   return null;
+}
+
+/** The project a visitor acts on (intro, subscription, signal): it must exist and be viewable by them. */
+export async function requireViewableProject(
+  db: Kysely<Database>,
+  projectId: string,
+  viewerId: string | null,
+): Promise<Pick<Project, "id" | "title" | "slug" | "owner_id">> {
+  const project = await db
+    .selectFrom("projects")
+    .select(["id", "title", "slug", "owner_id", "status"])
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  if (!project || (project.status !== "published" && project.owner_id !== viewerId)) {
+    throw new DomainError("not_found", "Project not found. This project doesn't exist or has been removed.");
+  }
+  return project;
+}
+
+/** Marks the public page as changed, inside the transaction that changed it. */
+export async function bumpContentVersion(db: Kysely<Database>, projectId: string): Promise<void> {
+  await db
+    .updateTable("projects")
+    .set((eb) => ({ content_version: eb("content_version", "+", 1) }))
+    .where("id", "=", projectId)
+    .execute();
 }

@@ -1,0 +1,96 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { readContentVersion } from "./pitch-page.server";
+
+export type CachedPitchPage = {
+  version: number;
+  etag: string;
+  html: Buffer;
+  gzip: Buffer;
+  /** Inline scripts are allowed by hash: a cached page cannot carry a per-response nonce. */
+  scriptHashes: string[];
+};
+
+export type PitchPageRequest = { slug: string; cookie: string | undefined; queryKeys: string[] };
+
+/** Renders the anonymous page (no cookies) through the app's own request handler. */
+export type RenderPitchPage = (slug: string) => Promise<Response>;
+
+const CACHEABLE_QUERY_KEYS = new Set(["qr"]);
+const MAX_PAGES = 1_000;
+
+/**
+ * The anonymous pitch page is the same for every visitor, so it is rendered once per change and served
+ * again from memory. Every request first reads the project's content version (one indexed lookup): any write
+ * that changes the page bumps it in the same transaction, so the next request on any instance sees it.
+ * Signed-in visitors, one-shot messages, drafts and unknown slugs go through the normal render.
+ */
+export class PitchPageCache {
+  readonly #pages = new Map<string, CachedPitchPage>();
+  readonly #rendering = new Map<string, Promise<CachedPitchPage | null>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly render: RenderPitchPage,
+  ) {}
+
+  static isCacheable(request: PitchPageRequest): boolean {
+    if (request.cookie && /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=|(?:^|;\s*)flash=/.test(request.cookie)) return false;
+    return request.queryKeys.every((key) => CACHEABLE_QUERY_KEYS.has(key));
+  }
+
+  /** The page to serve, or null when this request must be rendered normally. */
+  async lookup(request: PitchPageRequest): Promise<CachedPitchPage | null> {
+    if (!PitchPageCache.isCacheable(request)) return null;
+    const current = await readContentVersion(this.db, request.slug);
+    if (!current?.published) return null;
+    const cached = this.#pages.get(request.slug);
+    if (cached && cached.version === current.version) return cached;
+    return this.#renderOnce(request.slug, current.version);
+  }
+
+  #renderOnce(slug: string, version: number): Promise<CachedPitchPage | null> {
+    const key = `${slug}\u0000${version}`;
+    let pending = this.#rendering.get(key);
+    if (!pending) {
+      pending = this.#renderAndStore(slug, version).finally(() => this.#rendering.delete(key));
+      this.#rendering.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #renderAndStore(slug: string, version: number): Promise<CachedPitchPage | null> {
+    const response = await this.render(slug);
+    if (response.status !== 200 || response.headers.has("set-cookie")) {
+      await response.body?.cancel();
+      return null;
+    }
+    const html = Buffer.from(await response.arrayBuffer());
+    const page: CachedPitchPage = {
+      version,
+      etag: `"p${version}-${crypto.createHash("sha1").update(html).digest("base64url").slice(0, 16)}"`,
+      html,
+      gzip: zlib.gzipSync(html, { level: 9 }),
+      scriptHashes: inlineScriptHashes(html.toString("utf8")),
+    };
+    if (this.#pages.size >= MAX_PAGES && !this.#pages.has(slug)) {
+      const oldest = this.#pages.keys().next().value;
+      if (oldest !== undefined) this.#pages.delete(oldest);
+    }
+    this.#pages.set(slug, page);
+    return page;
+  }
+}
+
+/** CSP source expressions ('sha256-…') for every inline script of a document. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attributes = match[1] ?? "";
+    if (/\bsrc\s*=/i.test(attributes)) continue;
+    hashes.add(`'sha256-${crypto.createHash("sha256").update(match[2] ?? "", "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from "kysely";
+import type { Database, Metric } from "~/db/schema";
+import { findViewableProjectBySlug } from "~/modules/projects/projects.server";
+import { readWall, type PublicWallEntry } from "~/modules/recognition/wall.server";
+
+export type PublicTier = { id: string; rangeLabel: string; rangeMin: number; rangeMax: number | null; perks: string[] };
+
+/** Everything the public pitch page shows, and nothing it must not (no owner id, no contact data). */
+export type PitchPage = {
+  project: {
+    id: string;
+    slug: string;
+    title: string;
+    oneLiner: string;
+    summary: string | null;
+    videoUrl: string | null;
+    deckUrl: string | null;
+    calendlyUrl: string | null;
+    metrics: Metric[];
+    problemPoints: string[];
+    solutionPoints: string[];
+    isDraft: boolean;
+    lastShippedAt: string | null;
+  };
+  tiers: PublicTier[];
+  wall: { entries: PublicWallEntry[]; hiddenSupporters: number };
+  stats: { signals: number };
+  contentVersion: number;
+};
+
+export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId: string | null): Promise<PitchPage | null> {
+  const project = await findViewableProjectBySlug(db, slug, viewerId);
+  if (!project) return null;
+  const [tiers, wall, signals] = await Promise.all([
+    db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute(),
+    readWall(db, project.id),
+    db
+      .selectFrom("signals")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("project_id", "=", project.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    project: {
+      id: project.id,
+      slug: project.slug,
+      title: project.title,
+      oneLiner: project.one_liner,
+      summary: project.summary,
+      videoUrl: project.video_url,
+      deckUrl: project.deck_url,
+      calendlyUrl: project.calendly_url,
+      metrics: project.metrics,
+      problemPoints: project.problem_points,
+      solutionPoints: project.solution_points,
+      isDraft: project.status !== "published",
+      lastShippedAt: project.last_shipped_at,
+    },
+    tiers: tiers.map((tier) => ({
+      id: tier.id,
+      rangeLabel: tier.range_label,
+      rangeMin: Number(tier.range_min),
+      rangeMax: tier.range_max === null ? null : Number(tier.range_max),
+      perks: tier.perks,
+    })),
+    wall,
+    stats: { signals: Number(signals.count) },
+    contentVersion: project.content_version,
+  };
+}
+
+/** The page cache's validator: one indexed lookup, so every write shows on the next request, on any instance. */
+export async function readContentVersion(db: Kysely<Database>, slug: string): Promise<{ version: number; published: boolean } | null> {
+  const row = await db.selectFrom("projects").select(["content_version", "status"]).where("slug", "=", slug).executeTakeFirst();
+  return row ? { version: row.content_version, published: row.status === "published" } : null;
+}

@@ -1,0 +1,18 @@
+/** What the pitch page's form action answers a form submitted with JavaScript (`via=fetch`). */
+export type VisitorIntent = "intro" | "subscribe" | "signal";
+
+export type VisitorActionResult =
+  | { intent: VisitorIntent; ok: true; message: string; blurb?: string }
+  | { intent: VisitorIntent; ok: false; formError: string; fieldErrors: Record<string, string> };
+
+/** The spec's success toasts. */
+export const SUBSCRIBED_MESSAGE = "You're on the list—weekly Friday digest, unsub anytime.";
+export const SIGNAL_RECORDED_MESSAGE = "Signal of interest recorded!";
+export const INTRO_SENT_MESSAGE = "Intro request sent!";
+
+/** The spec's fallback messages when the server gives none. */
+export const FAILURE_MESSAGES: Record<VisitorIntent, string> = {
+  intro: "Failed to submit. Please try again.",
+  subscribe: "Failed to subscribe. Please try again.",
+  signal: "Failed to record signal",
+};

@@ -1,0 +1,116 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import type { Logger } from "~/modules/logging/logger.server";
+import type { LiveStreams } from "~/modules/realtime/live-streams.server";
+import type { ProjectEvents } from "~/modules/realtime/project-events.server";
+import { countHiddenSupporters, readWallAfter } from "./wall.server";
+
+export const HEARTBEAT_MS = 25_000;
+
+type WallStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: LiveStreams; logger: Logger };
+
+/**
+ * The Recognition Wall as Server-Sent Events: `entry` events (id = entry id) for entries newer than the
+ * client's cursor (`Last-Event-ID` or `?after=`), `stats` events with the public counts, and a heartbeat
+ * comment every 25 s. Each new event triggers a read of entries past the last one sent, so a burst of
+ * events or a reconnect never sends an entry twice or skips one. Only published projects stream.
+ */
+export async function openWallStream(deps: WallStreamDeps, projectId: string, cursor: number | null, signal: AbortSignal): Promise<Response> {
+  const project = await deps.db.selectFrom("projects").select(["id", "status"]).where("id", "=", projectId).executeTakeFirst();
+  if (!project || project.status !== "published") throw new DomainError("not_found", "Project not found");
+
+  let lastId = cursor ?? (await latestVisibleEntryId(deps.db, projectId));
+  const encoder = new TextEncoder();
+  let closed = false;
+  let pending: Promise<void> = Promise.resolve();
+  let cleanup = () => {};
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const pushNewEntries = () => {
+        pending = pending.then(async () => {
+          if (closed) return;
+          try {
+            const entries = await readWallAfter(deps.db, projectId, lastId);
+            for (const entry of entries) {
+              send(`id: ${entry.id}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`);
+              lastId = Math.max(lastId, entry.id);
+            }
+            const [hiddenSupporters, signals] = await Promise.all([
+              countHiddenSupporters(deps.db, projectId),
+              countSignals(deps.db, projectId),
+            ]);
+            send(`event: stats\ndata: ${JSON.stringify({ hiddenSupporters, signals })}\n\n`);
+          } catch (error) {
+            deps.logger.error({ err: error, projectId }, "wall stream read failed");
+          }
+        });
+      };
+
+      send("retry: 1000\n\n");
+      if (cursor !== null) pushNewEntries();
+      const unsubscribe = deps.events.subscribe(projectId, (event) => {
+        if (event.kind === "wall") pushNewEntries();
+      });
+      const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
+      heartbeat.unref();
+
+      cleanup = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        unsubscribe();
+        unregister();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client going away
+        }
+      };
+      const unregister = deps.streams.add(cleanup);
+      signal.addEventListener("abort", cleanup, { once: true });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      // no-transform keeps the compression middleware from buffering the stream.
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
+async function latestVisibleEntryId(db: Kysely<Database>, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom("recognition_entries")
+    .select((eb) => eb.fn.max("id").as("max"))
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
+  return Number(row?.max ?? 0);
+}
+
+async function countSignals(db: Kysely<Database>, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom("signals")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("project_id", "=", projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The resume cursor: the `Last-Event-ID` header a reconnecting EventSource sends, else `?after=`. */
+export function parseCursor(request: Request): number | null {
+  const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after");
+  if (raw === null || raw === "") return null;
+  const value = Number(raw);
+  return Number.isSafeInteger(value) && value >= 0 ? value : null;
+}

@@ -1,0 +1,159 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import { z } from "zod/mini";
+import type { Database } from "~/db/schema";
+
+/** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
+export const trackScanSchema = z.object({
+  projectId: z.string("projectId is required").check(z.trim(), z.minLength(1, "projectId is required"), z.maxLength(64, "Unknown project")),
+  qrCodeId: z.nullish(z.string().check(z.trim(), z.maxLength(64, "Unknown QR code"))),
+  viewerFingerprint: z.nullish(z.string().check(z.trim(), z.maxLength(64, "viewerFingerprint is too long"))),
+});
+
+export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null };
+
+export function normalizeScan(input: z.infer<typeof trackScanSchema>): ScanInput {
+  return {
+    projectId: input.projectId,
+    qrCodeId: input.qrCodeId || null,
+    viewerFingerprint: input.viewerFingerprint ? input.viewerFingerprint.slice(0, 32) : null,
+  };
+}
+
+/**
+ * Records a batch of scans in one transaction, set-based: the scan rows, the per-project and per-QR sets of
+ * seen viewers, and the counters derived from them. A scan for an unknown or unpublished project is dropped;
+ * a QR code of another project is ignored (the scan still counts for its project). Returns, per scan, whether
+ * it was stored.
+ */
+export async function recordScans(db: Kysely<Database>, scans: readonly ScanInput[]): Promise<boolean[]> {
+  if (scans.length === 0) return [];
+  return db.transaction().execute((trx) => recordScansIn(trx, scans));
+}
+
+async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInput[]): Promise<boolean[]> {
+  const projectIds = [...new Set(scans.map((scan) => scan.projectId))];
+  const known = new Set(
+    (
+      await trx.selectFrom("projects").select("id").where("id", "in", projectIds).where("status", "=", "published").execute()
+    ).map((row) => row.id),
+  );
+  const stored = scans.map((scan) => known.has(scan.projectId));
+  const qrIds = [...new Set(scans.flatMap((scan) => (scan.qrCodeId ? [scan.qrCodeId] : [])))];
+  const qrProject = new Map(
+    qrIds.length
+      ? (await trx.selectFrom("qr_codes").select(["id", "project_id"]).where("id", "in", qrIds).execute()).map((row) => [row.id, row.project_id])
+      : [],
+  );
+
+  const valid = scans
+    .filter((scan) => known.has(scan.projectId))
+    .map((scan) => ({ ...scan, qrCodeId: scan.qrCodeId && qrProject.get(scan.qrCodeId) === scan.projectId ? scan.qrCodeId : null }));
+  if (valid.length === 0) return stored;
+
+  const now = new Date().toISOString();
+  await trx
+    .insertInto("scans")
+    .values(valid.map((scan) => ({ project_id: scan.projectId, qr_code_id: scan.qrCodeId, viewer_fingerprint: scan.viewerFingerprint, scanned_at: now })))
+    .execute();
+
+  const withViewer = valid.filter((scan) => scan.viewerFingerprint);
+  const newProjectViewers = withViewer.length
+    ? await trx
+        .insertInto("project_viewers")
+        .values(withViewer.map((scan) => ({ project_id: scan.projectId, viewer_fingerprint: scan.viewerFingerprint! })))
+        .onConflict((oc) => oc.columns(["project_id", "viewer_fingerprint"]).doNothing())
+        .returning("project_id")
+        .execute()
+    : [];
+  const withQrViewer = withViewer.filter((scan) => scan.qrCodeId);
+  const newQrViewers = withQrViewer.length
+    ? await trx
+        .insertInto("qr_code_viewers")
+        .values(withQrViewer.map((scan) => ({ qr_code_id: scan.qrCodeId!, viewer_fingerprint: scan.viewerFingerprint! })))
+        .onConflict((oc) => oc.columns(["qr_code_id", "viewer_fingerprint"]).doNothing())
+        .returning("qr_code_id")
+        .execute()
+    : [];
+
+  const projectTotals = countBy(valid.map((scan) => scan.projectId));
+  const projectUniques = countBy(newProjectViewers.map((row) => row.project_id));
+  for (const [projectId, total] of projectTotals) {
+    const unique = projectUniques.get(projectId) ?? 0;
+    await trx
+      .insertInto("project_stats")
+      .values({ project_id: projectId, total_scans: total, unique_scans: unique })
+      .onConflict((oc) =>
+        oc.column("project_id").doUpdateSet({
+          total_scans: sql`project_stats.total_scans + ${total}`,
+          unique_scans: sql`project_stats.unique_scans + ${unique}`,
+        }),
+      )
+      .execute();
+  }
+
+  const qrTotals = countBy(valid.flatMap((scan) => (scan.qrCodeId ? [scan.qrCodeId] : [])));
+  const qrUniques = countBy(newQrViewers.map((row) => row.qr_code_id));
+  for (const [qrCodeId, total] of qrTotals) {
+    await trx
+      .updateTable("qr_codes")
+      .set({
+        total_scans: sql`total_scans + ${total}`,
+        unique_scans: sql`unique_scans + ${qrUniques.get(qrCodeId) ?? 0}`,
+      })
+      .where("id", "=", qrCodeId)
+      .execute();
+  }
+  return stored;
+}
+
+function countBy(keys: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Queues scans and writes them in batches, so a burst of visitors costs one transaction per few
+ * milliseconds instead of one each. `record` resolves only after the batch holding the scan committed:
+ * an acknowledged scan is never lost.
+ */
+export class ScanRecorder {
+  #queue: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }[] = [];
+  #flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly maxBatch = 500,
+  ) {}
+
+  /** Resolves with whether the scan was stored (false for an unknown or unpublished project). */
+  record(scan: ScanInput): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ scan, resolve, reject });
+      if (!this.#flushing) this.#flushing = this.#drain();
+    });
+  }
+
+  /** Waits until every queued scan is written (used at shutdown). */
+  async idle(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+  }
+
+  async #drain(): Promise<void> {
+    // Let the requests arriving in the same tick join this batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.#queue.length) {
+      const batch = this.#queue.splice(0, this.maxBatch);
+      try {
+        const stored = await recordScans(
+          this.db,
+          batch.map((item) => item.scan),
+        );
+        batch.forEach((item, index) => item.resolve(stored[index] ?? false));
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    this.#flushing = null;
+  }
+}

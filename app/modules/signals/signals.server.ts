@@ -1,0 +1,83 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import type { VisitorContext } from "~/modules/contacts/contacts.server";
+import { DomainError } from "~/modules/errors.server";
+import type { SignalInput } from "~/modules/pitch/visitor-forms";
+import { bumpContentVersion, requireViewableProject } from "~/modules/projects/projects.server";
+
+/**
+ * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
+ * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
+ * on the Recognition Wall. A failure anywhere leaves nothing behind.
+ */
+export async function recordSignal(db: Kysely<Database>, projectId: string, input: SignalInput, visitor: VisitorContext, eventSource: string | null = null) {
+  const project = await requireViewableProject(db, projectId, visitor.userId);
+  return db.transaction().execute(async (trx) => {
+    const tier = await trx
+      .selectFrom("signal_tiers")
+      .selectAll()
+      .where("id", "=", input.tierId)
+      .where("project_id", "=", project.id)
+      .executeTakeFirst();
+    if (!tier) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
+
+    const now = new Date().toISOString();
+    const contactId = crypto.randomUUID();
+    await trx
+      .insertInto("contacts")
+      .values({
+        id: contactId,
+        project_id: project.id,
+        name: input.name,
+        email: input.email.toLowerCase(),
+        intent: "Supporter",
+        subscribed: false,
+        role_tags: [],
+        linkedin_url: null,
+        note: input.message,
+        user_id: visitor.userId,
+        created_at: now,
+      })
+      .execute();
+
+    const signalId = crypto.randomUUID();
+    await trx
+      .insertInto("signals")
+      .values({
+        id: signalId,
+        project_id: project.id,
+        contact_id: contactId,
+        signal_tier_id: tier.id,
+        range_label: tier.range_label,
+        range_min: tier.range_min,
+        range_max: tier.range_max,
+        amount: tier.range_min,
+        event_source: eventSource,
+        is_public: input.showName,
+        message: input.message,
+        user_id: visitor.userId,
+        created_at: now,
+      })
+      .execute();
+
+    let wallEntryId: number | null = null;
+    if (input.showName) {
+      const entry = await trx
+        .insertInto("recognition_entries")
+        .values({
+          project_id: project.id,
+          type: "Supporter",
+          display_name: input.name,
+          role_tags: [],
+          message: input.message,
+          is_public: true,
+          created_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      wallEntryId = Number(entry.id);
+    }
+    await bumpContentVersion(trx, project.id);
+    return { signalId, contactId, wallEntryId, projectId: project.id, slug: project.slug };
+  });
+}

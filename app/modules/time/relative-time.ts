@@ -1,0 +1,61 @@
+/**
+ * Relative times (SPEC.md section 9). Pure functions of the entry time and "now", so the server render,
+ * the browser and the tests agree on the same inputs.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+}
+
+/** Milliseconds from `iso` to `now`; a time slightly in the future (clock skew) counts as now. */
+function elapsed(iso: string, now: Date): number | null {
+  const time = new Date(iso).getTime();
+  if (Number.isNaN(time)) return null;
+  return Math.max(0, now.getTime() - time);
+}
+
+const pitchDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** 'Nov 3, 2026' in English month names, in the given time zone (the viewer's own when omitted). */
+function pitchDate(date: Date, timeZone: string | undefined): string {
+  const key = timeZone ?? "";
+  let format = pitchDateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone });
+    pitchDateFormats.set(key, format);
+  }
+  return format.format(date);
+}
+
+/**
+ * The pitch page's Recognition Wall: under 60 minutes '{n} minute(s) ago' (0 minutes: 'just now'),
+ * under 24 hours '{n} hour(s) ago', under 7 days '{n} day(s) ago', otherwise the date ('Nov 3, 2026').
+ * Units are whole and rounded down: 119 minutes is '1 hour ago'.
+ */
+export function formatPitchTime(iso: string, now: Date, timeZone?: string): string {
+  const ms = elapsed(iso, now);
+  if (ms === null) return "";
+  if (ms < MINUTE) return "just now";
+  if (ms < HOUR) return plural(Math.floor(ms / MINUTE), "minute");
+  if (ms < DAY) return plural(Math.floor(ms / HOUR), "hour");
+  if (ms < 7 * DAY) return plural(Math.floor(ms / DAY), "day");
+  return pitchDate(new Date(iso), timeZone);
+}
+
+/**
+ * The founder's activity feed: 'just now' under 1 minute, then '{n} minute(s) ago', '{n} hour(s) ago',
+ * '{n} day(s) ago'; 7 days or more shows the local date (`toLocaleDateString()`).
+ */
+export function formatActivityTime(iso: string, now: Date): string {
+  const ms = elapsed(iso, now);
+  if (ms === null) return "";
+  if (ms < MINUTE) return "just now";
+  if (ms < HOUR) return plural(Math.floor(ms / MINUTE), "minute");
+  if (ms < DAY) return plural(Math.floor(ms / HOUR), "hour");
+  if (ms < 7 * DAY) return plural(Math.floor(ms / DAY), "day");
+  return new Date(iso).toLocaleDateString();
+}

@@ -1,0 +1,13 @@
+import { isDomainError } from "~/modules/errors.server";
+import { openWallStream, parseCursor } from "~/modules/recognition/wall-stream.server";
+import type { Route } from "./+types/api.wall.stream";
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { database, events, streams, logger } = context.services;
+  try {
+    return await openWallStream({ db: database.db, events, streams, logger }, params.projectId, parseCursor(request), request.signal);
+  } catch (error) {
+    if (isDomainError(error)) return Response.json({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}

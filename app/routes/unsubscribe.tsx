@@ -1,0 +1,102 @@
+import { MailX } from "lucide-react";
+import { useEffect, useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { FieldError, inputClass, labelClass, primaryButtonClass } from "~/components/form-fields";
+import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
+import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
+import { isDomainError } from "~/modules/errors.server";
+import { formToObject, validate } from "~/modules/forms/validation";
+import { clientIpOf } from "~/modules/http/client-ip.server";
+import { consumeRateLimit, PUBLIC_FORM_LIMIT } from "~/modules/rate-limit/rate-limit.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/unsubscribe";
+
+export const meta: Route.MetaFunction = () => [{ title: `Unsubscribe · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+type Result = { done: true } | { done: false; title: string; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const input = validate(unsubscribeSchema, formToObject(await request.formData()));
+  if (!input.ok) return data<Result>({ done: false, title: "Invalid email", message: "Please enter a valid email address." }, { status: 400 });
+  try {
+    await consumeRateLimit(context.services.database.db, `form:${clientIpOf(request)}`, PUBLIC_FORM_LIMIT);
+    const updated = await unsubscribeEmail(context.services.database.db, input.data.email);
+    context.logger.info({ updated }, "unsubscribe by address");
+    // The same answer whether or not the address was known.
+    return data<Result>({ done: true });
+  } catch (error) {
+    if (isDomainError(error)) return data<Result>({ done: false, title: "Error", message: error.message }, { status: error.status });
+    context.logger.error({ err: error }, "unsubscribe failed");
+    return data<Result>(
+      { done: false, title: "Error", message: "There was a problem processing your request. Please try again." },
+      { status: 500 },
+    );
+  }
+}
+
+export default function Unsubscribe({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [clientError, setClientError] = useState<Result | null>(null);
+  const result = clientError ?? actionData ?? null;
+
+  useEffect(() => {
+    if (!actionData) return;
+    if (actionData.done) toast.success("Successfully unsubscribed", { description: "You will no longer receive emails from the product." });
+    else toast.error(actionData.title, { description: actionData.message });
+  }, [actionData]);
+
+  if (result?.done) {
+    return (
+      <main className="mx-auto max-w-md px-4 py-16 text-center">
+        <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
+        <h1 className="mt-4 text-2xl font-bold">You&apos;ve been unsubscribed</h1>
+        <p className="mt-2 text-slate-600">You will no longer receive emails from the product.</p>
+      </main>
+    );
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    const input = validate(unsubscribeSchema, formToObject(new FormData(event.currentTarget)));
+    if (input.ok) return setClientError(null);
+    event.preventDefault();
+    setClientError({ done: false, title: "Invalid email", message: "Please enter a valid email address." });
+    toast.error("Invalid email", { description: "Please enter a valid email address." });
+  }
+
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-bold">Unsubscribe</h1>
+        <p className="mt-1 text-sm text-slate-600">Enter your e-mail address to stop receiving project updates.</p>
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-5 space-y-4">
+          <div>
+            <label htmlFor="email" className={labelClass}>
+              Email
+            </label>
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              className={inputClass}
+              aria-invalid={result ? true : undefined}
+              aria-describedby={result ? "email-error" : undefined}
+            />
+            {result && !result.done ? (
+              <div id="email-error" role="alert" className="mt-2">
+                <p className="text-sm font-semibold text-red-700">{result.title}</p>
+                <FieldError id="email-error-text" message={result.message} />
+              </div>
+            ) : null}
+          </div>
+          <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
+            {busy ? "Processing..." : "Unsubscribe"}
+          </button>
+        </Form>
+      </div>
+    </main>
+  );
+}

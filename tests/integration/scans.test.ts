@@ -1,0 +1,88 @@
+import { expect, it } from "vitest";
+import { recordScans, ScanRecorder } from "~/modules/scans/scans.server";
+import { describeEachDialect } from "../support/databases";
+import { createProject } from "../support/fixtures";
+
+describeEachDialect("scan tracking", (getDb) => {
+  async function setup() {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const qrIds = ["booth", "badge"].map((label) => `${label}-${project.id.slice(0, 8)}`);
+    await db
+      .insertInto("qr_codes")
+      .values(qrIds.map((id, index) => ({ id, project_id: project.id, label: index ? "Badge" : "Booth", event_tag: null })))
+      .execute();
+    return { db, project, qrIds };
+  }
+
+  async function counters(db: ReturnType<typeof getDb>["db"], projectId: string) {
+    const stats = await db.selectFrom("project_stats").selectAll().where("project_id", "=", projectId).executeTakeFirst();
+    const codes = await db.selectFrom("qr_codes").select(["id", "total_scans", "unique_scans"]).where("project_id", "=", projectId).execute();
+    const rows = await db.selectFrom("scans").select("id").where("project_id", "=", projectId).execute();
+    return { stats, codes: Object.fromEntries(codes.map((code) => [code.id, [code.total_scans, code.unique_scans]])), rows: rows.length };
+  }
+
+  it("counts totals and distinct non-empty fingerprints per project and per QR code", async () => {
+    const { db, project, qrIds } = await setup();
+    const [booth, badge] = qrIds as [string, string];
+    const stored = await recordScans(db, [
+      { projectId: project.id, qrCodeId: booth, viewerFingerprint: "viewer-a" },
+      { projectId: project.id, qrCodeId: booth, viewerFingerprint: "viewer-a" },
+      { projectId: project.id, qrCodeId: badge, viewerFingerprint: "viewer-a" },
+      { projectId: project.id, qrCodeId: booth, viewerFingerprint: "viewer-b" },
+      { projectId: project.id, qrCodeId: null, viewerFingerprint: null },
+    ]);
+    expect(stored).toEqual([true, true, true, true, true]);
+    expect(await counters(db, project.id)).toEqual({
+      stats: { project_id: project.id, total_scans: 5, unique_scans: 2 },
+      codes: { [booth]: [3, 2], [badge]: [1, 1] },
+      rows: 5,
+    });
+  });
+
+  it("drops scans of unknown or draft projects and ignores a QR code of another project", async () => {
+    const { db, project, qrIds } = await setup();
+    const other = await createProject(db);
+    const draft = await createProject(db, { status: "draft" });
+    const stored = await recordScans(db, [
+      { projectId: "no-such-project", qrCodeId: null, viewerFingerprint: "x" },
+      { projectId: draft.id, qrCodeId: null, viewerFingerprint: "x" },
+      { projectId: other.id, qrCodeId: qrIds[0]!, viewerFingerprint: "x" },
+    ]);
+    expect(stored).toEqual([false, false, true]);
+    expect((await counters(db, project.id)).codes[qrIds[0]!]).toEqual([0, 0]);
+    const otherScan = await db.selectFrom("scans").selectAll().where("project_id", "=", other.id).executeTakeFirstOrThrow();
+    expect(otherScan.qr_code_id).toBeNull();
+  });
+
+  it("keeps counts exact under concurrent scans, each in its own transaction", async () => {
+    const { db, project, qrIds } = await setup();
+    const scans = Array.from({ length: 120 }, (_, i) => ({
+      projectId: project.id,
+      qrCodeId: qrIds[i % 2]!,
+      viewerFingerprint: `viewer-${i % 30}`,
+    }));
+    await Promise.all(scans.map((scan) => recordScans(db, [scan])));
+    const result = await counters(db, project.id);
+    expect(result.rows).toBe(120);
+    expect(result.stats).toMatchObject({ total_scans: 120, unique_scans: 30 });
+    // viewer-n lands on QR (n % 2): 15 distinct viewers per code.
+    expect(result.codes).toEqual({ [qrIds[0]!]: [60, 15], [qrIds[1]!]: [60, 15] });
+  });
+
+  it("batches queued scans and acknowledges each only once it is stored", async () => {
+    const { db, project, qrIds } = await setup();
+    const recorder = new ScanRecorder(db, 50);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        recorder.record({ projectId: i === 0 ? "unknown" : project.id, qrCodeId: qrIds[0]!, viewerFingerprint: `v${i % 40}` }),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(199);
+    expect(results[0]).toBe(false);
+    await recorder.idle();
+    const result = await counters(db, project.id);
+    expect(result.rows).toBe(199);
+    expect(result.stats).toMatchObject({ total_scans: 199, unique_scans: 40 });
+  });
+});

@@ -1,0 +1,51 @@
+import type { Kysely } from "kysely";
+import type { Database, ProjectStatus } from "~/db/schema";
+
+/** A user row, as better-auth would create it. */
+export async function createUser(db: Kysely<Database>, overrides: { email?: string } = {}) {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("users")
+    .values({ id, name: "Founder", email: overrides.email ?? `${id}@example.com`, email_verified: false, image: null, created_at: now, updated_at: now })
+    .execute();
+  return id;
+}
+
+/** A project with two signal tiers, owned by a new user unless one is given. */
+export async function createProject(
+  db: Kysely<Database>,
+  overrides: { ownerId?: string; status?: ProjectStatus; slug?: string; title?: string } = {},
+) {
+  const ownerId = overrides.ownerId ?? (await createUser(db));
+  const id = crypto.randomUUID();
+  const slug = overrides.slug ?? `project-${id.slice(0, 8)}`;
+  await db
+    .insertInto("projects")
+    .values({
+      id,
+      owner_id: ownerId,
+      title: overrides.title ?? "Harbor Cold Chain",
+      slug,
+      one_liner: "Solar vaccine fridges",
+      summary: null,
+      video_url: null,
+      deck_url: null,
+      calendly_url: null,
+      metrics: [],
+      problem_points: [],
+      solution_points: [],
+      status: overrides.status ?? "published",
+      last_shipped_at: null,
+    })
+    .execute();
+  const tiers = [
+    { id: crypto.randomUUID(), range_label: "Angel", range_min: 5_000, range_max: 25_000, sort_order: 0 },
+    { id: crypto.randomUUID(), range_label: "Lead", range_min: 1_000_000, range_max: null, sort_order: 1 },
+  ];
+  await db
+    .insertInto("signal_tiers")
+    .values(tiers.map((tier) => ({ ...tier, project_id: id, perks: ["Updates"] })))
+    .execute();
+  return { id, slug, ownerId, tiers };
+}
