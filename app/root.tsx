@@ -1,5 +1,15 @@
 import { useEffect } from "react";
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { toast as showToast, Toaster } from "sonner";
 import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
@@ -21,6 +31,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { headers },
   );
+}
+
+/** Opening or closing a pitch page dialog (`?dialog=`, `?sent=`) changes nothing the root loader reads. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const withoutDialog = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("dialog");
+    params.delete("sent");
+    return params.toString();
+  };
+  return withoutDialog(currentUrl) === withoutDialog(nextUrl) ? false : defaultShouldRevalidate;
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

@@ -41,6 +41,7 @@ export async function startServer(env = {}) {
   const readyMs = performance.now() - started;
   return {
     url,
+    dataDir,
     readyMs,
     async stop() {
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -9,8 +9,9 @@ import { loadConfig, type AppConfig } from "~/config.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
-import { PitchPageCache } from "~/modules/pitch/page-cache.server";
+import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
 import { startServices, stopServices, type AppServices } from "~/services.server";
+import { trackScanEndpoint } from "./track-scan";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -42,6 +43,20 @@ export async function createApp(options: AppOptions = {}) {
   app.set("trust proxy", config.trustProxy);
   app.use(assignRequestContext(logger, options.isShuttingDown));
   app.use(securityHeaders(config));
+
+  // The anonymous pitch page is answered from memory before anything else runs (it is already gzipped).
+  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const renderAnonymously = createCoreRequestHandler(loadBuild, config.env === "development" ? "development" : "production");
+  const pitchCache = new PitchPageCache(services.database.db, (slug) =>
+    renderAnonymously(new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }), {
+      services,
+      logger,
+      requestId: "page-cache",
+      cspNonce: "",
+    }),
+  );
+  app.get("/pitch/:slug", servePitchPagesFromCache(pitchCache, config));
+
   app.use(compression());
 
   if (options.devMiddlewares) app.use(options.devMiddlewares);
@@ -61,18 +76,7 @@ export async function createApp(options: AppOptions = {}) {
   });
 
   app.use(refuseCrossSiteWrites(config));
-
-  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
-  const renderAnonymously = createCoreRequestHandler(loadBuild, config.env === "development" ? "development" : "production");
-  const pitchCache = new PitchPageCache(services.database.db, (slug) =>
-    renderAnonymously(new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }), {
-      services,
-      logger,
-      requestId: "page-cache",
-      cspNonce: "",
-    }),
-  );
-  app.get("/pitch/:slug", servePitchPagesFromCache(pitchCache, config));
+  app.post("/api/functions/track-scan", ...trackScanEndpoint(services.scans));
 
   app.all(
     "/{*path}",
@@ -160,12 +164,18 @@ function securityHeaders(config: AppConfig): RequestHandler[] {
 
 /** Serves the anonymous pitch page from PitchPageCache, with validators a browser or CDN can revalidate on. */
 function servePitchPagesFromCache(cache: PitchPageCache, config: AppConfig): RequestHandler {
+  const policies = new WeakMap<CachedPitchPage, string>();
+  const cspFor = (page: CachedPitchPage) => {
+    let policy = policies.get(page);
+    if (!policy) policies.set(page, (policy = contentSecurityPolicy(config, page.scriptHashes)));
+    return policy;
+  };
   return async (req, res, next) => {
     try {
       const slug = String(req.params.slug ?? "");
       const page = await cache.lookup({ slug, cookie: req.headers.cookie, queryKeys: Object.keys(req.query) });
       if (!page) return next();
-      res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, page.scriptHashes));
+      res.setHeader("Content-Security-Policy", cspFor(page));
       res.setHeader("Cache-Control", "public, no-cache");
       res.setHeader("Vary", "Cookie, Accept-Encoding");
       res.setHeader("ETag", page.etag);

@@ -68,6 +68,18 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   }
 }
 
+/** A dropped connection while submitting shows the form's failure message instead of the error page. */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const rawIntent = String((await request.clone().formData()).get("intent") ?? "");
+  const intent: VisitorIntent = INTENTS.includes(rawIntent as VisitorIntent) ? (rawIntent as VisitorIntent) : "intro";
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { intent, ok: false, formError: FAILURE_MESSAGES[intent], fieldErrors: {} } satisfies VisitorActionResult;
+  }
+}
+
 export const meta: Route.MetaFunction = ({ data: loaderData }) => {
   const page = loaderData?.page;
   if (!page) return [{ title: `Project not found · ${PRODUCT_NAME}` }];

@@ -1,5 +1,6 @@
 // Public pages a signed-out visitor sees, and the HTTP behaviour around them: Home at phone and desktop
 // sizes, the 404 page, stale paths, security headers, the health check.
+import crypto from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
@@ -102,7 +103,8 @@ describe.each([
       await page.getByRole("link", { name: "View Demo" }).click();
       await page.waitForURL(`${app.url}/pitch/demo-project`);
       const heading = page.getByRole("heading", { level: 1 });
-      await heading.waitFor();
+      // The client-side navigation swaps Home's headline for the pitch's title.
+      await expect.poll(async () => (await heading.textContent())?.trim()).not.toBe("Turn scans into meetings");
       const title = (await heading.textContent())?.trim() ?? "";
       expect(title).not.toBe("");
       expect(title).not.toBe("Project not found");
@@ -182,30 +184,35 @@ describe("Stale paths", () => {
 });
 
 describe("Safety", () => {
-  it.each(["/", "/auth", "/pitch/demo-project", "/no-such-page"])("%s carries the security headers, with a script nonce", async (path) => {
+  it.each(["/", "/auth", "/no-such-page"])("%s carries the security headers, with a fresh script nonce", async (path) => {
     const response = await fetch(`${app.url}${path}`);
-    const csp = response.headers.get("content-security-policy") ?? "";
+    const csp = expectSecurityHeaders(response);
     const nonce = /script-src [^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
     expect(nonce, csp).toBeTruthy();
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-    expect(response.headers.get("x-frame-options")).toBe("DENY");
 
     // Every script the page ships carries this response's nonce, so the policy lets them all run.
     const html = await response.text();
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expectEveryScriptAllowed(html, csp);
 
     // A fresh nonce per response.
     const again = await fetch(`${app.url}${path}`);
     expect(again.headers.get("content-security-policy")).not.toBe(csp);
   });
 
-  it("loads Home and /auth in Chromium without any Content-Security-Policy violation or uncaught script error", async () => {
+  it("the demo pitch page carries the security headers, and its policy allows exactly the scripts it ships", async () => {
+    // Pitch pages may be served from a cache, so their inline scripts can be allowed by hash instead of a nonce.
+    for (let visit = 0; visit < 2; visit += 1) {
+      const response = await fetch(`${app.url}/pitch/demo-project`);
+      expect(response.status).toBe(200);
+      const csp = expectSecurityHeaders(response);
+      expectEveryScriptAllowed(await response.text(), csp);
+    }
+  });
+
+  it("loads Home, /auth and the demo pitch page in Chromium without any Content-Security-Policy violation or uncaught script error", async () => {
     const { context } = await newClientContext(browser, { viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
@@ -227,6 +234,11 @@ describe("Safety", () => {
       await page.goto(`${app.url}/auth?mode=signup`);
       await waitForHydration(page);
       await page.getByRole("heading", { name: "Create your account" }).waitFor();
+      // The demo pitch page too (its policy allows inline scripts by hash), fresh and then possibly cached.
+      for (let visit = 0; visit < 2; visit += 1) {
+        await page.goto(`${app.url}/pitch/demo-project`);
+        await waitForHydration(page);
+      }
       await page.waitForLoadState("networkidle");
       expect(errors.filter((text) => /content security policy|refused to/i.test(text))).toEqual([]);
       // Nothing the pages ship is blocked. zod 4 probes once whether `Function("")` is allowed (and falls back
@@ -246,3 +258,35 @@ describe("Safety", () => {
     expect(await response.json()).toEqual({ status: "ok" });
   });
 });
+
+/** Checks the headers every page carries and returns its Content-Security-Policy. */
+function expectSecurityHeaders(response: Response): string {
+  const csp = response.headers.get("content-security-policy") ?? "";
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  expect(response.headers.get("x-frame-options")).toBe("DENY");
+  return csp;
+}
+
+/** Every <script> in the document is allowed by the policy: same-origin files, inline code by nonce or by hash. */
+function expectEveryScriptAllowed(html: string, csp: string): void {
+  const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(csp)?.[1]?.trim().split(/\s+/) ?? [];
+  expect(scriptSrc).toContain("'self'");
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [tag, attributes = "", body = ""] of scripts) {
+    const src = /\bsrc="([^"]*)"/.exec(attributes)?.[1];
+    if (src !== undefined) {
+      expect(src, tag).toMatch(/^\/(?!\/)/);
+      continue;
+    }
+    const nonce = /\bnonce="([^"]*)"/.exec(attributes)?.[1];
+    const hash = `'sha256-${crypto.createHash("sha256").update(body, "utf8").digest("base64")}'`;
+    const allowed = (nonce !== undefined && scriptSrc.includes(`'nonce-${nonce}'`)) || scriptSrc.includes(hash);
+    expect(allowed, `inline script not allowed by the policy: ${tag.slice(0, 120)}`).toBe(true);
+  }
+}

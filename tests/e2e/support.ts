@@ -40,7 +40,9 @@ export async function waitForHydration(page: Page): Promise<void> {
     // The usual cause: the build was replaced while the server ran, so the page's hashed scripts are gone.
     const missing = await page
       .evaluate(async () => {
-        const urls = [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.href);
+        const preloaded = [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.href);
+        const imported = [...document.scripts].flatMap((script) => [...script.text.matchAll(/["'](\/assets\/[^"']+\.js)["']/g)].map((m) => new URL(m[1] ?? "", location.href).href));
+        const urls = [...new Set([...preloaded, ...imported])];
         const statuses = await Promise.all(urls.map((url) => fetch(url).then((response) => response.status, () => 0)));
         return urls.filter((_, index) => statuses[index] !== 200);
       })

@@ -50,10 +50,25 @@ export async function startAppServer(options: { env?: Record<string, string>; da
 
   const child = spawn(process.execPath, ["server.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   const logs: string[] = [];
-  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter(Boolean));
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // Whole lines only: a chunk can end mid-line (or mid-character), so the unfinished tail waits for the next one.
+  const collect = (stream: NodeJS.ReadableStream | null) => {
+    if (!stream) return;
+    let partial = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (text: string) => {
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      logs.push(...lines.filter(Boolean));
+    });
+    stream.on("end", () => {
+      if (partial) logs.push(partial);
+      partial = "";
+    });
+  };
+  collect(child.stdout);
+  collect(child.stderr);
+  // "close", not "exit": only then has everything the process printed (its last log lines) been read.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
 
   await waitForHealthy(url, child, logs);
   return {

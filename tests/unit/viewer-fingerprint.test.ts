@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { browserTraits, perBrowserId, sha256Hex32, VIEWER_ID_KEY, viewerFingerprint } from "~/modules/scans/viewer-fingerprint";
+import { browserTraits, fallbackHex32, perBrowserId, sha256Hex32, VIEWER_ID_KEY, viewerFingerprint } from "~/modules/scans/viewer-fingerprint";
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const values = new Map(Object.entries(initial));
@@ -14,6 +14,14 @@ describe("sha256Hex32", () => {
   it("is the first 32 hex characters of SHA-256", async () => {
     // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
     expect(await sha256Hex32("abc")).toBe("ba7816bf8f01cfea414140de5dae2223");
+  });
+});
+
+describe("fallbackHex32", () => {
+  it("gives 32 hex characters that differ between inputs", () => {
+    expect(fallbackHex32("a|b")).toMatch(/^[0-9a-f]{32}$/);
+    expect(fallbackHex32("a|b")).toBe(fallbackHex32("a|b"));
+    expect(fallbackHex32("a|b")).not.toBe(fallbackHex32("a|c"));
   });
 });
 

@@ -1,12 +1,67 @@
+import { useEffect } from "react";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
+import { MobileActionBar } from "./pitch-actions";
+import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
+import { PhoneDialog } from "./phone-dialog";
+import { RecognitionWall } from "./recognition-wall";
+import { trackScanOnce } from "./track-scan";
+import { useLiveWall } from "./use-live-wall";
+import { useNow } from "./use-now";
+import { usePitchDialogs } from "./use-pitch-dialogs";
 
-/** Placeholder until the full pitch page lands: title and one-liner. */
-export function PitchPageView({ page }: { page: PitchPage; actionData?: VisitorActionResult }) {
+type PitchPageViewProps = { page: PitchPage; actionData?: VisitorActionResult };
+
+/** The public pitch page (SPEC.md section 2), in the spec's order. */
+export function PitchPageView({ page, actionData }: PitchPageViewProps) {
+  // Moving from one pitch to another keeps the route mounted: a key starts the wall and dialogs afresh.
+  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} />;
+}
+
+function PitchPageContent({ page, actionData }: PitchPageViewProps) {
+  const { project } = page;
+  const dialogs = usePitchDialogs(actionData);
+  const wall = useLiveWall(project.id, page.wall, page.stats);
+  const now = useNow();
+  useEffect(() => {
+    // Once per project per page load, with the `?qr=` code the visitor arrived with.
+    trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
+  }, [project.id]);
+
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{page.project.title}</h1>
-      <p className="mt-3 text-lg text-slate-600">{page.project.oneLiner}</p>
-    </main>
+    <div>
+      {project.isDraft ? <DraftBanner /> : null}
+      <main>
+        <Hero project={project} dialogs={dialogs} />
+        <div className="space-y-6 pt-6 md:space-y-8 md:pt-0">
+          <StatsStrip
+            signals={wall.signals}
+            supporters={wall.entries.length + wall.hiddenSupporters}
+            metrics={project.metrics.length}
+            lastShippedAt={project.lastShippedAt}
+            now={now}
+          />
+          <ProblemSolution problems={project.problemPoints} solutions={project.solutionPoints} />
+          <DeckSection project={project} dialogs={dialogs} />
+          <RecognitionWall entries={wall.entries} hiddenSupporters={wall.hiddenSupporters} status={wall.status} now={now} dialogs={dialogs} />
+        </div>
+      </main>
+      <LegalFooter />
+
+      <IntroDialog open={dialogs.open === "intro"} projectTitle={project.title} closeTo={dialogs.closeTo} onClose={dialogs.close} actionData={actionData} />
+      <SubscribeDialog open={dialogs.open === "subscribe"} projectTitle={project.title} closeTo={dialogs.closeTo} onClose={dialogs.close} actionData={actionData} />
+      <SignalDialog
+        open={dialogs.open === "signal"}
+        projectTitle={project.title}
+        tiers={page.tiers}
+        closeTo={dialogs.closeTo}
+        onClose={dialogs.close}
+        actionData={actionData}
+      />
+      <PhoneDialog open={dialogs.open === "phone"} closeTo={dialogs.closeTo} onClose={dialogs.close} />
+
+      <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} />
+    </div>
   );
 }

@@ -79,11 +79,12 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       .values(tiers.map((tier, index) => ({ id: crypto.randomUUID(), project_id: projectId, sort_order: index, ...tier })))
       .execute();
 
+    // Oldest first, so entry ids grow with time as they do for live entries.
     const wall = [
-      { type: "Supporter" as const, display_name: "Amara Okafor", role_tags: ["Angel"], message: "Saw the pilot numbers in Kisumu. In.", minutes: 25 },
-      { type: "Intro" as const, display_name: "Diego Hernández", role_tags: ["Operator"], message: "Happy to intro to two district health officers.", minutes: 180 },
-      { type: "Pilot" as const, display_name: "St. Luke's Rural Clinic", role_tags: [], message: "Running three fridges since March.", minutes: 60 * 30 },
       { type: "Supporter" as const, display_name: "Priya Raman", role_tags: ["Founder", "Angel"], message: null, minutes: 60 * 24 * 3 },
+      { type: "Pilot" as const, display_name: "St. Luke's Rural Clinic", role_tags: [], message: "Running three fridges since March.", minutes: 60 * 30 },
+      { type: "Intro" as const, display_name: "Diego Hernández", role_tags: ["Operator"], message: "Happy to intro to two district health officers.", minutes: 180 },
+      { type: "Supporter" as const, display_name: "Amara Okafor", role_tags: ["Angel"], message: "Saw the pilot numbers in Kisumu. In.", minutes: 25 },
     ];
     await trx
       .insertInto("recognition_entries")

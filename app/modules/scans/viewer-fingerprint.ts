@@ -70,8 +70,25 @@ export function browserTraits(): string {
   ].join("|");
 }
 
-/** First 32 hex characters of SHA-256 over `text`. */
+/**
+ * 32 hex characters from four differently seeded 32-bit FNV-1a hashes. Only for pages served over plain
+ * http (a LAN address), where browsers hide `crypto.subtle`: weaker than SHA-256, but still spreads
+ * viewers apart and does not reveal the traits.
+ */
+export function fallbackHex32(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let out = "";
+  for (const seed of [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b]) {
+    let hash = seed >>> 0;
+    for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+    out += hash.toString(16).padStart(8, "0");
+  }
+  return out;
+}
+
+/** First 32 hex characters of SHA-256 over `text` (the FNV fallback where `crypto.subtle` is missing). */
 export async function sha256Hex32(text: string): Promise<string> {
+  if (typeof crypto === "undefined" || !crypto.subtle) return fallbackHex32(text);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0"))
     .join("")

@@ -1,0 +1,187 @@
+/** The intro form and, after sending, the forwardable blurb (loaded with the other forms, on demand). */
+import { Check, Copy, Mail, PartyPopper } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router";
+import { toast } from "sonner";
+import { secondaryButtonClass } from "~/components/form-fields";
+import { INTRO_SENT_MESSAGE, type VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import { introSchema, ROLE_TAGS } from "~/modules/pitch/visitor-forms";
+import type { loader as rootLoader } from "~/root";
+import { FormAlert, Honeypot, SubmitButton, TextAreaField, TextField } from "./form-controls";
+import { useHydrated } from "./use-hydrated";
+import { introMailto, introSubject } from "./intro-blurb";
+import { useVisitorForm } from "./use-visitor-form";
+
+const FIELD_ORDER = ["name", "email", "linkedinUrl", "note", "roleTags"] as const;
+
+export type IntroFormProps = {
+  projectTitle: string;
+  closeTo: To;
+  onClose: () => void;
+  actionData: VisitorActionResult | undefined;
+};
+
+export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroFormProps) {
+  const id = useId();
+  const [searchParams] = useSearchParams();
+  const rootData = useRouteLoaderData<typeof rootLoader>("root");
+  const [submittedName, setSubmittedName] = useState<string | null>(null);
+  const form = useVisitorForm({ intent: "intro", schema: introSchema, fieldOrder: FIELD_ORDER, actionData });
+
+  // With JavaScript the blurb comes back with the fetcher; without, the server redirected to `?sent=1` and
+  // the root loader carries it from a one-shot cookie.
+  const fetched = form.fetcher.data?.ok ? (form.fetcher.data.blurb ?? "") : null;
+  const flashed = searchParams.get("sent") === "1" ? (rootData?.introBlurb ?? null) : null;
+  const blurb = form.busy ? null : (fetched ?? flashed);
+
+  if (blurb !== null) {
+    return <IntroBlurb blurb={blurb} subject={introSubject(blurb, projectTitle, submittedName)} closeTo={closeTo} onClose={onClose} />;
+  }
+
+  return (
+    <form.fetcher.Form
+      method="post"
+      action={form.action}
+      noValidate
+      onSubmit={(event) => {
+        form.onSubmit(event);
+        if (!event.defaultPrevented) setSubmittedName(String(new FormData(event.currentTarget).get("name") ?? "").trim() || null);
+      }}
+      className="relative space-y-4"
+    >
+      <input type="hidden" name="intent" value="intro" />
+      {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
+      <Honeypot />
+      <FormAlert message={form.errors?.formError} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} error={form.fieldError("name")} data-autofocus />
+        <TextField
+          id={`${id}-email`}
+          name="email"
+          label="Email"
+          type="email"
+          inputMode="email"
+          required
+          autoComplete="email"
+          maxLength={255}
+          error={form.fieldError("email")}
+        />
+      </div>
+      <TextField
+        id={`${id}-linkedin`}
+        name="linkedinUrl"
+        label="LinkedIn URL"
+        type="url"
+        inputMode="url"
+        optional
+        autoComplete="url"
+        placeholder="https://linkedin.com/in/…"
+        maxLength={2048}
+        error={form.fieldError("linkedinUrl")}
+      />
+      <TextAreaField
+        id={`${id}-note`}
+        name="note"
+        label="Note"
+        required
+        rows={4}
+        maxLength={1000}
+        placeholder="Who you are, and who you could introduce (or would like to meet)."
+        error={form.fieldError("note")}
+      />
+      <fieldset aria-describedby={form.fieldError("roleTags") ? `${id}-roles-error` : undefined}>
+        <legend className="text-sm font-medium text-slate-800">
+          I am <span className="font-normal text-slate-500">(optional, pick any)</span>
+        </legend>
+        <div className="mt-2 flex flex-wrap gap-2">
+          {ROLE_TAGS.map((tag) => (
+            <label
+              key={tag}
+              className="cursor-pointer select-none rounded-full border border-slate-300 bg-white px-3.5 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:border-slate-400 has-checked:border-brand-600 has-checked:bg-brand-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-600"
+            >
+              <input type="checkbox" name="roleTags" value={tag} className="sr-only" />
+              {tag}
+            </label>
+          ))}
+        </div>
+        {form.fieldError("roleTags") ? (
+          <p id={`${id}-roles-error`} className="mt-1 text-sm text-red-600">
+            {form.fieldError("roleTags")}
+          </p>
+        ) : null}
+      </fieldset>
+      <SubmitButton busy={form.busy} label="Request Intro" busyLabel="Submitting..." />
+    </form.fetcher.Form>
+  );
+}
+
+function IntroBlurb({ blurb, subject, closeTo, onClose }: { blurb: string; subject: string; closeTo: To; onClose: () => void }) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  const hydrated = useHydrated();
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2_000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error("Clipboard unavailable");
+      await navigator.clipboard.writeText(blurb);
+      setCopied(true);
+    } catch {
+      toast.error("Failed to copy", { description: "Please copy manually" });
+    }
+  }
+
+  const mailto = introMailto(subject, blurb);
+
+  return (
+    <div className="space-y-4">
+      <div role="status" className="flex items-center gap-3 rounded-xl bg-emerald-50 px-4 py-3 text-emerald-800">
+        <PartyPopper aria-hidden className="size-5 shrink-0" />
+        <p className="text-sm font-semibold">{INTRO_SENT_MESSAGE}</p>
+      </div>
+      <div>
+        <label htmlFor={`${id}-blurb`} className="block text-sm font-medium text-slate-800">
+          Your forwardable intro blurb
+        </label>
+        <p className="mt-0.5 text-xs text-slate-500">Send it to anyone who should meet the team.</p>
+        <textarea
+          id={`${id}-blurb`}
+          readOnly
+          value={blurb}
+          rows={Math.min(10, Math.max(5, blurb.split("\n").length + 1))}
+          onFocus={(event) => event.currentTarget.select()}
+          className="mt-2 block w-full resize-none rounded-xl border border-slate-200 bg-slate-50 px-3 py-2.5 text-sm leading-relaxed text-slate-800 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
+        />
+      </div>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {hydrated ? (
+          <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus>
+            {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
+            <span aria-live="polite">{copied ? "Copied!" : "Copy"}</span>
+          </button>
+        ) : null}
+        <a href={mailto} className={`${secondaryButtonClass} py-3 ${hydrated ? "" : "sm:col-span-2"}`}>
+          <Mail aria-hidden className="size-4" />
+          Open in email
+        </a>
+      </div>
+      <Link
+        to={closeTo}
+        replace
+        preventScrollReset
+        onClick={(event) => {
+          event.preventDefault();
+          onClose();
+        }}
+        className="inline-flex w-full items-center justify-center rounded-xl bg-slate-900 px-4 py-3 text-base font-semibold text-white hover:bg-slate-800"
+      >
+        Done
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { BellRing, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
+import { Link } from "react-router";
+import { preloadFormsOnIntent } from "./lazy-forms";
+import { httpUrlOrNull } from "./safe-url";
+import { DIALOG_LINK_STATE, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
+
+type DialogAction = { dialog: Exclude<PitchDialogName, "phone">; label: string; short: string; icon: LucideIcon };
+
+/** The four actions, in the spec's order; the first three open a dialog, Book Meeting leaves the site. */
+export const DIALOG_ACTIONS: readonly DialogAction[] = [
+  { dialog: "intro", label: "Request Intro", short: "Intro", icon: Handshake },
+  { dialog: "subscribe", label: "Follow Updates", short: "Follow", icon: BellRing },
+  { dialog: "signal", label: "Signal Interest", short: "Signal", icon: TrendingUp },
+];
+
+export const BOOK_LABEL = "Book Meeting";
+export const CALENDAR_SOON_LABEL = "Calendar Coming Soon";
+
+export function bookingUrl(calendlyUrl: string | null): string | null {
+  return httpUrlOrNull(calendlyUrl);
+}
+
+const heroBase =
+  "inline-flex min-h-12 items-center justify-center gap-2 whitespace-nowrap rounded-xl px-4 py-3 text-[15px] font-semibold shadow-sm transition-colors sm:px-[18px]";
+const heroStyles: Record<DialogAction["dialog"] | "book", string> = {
+  // Phones: Request Intro and Book Meeting take a whole row, the other two share one.
+  intro: `${heroBase} col-span-2 lg:col-span-1 bg-brand-600 text-white shadow-brand-600/25 hover:bg-brand-700`,
+  subscribe: `${heroBase} border border-slate-300 bg-white text-slate-900 hover:bg-slate-50`,
+  signal: `${heroBase} bg-slate-900 text-white hover:bg-slate-800`,
+  book: `${heroBase} col-span-2 lg:col-span-1 border border-slate-300 bg-white text-slate-900 hover:bg-slate-50`,
+};
+
+/** The hero's four buttons: real links (`?dialog=…`), so they work before JavaScript has loaded. */
+export function HeroActions({ dialogs, calendlyUrl, centered }: { dialogs: PitchDialogs; calendlyUrl: string | null; centered?: boolean }) {
+  const booking = bookingUrl(calendlyUrl);
+  return (
+    <div className={`grid grid-cols-2 gap-2.5 sm:flex sm:flex-wrap sm:gap-3 ${centered ? "md:justify-center" : "md:grid"}`}>
+      {DIALOG_ACTIONS.map(({ dialog, label, icon: Icon }) => (
+        <Link
+          key={dialog}
+          to={dialogs.linkTo(dialog)}
+          state={DIALOG_LINK_STATE}
+          preventScrollReset
+          aria-haspopup="dialog"
+          className={heroStyles[dialog]}
+          {...preloadFormsOnIntent}
+        >
+          <Icon aria-hidden className="size-[18px] shrink-0" />
+          {label}
+        </Link>
+      ))}
+      {booking ? (
+        <a href={booking} target="_blank" rel="noopener noreferrer" className={heroStyles.book}>
+          <CalendarDays aria-hidden className="size-[18px] shrink-0" />
+          {BOOK_LABEL}
+        </a>
+      ) : (
+        <button type="button" disabled className={`${heroStyles.book} cursor-not-allowed border-dashed text-slate-500 shadow-none hover:bg-white`}>
+          <CalendarDays aria-hidden className="size-[18px] shrink-0" />
+          {CALENDAR_SOON_LABEL}
+        </button>
+      )}
+    </div>
+  );
+}
+
+const barItem = "flex min-h-14 flex-col items-center justify-center gap-1 rounded-xl px-1 py-1.5 text-[11px] font-semibold leading-none transition-colors";
+
+/** Under 768 px: the four actions stay in reach at the bottom of the screen (SPEC.md section 2, item 9). */
+export function MobileActionBar({ dialogs, calendlyUrl }: { dialogs: PitchDialogs; calendlyUrl: string | null }) {
+  const booking = bookingUrl(calendlyUrl);
+  return (
+    <nav
+      aria-label="Quick actions"
+      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200/80 bg-white/95 pb-[env(safe-area-inset-bottom)] shadow-[0_-8px_24px_-12px_rgb(15_23_42/0.18)] backdrop-blur md:hidden"
+    >
+      <ul className="mx-auto grid max-w-md grid-cols-4 gap-1 px-2 py-1.5">
+        {DIALOG_ACTIONS.map(({ dialog, label, short, icon: Icon }) => (
+          <li key={dialog}>
+            <Link
+              to={dialogs.linkTo(dialog)}
+              state={DIALOG_LINK_STATE}
+              preventScrollReset
+              aria-haspopup="dialog"
+              aria-label={label}
+              {...preloadFormsOnIntent}
+              className={`${barItem} ${dialog === "intro" ? "text-brand-700" : "text-slate-700"} hover:bg-slate-100 active:bg-slate-200`}
+            >
+              <Icon aria-hidden className="size-5" />
+              {short}
+            </Link>
+          </li>
+        ))}
+        <li>
+          {booking ? (
+            <a href={booking} target="_blank" rel="noopener noreferrer" aria-label={BOOK_LABEL} className={`${barItem} text-slate-700 hover:bg-slate-100 active:bg-slate-200`}>
+              <CalendarDays aria-hidden className="size-5" />
+              Book
+            </a>
+          ) : (
+            <button type="button" disabled aria-label={`${BOOK_LABEL}: ${CALENDAR_SOON_LABEL}`} className={`${barItem} w-full cursor-not-allowed text-slate-400`}>
+              <CalendarDays aria-hidden className="size-5" />
+              Soon
+            </button>
+          )}
+        </li>
+      </ul>
+    </nav>
+  );
+}

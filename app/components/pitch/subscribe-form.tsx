@@ -1,0 +1,48 @@
+import { useId } from "react";
+import { toast } from "sonner";
+import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import { subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { CheckboxField, FormAlert, Honeypot, SubmitButton, TextField } from "./form-controls";
+import { useVisitorForm } from "./use-visitor-form";
+
+const FIELD_ORDER = ["name", "email", "consent"] as const;
+
+export type SubscribeFormProps = { onClose: () => void; actionData: VisitorActionResult | undefined };
+
+export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
+  const id = useId();
+  const form = useVisitorForm({
+    intent: "subscribe",
+    schema: subscribeSchema,
+    fieldOrder: FIELD_ORDER,
+    actionData,
+    // Closing unmounts the form, which resets it.
+    onSuccess: (result) => {
+      toast.success(result.message);
+      onClose();
+    },
+  });
+
+  return (
+    <form.fetcher.Form method="post" action={form.action} noValidate onSubmit={form.onSubmit} className="relative space-y-4">
+      <input type="hidden" name="intent" value="subscribe" />
+      {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
+      <Honeypot />
+      <FormAlert message={form.errors?.formError} />
+      <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} error={form.fieldError("name")} data-autofocus />
+      <TextField
+        id={`${id}-email`}
+        name="email"
+        label="Email"
+        type="email"
+        inputMode="email"
+        required
+        autoComplete="email"
+        maxLength={255}
+        error={form.fieldError("email")}
+      />
+      <CheckboxField id={`${id}-consent`} name="consent" label="I agree to receive project updates by e-mail" error={form.fieldError("consent")} />
+      <SubmitButton busy={form.busy} label="Follow Updates" busyLabel="Subscribing..." />
+    </form.fetcher.Form>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
+import { useFetcher, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import type { core } from "zod/mini";
+import { validate } from "~/modules/forms/validation";
+import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
+import { useHydrated } from "./use-hydrated";
+
+export type FormErrors = { fieldErrors: Record<string, string>; formError: string };
+type Success = Extract<VisitorActionResult, { ok: true }>;
+
+/** Reads the form: repeated `roleTags` become a list, every other field its (last) text value. */
+export function readFormValues(form: HTMLFormElement): Record<string, unknown> {
+  const data = new FormData(form);
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of data) if (typeof value === "string" && key !== "roleTags") values[key] = value;
+  values.roleTags = data.getAll("roleTags").filter((tag): tag is string => typeof tag === "string");
+  return values;
+}
+
+/** `roleTags.0` → `roleTags`: a message about one item belongs to the field. */
+function byField(fieldErrors: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, message] of Object.entries(fieldErrors)) {
+    const field = key.split(".")[0] ?? key;
+    if (!(field in out)) out[field] = message;
+  }
+  return out;
+}
+
+/**
+ * One of the pitch page's forms, posted with a fetcher to the page's own action.
+ * - Before sending, the shared schema runs in the browser; a failure stops the submission and shows the
+ *   messages under the fields, the first (in the order the fields appear) also as the form's error.
+ * - The server's answer: a failure shows its messages the same way and as an error toast; a success calls
+ *   `onSuccess` once.
+ * - Without JavaScript the same form posts normally; a failed post comes back as the route's `actionData`.
+ */
+export function useVisitorForm<S extends core.$ZodType>({
+  intent,
+  schema,
+  fieldOrder,
+  actionData,
+  onSuccess,
+}: {
+  intent: VisitorIntent;
+  schema: S;
+  fieldOrder: readonly string[];
+  actionData: VisitorActionResult | undefined;
+  onSuccess?: (result: Success) => void;
+}) {
+  const fetcher = useFetcher<VisitorActionResult>();
+  const hydrated = useHydrated();
+  const [searchParams] = useSearchParams();
+  const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
+  const busy = fetcher.state !== "idle";
+
+  const serverResult = fetcher.data ?? (actionData?.intent === intent ? actionData : undefined);
+  const serverErrors: FormErrors | null =
+    !busy && serverResult && !serverResult.ok
+      ? { fieldErrors: byField(serverResult.fieldErrors ?? {}), formError: serverResult.formError || FAILURE_MESSAGES[intent] }
+      : null;
+  const errors = clientErrors ?? serverErrors;
+
+  const handleResult = useEffectEvent((result: VisitorActionResult) => {
+    if (result.ok) onSuccess?.(result);
+    else toast.error(result.formError || FAILURE_MESSAGES[intent]);
+  });
+  const idle = fetcher.state === "idle";
+  const data = fetcher.data;
+  useEffect(() => {
+    if (idle && data) handleResult(data);
+  }, [idle, data]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const form = event.currentTarget;
+    const result = validate(schema, readFormValues(form));
+    if (result.ok) {
+      setClientErrors(null);
+      return;
+    }
+    event.preventDefault();
+    const fieldErrors = byField(result.fieldErrors);
+    const first = fieldOrder.find((field) => fieldErrors[field]);
+    setClientErrors({ fieldErrors, formError: first ? fieldErrors[first]! : result.formError });
+    if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  }
+
+  // Posting to `?dialog={intent}` brings a visitor without JavaScript back to this dialog on failure.
+  const action = new URLSearchParams(searchParams);
+  action.set("dialog", intent);
+  action.delete("sent");
+
+  return {
+    fetcher,
+    busy,
+    errors,
+    hydrated,
+    onSubmit,
+    action: `?${action.toString()}`,
+    fieldError: (field: string) => errors?.fieldErrors[field],
+  };
+}

@@ -1,0 +1,77 @@
+import { BellRing, Handshake, TrendingUp } from "lucide-react";
+import { useState } from "react";
+import type { To } from "react-router";
+import type { PublicTier } from "~/modules/pitch/pitch-page.server";
+import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import { FormSuspense, LazyIntroForm, LazySignalForm, LazySubscribeForm } from "./lazy-forms";
+import { PitchDialog } from "./pitch-dialog";
+
+type DialogProps = {
+  open: boolean;
+  projectTitle: string;
+  closeTo: To;
+  onClose: () => void;
+  actionData: VisitorActionResult | undefined;
+};
+
+/** The dialogs' bodies mount only while open: closing resets a form (SPEC.md section 4). */
+export function IntroDialog({ open, projectTitle, closeTo, onClose, actionData }: DialogProps) {
+  return (
+    <PitchDialog
+      open={open}
+      title="Request Intro"
+      description={`Offer or ask for a warm intro to the team behind ${projectTitle}.`}
+      icon={<Handshake className="size-5" />}
+      closeTo={closeTo}
+      onClose={onClose}
+    >
+      <FormSuspense>
+        <LazyIntroForm projectTitle={projectTitle} closeTo={closeTo} onClose={onClose} actionData={actionData} />
+      </FormSuspense>
+    </PitchDialog>
+  );
+}
+
+export function SubscribeDialog({ open, projectTitle, closeTo, onClose, actionData }: DialogProps) {
+  return (
+    <PitchDialog
+      open={open}
+      title="Follow Updates"
+      description={`Get ${projectTitle}'s weekly Friday digest by e-mail. Unsubscribe anytime.`}
+      icon={<BellRing className="size-5" />}
+      closeTo={closeTo}
+      onClose={onClose}
+    >
+      <FormSuspense>
+        <LazySubscribeForm onClose={onClose} actionData={actionData} />
+      </FormSuspense>
+    </PitchDialog>
+  );
+}
+
+export function SignalDialog({ open, projectTitle, tiers, closeTo, onClose, actionData }: DialogProps & { tiers: PublicTier[] }) {
+  // A new key after each success remounts the form: empty fields, 'Show my name' on again.
+  const [formKey, setFormKey] = useState(0);
+  return (
+    <PitchDialog
+      open={open}
+      title="Signal Interest"
+      description={`Tell the founders of ${projectTitle} which range you might consider.`}
+      icon={<TrendingUp className="size-5" />}
+      closeTo={closeTo}
+      onClose={onClose}
+    >
+      <FormSuspense>
+        <LazySignalForm
+          key={formKey}
+          tiers={tiers}
+          actionData={actionData}
+          onSuccess={() => {
+            setFormKey((key) => key + 1);
+            onClose();
+          }}
+        />
+      </FormSuspense>
+    </PitchDialog>
+  );
+}
