@@ -28,6 +28,8 @@ export function buildIfStale() {
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
     cwd: root,
     stdio: "inherit",
+    // A production build even when started from a test runner (NODE_ENV=test) or a dev shell.
+    env: { ...process.env, NODE_ENV: "production" },
   });
   return result.status === 0;
 }

@@ -62,8 +62,11 @@ export async function createApp(options: AppOptions = {}) {
   if (options.devMiddlewares) app.use(options.devMiddlewares);
   if (options.clientDir) {
     app.use("/assets", express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use("/assets", (_req, res) => void res.status(404).type("text/plain").send("Not found"));
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
   }
+
+  app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
   app.get("/healthz", async (_req, res) => {
     try {

@@ -1,4 +1,7 @@
-import { safeParse, type core } from "zod/mini";
+import { config, safeParse, type core } from "zod/mini";
+
+// zod probes for `new Function` support once, which the Content-Security-Policy reports as a blocked eval.
+config({ jitless: true });
 
 export type FieldErrors = Record<string, string>;
 

@@ -1,0 +1,508 @@
+// The pitch page's three visitor forms (intro, follow updates, signal) in the browser, with and without
+// JavaScript, and the spec's JSON functions; what each stores, and that nothing private reaches the public page.
+import type Database from "better-sqlite3";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import {
+  contactsByEmail,
+  DEMO_SLUG,
+  demoProjectId,
+  marker,
+  newVisitor,
+  openDatabase,
+  postFunction,
+  readWallStream,
+  waitForHydration,
+} from "../support/pitch-e2e";
+import { showServerLogsOnFailure } from "./support";
+
+let app: AppServer;
+let browser: Browser;
+let db: Database.Database;
+let projectId: string;
+
+/** E-mails, LinkedIn URLs and intro notes submitted in this file: none may ever appear on the public page. */
+const privateValues: string[] = [];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  db = openDatabase(app.dataDir);
+  projectId = demoProjectId(db);
+});
+
+afterAll(async () => {
+  db?.close();
+  await browser?.close();
+  await app?.stop();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+const pitchUrl = (query = "") => `${app.url}/pitch/${DEMO_SLUG}${query}`;
+
+async function openPitch(page: Page): Promise<void> {
+  await page.goto(pitchUrl());
+  await waitForHydration(page);
+}
+
+/** Opens one of the hero's dialogs by its action button. */
+async function openDialog(page: Page, action: "Request Intro" | "Follow Updates" | "Signal Interest"): Promise<Locator> {
+  await page.getByRole("main").getByRole("link", { name: action }).first().click();
+  const dialog = page.getByRole("dialog", { name: action });
+  await dialog.waitFor();
+  return dialog;
+}
+
+const field = (dialog: Locator, label: string) => dialog.getByLabel(label, { exact: true });
+
+/** The message a form shows above its fields (role=alert). */
+async function formAlert(dialog: Locator, message: string): Promise<void> {
+  await dialog.getByRole("alert").filter({ hasText: message }).first().waitFor();
+}
+
+const wallNames = (page: Page) =>
+  page
+    .getByRole("list", { name: "Wall entries, newest first" })
+    .locator(":scope > li")
+    .evaluateAll((items) => items.map((item) => item.querySelector("span.font-semibold")?.textContent ?? ""));
+
+describe.each([
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+])("the intro dialog on a %s", (label, viewport) => {
+  it("validates, stores the intro and shows a forwardable blurb that can be copied; Close resets it", async () => {
+    const { context, page } = await newVisitor(browser, { viewport, permissions: ["clipboard-read", "clipboard-write"] });
+    try {
+      await openPitch(page);
+      const dialog = await openDialog(page, "Request Intro");
+      await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+
+      const submit = dialog.getByRole("button", { name: "Request Intro" });
+      await submit.click();
+      await formAlert(dialog, "Please fill in all required fields");
+
+      const id = marker(`${label}`);
+      const email = `Ada.${id}@Example.COM`;
+      await field(dialog, "Name").fill(`Ada ${id}`);
+      await field(dialog, "Email").fill("ada-at-example.com");
+      await field(dialog, "Note").fill(`Private intro note ${id}`);
+      await submit.click();
+      await formAlert(dialog, "Please enter a valid email address");
+
+      await field(dialog, "Email").fill(email);
+      await field(dialog, "LinkedIn URL").fill("javascript:alert(1)");
+      await submit.click();
+      await formAlert(dialog, "LinkedIn");
+      expect(await field(dialog, "LinkedIn URL").getAttribute("aria-invalid")).toBe("true");
+      expect(contactsByEmail(db, email)).toEqual([]);
+
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(new URL(page.url()).searchParams.get("dialog")).toBeNull();
+
+      const reopened = await openDialog(page, "Request Intro");
+      const linkedin = `https://www.linkedin.com/in/ada-${id}`;
+      const note = `Private intro note ${id}: I can introduce you to two district health officers.`;
+      await field(reopened, "Name").fill(`Ada ${id}`);
+      await field(reopened, "Email").fill(email);
+      await field(reopened, "LinkedIn URL").fill(linkedin);
+      await field(reopened, "Note").fill(note);
+      for (const tag of ["Angel", "Operator"]) {
+        await reopened.getByText(tag, { exact: true }).click();
+        expect(await reopened.getByRole("checkbox", { name: tag }).isChecked()).toBe(true);
+      }
+      privateValues.push(email.toLowerCase(), linkedin, note);
+      await reopened.getByRole("button", { name: "Request Intro" }).click();
+
+      const blurb = reopened.getByLabel("Your forwardable intro blurb");
+      await blurb.waitFor();
+      const text = await blurb.inputValue();
+      expect(text).toContain(`Ada ${id}`);
+      expect(text).toContain(note);
+      await reopened.getByText("Intro request sent!").waitFor();
+
+      await reopened.getByRole("button", { name: "Copy" }).click();
+      await reopened.getByRole("button", { name: "Copied!" }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
+
+      const contacts = contactsByEmail(db, email);
+      expect(contacts).toHaveLength(1);
+      expect(contacts[0]).toMatchObject({
+        project_id: projectId,
+        name: `Ada ${id}`,
+        email: email.toLowerCase(),
+        intent: "Intro",
+        subscribed: 0,
+        linkedin_url: linkedin,
+        note,
+      });
+      expect(JSON.parse(contacts[0]!.role_tags)).toEqual(["Angel", "Operator"]);
+
+      await reopened.getByRole("link", { name: "Close" }).click();
+      await reopened.waitFor({ state: "hidden" });
+      const fresh = await openDialog(page, "Request Intro");
+      expect(await field(fresh, "Name").inputValue()).toBe("");
+      expect(await field(fresh, "Note").inputValue()).toBe("");
+      expect(await fresh.getByLabel("Your forwardable intro blurb").count()).toBe(0);
+      expect(contactsByEmail(db, email)).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the follow-updates dialog", () => {
+  it("requires consent, shows 'Subscribing...' while busy, then the spec's toast, and stores a subscribed contact", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    try {
+      await openPitch(page);
+      const dialog = await openDialog(page, "Follow Updates");
+      const email = `${marker("follow")}@example.com`;
+      privateValues.push(email);
+      await field(dialog, "Name").fill("Grace Follower");
+      await field(dialog, "Email").fill(email);
+      await dialog.getByRole("button", { name: "Follow Updates" }).click();
+      await formAlert(dialog, "Please agree to receive updates.");
+      expect(contactsByEmail(db, email)).toEqual([]);
+
+      // Hold the submission until the busy label has been seen.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname.startsWith(`/pitch/${DEMO_SLUG}`),
+        async (route) => {
+          if (route.request().method() === "POST") await released;
+          await route.continue();
+        },
+      );
+      await dialog.getByLabel("I agree to receive project updates by e-mail").check();
+      await dialog.getByRole("button", { name: "Follow Updates" }).click();
+      await dialog.getByRole("button", { name: "Subscribing..." }).waitFor();
+      expect(await dialog.getByRole("button", { name: "Subscribing..." }).isDisabled()).toBe(true);
+      release();
+
+      await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
+      await dialog.waitFor({ state: "hidden" });
+      const contacts = contactsByEmail(db, email);
+      expect(contacts).toHaveLength(1);
+      expect(contacts[0]).toMatchObject({ project_id: projectId, name: "Grace Follower", subscribed: 1 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("closes on Escape", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    try {
+      await openPitch(page);
+      const dialog = await openDialog(page, "Follow Updates");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(new URL(page.url()).searchParams.get("dialog")).toBeNull();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the signal dialog", () => {
+  const hiddenSupporters = () =>
+    (db.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(projectId) as { n: number }).n;
+
+  it("lists the tiers with their ranges and the non-binding notice, validates, records a public signal and resets", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    try {
+      await openPitch(page);
+      const dialog = await openDialog(page, "Signal Interest");
+
+      const tiers = db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(projectId) as { range_label: string }[];
+      expect(tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead", "Strategic"]);
+      const options = await dialog.locator("label:has(input[type=radio])").allTextContents();
+      expect(options).toHaveLength(4);
+      const ranges = ["$5k-$25k", "$25k-$100k", "$250k-$1.0M", "$1.0M+"];
+      options.forEach((text, index) => {
+        expect(text.startsWith(tiers[index]!.range_label)).toBe(true);
+        expect(text).toContain(ranges[index]);
+      });
+      await dialog.getByText(/non-binding signal of interest\. No payment is made/).waitFor();
+
+      const id = marker("sig");
+      const email = `Signal.${id}@Example.com`;
+      privateValues.push(email.toLowerCase());
+      await dialog.locator("label", { hasText: "Angel" }).first().click();
+      // The input stops typing at 100 characters; a script (or an old browser) can still send more.
+      await field(dialog, "Name").evaluate((input: HTMLInputElement) => (input.value = "N".repeat(101)));
+      await field(dialog, "Email").fill(email);
+      await dialog.getByRole("button", { name: "Signal Interest" }).click();
+      await formAlert(dialog, "Name must be less than 100 characters");
+      expect(contactsByEmail(db, email)).toEqual([]);
+
+      const name = `Public Backer ${id}`;
+      const message = `Met you at the expo ${id}`;
+      await field(dialog, "Name").fill(name);
+      await field(dialog, "Message").fill(message);
+      expect(await dialog.getByLabel("Show my name on the Recognition Wall").isChecked()).toBe(true);
+      await dialog.getByRole("button", { name: "Signal Interest" }).click();
+      await page.getByText("Signal of interest recorded!").waitFor();
+      await dialog.waitFor({ state: "hidden" });
+      await expect.poll(async () => (await wallNames(page))[0]).toBe(name);
+
+      const contacts = contactsByEmail(db, email);
+      expect(contacts).toHaveLength(1);
+      expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: projectId });
+      const signal = db.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
+      expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message });
+      const entries = db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(projectId, name);
+      expect(entries).toEqual([{ type: "Supporter", message, is_public: 1 }]);
+
+      const again = await openDialog(page, "Signal Interest");
+      expect(await field(again, "Name").inputValue()).toBe("");
+      expect(await field(again, "Email").inputValue()).toBe("");
+      expect(await again.getByLabel("Show my name on the Recognition Wall").isChecked()).toBe(true);
+      expect(await again.locator("input[type=radio]:checked").count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("keeps a private signal off the wall and counts it as an additional supporter", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    try {
+      await openPitch(page);
+      const before = hiddenSupporters();
+      const supporters = (count: number) => `+ ${count} additional ${count === 1 ? "supporter" : "supporters"}`;
+      if (before > 0) await page.getByText(supporters(before), { exact: true }).waitFor();
+      else expect(await page.getByText(/additional supporter/).count()).toBe(0);
+
+      const dialog = await openDialog(page, "Signal Interest");
+      const id = marker("quiet");
+      const name = `Quiet Backer ${id}`;
+      const email = `${id}@example.com`;
+      privateValues.push(email);
+      await dialog.locator("label", { hasText: "Syndicate" }).first().click();
+      await field(dialog, "Name").fill(name);
+      await field(dialog, "Email").fill(email);
+      await dialog.getByLabel("Show my name on the Recognition Wall").uncheck();
+      await dialog.getByRole("button", { name: "Signal Interest" }).click();
+      await page.getByText("Signal of interest recorded!").waitFor();
+
+      await page.getByText(supporters(before + 1), { exact: true }).waitFor();
+      expect(hiddenSupporters()).toBe(before + 1);
+      expect(await page.getByText(name).count()).toBe(0);
+      expect(db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
+      const signal = db.prepare("select s.is_public, s.range_label, s.amount from signals s join contacts c on c.id = s.contact_id where c.email = ?").get(email);
+      expect(signal).toEqual({ is_public: 0, range_label: "Syndicate", amount: 25_000 });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("without JavaScript", () => {
+  it("opens the intro form from the address, shows the blurb after a valid post and the spec's message after an invalid one", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: PHONE, javaScriptEnabled: false });
+    try {
+      await page.goto(pitchUrl("?dialog=intro"));
+      const dialog = page.getByRole("dialog", { name: "Request Intro" });
+      await dialog.waitFor();
+
+      await field(dialog, "Name").fill("Nora NoScript");
+      await field(dialog, "Email").fill("nora-at-example");
+      await field(dialog, "Note").fill("A note");
+      await dialog.getByRole("button", { name: "Request Intro" }).click();
+      await page.waitForLoadState();
+      await formAlert(page.getByRole("dialog", { name: "Request Intro" }), "Please enter a valid email address");
+
+      const id = marker("nojs");
+      const email = `nora.${id}@example.com`;
+      const note = `No-script intro note ${id}`;
+      privateValues.push(email, note);
+      const again = page.getByRole("dialog", { name: "Request Intro" });
+      await field(again, "Name").fill("Nora NoScript");
+      await field(again, "Email").fill(email);
+      await field(again, "Note").fill(note);
+      await again.getByText("Press", { exact: true }).click();
+      await again.getByRole("button", { name: "Request Intro" }).click();
+      await page.waitForURL((url) => url.searchParams.get("sent") === "1");
+      const blurb = page.getByLabel("Your forwardable intro blurb");
+      await blurb.waitFor();
+      expect(await blurb.inputValue()).toContain("Nora NoScript (Press)");
+      expect(await blurb.inputValue()).toContain(note);
+      await page.getByText("Intro request sent!").waitFor();
+      expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", note, role_tags: '["Press"]' }]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("subscribes and shows the success text on the page", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: PHONE, javaScriptEnabled: false });
+    try {
+      await page.goto(pitchUrl("?dialog=subscribe"));
+      const dialog = page.getByRole("dialog", { name: "Follow Updates" });
+      const email = `${marker("nojs-follow")}@example.com`;
+      privateValues.push(email);
+      await field(dialog, "Name").fill("Noel NoScript");
+      await field(dialog, "Email").fill(email);
+      await dialog.getByRole("button", { name: "Follow Updates" }).click();
+      await page.waitForLoadState();
+      await formAlert(page.getByRole("dialog", { name: "Follow Updates" }), "Please agree to receive updates.");
+      expect(contactsByEmail(db, email)).toEqual([]);
+
+      const again = page.getByRole("dialog", { name: "Follow Updates" });
+      await field(again, "Name").fill("Noel NoScript");
+      await field(again, "Email").fill(email);
+      await again.getByLabel("I agree to receive project updates by e-mail").check();
+      await again.getByRole("button", { name: "Follow Updates" }).click();
+      await page.waitForURL(pitchUrl());
+      await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("records a signal and lands on the thank-you page", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    try {
+      await page.goto(pitchUrl("?dialog=signal"));
+      const dialog = page.getByRole("dialog", { name: "Signal Interest" });
+      const id = marker("nojs-signal");
+      const email = `${id}@example.com`;
+      privateValues.push(email);
+      await dialog.locator("label", { hasText: "Lead" }).first().click();
+      await field(dialog, "Name").fill(`NoScript Backer ${id}`);
+      await field(dialog, "Email").fill(email);
+      await dialog.getByRole("button", { name: "Signal Interest" }).click();
+      await page.waitForURL(`${app.url}/pledge-success`);
+      await page.getByRole("heading", { level: 1, name: "Thank You for Your Support!" }).waitFor();
+
+      const [contact] = contactsByEmail(db, email);
+      expect(contact).toMatchObject({ intent: "Supporter" });
+      expect(db.prepare("select range_label, amount, is_public from signals where contact_id = ?").get(contact!.id)).toEqual({
+        range_label: "Lead",
+        amount: 250_000,
+        is_public: 1,
+      });
+      expect(db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(`NoScript Backer ${id}`)).toEqual({ n: 1 });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the JSON functions", () => {
+  const origin = () => app.url;
+
+  it("submit-intro stores an intro and answers a blurb; a missing note or a javascript: LinkedIn is refused", async () => {
+    const id = marker("api");
+    const email = `API.${id}@Example.com`;
+    const linkedin = `https://www.linkedin.com/in/api-${id}`;
+    const note = `API intro note ${id}`;
+    privateValues.push(email.toLowerCase(), linkedin, note);
+    const ok = await postFunction(app.url, "submit-intro", {
+      projectId,
+      contact: { name: `Api ${id}`, email, linkedinUrl: linkedin },
+      note,
+      roleTags: ["Press", "PM"],
+    });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { blurb?: string };
+    expect(body.blurb).toContain(`Api ${id}`);
+    expect(body.blurb).toContain(note);
+    expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
+
+    const missing = `${marker("missing")}@example.com`;
+    const noNote = await postFunction(app.url, "submit-intro", { projectId, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
+    expect(noNote.status).toBe(400);
+    expect(await noNote.json()).toMatchObject({ error: "Please fill in all required fields" });
+
+    const script = await postFunction(app.url, "submit-intro", {
+      projectId,
+      contact: { name: "Script", email: missing, linkedinUrl: "javascript:alert(1)" },
+      note: "n",
+      roleTags: [],
+    });
+    expect(script.status).toBe(400);
+    expect(((await script.json()) as { error: string }).error).toMatch(/LinkedIn/);
+    expect(contactsByEmail(db, missing)).toEqual([]);
+  });
+
+  it("subscribe-updates subscribes; handle-unsubscribe clears it and answers an unknown address the same way", async () => {
+    const email = `${marker("sub")}@example.com`;
+    privateValues.push(email);
+    const subscribed = await postFunction(app.url, "subscribe-updates", { projectId, contact: { name: "Sub Scriber", email }, consent: true });
+    expect(subscribed.status).toBe(200);
+    expect(await subscribed.json()).toMatchObject({ success: true });
+    expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 1 }]);
+
+    const known = await postFunction(app.url, "handle-unsubscribe", { email: email.toUpperCase() });
+    expect(known.status).toBe(200);
+    const knownBody = await known.json();
+    expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 0 }]);
+
+    const unknown = await postFunction(app.url, "handle-unsubscribe", { email: `${marker("nobody")}@example.com` });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual(knownBody);
+  });
+
+  it("refuses a request from another site's page, and drops a honeypot submission while answering success", async () => {
+    const evilEmail = `${marker("evil")}@example.com`;
+    for (const [name, body] of [
+      ["submit-intro", { projectId, contact: { name: "Evil", email: evilEmail, linkedinUrl: null }, note: "n", roleTags: [] }],
+      ["subscribe-updates", { projectId, contact: { name: "Evil", email: evilEmail }, consent: true }],
+      ["handle-unsubscribe", { email: evilEmail }],
+    ] as const) {
+      const response = await postFunction(app.url, name, body, { origin: "https://evil.example" });
+      expect(response.status, name).toBe(403);
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+    }
+    expect(contactsByEmail(db, evilEmail)).toEqual([]);
+
+    const botEmail = `${marker("bot")}@example.com`;
+    const honeypot = await postFunction(
+      app.url,
+      "submit-intro",
+      { projectId, contact: { name: "Bot", email: botEmail, linkedinUrl: null }, note: "buy now", roleTags: [], website: "x" },
+      { origin: origin() },
+    );
+    expect(honeypot.status).toBe(200);
+    expect(await honeypot.json()).toMatchObject({ success: true });
+    expect(contactsByEmail(db, botEmail)).toEqual([]);
+  });
+});
+
+describe("privacy of the public page", () => {
+  it("never puts a visitor's e-mail, LinkedIn URL or intro note in the page or the live wall stream", async () => {
+    // Something to look for even when this test runs alone.
+    const id = marker("priv");
+    const email = `priv.${id}@example.com`;
+    const linkedin = `https://www.linkedin.com/in/priv-${id}`;
+    const note = `Confidential intro note ${id}`;
+    const response = await postFunction(app.url, "submit-intro", { projectId, contact: { name: `Priv ${id}`, email, linkedinUrl: linkedin }, note, roleTags: [] });
+    expect(response.status).toBe(200);
+    privateValues.push(email, linkedin, note);
+
+    const pages = await Promise.all(
+      [pitchUrl(), pitchUrl("?dialog=signal"), pitchUrl("?dialog=intro")].map(async (url) => (await fetch(url)).text()),
+    );
+    const stream = await readWallStream(app.url, projectId, 0);
+    expect(stream).toContain("event: entry");
+    expect(stream).toContain("event: stats");
+
+    const decode = (text: string) => text.replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\\u002F/gi, "/").replace(/\\\//g, "/").toLowerCase();
+    for (const [where, text] of [
+      ["cached page", pages[0]!],
+      ["page with the signal dialog", pages[1]!],
+      ["page with the intro dialog", pages[2]!],
+      ["wall stream", stream],
+    ] as const) {
+      const haystack = decode(text);
+      for (const value of privateValues) expect(haystack.includes(value.toLowerCase()), `${where} contains ${value}`).toBe(false);
+      expect(haystack).not.toMatch(/[a-z0-9.+-]+@example\.com/);
+    }
+  });
+});

@@ -1,0 +1,185 @@
+// Helpers for the public pitch page's end-to-end files (tests/e2e/pitch-*.test.ts): distinct client addresses,
+// direct access to the test server's SQLite file, the JSON functions and the live wall's event stream.
+import crypto from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+
+export const DEMO_SLUG = "demo-project";
+
+let addressCounter = 0;
+const addressBlock = process.pid % 250;
+
+/**
+ * A client address no other caller in this process has used. The public forms are rate-limited per client
+ * address, and the test server trusts X-Forwarded-For from loopback.
+ */
+export function nextAddress(): string {
+  addressCounter += 1;
+  return `10.9.${(addressBlock + Math.floor(addressCounter / 250)) % 256}.${(addressCounter % 250) + 1}`;
+}
+
+/** A browser context that appears to the app as its own client (own X-Forwarded-For). */
+export async function newVisitor(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; address: string }> {
+  const address = nextAddress();
+  const context = await browser.newContext({ ...options, extraHTTPHeaders: { ...options.extraHTTPHeaders, "x-forwarded-for": address } });
+  const page = await context.newPage();
+  return { context, page, address };
+}
+
+/**
+ * The user agent of a regular (headed) Chromium of the same version. Headless Chromium says "HeadlessChrome",
+ * which the scan endpoint rightly treats as a bot; a test about counting visitors has to look like one.
+ */
+export function visitorUserAgent(browser: Browser): string {
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+}
+
+/** Resolves once React has hydrated the page (client-side validation and dialogs are live). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const main = document.querySelector("main");
+      return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber") || key.startsWith("__reactProps"));
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
+}
+
+/** The test server's SQLite file. Read-only for assertions; read-write (with a busy timeout) for set-up. */
+export function openDatabase(dataDir: string, options: { readonly?: boolean } = {}): Database.Database {
+  const db = new Database(path.join(dataDir, "app.sqlite"), { readonly: options.readonly ?? true, fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
+/** Runs `work` with a short-lived read-write connection (set-up only). */
+export function withWritableDatabase<T>(dataDir: string, work: (db: Database.Database) => T): T {
+  const db = openDatabase(dataDir, { readonly: false });
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
+export type ProjectFixture = {
+  title: string;
+  slug?: string;
+  oneLiner?: string;
+  status?: "draft" | "published";
+  calendlyUrl?: string | null;
+  problemPoints?: string[];
+  solutionPoints?: string[];
+  metrics?: { label: string; value: string }[];
+  wall?: { type?: "Supporter" | "Intro" | "Pilot"; displayName: string; message?: string | null; roleTags?: string[] }[];
+  tiers?: { label: string; min: number; max: number | null }[];
+};
+
+/** Inserts a project owned by the seeded demo owner (with its wall entries and tiers); returns its id and slug. */
+export function insertProject(dataDir: string, fixture: ProjectFixture): { id: string; slug: string } {
+  const id = crypto.randomUUID();
+  const slug = fixture.slug ?? `e2e-${id.slice(0, 8)}`;
+  const now = new Date().toISOString();
+  withWritableDatabase(dataDir, (db) => {
+    db.transaction(() => {
+      db.prepare(
+        `insert into projects (id, owner_id, title, slug, one_liner, calendly_url, metrics, problem_points, solution_points, status, created_at, updated_at)
+         values (?, 'demo-owner', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        fixture.title,
+        slug,
+        fixture.oneLiner ?? "A one-liner for an end-to-end test.",
+        fixture.calendlyUrl ?? null,
+        JSON.stringify(fixture.metrics ?? []),
+        JSON.stringify(fixture.problemPoints ?? []),
+        JSON.stringify(fixture.solutionPoints ?? []),
+        fixture.status ?? "published",
+        now,
+        now,
+      );
+      const entry = db.prepare(
+        `insert into recognition_entries (project_id, type, display_name, role_tags, message, is_public, hidden, created_at) values (?, ?, ?, ?, ?, 1, 0, ?)`,
+      );
+      for (const item of fixture.wall ?? []) {
+        entry.run(id, item.type ?? "Supporter", item.displayName, JSON.stringify(item.roleTags ?? []), item.message ?? null, now);
+      }
+      const tier = db.prepare(`insert into signal_tiers (id, project_id, range_label, range_min, range_max, perks, sort_order) values (?, ?, ?, ?, ?, '[]', ?)`);
+      (fixture.tiers ?? []).forEach((item, index) => tier.run(crypto.randomUUID(), id, item.label, item.min, item.max, index));
+    })();
+  });
+  return { id, slug };
+}
+
+/** The demo project's id. */
+export function demoProjectId(db: Database.Database): string {
+  const row = db.prepare("select id from projects where slug = ?").get(DEMO_SLUG) as { id: string } | undefined;
+  if (!row) throw new Error("the demo project is not seeded");
+  return row.id;
+}
+
+export type ContactRow = {
+  id: string;
+  project_id: string;
+  name: string;
+  email: string;
+  intent: string;
+  subscribed: number;
+  role_tags: string;
+  linkedin_url: string | null;
+  note: string | null;
+};
+
+export function contactsByEmail(db: Database.Database, email: string): ContactRow[] {
+  return db.prepare("select * from contacts where lower(email) = lower(?) order by created_at").all(email) as ContactRow[];
+}
+
+/** POSTs JSON to one of the spec's server functions, as its own client, same-origin unless told otherwise. */
+export function postFunction(
+  baseUrl: string,
+  name: string,
+  body: unknown,
+  options: { address?: string; origin?: string | null; userAgent?: string; raw?: string } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": options.address ?? nextAddress() };
+  if (options.origin !== null) headers.origin = options.origin ?? baseUrl;
+  if (options.userAgent) headers["user-agent"] = options.userAgent;
+  return fetch(`${baseUrl}/api/functions/${name}`, { method: "POST", headers, body: options.raw ?? JSON.stringify(body) });
+}
+
+/** A unique marker for distinctive test data. */
+export function marker(prefix: string): string {
+  return `${prefix}${crypto.randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Reads the live wall's event stream from `after` until a `stats` event arrived (or the time is up), and
+ * returns the raw text received.
+ */
+export async function readWallStream(baseUrl: string, projectId: string, after = 0, timeoutMs = 5_000): Promise<string> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let text = "";
+  try {
+    const response = await fetch(`${baseUrl}/api/wall/${encodeURIComponent(projectId)}/stream?after=${after}`, {
+      headers: { accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    if (!response.ok || !response.body) throw new Error(`wall stream answered ${response.status}`);
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    while (!text.includes("event: stats")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return text;
+}
