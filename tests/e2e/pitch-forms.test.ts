@@ -365,7 +365,10 @@ describe("without JavaScript", () => {
       await again.getByLabel("I agree to receive project updates by e-mail").check();
       await again.getByRole("button", { name: "Follow Updates" }).click();
       await page.waitForURL(pitchUrl());
-      await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
+      // Shown in a <noscript> element, whose text Playwright's text and role selectors skip: found by CSS.
+      const notice = page.locator('p[role="status"]', { hasText: "You're on the list—weekly Friday digest, unsub anytime." });
+      await notice.waitFor();
+      expect(await notice.isVisible()).toBe(true);
       expect(await page.locator('[role="dialog"]').count()).toBe(0);
       expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
     } finally {
