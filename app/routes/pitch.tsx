@@ -62,10 +62,20 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       return data({ intent, ok: false, formError: FAILURE_MESSAGES[intent], fieldErrors: {} } satisfies VisitorActionResult, { status: 500 });
     }
     return data(
-      { intent, ok: false, formError: error.message, fieldErrors: error.fieldErrors } satisfies VisitorActionResult,
+      { intent, ok: false, formError: error.message, fieldErrors: error.fieldErrors, values: submittedValues(form) } satisfies VisitorActionResult,
       { status: error.status },
     );
   }
+}
+
+/** The visitor's input, echoed back on failure (never the honeypot). */
+function submittedValues(form: FormData): Record<string, string | string[]> {
+  const values: Record<string, string | string[]> = {};
+  for (const [key, value] of form) {
+    if (typeof value !== "string" || key === HONEYPOT_FIELD || key === "intent" || key === "via") continue;
+    values[key] = key === "roleTags" ? [...((values[key] as string[] | undefined) ?? []), value] : value.slice(0, 2000);
+  }
+  return values;
 }
 
 /** A dropped connection while submitting shows the form's failure message instead of the error page. */

@@ -13,10 +13,10 @@ import {
   newVisitor,
   openDatabase,
   postFunction,
+  showServerLogsOnFailure,
   readWallStream,
   waitForHydration,
 } from "../support/pitch-e2e";
-import { showServerLogsOnFailure } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -38,7 +38,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-showServerLogsOnFailure(() => [app]);
+showServerLogsOnFailure(() => app);
 
 const pitchUrl = (query = "") => `${app.url}/pitch/${DEMO_SLUG}${query}`;
 
@@ -130,6 +130,9 @@ describe.each([
       expect(text).toContain(`Ada ${id}`);
       expect(text).toContain(note);
       await reopened.getByText("Intro request sent!").waitFor();
+      const mailto = await reopened.getByRole("link", { name: "Open in email" }).getAttribute("href");
+      expect(mailto).toMatch(/^mailto:\?/);
+      expect(decodeURIComponent(mailto ?? "")).toContain(note);
 
       await reopened.getByRole("button", { name: "Copy" }).click();
       await reopened.getByRole("button", { name: "Copied!" }).waitFor();
@@ -256,6 +259,10 @@ describe("the signal dialog", () => {
       await page.getByText("Signal of interest recorded!").waitFor();
       await dialog.waitFor({ state: "hidden" });
       await expect.poll(async () => (await wallNames(page))[0]).toBe(name);
+      // The cached anonymous page is renewed: the next visitor gets the new entry in the first response.
+      const cached = await fetch(pitchUrl());
+      expect(cached.headers.get("x-page-cache")).toBe("hit");
+      expect(await cached.text()).toContain(name);
 
       const contacts = contactsByEmail(db, email);
       expect(contacts).toHaveLength(1);
@@ -297,6 +304,11 @@ describe("the signal dialog", () => {
       await page.getByText("Signal of interest recorded!").waitFor();
 
       await page.getByText(supporters(before + 1), { exact: true }).waitFor();
+      const cached = await fetch(pitchUrl());
+      expect(cached.headers.get("x-page-cache")).toBe("hit");
+      const html = await cached.text();
+      expect(html).toContain(supporters(before + 1));
+      expect(html).not.toContain(name);
       expect(hiddenSupporters()).toBe(before + 1);
       expect(await page.getByText(name).count()).toBe(0);
       expect(db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
@@ -322,6 +334,10 @@ describe("without JavaScript", () => {
       await dialog.getByRole("button", { name: "Request Intro" }).click();
       await page.waitForLoadState();
       await formAlert(staticDialog(page, "Request Intro"), "Please enter a valid email address");
+      // Nothing the visitor typed is lost.
+      expect(await field(staticDialog(page, "Request Intro"), "Name").inputValue()).toBe("Nora NoScript");
+      expect(await field(staticDialog(page, "Request Intro"), "Email").inputValue()).toBe("nora-at-example");
+      expect(await field(staticDialog(page, "Request Intro"), "Note").inputValue()).toBe("A note");
 
       const id = marker("nojs");
       const email = `nora.${id}@example.com`;

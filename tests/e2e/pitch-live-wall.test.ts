@@ -5,25 +5,28 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser } from "../support/chromium.js";
-import { DEMO_SLUG, demoProjectId, marker, newVisitor, openDatabase, waitForHydration } from "../support/pitch-e2e";
-import { showServerLogsOnFailure } from "./support";
+import { DEMO_SLUG, demoProjectId, marker, newVisitor, openDatabase, showServerLogsOnFailure, startCuttableProxy, waitForHydration, type CuttableProxy } from "../support/pitch-e2e";
 
 let app: AppServer;
 let browser: Browser;
 let db: Database.Database;
+/** Browser B reaches the app through this proxy, so its connection can be cut. */
+let proxy: CuttableProxy;
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
   db = openDatabase(app.dataDir);
+  proxy = await startCuttableProxy(app.port);
 });
 
 afterAll(async () => {
+  await proxy?.close();
   db?.close();
   await browser?.close();
   await app?.stop();
 });
 
-showServerLogsOnFailure(() => [app]);
+showServerLogsOnFailure(() => app);
 
 /** The names on the wall, top to bottom. */
 const wallNames = (page: Page) =>
@@ -53,8 +56,11 @@ describe("the live Recognition Wall", () => {
   beforeAll(async () => {
     a = await newVisitor(browser, { viewport: DESKTOP });
     b = await newVisitor(browser, { viewport: DESKTOP });
-    for (const { page } of [a, b]) {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+    for (const [{ page }, base] of [
+      [a, app.url],
+      [b, proxy.url],
+    ] as const) {
+      await page.goto(`${base}/pitch/${DEMO_SLUG}`);
       await waitForHydration(page);
       await liveBadge(page).waitFor();
     }
@@ -81,7 +87,9 @@ describe("the live Recognition Wall", () => {
 
   it("delivers an entry made while the browser was offline once it reconnects, exactly once", async () => {
     const projectId = demoProjectId(db);
+    // B loses its network: the open stream is reset, and new requests fail until it is back.
     await b.context.setOffline(true);
+    proxy.cut();
     // The stream noticed: the Live badge goes away while it retries.
     await liveBadge(b.page).waitFor({ state: "hidden", timeout: 10_000 });
 
@@ -90,6 +98,7 @@ describe("the live Recognition Wall", () => {
     expect(db.prepare("select count(*) as n from recognition_entries where project_id = ? and display_name = ?").get(projectId, name)).toEqual({ n: 1 });
     expect(await wallNames(b.page)).not.toContain(name);
 
+    proxy.restore();
     await b.context.setOffline(false);
     // Reconnection waits 1, 2, 5, then 10 s.
     await expect.poll(async () => (await wallNames(b.page))[0], { timeout: 15_000, interval: 250 }).toBe(name);

@@ -14,11 +14,11 @@ import {
   newVisitor,
   openDatabase,
   postFunction,
+  showServerLogsOnFailure,
   visitorUserAgent,
   waitForHydration,
   withWritableDatabase,
 } from "../support/pitch-e2e";
-import { showServerLogsOnFailure } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -35,7 +35,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-showServerLogsOnFailure(() => [app]);
+showServerLogsOnFailure(() => app);
 
 /** The text a browser would show for an HTML fragment's character references. */
 function decodeEntities(html: string): string {
@@ -279,6 +279,15 @@ describe("scan tracking", () => {
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 1, viewers: 1, total: 1, unique: 1 });
       const fingerprint = (db.prepare("select viewer_fingerprint as f from scans where qr_code_id = ?").get(qrId) as { f: string }).f;
       expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
+
+      // Opening and closing a dialog is a navigation within the page: not another scan (the reload below
+      // would then count 3).
+      await waitForHydration(first.page);
+      await first.page.getByRole("main").getByRole("link", { name: "Follow Updates" }).first().click();
+      await first.page.getByRole("dialog", { name: "Follow Updates" }).waitFor();
+      await first.page.keyboard.press("Escape");
+      await first.page.getByRole("dialog").waitFor({ state: "hidden" });
+      expect(new URL(first.page.url()).searchParams.get("qr")).toBe(qrId);
 
       await first.page.reload();
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 2, viewers: 1, total: 2, unique: 1 });

@@ -1,9 +1,11 @@
 // Helpers for the public pitch page's end-to-end files (tests/e2e/pitch-*.test.ts): distinct client addresses,
 // direct access to the test server's SQLite file, the JSON functions and the live wall's event stream.
 import crypto from "node:crypto";
+import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { afterEach } from "vitest";
 
 export const DEMO_SLUG = "demo-project";
 
@@ -33,6 +35,19 @@ export async function newVisitor(browser: Browser, options: BrowserContextOption
  */
 export function visitorUserAgent(browser: Browser): string {
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+}
+
+/** On a failed test, prints the app's last log lines (and whether it still answers), to tell app faults from test faults. */
+export function showServerLogsOnFailure(server: () => { url: string; logs: string[] } | undefined): void {
+  afterEach(async (context) => {
+    const app = server();
+    if (context.task.result?.state !== "fail" || !app) return;
+    const up = await fetch(`${app.url}/healthz`).then(
+      (response) => `answers /healthz with ${response.status}`,
+      () => "NOT RUNNING",
+    );
+    console.error(`[${app.url} ${up}] last log lines:\n${app.logs.slice(-15).join("\n")}`);
+  });
 }
 
 /** Resolves once React has hydrated the page (client-side validation and dialogs are live). */
@@ -182,4 +197,56 @@ export async function readWallStream(baseUrl: string, projectId: string, after =
     clearTimeout(timer);
   }
   return text;
+}
+
+export type CuttableProxy = {
+  url: string;
+  /** Drops every open connection (a reset, like a lost network) and refuses new ones until `restore`. */
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+};
+
+/**
+ * A TCP proxy in front of the app, to take a browser's network away mid-stream. Chromium's offline emulation
+ * (`context.setOffline`) fails new requests but leaves an open Server-Sent Events response running, so a
+ * test of "the stream dropped and came back" needs the connection itself cut.
+ */
+export async function startCuttableProxy(targetPort: number): Promise<CuttableProxy> {
+  const open = new Set<net.Socket>();
+  let refusing = false;
+  const server = net.createServer((client) => {
+    if (refusing) {
+      client.resetAndDestroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, "127.0.0.1");
+    open.add(client);
+    const finish = () => {
+      open.delete(client);
+      if (!client.destroyed) client.destroy();
+      if (!upstream.destroyed) upstream.destroy();
+    };
+    client.on("error", finish).on("close", finish);
+    upstream.on("error", finish).on("close", finish);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cut() {
+      refusing = true;
+      for (const socket of open) socket.resetAndDestroy();
+      open.clear();
+    },
+    restore() {
+      refusing = false;
+    },
+    close() {
+      for (const socket of open) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -54,7 +54,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
       <Honeypot />
       <FormAlert message={form.errors?.formError} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} error={form.fieldError("name")} data-autofocus />
+        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} defaultValue={form.submitted("name")} error={form.fieldError("name")} data-autofocus />
         <TextField
           id={`${id}-email`}
           name="email"
@@ -64,6 +64,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
           required
           autoComplete="email"
           maxLength={255}
+          defaultValue={form.submitted("email")}
           error={form.fieldError("email")}
         />
       </div>
@@ -77,6 +78,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
         autoComplete="url"
         placeholder="https://linkedin.com/in/…"
         maxLength={2048}
+        defaultValue={form.submitted("linkedinUrl")}
         error={form.fieldError("linkedinUrl")}
       />
       <TextAreaField
@@ -87,6 +89,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
         rows={4}
         maxLength={1000}
         placeholder="Who you are, and who you could introduce (or would like to meet)."
+        defaultValue={form.submitted("note")}
         error={form.fieldError("note")}
       />
       <fieldset aria-describedby={form.fieldError("roleTags") ? `${id}-roles-error` : undefined}>
@@ -99,7 +102,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
               key={tag}
               className="cursor-pointer select-none rounded-full border border-slate-300 bg-white px-3.5 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:border-slate-400 has-checked:border-brand-600 has-checked:bg-brand-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-600"
             >
-              <input type="checkbox" name="roleTags" value={tag} className="sr-only" />
+              <input type="checkbox" name="roleTags" value={tag} defaultChecked={form.submittedList("roleTags").includes(tag)} className="sr-only" />
               {tag}
             </label>
           ))}

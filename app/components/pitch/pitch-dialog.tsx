@@ -1,6 +1,6 @@
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { useRef, type ReactNode } from "react";
+import { type ReactNode, useId, useRef } from "react";
 import { Link, type To } from "react-router";
 
 type PitchDialogProps = {
@@ -23,6 +23,9 @@ type PitchDialogProps = {
  */
 export function PitchDialog({ open, title, description, icon, closeTo, onClose, children }: PitchDialogProps) {
   const contentRef = useRef<HTMLDivElement>(null);
+  // Named explicitly so the server-rendered dialog (before or without JavaScript) is labelled and modal too.
+  const titleId = useId();
+  const descriptionId = useId();
   // There is no Radix trigger (the openers are links), so return focus to whatever opened the dialog.
   const openedFrom = useRef<HTMLElement | null>(null);
   return (
@@ -30,6 +33,9 @@ export function PitchDialog({ open, title, description, icon, closeTo, onClose, 
       <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-[2px] transition-opacity duration-200 starting:opacity-0" />
       <Dialog.Content
         ref={contentRef}
+        aria-labelledby={titleId}
+        aria-describedby={descriptionId}
+        aria-modal="true"
         className={[
           "fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col rounded-t-3xl bg-white shadow-2xl outline-none",
           "transition duration-200 ease-out starting:translate-y-6 starting:opacity-0 motion-reduce:transition-none",
@@ -62,8 +68,8 @@ export function PitchDialog({ open, title, description, icon, closeTo, onClose, 
             </span>
           ) : null}
           <div className="min-w-0 flex-1">
-            <Dialog.Title className="text-lg font-bold tracking-tight text-slate-900">{title}</Dialog.Title>
-            <Dialog.Description className="mt-0.5 text-sm leading-snug text-slate-600">{description}</Dialog.Description>
+            <Dialog.Title id={titleId} className="text-lg font-bold tracking-tight text-slate-900">{title}</Dialog.Title>
+            <Dialog.Description id={descriptionId} className="mt-0.5 text-sm leading-snug text-slate-600">{description}</Dialog.Description>
           </div>
           <Link
             to={closeTo}

@@ -59,6 +59,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
                   type="radio"
                   name="tierId"
                   value={tier.id}
+                  defaultChecked={form.submitted("tierId") === tier.id}
                   required
                   aria-invalid={tierError ? true : undefined}
                   aria-describedby={tierError ? `${id}-tier-error` : undefined}
@@ -102,7 +103,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
       </p>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} error={form.fieldError("name")} />
+        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} defaultValue={form.submitted("name")} error={form.fieldError("name")} />
         <TextField
           id={`${id}-email`}
           name="email"
@@ -112,6 +113,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
           required
           autoComplete="email"
           maxLength={255}
+          defaultValue={form.submitted("email")}
           error={form.fieldError("email")}
         />
       </div>
@@ -122,6 +124,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
         optional
         rows={3}
         maxLength={MESSAGE_MAX}
+        defaultValue={form.submitted("message")}
         counter={{ length: messageLength, max: MESSAGE_MAX }}
         onChange={(event) => setMessageLength(event.currentTarget.value.length)}
         placeholder="Where we met, what caught your eye…"

@@ -29,7 +29,7 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
       {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
       <Honeypot />
       <FormAlert message={form.errors?.formError} />
-      <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} error={form.fieldError("name")} data-autofocus />
+      <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} defaultValue={form.submitted("name")} error={form.fieldError("name")} data-autofocus />
       <TextField
         id={`${id}-email`}
         name="email"
@@ -39,6 +39,7 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
         required
         autoComplete="email"
         maxLength={255}
+        defaultValue={form.submitted("email")}
         error={form.fieldError("email")}
       />
       <CheckboxField id={`${id}-consent`} name="consent" label="I agree to receive project updates by e-mail" error={form.fieldError("consent")} />

@@ -99,5 +99,14 @@ export function useVisitorForm<S extends core.$ZodType>({
     onSubmit,
     action: `?${action.toString()}`,
     fieldError: (field: string) => errors?.fieldErrors[field],
+    /** What the visitor typed, when a post without JavaScript came back refused. */
+    submitted: (field: string): string | undefined => {
+      const value = !serverResult?.ok ? serverResult?.values?.[field] : undefined;
+      return typeof value === "string" ? value : undefined;
+    },
+    submittedList: (field: string): string[] => {
+      const value = !serverResult?.ok ? serverResult?.values?.[field] : undefined;
+      return Array.isArray(value) ? value : [];
+    },
   };
 }

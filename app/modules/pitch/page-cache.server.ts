@@ -67,7 +67,7 @@ export class PitchPageCache {
       await response.body?.cancel();
       return null;
     }
-    const html = Buffer.from(await response.arrayBuffer());
+    const html = Buffer.from(deferScripts(await response.text()));
     const page: CachedPitchPage = {
       version,
       etag: `"p${version}-${crypto.createHash("sha1").update(html).digest("base64url").slice(0, 16)}"`,
@@ -82,6 +82,16 @@ export class PitchPageCache {
     this.#pages.set(slug, page);
     return page;
   }
+}
+
+/**
+ * Lets the content paint before the page's JavaScript competes for the (often poor) connection: module
+ * preloads and the hydration script are fetched at low priority.
+ */
+export function deferScripts(html: string): string {
+  return html
+    .replace(/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"')
+    .replace(/<script([^>]*) type="module"/g, '<script$1 type="module" fetchpriority="low"');
 }
 
 /** CSP source expressions ('sha256-…') for every inline script of a document. */

@@ -3,7 +3,14 @@ export type VisitorIntent = "intro" | "subscribe" | "signal";
 
 export type VisitorActionResult =
   | { intent: VisitorIntent; ok: true; message: string; blurb?: string }
-  | { intent: VisitorIntent; ok: false; formError: string; fieldErrors: Record<string, string> };
+  | {
+      intent: VisitorIntent;
+      ok: false;
+      formError: string;
+      fieldErrors: Record<string, string>;
+      /** What was submitted, so a page rendered without JavaScript can refill the form. */
+      values?: Record<string, string | string[]>;
+    };
 
 /** The spec's success toasts. */
 export const SUBSCRIBED_MESSAGE = "You're on the list—weekly Friday digest, unsub anytime.";
