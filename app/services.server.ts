@@ -22,7 +22,7 @@ export type AppServices = {
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, (error) => logger.warn({ err: error }, "idle database connection closed"));
   const applied = await migrateToLatest(database.db.withoutPlugins());
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   if (await seedDemoProject(database.db)) logger.info({ slug: "demo-project" }, "demo project seeded");

@@ -55,8 +55,10 @@ export async function createApp(options: AppOptions = {}) {
       cspNonce: "",
     }),
   );
-  app.get("/pitch/:slug", servePitchPagesFromCache(pitchCache, config));
+  // Under `npm run dev` every page is rendered afresh.
+  if (config.env !== "development") app.get("/pitch/:slug", servePitchPagesFromCache(pitchCache, config));
 
+  app.use(contentSecurityPolicyWithNonce(config));
   app.use(compression());
 
   if (options.devMiddlewares) app.use(options.devMiddlewares);
@@ -110,7 +112,6 @@ function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): R
     const locals = res.locals as Locals;
     locals.requestId = requestId;
     locals.logger = logger.child({ requestId });
-    locals.cspNonce = crypto.randomBytes(16).toString("base64");
     // The only client address the app trusts: Express derives it from TRUST_PROXY, never from raw headers.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     res.setHeader("X-Request-Id", requestId);
@@ -147,22 +148,28 @@ export function contentSecurityPolicy(config: AppConfig, scriptSources: readonly
   return policy.join("; ");
 }
 
-function securityHeaders(config: AppConfig): RequestHandler[] {
+function securityHeaders(config: AppConfig): RequestHandler {
   const https = config.publicUrl.startsWith("https://");
-  const headers = helmet({
+  return helmet({
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     xFrameOptions: { action: "deny" },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
-  // Vite's dev server injects inline scripts of its own: no CSP under `npm run dev`.
-  if (config.env === "development") return [headers];
-  const csp: RequestHandler = (_req, res, next) => {
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, [`'nonce-${(res.locals as Locals).cspNonce}'`]));
+}
+
+/** A fresh nonce for each rendered response; responses served from the page cache allow their scripts by hash. */
+function contentSecurityPolicyWithNonce(config: AppConfig): RequestHandler {
+  return (_req, res, next) => {
+    const locals = res.locals as Locals;
+    locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    // Vite's dev server injects inline scripts of its own: no CSP under `npm run dev`.
+    if (config.env !== "development") {
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, [`'nonce-${locals.cspNonce}'`]));
+    }
     next();
   };
-  return [headers, csp];
 }
 
 /** Serves the anonymous pitch page from PitchPageCache, with validators a browser or CDN can revalidate on. */

@@ -17,10 +17,41 @@ export type AppDatabase = {
   close(): Promise<void>;
 };
 
+/**
+ * Kysely prepares every query afresh; on a hot path (the page cache's version check, scan batches) that is a
+ * good share of the time. Statements are reused per SQL text, unless one is still busy with a streamed read.
+ */
+function withStatementCache(connection: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = (source: string) => {
+    const cached = statements.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = connection.prepare(source);
+    if (!cached) {
+      if (statements.size >= 500) statements.delete(statements.keys().next().value!);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(connection, {
+    get(target, property, receiver) {
+      if (property === "prepare") return prepare;
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
-export function openDatabase(target: DatabaseTarget): AppDatabase {
+/**
+ * An idle PostgreSQL connection can be closed by the server (restart, failover, a dropped database); the pool
+ * replaces it and the next query reports any real outage. Without a listener such an error would end the process.
+ */
+export type IdleConnectionErrorHandler = (error: Error) => void;
+
+export function openDatabase(target: DatabaseTarget, onIdleConnectionError: IdleConnectionErrorHandler = () => {}): AppDatabase {
   if (target.dialect === "sqlite") {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
     const connection = new SQLite(target.file);
@@ -29,7 +60,7 @@ export function openDatabase(target: DatabaseTarget): AppDatabase {
     connection.pragma("foreign_keys = ON");
     connection.pragma("busy_timeout = 5000");
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: connection }),
+      dialect: new SqliteDialect({ database: withStatementCache(connection) }),
       plugins: [new NormalizeValuesPlugin("sqlite")],
     });
     return {
@@ -51,6 +82,7 @@ export function openDatabase(target: DatabaseTarget): AppDatabase {
         oid === PG_INT8 || oid === PG_NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  pool.on("error", onIdleConnectionError);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new NormalizeValuesPlugin("postgres")],
