@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import { initial } from "./migrations/0001-initial.server";
 import { visitorActions } from "./migrations/0002-visitor-actions.server";
+import { founderAnalytics } from "./migrations/0003-founder-analytics.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-visitor-actions": visitorActions,
+  "0003-founder-analytics": founderAnalytics,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

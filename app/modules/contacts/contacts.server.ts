@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
+import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { requireViewableProject } from "~/modules/projects/projects.server";
 
 export type VisitorContext = { userId: string | null };
@@ -17,7 +18,8 @@ export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "l
 export async function submitIntro(db: Kysely<Database>, projectId: string, input: IntroInput, visitor: VisitorContext) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const id = crypto.randomUUID();
-  await db
+  await db.transaction().execute(async (trx) => {
+    await trx
     .insertInto("contacts")
     .values({
       id,
@@ -33,6 +35,8 @@ export async function submitIntro(db: Kysely<Database>, projectId: string, input
       created_at: new Date().toISOString(),
     })
     .execute();
+    await addToProjectStats(trx, project.id, { intros: 1 });
+  });
   return { contactId: id, blurb: buildIntroBlurb(input, project.title) };
 }
 
@@ -44,13 +48,18 @@ export async function subscribeToUpdates(db: Kysely<Database>, projectId: string
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const email = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable("contacts")
-      .set({ subscribed: true })
-      .where("project_id", "=", project.id)
-      .where("email", "=", email)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) > 0) return { created: false };
+    const known = await trx.selectFrom("contacts").select("id").where("project_id", "=", project.id).where("email", "=", email).limit(1).execute();
+    if (known.length > 0) {
+      const resubscribed = await trx
+        .updateTable("contacts")
+        .set({ subscribed: true })
+        .where("project_id", "=", project.id)
+        .where("email", "=", email)
+        .where("subscribed", "=", false)
+        .executeTakeFirst();
+      await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
+      return { created: false };
+    }
     await trx
       .insertInto("contacts")
       .values({
@@ -67,6 +76,7 @@ export async function subscribeToUpdates(db: Kysely<Database>, projectId: string
         created_at: new Date().toISOString(),
       })
       .execute();
+    await addToProjectStats(trx, project.id, { subscribers: 1 });
     return { created: true };
   });
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { z } from "zod/mini";
 import type { Database } from "~/db/schema";
+import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 
 /** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
 export const trackScanSchema = z.object({
@@ -78,16 +79,16 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
   const projectTotals = countBy(valid.map((scan) => scan.projectId));
   const projectUniques = countBy(newProjectViewers.map((row) => row.project_id));
   for (const [projectId, total] of projectTotals) {
-    const unique = projectUniques.get(projectId) ?? 0;
+    await addToProjectStats(trx, projectId, { total_scans: total, unique_scans: projectUniques.get(projectId) ?? 0 });
+  }
+
+  const hour = new Date(Math.floor(Date.parse(now) / 3_600_000) * 3_600_000).toISOString();
+  for (const [key, scansInHour] of countBy(valid.map((scan) => `${scan.projectId}\u0000${scan.qrCodeId ?? ""}`))) {
+    const [projectId = "", qrCodeId = ""] = key.split("\u0000");
     await trx
-      .insertInto("project_stats")
-      .values({ project_id: projectId, total_scans: total, unique_scans: unique })
-      .onConflict((oc) =>
-        oc.column("project_id").doUpdateSet({
-          total_scans: sql`project_stats.total_scans + ${total}`,
-          unique_scans: sql`project_stats.unique_scans + ${unique}`,
-        }),
-      )
+      .insertInto("scan_hours")
+      .values({ project_id: projectId, qr_code_id: qrCodeId, hour, scans: scansInHour })
+      .onConflict((oc) => oc.columns(["project_id", "qr_code_id", "hour"]).doUpdateSet({ scans: sql`scan_hours.scans + ${scansInHour}` }))
       .execute();
   }
 

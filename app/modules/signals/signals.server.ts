@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { VisitorContext } from "~/modules/contacts/contacts.server";
+import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { DomainError } from "~/modules/errors.server";
 import type { SignalInput } from "~/modules/pitch/visitor-forms";
 import { bumpContentVersion, requireViewableProject } from "~/modules/projects/projects.server";
@@ -77,6 +78,7 @@ export async function recordSignal(db: Kysely<Database>, projectId: string, inpu
         .executeTakeFirstOrThrow();
       wallEntryId = Number(entry.id);
     }
+    await addToProjectStats(trx, project.id, { signals: 1 });
     await bumpContentVersion(trx, project.id);
     return { signalId, contactId, wallEntryId, projectId: project.id, slug: project.slug };
   });

@@ -1,0 +1,102 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { formatAmountRange } from "~/modules/signals/amount-format";
+
+export type ActivityType = "scan" | "intro" | "signal" | "update";
+
+/** SPEC.md section 3's derived activity item. */
+export type ActivityItem = {
+  id: string;
+  type: ActivityType;
+  title: string;
+  description: string;
+  timestamp: string;
+  projectSlug: string;
+  projectTitle: string;
+  eventTag: string | null;
+};
+
+const PER_SOURCE = 10;
+const SHOWN = 20;
+
+/**
+ * The founder's live feed (SPEC.md sections 7 and 9): the newest 10 scans, intros and signals of the founder's
+ * own projects only (DESIGN.md item 5), merged, newest 20 first.
+ */
+export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): Promise<ActivityItem[]> {
+  const [scans, intros, signals] = await Promise.all([
+    db
+      .selectFrom("scans")
+      .innerJoin("projects", "projects.id", "scans.project_id")
+      .leftJoin("qr_codes", "qr_codes.id", "scans.qr_code_id")
+      .select(["scans.id", "scans.scanned_at", "projects.slug", "projects.title as project_title", "qr_codes.label", "qr_codes.event_tag"])
+      .where("projects.owner_id", "=", ownerId)
+      .orderBy("scans.scanned_at", "desc")
+      .orderBy("scans.id", "desc")
+      .limit(PER_SOURCE)
+      .execute(),
+    db
+      .selectFrom("contacts")
+      .innerJoin("projects", "projects.id", "contacts.project_id")
+      .select(["contacts.id", "contacts.created_at", "contacts.name", "projects.slug", "projects.title as project_title"])
+      .where("projects.owner_id", "=", ownerId)
+      .where("contacts.intent", "=", "Intro")
+      .orderBy("contacts.created_at", "desc")
+      .limit(PER_SOURCE)
+      .execute(),
+    db
+      .selectFrom("signals")
+      .innerJoin("projects", "projects.id", "signals.project_id")
+      .select([
+        "signals.id",
+        "signals.created_at",
+        "signals.range_label",
+        "signals.range_min",
+        "signals.range_max",
+        "signals.event_source",
+        "signals.is_public",
+        "projects.slug",
+        "projects.title as project_title",
+      ])
+      .where("projects.owner_id", "=", ownerId)
+      .orderBy("signals.created_at", "desc")
+      .limit(PER_SOURCE)
+      .execute(),
+  ]);
+
+  const items: ActivityItem[] = [
+    ...scans.map((scan) => ({
+      id: `scan-${scan.id}`,
+      type: "scan" as const,
+      title: `New scan from ${scan.label ?? "your pitch link"}`,
+      description: scan.event_tag ?? "QR code scanned",
+      timestamp: scan.scanned_at,
+      projectSlug: scan.slug,
+      projectTitle: scan.project_title,
+      eventTag: scan.event_tag ?? null,
+    })),
+    ...intros.map((intro) => ({
+      id: `intro-${intro.id}`,
+      type: "intro" as const,
+      title: `${intro.name} requested intro`,
+      description: intro.project_title,
+      timestamp: intro.created_at,
+      projectSlug: intro.slug,
+      projectTitle: intro.project_title,
+      eventTag: null,
+    })),
+    ...signals.map((signal) => ({
+      id: `signal-${signal.id}`,
+      type: "signal" as const,
+      title: signal.is_public
+        ? `New interest signal (${formatAmountRange(Number(signal.range_min), signal.range_max === null ? null : Number(signal.range_max))})`
+        : "Anonymous signaled interest",
+      description: signal.event_source ? `Met at ${signal.event_source}` : `${signal.range_label} interest level`,
+      timestamp: signal.created_at,
+      projectSlug: signal.slug,
+      projectTitle: signal.project_title,
+      eventTag: signal.event_source,
+    })),
+  ];
+  return items.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, SHOWN);
+}

@@ -1,0 +1,137 @@
+import type { Kysely, Transaction } from "kysely";
+import { isUniqueViolation } from "~/db/normalize.server";
+import type { Database, Project, SignalTier } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { bumpContentVersion } from "./projects.server";
+import { SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "./project-form";
+
+/** SPEC.md section 8: the one answer for a project that does not exist or is someone else's. */
+export const NOT_FOUND_OR_DENIED = "Project not found or access denied";
+
+export type OwnedProject = Project & { tiers: SignalTier[] };
+
+/** A project, only for its owner; anyone else learns nothing, not even that it exists. */
+export async function getOwnedProject(db: Kysely<Database>, ownerId: string, projectId: string): Promise<OwnedProject> {
+  const project = await db.selectFrom("projects").selectAll().where("id", "=", projectId).where("owner_id", "=", ownerId).executeTakeFirst();
+  if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+  const tiers = await db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute();
+  return { ...project, tiers };
+}
+
+/** Throws unless `ownerId` owns the project; for writes that only need the check. */
+export async function assertOwner(db: Kysely<Database>, ownerId: string, projectId: string): Promise<Pick<Project, "id" | "slug" | "title" | "status">> {
+  const project = await db
+    .selectFrom("projects")
+    .select(["id", "slug", "title", "status"])
+    .where("id", "=", projectId)
+    .where("owner_id", "=", ownerId)
+    .executeTakeFirst();
+  if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+  return project;
+}
+
+function projectColumns(input: ProjectFormInput) {
+  return {
+    title: input.title,
+    slug: input.slug,
+    one_liner: input.oneLiner,
+    summary: input.summary,
+    video_url: input.videoUrl,
+    deck_url: input.deckUrl,
+    calendly_url: input.calendlyUrl,
+    metrics: input.metrics,
+    problem_points: input.problemPoints,
+    solution_points: input.solutionPoints,
+    status: input.status,
+  };
+}
+
+function slugTaken(): DomainError {
+  return new DomainError("conflict", SLUG_TAKEN_MESSAGE, { slug: SLUG_TAKEN_MESSAGE });
+}
+
+/** Replaces the project's tiers with the submitted list: kept ids are updated, others deleted, new ones added. */
+async function saveTiers(trx: Transaction<Database>, projectId: string, tiers: ProjectFormInput["tiers"]) {
+  const existing = new Set((await trx.selectFrom("signal_tiers").select("id").where("project_id", "=", projectId).execute()).map((row) => row.id));
+  const kept = tiers.filter((tier) => tier.id && existing.has(tier.id)).map((tier) => tier.id!);
+  const removed = [...existing].filter((id) => !kept.includes(id));
+  if (removed.length) await trx.deleteFrom("signal_tiers").where("id", "in", removed).execute();
+  for (const [index, tier] of tiers.entries()) {
+    const values = { range_label: tier.rangeLabel, range_min: tier.rangeMin, range_max: tier.rangeMax, perks: tier.perks.filter(Boolean), sort_order: index };
+    if (tier.id && existing.has(tier.id)) await trx.updateTable("signal_tiers").set(values).where("id", "=", tier.id).execute();
+    else await trx.insertInto("signal_tiers").values({ id: crypto.randomUUID(), project_id: projectId, ...values }).execute();
+  }
+}
+
+export async function createProject(db: Kysely<Database>, ownerId: string, input: ProjectFormInput): Promise<{ id: string; slug: string }> {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("projects")
+        .values({ id, owner_id: ownerId, ...projectColumns(input), last_shipped_at: null, created_at: now, updated_at: now })
+        .execute();
+      await saveTiers(trx, id, input.tiers);
+      await trx.insertInto("project_stats").values({ project_id: id }).onConflict((oc) => oc.column("project_id").doNothing()).execute();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+  return { id, slug: input.slug };
+}
+
+export async function updateProject(db: Kysely<Database>, ownerId: string, projectId: string, input: ProjectFormInput): Promise<{ id: string; slug: string }> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("projects")
+        .set({ ...projectColumns(input), updated_at: new Date().toISOString() })
+        .where("id", "=", projectId)
+        .where("owner_id", "=", ownerId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+      await saveTiers(trx, projectId, input.tiers);
+      await bumpContentVersion(trx, projectId);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+  return { id: projectId, slug: input.slug };
+}
+
+export type ProjectCard = Pick<Project, "id" | "title" | "slug" | "one_liner" | "status" | "created_at"> & {
+  signals: number;
+  intros: number;
+  subscribers: number;
+};
+
+/** The owner's projects, newest first, with their counters (My Projects, Dashboard). */
+export async function listOwnedProjects(db: Kysely<Database>, ownerId: string): Promise<ProjectCard[]> {
+  const rows = await db
+    .selectFrom("projects")
+    .leftJoin("project_stats", "project_stats.project_id", "projects.id")
+    .select([
+      "projects.id",
+      "projects.title",
+      "projects.slug",
+      "projects.one_liner",
+      "projects.status",
+      "projects.created_at",
+      "project_stats.signals",
+      "project_stats.intros",
+      "project_stats.subscribers",
+    ])
+    .where("projects.owner_id", "=", ownerId)
+    .orderBy("projects.created_at", "desc")
+    .execute();
+  return rows.map((row) => ({ ...row, signals: Number(row.signals ?? 0), intros: Number(row.intros ?? 0), subscribers: Number(row.subscribers ?? 0) }));
+}
+
+/** SPEC.md section 4: a user is a founder if they own at least one project. */
+export async function isFounder(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("projects").select("id").where("owner_id", "=", userId).limit(1).executeTakeFirst();
+  return Boolean(row);
+}

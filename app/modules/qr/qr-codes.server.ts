@@ -1,0 +1,71 @@
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import QRCode from "qrcode";
+import type { Database, QrCode } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import type { QrCodeFormInput } from "./qr-form";
+
+const CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
+
+/** A short, unambiguous code (no 0/o, 1/l), so the printed symbol stays small and scans from afar. */
+export function newQrCodeId(length = 8): string {
+  const bytes = crypto.randomBytes(length);
+  return Array.from(bytes, (byte) => CODE_ALPHABET[byte % CODE_ALPHABET.length]).join("");
+}
+
+/** DESIGN.md item 11: what every printed code encodes. */
+export function trackedPitchUrl(publicUrl: string, slug: string, qrCodeId: string): string {
+  return `${publicUrl}/pitch/${encodeURIComponent(slug)}?qr=${encodeURIComponent(qrCodeId)}`;
+}
+
+export function untrackedPitchUrl(publicUrl: string, slug: string): string {
+  return `${publicUrl}/pitch/${encodeURIComponent(slug)}`;
+}
+
+export async function createQrCode(db: Kysely<Database>, ownerId: string, projectId: string, input: QrCodeFormInput): Promise<QrCode> {
+  await assertOwner(db, ownerId, projectId);
+  const row = { id: newQrCodeId(), project_id: projectId, label: input.label, event_tag: input.eventTag, created_at: new Date().toISOString() };
+  await db.insertInto("qr_codes").values(row).execute();
+  return db.selectFrom("qr_codes").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+}
+
+/** The project's codes, newest first (edit screen), or by most scans (analytics). */
+export async function listQrCodes(db: Kysely<Database>, ownerId: string, projectId: string, order: "newest" | "most-scanned" = "newest"): Promise<QrCode[]> {
+  await assertOwner(db, ownerId, projectId);
+  const query = db.selectFrom("qr_codes").selectAll().where("project_id", "=", projectId);
+  return (order === "newest" ? query.orderBy("created_at", "desc") : query.orderBy("total_scans", "desc").orderBy("created_at", "desc")).orderBy("id").execute();
+}
+
+export async function deleteQrCode(db: Kysely<Database>, ownerId: string, projectId: string, qrCodeId: string): Promise<void> {
+  await assertOwner(db, ownerId, projectId);
+  const deleted = await db.deleteFrom("qr_codes").where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", "QR code not found");
+}
+
+export type QrImages = { url: string; label: string; slug: string; png: Buffer; svg: string };
+
+/**
+ * The printable images of one of the owner's codes: a 1024 px PNG and an SVG, highest error correction,
+ * both encoding the tracked pitch URL.
+ */
+export async function renderQrImages(db: Kysely<Database>, ownerId: string, publicUrl: string, slug: string, qrCodeId: string): Promise<QrImages> {
+  const code = await db
+    .selectFrom("qr_codes")
+    .innerJoin("projects", "projects.id", "qr_codes.project_id")
+    .select(["qr_codes.id", "qr_codes.label", "projects.slug"])
+    .where("qr_codes.id", "=", qrCodeId)
+    .where("projects.slug", "=", slug)
+    .where("projects.owner_id", "=", ownerId)
+    .executeTakeFirst();
+  if (!code) throw new DomainError("not_found", "QR code not found");
+  const url = trackedPitchUrl(publicUrl, code.slug, code.id);
+  const options = { errorCorrectionLevel: "H" as const, margin: 4 };
+  const [png, svg] = await Promise.all([QRCode.toBuffer(url, { ...options, type: "png", width: 1024 }), QRCode.toString(url, { ...options, type: "svg" })]);
+  return { url, label: code.label, slug: code.slug, png, svg };
+}
+
+/** The untracked code of the pitch URL shown on the edit screen (SVG markup). */
+export function renderPitchUrlSvg(url: string): Promise<string> {
+  return QRCode.toString(url, { type: "svg", errorCorrectionLevel: "H", margin: 2 });
+}
