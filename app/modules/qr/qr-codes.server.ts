@@ -43,6 +43,9 @@ export async function deleteQrCode(db: Kysely<Database>, ownerId: string, projec
   if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", "QR code not found");
 }
 
+/** The library fits whole pixels per module inside `width`; 1200 keeps every symbol of our URLs at 1024 px or more. */
+const PNG_WIDTH = 1200;
+
 export type QrImages = { url: string; label: string; slug: string; png: Buffer; svg: string };
 
 /**
@@ -61,7 +64,7 @@ export async function renderQrImages(db: Kysely<Database>, ownerId: string, publ
   if (!code) throw new DomainError("not_found", "QR code not found");
   const url = trackedPitchUrl(publicUrl, code.slug, code.id);
   const options = { errorCorrectionLevel: "H" as const, margin: 4 };
-  const [png, svg] = await Promise.all([QRCode.toBuffer(url, { ...options, type: "png", width: 1024 }), QRCode.toString(url, { ...options, type: "svg" })]);
+  const [png, svg] = await Promise.all([QRCode.toBuffer(url, { ...options, type: "png", width: PNG_WIDTH }), QRCode.toString(url, { ...options, type: "svg" })]);
   return { url, label: code.label, slug: code.slug, png, svg };
 }
 

@@ -1,0 +1,242 @@
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
+import { describe, expect, it } from "vitest";
+import { loadActivityFeed } from "~/modules/activity/activity.server";
+import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
+import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
+import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
+import { validate } from "~/modules/forms/validation";
+import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import {
+  createProject,
+  getOwnedProject,
+  isFounder,
+  listOwnedProjects,
+  NOT_FOUND_OR_DENIED,
+  updateProject,
+} from "~/modules/projects/founder-projects.server";
+import { DEFAULT_TIERS, projectFormSchema, SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "~/modules/projects/project-form";
+import { createQrCode, deleteQrCode, listQrCodes, renderQrImages } from "~/modules/qr/qr-codes.server";
+import { recordScans } from "~/modules/scans/scans.server";
+import { recordSignal } from "~/modules/signals/signals.server";
+import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { createUser } from "../support/fixtures";
+
+const PUBLIC_URL = "https://pitch.example";
+
+function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
+  const result = validate(schema, input);
+  if (!result.ok) throw new Error(`fixture invalid: ${result.formError}`);
+  return result.data;
+}
+
+function rawProject(overrides: Record<string, unknown> = {}) {
+  return {
+    title: "Harbor",
+    slug: `harbor-${crypto.randomUUID().slice(0, 8)}`,
+    oneLiner: "Cold chain",
+    summary: "",
+    videoUrl: "",
+    deckUrl: "https://deck.example/harbor",
+    calendlyUrl: "",
+    status: "published",
+    metrics: [{ label: "MRR", value: "$48k" }],
+    problemPoints: ["Spoilage"],
+    solutionPoints: ["Solar fridge"],
+    tiers: DEFAULT_TIERS,
+    ...overrides,
+  };
+}
+
+function projectInput(overrides: Partial<ProjectFormInput> = {}): ProjectFormInput {
+  return parse(projectFormSchema, rawProject(overrides));
+}
+
+async function founderWithProject(database: TestDatabase) {
+  const ownerId = await createUser(database.db);
+  const project = await createProject(database.db, ownerId, projectInput());
+  return { ownerId, projectId: project.id, slug: project.slug };
+}
+
+describeEachDialect("founder projects", (getDb) => {
+  it("creates a project with its tiers and stats row, and updates it keeping tier ids", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    const project = await getOwnedProject(database.db, ownerId, projectId);
+    expect(project).toMatchObject({ title: "Harbor", deck_url: "https://deck.example/harbor", video_url: null, status: "published" });
+    expect(project.tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead"]);
+    expect(await isFounder(database.db, ownerId)).toBe(true);
+
+    const [first, , third] = project.tiers;
+    await updateProject(
+      database.db,
+      ownerId,
+      projectId,
+      projectInput({
+        slug: project.slug,
+        title: "Harbor 2",
+        tiers: [
+          { id: third!.id, rangeLabel: "Lead", rangeMin: 300_000, rangeMax: null, perks: [] },
+          { id: first!.id, rangeLabel: "Angel+", rangeMin: 5_000, rangeMax: 30_000, perks: ["Updates"] },
+          { rangeLabel: "Strategic", rangeMin: 1_000_000, rangeMax: null, perks: [] },
+        ],
+      }),
+    );
+    const updated = await getOwnedProject(database.db, ownerId, projectId);
+    expect(updated.title).toBe("Harbor 2");
+    expect(updated.content_version).toBe(project.content_version + 1);
+    expect(updated.tiers.map((tier) => [tier.range_label, tier.sort_order])).toEqual([
+      ["Lead", 0],
+      ["Angel+", 1],
+      ["Strategic", 2],
+    ]);
+    expect(updated.tiers[0]!.id).toBe(third!.id);
+  });
+
+  it("refuses a slug that is taken, on create and on update, with the message on the slug field", async () => {
+    const database = getDb();
+    const { ownerId, slug } = await founderWithProject(database);
+    const error = await createProject(database.db, ownerId, projectInput({ slug })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "conflict", message: SLUG_TAKEN_MESSAGE, fieldErrors: { slug: SLUG_TAKEN_MESSAGE } });
+    const other = await createProject(database.db, ownerId, projectInput());
+    await expect(updateProject(database.db, ownerId, other.id, projectInput({ slug }))).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("validates the form: required fields, slug format, http(s) URLs, tier ranges; empty URLs become null", () => {
+    expect(validate(projectFormSchema, rawProject({ title: " " }))).toMatchObject({ ok: false, formError: "Please fill in all required fields" });
+    expect(validate(projectFormSchema, rawProject({ slug: "Not A Slug" }))).toMatchObject({ ok: false, fieldErrors: { slug: expect.stringMatching(/lowercase/) } });
+    expect(validate(projectFormSchema, rawProject({ videoUrl: "javascript:alert(1)" }))).toMatchObject({ ok: false, fieldErrors: { videoUrl: expect.any(String) } });
+    expect(
+      validate(projectFormSchema, rawProject({ tiers: [{ rangeLabel: "Bad", rangeMin: 10, rangeMax: 5, perks: [] }] })),
+    ).toMatchObject({ ok: false, fieldErrors: { "tiers.0.rangeMax": "The maximum must be at least the minimum" } });
+    const ok = validate(projectFormSchema, rawProject({ deckUrl: "", calendlyUrl: "  " }));
+    expect(ok).toMatchObject({ ok: true, data: { deckUrl: null, calendlyUrl: null } });
+  });
+
+  it("lists the owner's projects with exact counters kept by every write", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    const project = await getOwnedProject(database.db, ownerId, projectId);
+    const visitor = { userId: null };
+    await submitIntro(database.db, projectId, parse(introSchema, { name: "A", email: "a@example.com", note: "n" }), visitor);
+    await subscribeToUpdates(database.db, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
+    await subscribeToUpdates(database.db, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
+    await subscribeToUpdates(database.db, projectId, parse(subscribeSchema, { consent: "on", name: "A", email: "a@example.com" }), visitor);
+    await recordSignal(database.db, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), visitor);
+    await unsubscribeEmail(database.db, "B@example.com");
+
+    const [card] = await listOwnedProjects(database.db, ownerId);
+    expect(card).toMatchObject({ id: projectId, signals: 1, intros: 1, subscribers: 1 });
+    const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
+    expect(analytics).toMatchObject({ totalIntros: 1, totalSubscribers: 1, totalSignals: 1, actions: 3, conversionRate: 0 });
+  });
+});
+
+describeEachDialect("QR codes and analytics", (getDb) => {
+  it("creates, lists (newest first), renders and deletes codes that encode the tracked pitch URL", async () => {
+    const database = getDb();
+    const { ownerId, projectId, slug } = await founderWithProject(database);
+    const booth = await createQrCode(database.db, ownerId, projectId, { label: "Booth A", eventTag: "TechCrunch" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const badge = await createQrCode(database.db, ownerId, projectId, { label: "Badge", eventTag: null });
+    expect(booth.id).toMatch(/^[a-z2-9]{8}$/);
+    expect((await listQrCodes(database.db, ownerId, projectId)).map((code) => code.label)).toEqual(["Badge", "Booth A"]);
+
+    const images = await renderQrImages(database.db, ownerId, PUBLIC_URL, slug, booth.id);
+    expect(images.url).toBe(`${PUBLIC_URL}/pitch/${slug}?qr=${booth.id}`);
+    expect(images.png.subarray(1, 4).toString()).toBe("PNG");
+    expect(images.png.readUInt32BE(16)).toBeGreaterThanOrEqual(1024);
+    expect(images.svg).toContain("<svg");
+    // A standard QR reader reads exactly the tracked URL back from the printable PNG.
+    const bitmap = PNG.sync.read(images.png);
+    expect(jsQR(new Uint8ClampedArray(bitmap.data), bitmap.width, bitmap.height)?.data).toBe(images.url);
+
+    await deleteQrCode(database.db, ownerId, projectId, badge.id);
+    expect((await listQrCodes(database.db, ownerId, projectId)).map((code) => code.id)).toEqual([booth.id]);
+  });
+
+  it("reports scans per code, unique viewers, conversion and the hourly series from aggregates", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    const booth = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: "Expo" });
+    await recordScans(database.db, [
+      { projectId, qrCodeId: booth.id, viewerFingerprint: "v1" },
+      { projectId, qrCodeId: booth.id, viewerFingerprint: "v2" },
+      { projectId, qrCodeId: booth.id, viewerFingerprint: "v1" },
+      { projectId, qrCodeId: null, viewerFingerprint: "v3" },
+    ]);
+    const project = await getOwnedProject(database.db, ownerId, projectId);
+    await recordSignal(database.db, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), { userId: null });
+    const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
+    expect(analytics).toMatchObject({ totalScans: 4, uniqueScans: 3, totalSignals: 1, actions: 1, conversionRate: 33.3 });
+    expect(analytics.qrCodes).toEqual([{ id: booth.id, label: "Booth", eventTag: "Expo", totalScans: 3, uniqueScans: 2 }]);
+    const hourly = analytics.scansOverTime.hourly.find((series) => series.qrCodeId === booth.id);
+    expect(hourly?.points.reduce((sum, point) => sum + point.scans, 0)).toBe(3);
+    expect(analytics.scansOverTime.hourly.find((series) => series.qrCodeId === "")?.label).toBe("Direct link");
+  });
+
+  it("streams contacts as RFC 4180 CSV with formulas neutralised", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    await submitIntro(
+      database.db,
+      projectId,
+      parse(introSchema, { name: '=HYPERLINK("x")', email: "a@example.com", note: 'Line one,\n"quoted"', roleTags: ["Angel", "PM"], linkedinUrl: "https://linkedin.com/in/a" }),
+      { userId: null },
+    );
+    const csv = await exportContactsCsv(database.db, ownerId, projectId);
+    expect(csv.fileName).toBe("Harbor-contacts.csv");
+    expect(csv.count).toBe(1);
+    let text = "";
+    for await (const chunk of csv.body) text += chunk.toString();
+    const [header, ...rest] = text.split("\r\n");
+    expect(header).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At");
+    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT/);
+  });
+});
+
+type Operation = { name: string; run: (db: TestDatabase["db"], userId: string, target: { projectId: string; slug: string; qrCodeId: string }) => Promise<unknown> };
+
+const OWNER_ONLY: Operation[] = [
+  { name: "project read", run: (db, userId, t) => getOwnedProject(db, userId, t.projectId) },
+  { name: "project update", run: (db, userId, t) => updateProject(db, userId, t.projectId, projectInput({ slug: t.slug })) },
+  { name: "QR create", run: (db, userId, t) => createQrCode(db, userId, t.projectId, { label: "x", eventTag: null }) },
+  { name: "QR list", run: (db, userId, t) => listQrCodes(db, userId, t.projectId) },
+  { name: "QR download", run: (db, userId, t) => renderQrImages(db, userId, PUBLIC_URL, t.slug, t.qrCodeId) },
+  { name: "analytics", run: (db, userId, t) => loadProjectAnalytics(db, userId, t.projectId) },
+  {
+    name: "CSV export",
+    run: async (db, userId, t) => {
+      const csv = await exportContactsCsv(db, userId, t.projectId);
+      for await (const chunk of csv.body) void chunk;
+    },
+  },
+  { name: "QR delete", run: (db, userId, t) => deleteQrCode(db, userId, t.projectId, t.qrCodeId) },
+];
+
+describeEachDialect("access control: owner-only operations", (getDb) => {
+  describe.each(OWNER_ONLY)("$name", ({ name, run }) => {
+    it("refuses another signed-in user with 'not found' and succeeds for the owner", async () => {
+      const database = getDb();
+      const { ownerId, projectId, slug } = await founderWithProject(database);
+      const { id: qrCodeId } = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: null });
+      const intruder = await createUser(database.db);
+      const error = await run(database.db, intruder, { projectId, slug, qrCodeId }).catch((e: unknown) => e);
+      expect(error, name).toMatchObject({ code: "not_found" });
+      expect([NOT_FOUND_OR_DENIED, "QR code not found"]).toContain((error as Error).message);
+      await expect(run(database.db, ownerId, { projectId, slug, qrCodeId })).resolves.not.toThrow();
+    });
+  });
+
+  it("shows a founder's activity feed only to that founder", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    await submitIntro(database.db, projectId, parse(introSchema, { name: "Ada", email: "a@example.com", note: "n" }), { userId: null });
+    await recordScans(database.db, [{ projectId, qrCodeId: null, viewerFingerprint: "v" }]);
+    const mine = await loadActivityFeed(database.db, ownerId);
+    expect(mine.map((item) => item.title)).toEqual(expect.arrayContaining(["Ada requested intro", "New scan from your pitch link"]));
+    const intruder = await createUser(database.db);
+    expect(await loadActivityFeed(database.db, intruder)).toEqual([]);
+  });
+});
