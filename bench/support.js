@@ -42,6 +42,7 @@ export async function startServer(env = {}) {
   return {
     url,
     dataDir,
+    pid: child.pid,
     readyMs,
     async stop() {
       const exited = new Promise((resolve) => child.once("exit", resolve));

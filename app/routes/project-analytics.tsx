@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import { AnalyticsView } from "~/components/founder/analytics-view";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -12,9 +13,19 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request);
+  const started = performance.now();
   const analytics = await orRedirectToMyProjects(flashCookie, () => loadProjectAnalytics(database.db, user.id, params.id));
-  return { analytics, now: new Date().toISOString() };
+  const serverTiming = `analytics;desc="analytics data load";dur=${(performance.now() - started).toFixed(2)}`;
+  return data({ analytics, now: new Date().toISOString() }, { headers: { "Server-Timing": serverTiming } });
 }
+
+/** The data load's own time, for the browser's network panel and `npm run bench`. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers();
+  const timing = loaderHeaders.get("Server-Timing");
+  if (timing) headers.set("Server-Timing", timing);
+  return headers;
+};
 
 export default function ProjectAnalytics({ loaderData }: Route.ComponentProps) {
   return <AnalyticsView analytics={loaderData.analytics} now={loaderData.now} />;

@@ -1,0 +1,190 @@
+// Access control for every owner-only page, action and API, over HTTP against the built app: a signed-out
+// visitor goes to /auth (pages) or gets 401 (APIs); another signed-in user gets 'Project not found or access
+// denied' / 404 and none of the project's private data; the owner succeeds.
+import Database from "better-sqlite3";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { locationOf, nextClientAddress, postAuthForm, showServerLogsOnFailure } from "./support";
+
+let app: AppServer;
+const owner = { cookie: "", email: `owner-${Date.now()}@example.com` };
+const intruder = { cookie: "", email: `intruder-${Date.now()}@example.com` };
+let projectId = "";
+let slug = "";
+let qrCodeId = "";
+
+async function signedIn(email: string): Promise<string> {
+  const address = nextClientAddress();
+  expect((await postAuthForm(app.url, { intent: "signup", email, password: "secret123" }, { address })).status).toBe(200);
+  const response = await postAuthForm(app.url, { intent: "signin", email, password: "secret123" }, { address });
+  expect(response.status).toBe(302);
+  return response.headers
+    .getSetCookie()
+    .filter((cookie) => cookie.includes("session_token"))
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+const PHONE_BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+
+function request(pathname: string, options: { cookie?: string; method?: string; body?: BodyInit; json?: unknown } = {}) {
+  const headers: Record<string, string> = { origin: app.url, "x-forwarded-for": nextClientAddress(), "user-agent": PHONE_BROWSER };
+  if (options.cookie) headers.cookie = options.cookie;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  }
+  return fetch(`${app.url}${pathname}`, { method: options.method ?? "GET", headers, body, redirect: "manual" });
+}
+
+function projectForm(fields: Record<string, string> = {}) {
+  return new URLSearchParams({
+    title: "Access Test",
+    slug: `access-test-${Date.now()}`,
+    oneLiner: "Only mine",
+    status: "published",
+    metrics: JSON.stringify([{ label: "MRR", value: "$1k" }]),
+    problemPoints: "[]",
+    solutionPoints: "[]",
+    tiers: JSON.stringify([{ rangeLabel: "Angel", rangeMin: 1000, rangeMax: null, perks: [] }]),
+    ...fields,
+  });
+}
+
+beforeAll(async () => {
+  app = await startAppServer();
+  owner.cookie = await signedIn(owner.email);
+  intruder.cookie = await signedIn(intruder.email);
+
+  const created = await request("/project/create", { cookie: owner.cookie, method: "POST", body: projectForm() });
+  expect(created.status).toBe(302);
+  const edit = locationOf(created, app.url).pathname;
+  projectId = edit.split("/")[2] ?? "";
+  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+  slug = (db.prepare("select slug from projects where id = ?").get(projectId) as { slug: string }).slug;
+  db.close();
+
+  const qr = await request(`/project/${projectId}/edit`, {
+    cookie: owner.cookie,
+    method: "POST",
+    body: new URLSearchParams({ intent: "create-qr", label: "Booth", eventTag: "Expo" }),
+  });
+  expect(qr.status).toBe(200);
+  const read = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+  qrCodeId = (read.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
+  read.close();
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+const pages = [
+  { name: "edit page", path: () => `/project/${projectId}/edit` },
+  { name: "analytics page", path: () => `/project/${projectId}/analytics` },
+];
+
+describe.each(pages)("$name", ({ path: pagePath }) => {
+  it("sends a signed-out visitor to /auth with the way back", async () => {
+    const response = await request(pagePath());
+    expect(response.status).toBe(302);
+    const location = locationOf(response, app.url);
+    expect(location.pathname).toBe("/auth");
+    expect(location.searchParams.get("returnTo")).toBe(pagePath());
+  });
+
+  it("sends another founder to /my-projects with 'Project not found or access denied', showing nothing of the project", async () => {
+    const response = await request(pagePath(), { cookie: intruder.cookie });
+    expect(response.status).toBe(302);
+    expect(locationOf(response, app.url).pathname).toBe("/my-projects");
+    const flash = response.headers.getSetCookie().find((cookie) => cookie.startsWith("flash="))?.split(";")[0] ?? "";
+    const landing = await request("/my-projects", { cookie: `${intruder.cookie}; ${flash}` });
+    const html = await landing.text();
+    expect(html).toContain("Project not found or access denied");
+    expect(html).not.toContain("Access Test");
+  });
+
+  it("shows the owner the page", async () => {
+    const response = await request(pagePath(), { cookie: owner.cookie });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Access Test");
+  });
+});
+
+describe("owner-only actions and APIs", () => {
+  it("saving the project: signed out → /auth, another founder → /my-projects and nothing changes, owner → saved", async () => {
+    const save = (cookie?: string, title = "Hijacked") =>
+      request(`/project/${projectId}/edit`, { cookie, method: "POST", body: projectForm({ intent: "save", slug, title }) });
+    const anonymous = await save();
+    expect(anonymous.status).toBe(302);
+    expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+    const other = await save(intruder.cookie);
+    expect(other.status).toBe(302);
+    expect(locationOf(other, app.url).pathname).toBe("/my-projects");
+    const db0 = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+    expect((db0.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
+    db0.close();
+    const mine = await save(owner.cookie, "Access Test");
+    expect(mine.status).toBe(200);
+    const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+    expect((db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
+    db.close();
+  });
+
+  it("creating and deleting QR codes: another founder is sent away and the code stays", async () => {
+    const create = await request(`/project/${projectId}/edit`, {
+      cookie: intruder.cookie,
+      method: "POST",
+      body: new URLSearchParams({ intent: "create-qr", label: "Intruder" }),
+    });
+    expect(locationOf(create, app.url).pathname).toBe("/my-projects");
+    const remove = await request(`/project/${projectId}/edit`, {
+      cookie: intruder.cookie,
+      method: "POST",
+      body: new URLSearchParams({ intent: "delete-qr", qrCodeId }),
+    });
+    expect(locationOf(remove, app.url).pathname).toBe("/my-projects");
+    const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+    expect(db.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
+    db.close();
+  });
+
+  it("generate-qr-code: 401 signed out, 404 for another founder, the owner gets the PNG and SVG", async () => {
+    const call = (cookie?: string) => request("/api/functions/generate-qr-code", { cookie, method: "POST", json: { slug, qrCodeId } });
+    const anonymous = await call();
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toHaveProperty("error");
+    expect((await call(intruder.cookie)).status).toBe(404);
+    const mine = await call(owner.cookie);
+    expect(mine.status).toBe(200);
+    const body = (await mine.json()) as { png: string; svg: string; url: string; pngFileName: string };
+    expect(body.png).toMatch(/^data:image\/png;base64,/);
+    expect(body.url).toBe(`${app.url}/pitch/${slug}?qr=${qrCodeId}`);
+    expect(body.pngFileName).toBe(`${slug}-Booth-qr.png`);
+  });
+
+  it("CSV export: 401 signed out, 404 for another founder, the owner gets the file", async () => {
+    expect((await request(`/project/${projectId}/contacts.csv`)).status).toBe(401);
+    expect((await request(`/project/${projectId}/contacts.csv`, { cookie: intruder.cookie })).status).toBe(404);
+    const mine = await request(`/project/${projectId}/contacts.csv`, { cookie: owner.cookie });
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-disposition")).toContain("Access-Test-contacts.csv");
+    expect((await mine.text()).split("\r\n")[0]).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At");
+  });
+
+  it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {
+    await request("/api/functions/track-scan", {
+      method: "POST",
+      json: { projectId, qrCodeId, viewerFingerprint: "access-test-viewer" },
+    }).then(async (response) => expect(response.status, await response.text()).toBeLessThan(300));
+    expect((await request("/api/activity")).status).toBe(401);
+    const other = (await (await request("/api/activity", { cookie: intruder.cookie })).json()) as { items: unknown[] };
+    expect(other.items).toEqual([]);
+    const mine = (await (await request("/api/activity", { cookie: owner.cookie })).json()) as { items: { title: string }[] };
+    expect(mine.items.map((item) => item.title)).toContain("New scan from Booth");
+  });
+});
