@@ -10,9 +10,14 @@ export const SLUG_MESSAGE = "Use lowercase letters, numbers and single hyphens (
 export const SLUG_TAKEN_MESSAGE = "This URL slug is already taken. Choose another one.";
 export const LIMITS = { title: 120, slug: 80, oneLiner: 200, summary: 5000, metrics: 12, points: 10, pointLength: 300, tiers: 8, perks: 6 } as const;
 
-/** Lowercase, runs of non-alphanumerics become one hyphen, leading and trailing hyphens trimmed (SPEC.md section 4). */
+/**
+ * Lowercase, runs of non-alphanumerics become one hyphen, leading and trailing hyphens trimmed (SPEC.md
+ * section 4). Accents are dropped first, so "Café" gives "cafe" rather than "caf".
+ */
 export function deriveSlug(title: string): string {
   return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
