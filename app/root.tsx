@@ -7,10 +7,13 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
+  useNavigation,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { toast as showToast, Toaster } from "sonner";
+import { ProjectGridSkeleton } from "~/components/founder/project-grid-skeleton";
 import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
@@ -77,6 +80,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const toast = loaderData.toast;
+  const navigation = useNavigation();
+  const location = useLocation();
+  // SPEC.md: My Projects shows skeleton cards while it loads, also when arriving from another page.
+  const showProjectsSkeleton =
+    navigation.state === "loading" && navigation.location.pathname === "/my-projects" && location.pathname !== "/my-projects";
   useEffect(() => {
     if (!toast) return;
     const show = toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;
@@ -91,7 +99,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
           </p>
         </noscript>
       ) : null}
-      <Outlet />
+      {showProjectsSkeleton ? (
+        <main className="mx-auto max-w-6xl px-4 pb-16 pt-8 sm:pt-10">
+          <ProjectGridSkeleton />
+        </main>
+      ) : (
+        <Outlet />
+      )}
     </>
   );
 }

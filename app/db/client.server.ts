@@ -3,7 +3,6 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import Cursor from "pg-cursor";
 import type { DatabaseTarget } from "~/config.server";
 import type { Dialect } from "./dialect.server";
 import { NormalizeValuesPlugin } from "./normalize.server";
@@ -85,8 +84,7 @@ export function openDatabase(target: DatabaseTarget, onIdleConnectionError: Idle
   });
   pool.on("error", onIdleConnectionError);
   const db = new Kysely<Database>({
-    // The cursor lets large reads (the CSV export) stream instead of loading every row.
-    dialect: new PostgresDialect({ pool, cursor: Cursor }),
+    dialect: new PostgresDialect({ pool }),
     plugins: [new NormalizeValuesPlugin("postgres")],
   });
   return {

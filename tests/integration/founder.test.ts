@@ -196,6 +196,38 @@ describeEachDialect("QR codes and analytics", (getDb) => {
   });
 });
 
+describeEachDialect("CSV export across pages", (getDb) => {
+  it("exports every contact exactly once, newest first, past the page size, even with equal timestamps", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    const sameMoment = "2026-01-01T00:00:00.000Z";
+    const rows = Array.from({ length: 1_205 }, (_, i) => ({
+      id: `c-${String(i).padStart(5, "0")}`,
+      project_id: projectId,
+      name: `Contact ${i}`,
+      email: `c${i}@example.com`,
+      intent: "Subscriber" as const,
+      subscribed: true,
+      role_tags: [],
+      linkedin_url: null,
+      note: null,
+      user_id: null,
+      created_at: i < 600 ? sameMoment : new Date(Date.parse(sameMoment) + i * 1000).toISOString(),
+    }));
+    for (let start = 0; start < rows.length; start += 400) {
+      await database.db.insertInto("contacts").values(rows.slice(start, start + 400)).execute();
+    }
+    const csv = await exportContactsCsv(database.db, ownerId, projectId);
+    let text = "";
+    for await (const chunk of csv.body) text += chunk.toString();
+    const names = text.trim().split("\r\n").slice(1).map((line) => line.split(",")[0]);
+    expect(names).toHaveLength(1_205);
+    expect(new Set(names).size).toBe(1_205);
+    expect(names[0]).toBe("Contact 1204");
+    expect(names.at(-1)).toBe("Contact 0");
+  });
+});
+
 type Operation = { name: string; run: (db: TestDatabase["db"], userId: string, target: { projectId: string; slug: string; qrCodeId: string }) => Promise<unknown> };
 
 const OWNER_ONLY: Operation[] = [

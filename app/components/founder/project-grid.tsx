@@ -1,4 +1,99 @@
-/** Placeholder: replaced by the founder UI. */
-export function ProjectGrid(_props: { projects: unknown[] }) {
-  return <main className="mx-auto max-w-6xl px-4 py-10">ProjectGrid</main>;
+import { BarChart3, ExternalLink, FolderPlus, Pencil, Plus } from "lucide-react";
+import { Link, useNavigation } from "react-router";
+import type { ProjectCard } from "~/modules/projects/founder-projects.server";
+import { gridClass, ProjectGridSkeleton } from "./project-grid-skeleton";
+import { cardClass, EmptyState, iconButtonClass, PageHeader, primaryButtonClass, secondaryButtonClass, StatusBadge } from "./insights/ui";
+
+
+/** SPEC.md section 2, My Projects: the owner's projects as cards, with counts and the three ways onward. */
+export function ProjectGrid({ projects }: { projects: ProjectCard[] }) {
+  const navigation = useNavigation();
+  // Coming back to this page (the menu's My Projects, a revalidation): skeletons until the new list arrives.
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/my-projects";
+  return (
+    <main className="mx-auto max-w-6xl px-4 pt-8 pb-16 sm:pt-10">
+      <PageHeader
+        title="My Projects"
+        subtitle={projects.length ? "Your pitch pages, their counts and their analytics." : undefined}
+        actions={
+          <Link to="/project/create" className={primaryButtonClass}>
+            <Plus aria-hidden className="size-4" />
+            New Project
+          </Link>
+        }
+      />
+      {loading ? (
+        <ProjectGridSkeleton count={Math.min(Math.max(projects.length, 3), 6)} />
+      ) : projects.length === 0 ? (
+        <EmptyState
+          icon={FolderPlus}
+          title="No projects yet"
+          text="Create your first project to start accepting intros and signals"
+          action={
+            <Link to="/project/create" className={primaryButtonClass}>
+              <Plus aria-hidden className="size-4" />
+              Create Project
+            </Link>
+          }
+        />
+      ) : (
+        <ul aria-label="Projects" className={gridClass}>
+          {projects.map((project) => (
+            <ProjectCardItem key={project.id} project={project} />
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}
+
+function ProjectCardItem({ project }: { project: ProjectCard }) {
+  const titleId = `project-${project.id}-title`;
+  const counts = [
+    { label: "Signals", value: project.signals },
+    { label: "Intros", value: project.intros },
+    { label: "Subscribers", value: project.subscribers },
+  ];
+  return (
+    <li aria-labelledby={titleId} className={`${cardClass} flex min-w-0 flex-col p-5`}>
+      <div className="flex items-start justify-between gap-3">
+        <h2 id={titleId} className="min-w-0 text-lg leading-snug font-semibold tracking-tight break-words text-slate-950">
+          {project.title}
+        </h2>
+        <StatusBadge status={project.status} />
+      </div>
+      <p className="mt-1.5 line-clamp-2 text-sm leading-relaxed break-words text-slate-600">{project.one_liner}</p>
+      {/* mt-auto: counts and buttons line up along the bottom of a row of cards of unequal height. */}
+      <div className="mt-auto pt-4">
+        <dl className="grid grid-cols-3 divide-x divide-slate-200 rounded-xl bg-slate-50 py-3 ring-1 ring-slate-200/70 ring-inset">
+          {counts.map((count) => (
+            <div key={count.label} className="flex min-w-0 flex-col-reverse items-center gap-0.5 px-1 text-center">
+              <dt className="text-xs font-medium text-slate-500">{count.label}</dt>
+              <dd className="text-xl font-bold tracking-tight text-slate-950 tabular-nums">{count.value.toLocaleString("en-US")}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="mt-4 flex gap-2">
+          <Link to={`/project/${project.id}/analytics`} className={`${primaryButtonClass} flex-1 px-3`}>
+            <BarChart3 aria-hidden className="size-4" />
+            Analytics
+          </Link>
+          <Link to={`/project/${project.id}/edit`} className={`${secondaryButtonClass} flex-1 px-3`}>
+            <Pencil aria-hidden className="size-4" />
+            Edit
+          </Link>
+          <a
+            href={`/pitch/${encodeURIComponent(project.slug)}`}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label="Open pitch page"
+            title={`Open /pitch/${project.slug} in a new tab`}
+            className={iconButtonClass}
+          >
+            <ExternalLink aria-hidden className="size-4" />
+          </a>
+        </div>
+      </div>
+    </li>
+  );
 }

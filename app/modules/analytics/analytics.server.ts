@@ -15,11 +15,13 @@ export type ProjectAnalytics = {
   actions: number;
   conversionRate: number;
   qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number }[];
-  /** Scans per QR code over time: hourly for the last 48 hours, daily before that. */
+  /** Scans per QR code over time: hourly for the last 48 hours, daily before that (90 days at most). */
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
 };
 
 const HOUR = 3_600_000;
+/** How far back the chart reaches: the page stays the same size however old the project is. */
+const HISTORY_DAYS = 90;
 
 /**
  * Everything the analytics page shows, for the owner only. It reads maintained aggregates (one stats row, the
@@ -36,7 +38,13 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       .orderBy("total_scans", "desc")
       .orderBy("created_at", "desc")
       .execute(),
-    db.selectFrom("scan_hours").select(["qr_code_id", "hour", "scans"]).where("project_id", "=", project.id).orderBy("hour").execute(),
+    db
+      .selectFrom("scan_hours")
+      .select(["qr_code_id", "hour", "scans"])
+      .where("project_id", "=", project.id)
+      .where("hour", ">=", new Date(now.getTime() - HISTORY_DAYS * 24 * HOUR).toISOString())
+      .orderBy("hour")
+      .execute(),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);

@@ -7,6 +7,7 @@ export function neutralizeFormula(value: string): string {
 
 /** `{project title with spaces as hyphens}-contacts.csv`, without characters a file name cannot hold. */
 export function csvFileName(title: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name cannot hold
   const safe = title.trim().replace(/\s+/g, "-").replace(/[\\/:*?"<>|\u0000-\u001f]/g, "");
   return `${safe || "project"}-contacts.csv`;
 }

@@ -1,0 +1,202 @@
+import { X } from "lucide-react";
+import { flushSync } from "react-dom";
+import { LIMITS } from "~/modules/projects/project-form";
+import { fieldDomId } from "./form-errors";
+import type { MetricRow, PointRow } from "./form-state";
+import { AddButton, bareInputClass, describedBy, focusNow, IconButton, InlineError } from "./ui";
+
+type Errors = Record<string, string>;
+
+type ListProps<Row> = {
+  rows: Row[];
+  onChange: (rows: Row[]) => void;
+  /** Called when rows are added or removed, so messages tied to row positions can be dropped. */
+  onReshape: () => void;
+  errors: Errors;
+  newKey: () => string;
+};
+
+/** Traction metrics: rows of label and value, each removable; 'Add Metric' adds an empty row. */
+export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: ListProps<MetricRow>) {
+  const full = rows.length >= LIMITS.metrics;
+  const listError = errors.metrics;
+  const addId = "project-metrics-add";
+
+  function update(index: number, patch: Partial<MetricRow>) {
+    onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  }
+  function add() {
+    reshape(() => onChange([...rows, { key: newKey(), label: "", value: "" }]), fieldDomId(`metrics.${rows.length}.label`));
+  }
+  function remove(index: number) {
+    reshape(() => onChange(rows.filter((_, i) => i !== index)), addId);
+  }
+  function reshape(change: () => void, focusId: string) {
+    flushSync(() => {
+      change();
+      onReshape();
+    });
+    focusNow(focusId);
+  }
+
+  return (
+    <div id={fieldDomId("metrics")}>
+      {rows.length ? (
+        <>
+          <div aria-hidden className="mb-1.5 grid grid-cols-[minmax(0,1.35fr)_minmax(0,1fr)_2.5rem] gap-2 text-xs font-medium uppercase tracking-wide text-slate-500">
+            <span>Label</span>
+            <span>Value</span>
+          </div>
+          <ul className="space-y-2">
+            {rows.map((row, index) => {
+              const labelSlot = `metrics.${index}.label`;
+              const valueSlot = `metrics.${index}.value`;
+              const labelId = fieldDomId(labelSlot);
+              const valueId = fieldDomId(valueSlot);
+              return (
+                <li key={row.key}>
+                  <div className="grid grid-cols-[minmax(0,1.35fr)_minmax(0,1fr)_2.5rem] items-start gap-2">
+                    <div>
+                      <label htmlFor={labelId} className="sr-only">
+                        Metric {index + 1} name
+                      </label>
+                      <input
+                        id={labelId}
+                        value={row.label}
+                        onChange={(event) => update(index, { label: event.target.value })}
+                        maxLength={40}
+                        placeholder="e.g. Monthly revenue"
+                        data-error-slot={labelSlot}
+                        aria-invalid={errors[labelSlot] ? true : undefined}
+                        aria-describedby={describedBy(errors[labelSlot] && `${labelId}-error`)}
+                        className={bareInputClass}
+                      />
+                    </div>
+                    <div>
+                      <label htmlFor={valueId} className="sr-only">
+                        Metric {index + 1} value
+                      </label>
+                      <input
+                        id={valueId}
+                        value={row.value}
+                        onChange={(event) => update(index, { value: event.target.value })}
+                        maxLength={40}
+                        placeholder="e.g. $48k"
+                        data-error-slot={valueSlot}
+                        aria-invalid={errors[valueSlot] ? true : undefined}
+                        aria-describedby={describedBy(errors[valueSlot] && `${valueId}-error`)}
+                        className={bareInputClass}
+                      />
+                    </div>
+                    <IconButton label={`Remove metric ${index + 1}`} tone="danger" onClick={() => remove(index)}>
+                      <X aria-hidden className="size-4" />
+                    </IconButton>
+                  </div>
+                  <InlineError id={`${labelId}-error`} message={errors[labelSlot]} />
+                  <InlineError id={`${valueId}-error`} message={errors[valueSlot]} />
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      ) : (
+        <p className="rounded-xl border border-dashed border-slate-200 px-4 py-3 text-sm text-slate-500">
+          No metrics yet. Show traction at a glance: revenue, users, growth, pilots.
+        </p>
+      )}
+      <InlineError id="project-metrics-error" message={listError} />
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <AddButton id={addId} onClick={add} disabled={full}>
+          Add Metric
+        </AddButton>
+        {full ? <span className="text-xs text-slate-500">At most {LIMITS.metrics} metrics</span> : null}
+      </div>
+    </div>
+  );
+}
+
+/** Problem or solution points: a numbered list of one-line texts with add and remove. */
+export function PointsEditor({
+  name,
+  title,
+  noun,
+  placeholder,
+  rows,
+  onChange,
+  onReshape,
+  errors,
+  newKey,
+}: ListProps<PointRow> & { name: "problemPoints" | "solutionPoints"; title: string; noun: string; placeholder: string }) {
+  const full = rows.length >= LIMITS.points;
+  const addId = `${fieldDomId(name)}-add`;
+  const titleId = `${fieldDomId(name)}-title`;
+  const capitalised = noun.replace(/\b\w/g, (letter) => letter.toUpperCase());
+
+  function add() {
+    reshape(() => onChange([...rows, { key: newKey(), text: "" }]), fieldDomId(`${name}.${rows.length}`));
+  }
+  function remove(index: number) {
+    reshape(() => onChange(rows.filter((_, i) => i !== index)), addId);
+  }
+  function reshape(change: () => void, focusId: string) {
+    flushSync(() => {
+      change();
+      onReshape();
+    });
+    focusNow(focusId);
+  }
+
+  return (
+    <div id={fieldDomId(name)} role="group" aria-labelledby={titleId}>
+      <h3 id={titleId} className="text-sm font-semibold text-slate-800">
+        {title}
+      </h3>
+      {rows.length ? (
+        <ol className="mt-2 space-y-2">
+          {rows.map((row, index) => {
+            const slot = `${name}.${index}`;
+            const id = fieldDomId(slot);
+            return (
+              <li key={row.key}>
+                <div className="flex items-start gap-2">
+                  <span aria-hidden className="mt-2.5 w-5 shrink-0 text-right text-sm font-medium tabular-nums text-slate-400">
+                    {index + 1}.
+                  </span>
+                  <label htmlFor={id} className="sr-only">
+                    {capitalised} {index + 1}
+                  </label>
+                  <input
+                    id={id}
+                    value={row.text}
+                    onChange={(event) => onChange(rows.map((item, i) => (i === index ? { ...item, text: event.target.value } : item)))}
+                    maxLength={LIMITS.pointLength}
+                    placeholder={placeholder}
+                    data-error-slot={slot}
+                    aria-invalid={errors[slot] ? true : undefined}
+                    aria-describedby={describedBy(errors[slot] && `${id}-error`)}
+                    className={`${bareInputClass} min-w-0 flex-1`}
+                  />
+                  <IconButton label={`Remove ${noun} ${index + 1}`} tone="danger" onClick={() => remove(index)}>
+                    <X aria-hidden className="size-4" />
+                  </IconButton>
+                </div>
+                <div className="pl-7">
+                  <InlineError id={`${id}-error`} message={errors[slot]} />
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      ) : (
+        <p className="mt-2 text-sm text-slate-500">None yet.</p>
+      )}
+      <InlineError id={`${fieldDomId(name)}-error`} message={errors[name]} />
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <AddButton id={addId} onClick={add} disabled={full}>
+          Add {capitalised}
+        </AddButton>
+        {full ? <span className="text-xs text-slate-500">At most {LIMITS.points} points</span> : null}
+      </div>
+    </div>
+  );
+}

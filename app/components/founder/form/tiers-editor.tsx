@@ -1,0 +1,283 @@
+import { ChevronDown, ChevronUp, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { flushSync } from "react-dom";
+import { labelClass } from "~/components/form-fields";
+import { LIMITS } from "~/modules/projects/project-form";
+import { formatAmountRange } from "~/modules/signals/amount-format";
+import { fieldDomId } from "./form-errors";
+import { amountOrNull, moveItem, type TierRow } from "./form-state";
+import { AddButton, bareInputClass, describedBy, focusNow, IconButton, InlineError } from "./ui";
+
+type Props = {
+  rows: TierRow[];
+  onChange: (rows: TierRow[]) => void;
+  onReshape: () => void;
+  errors: Record<string, string>;
+  newKey: () => string;
+};
+
+/** Signal tiers (DESIGN.md item 3): label, minimum, optional maximum and perks per tier, in the order shown. */
+export function TiersEditor({ rows, onChange, onReshape, errors, newKey }: Props) {
+  const [announcement, setAnnouncement] = useState("");
+  const full = rows.length >= LIMITS.tiers;
+  const addId = "project-tiers-add";
+
+  function update(index: number, patch: Partial<TierRow>) {
+    onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  }
+  /** Applies a change to the list's shape, then moves focus to an element the new render contains. */
+  function reshape(next: TierRow[], message: string, focusId: string) {
+    flushSync(() => {
+      onChange(next);
+      onReshape();
+      setAnnouncement(message);
+    });
+    focusNow(focusId);
+  }
+  function add() {
+    const previous = rows.at(-1);
+    const next = [...rows, { key: newKey(), rangeLabel: "", rangeMin: previous?.rangeMax ?? "", rangeMax: "", perks: "" }];
+    reshape(next, `Added tier ${next.length}`, fieldDomId(`tiers.${rows.length}.rangeLabel`));
+  }
+  function remove(index: number) {
+    const name = rows[index]?.rangeLabel.trim();
+    reshape(
+      rows.filter((_, i) => i !== index),
+      `Removed tier ${name || index + 1}`,
+      addId,
+    );
+  }
+  function move(index: number, to: number) {
+    const name = rows[index]?.rangeLabel.trim() || `${index + 1}`;
+    // Keep focus on the control that was used, or on its twin once the tier reaches an end.
+    const direction = to < index ? "up" : "down";
+    const atEnd = direction === "up" ? to === 0 : to === rows.length - 1;
+    const control = atEnd ? (direction === "up" ? "down" : "up") : direction;
+    reshape(moveItem(rows, index, to), `Moved tier ${name} to position ${to + 1} of ${rows.length}`, `${fieldDomId(`tiers.${to}`)}-move-${control}`);
+  }
+
+  return (
+    <div id={fieldDomId("tiers")}>
+      <p aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
+      {rows.length ? (
+        <ol className="space-y-3">
+          {rows.map((row, index) => (
+            <TierCard
+              key={row.key}
+              row={row}
+              index={index}
+              count={rows.length}
+              errors={errors}
+              onUpdate={(patch) => update(index, patch)}
+              onMove={(to) => move(index, to)}
+              onRemove={() => remove(index)}
+            />
+          ))}
+        </ol>
+      ) : (
+        <p className="rounded-xl border border-dashed border-slate-200 px-4 py-3 text-sm text-slate-500">
+          No tiers: visitors can still request an intro or subscribe, but cannot signal an amount.
+        </p>
+      )}
+      <InlineError id="project-tiers-error" message={errors.tiers} />
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <AddButton id={addId} onClick={add} disabled={full}>
+          Add Tier
+        </AddButton>
+        {full ? <span className="text-xs text-slate-500">At most {LIMITS.tiers} tiers</span> : null}
+      </div>
+    </div>
+  );
+}
+
+function TierCard({
+  row,
+  index,
+  count,
+  errors,
+  onUpdate,
+  onMove,
+  onRemove,
+}: {
+  row: TierRow;
+  index: number;
+  count: number;
+  errors: Record<string, string>;
+  onUpdate: (patch: Partial<TierRow>) => void;
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}) {
+  const base = `tiers.${index}`;
+  const baseId = fieldDomId(base);
+  const number = index + 1;
+  const min = amountOrNull(row.rangeMin);
+  const max = amountOrNull(row.rangeMax);
+  const preview = min === null ? null : formatAmountRange(min, max);
+  const slot = (field: "rangeLabel" | "rangeMin" | "rangeMax" | "perks") => {
+    const key = `${base}.${field}`;
+    const id = fieldDomId(key);
+    const error = errors[key];
+    return { key, id, error, errorId: `${id}-error` };
+  };
+  const label = slot("rangeLabel");
+  const rangeMin = slot("rangeMin");
+  const rangeMax = slot("rangeMax");
+  const perks = slot("perks");
+
+  return (
+    <li className="rounded-xl border border-slate-200 bg-slate-50/70 p-3 sm:p-4">
+      <fieldset className="min-w-0">
+        <legend className="sr-only">Tier {number}</legend>
+        <div className="flex items-center justify-between gap-2">
+          <div aria-hidden className="flex min-w-0 items-center gap-2">
+            <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-bold text-white">{number}</span>
+            <span className="hidden truncate text-sm font-semibold text-slate-900 sm:block">{row.rangeLabel.trim() || "New tier"}</span>
+            {preview ? <span className="shrink-0 rounded-full bg-white px-2 py-0.5 text-xs font-medium tabular-nums text-slate-600 ring-1 ring-slate-200">{preview}</span> : null}
+          </div>
+          <div className="-mr-1.5 flex shrink-0 items-center">
+            <IconButton id={`${baseId}-move-up`} label={`Move tier ${number} up`} disabled={index === 0} onClick={() => onMove(index - 1)}>
+              <ChevronUp aria-hidden className="size-4" />
+            </IconButton>
+            <IconButton id={`${baseId}-move-down`} label={`Move tier ${number} down`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+              <ChevronDown aria-hidden className="size-4" />
+            </IconButton>
+            <IconButton label={`Remove tier ${number}`} tone="danger" onClick={onRemove}>
+              <Trash2 aria-hidden className="size-4" />
+            </IconButton>
+          </div>
+        </div>
+
+        <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)]">
+          <div className="col-span-2 sm:col-span-1">
+            <TierLabel htmlFor={label.id} required>
+              Tier name
+            </TierLabel>
+            <input
+              id={label.id}
+              value={row.rangeLabel}
+              onChange={(event) => onUpdate({ rangeLabel: event.target.value })}
+              required
+              maxLength={60}
+              placeholder="e.g. Angel"
+              data-error-slot={label.key}
+              aria-invalid={label.error ? true : undefined}
+              aria-describedby={describedBy(label.error && label.errorId)}
+              className={`mt-1 ${bareInputClass}`}
+            />
+            <InlineError id={label.errorId} message={label.error} />
+          </div>
+          <AmountInput
+            id={rangeMin.id}
+            slot={rangeMin.key}
+            label="Min ($)"
+            required
+            value={row.rangeMin}
+            onChange={(value) => onUpdate({ rangeMin: value })}
+            error={rangeMin.error}
+            placeholder="5000"
+          />
+          <AmountInput
+            id={rangeMax.id}
+            slot={rangeMax.key}
+            label="Max ($)"
+            value={row.rangeMax}
+            onChange={(value) => onUpdate({ rangeMax: value })}
+            error={rangeMax.error}
+            placeholder="No limit"
+            optional
+          />
+          <div className="col-span-2 sm:col-span-3">
+            <TierLabel htmlFor={perks.id} hint="one per line">
+              Perks
+            </TierLabel>
+            <textarea
+              id={perks.id}
+              value={row.perks}
+              onChange={(event) => onUpdate({ perks: event.target.value })}
+              rows={Math.min(LIMITS.perks, Math.max(2, row.perks.split("\n").length))}
+              placeholder={"Quarterly investor update\nEarly product access"}
+              data-error-slot={perks.key}
+              aria-invalid={perks.error ? true : undefined}
+              aria-describedby={describedBy(perks.error && perks.errorId, `${perks.id}-hint`)}
+              className={`mt-1 ${bareInputClass} resize-y`}
+            />
+            <InlineError id={perks.errorId} message={perks.error} />
+          </div>
+        </div>
+      </fieldset>
+    </li>
+  );
+}
+
+function TierLabel({ htmlFor, required, hint, children }: { htmlFor: string; required?: boolean; hint?: string; children: string }) {
+  return (
+    <div className="flex items-baseline gap-1">
+      <label htmlFor={htmlFor} className={labelClass}>
+        {children}
+      </label>
+      {required ? (
+        <span aria-hidden className="text-sm text-red-600">
+          *
+        </span>
+      ) : null}
+      {hint ? (
+        <span id={`${htmlFor}-hint`} className="text-xs text-slate-500">
+          ({hint})
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function AmountInput({
+  id,
+  slot,
+  label,
+  required,
+  value,
+  onChange,
+  error,
+  placeholder,
+  optional,
+}: {
+  id: string;
+  slot: string;
+  label: string;
+  required?: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  placeholder: string;
+  optional?: boolean;
+}) {
+  return (
+    <div className="min-w-0">
+      <TierLabel htmlFor={id} required={required} hint={optional ? "optional" : undefined}>
+        {label}
+      </TierLabel>
+      <div className="relative mt-1">
+        <span aria-hidden className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-500">
+          $
+        </span>
+        <input
+          id={id}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          required={required}
+          placeholder={placeholder}
+          data-error-slot={slot}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(error && `${id}-error`)}
+          className={`${bareInputClass} pl-7 tabular-nums`}
+        />
+      </div>
+      <InlineError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
