@@ -176,6 +176,29 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     expect(analytics.scansOverTime.hourly.find((series) => series.qrCodeId === "")?.label).toBe("Direct link");
   });
 
+  it("sums hours older than 48 hours into UTC days for the chart, within 90 days", async () => {
+    const database = getDb();
+    const { ownerId, projectId } = await founderWithProject(database);
+    const booth = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: null });
+    const now = new Date("2026-11-20T12:00:00.000Z");
+    await database.db
+      .insertInto("scan_hours")
+      .values([
+        { project_id: projectId, qr_code_id: booth.id, hour: "2026-11-20T09:00:00.000Z", scans: 2 },
+        { project_id: projectId, qr_code_id: booth.id, hour: "2026-11-15T09:00:00.000Z", scans: 3 },
+        { project_id: projectId, qr_code_id: booth.id, hour: "2026-11-15T22:00:00.000Z", scans: 4 },
+        { project_id: projectId, qr_code_id: booth.id, hour: "2026-11-14T23:00:00.000Z", scans: 1 },
+        { project_id: projectId, qr_code_id: booth.id, hour: "2026-01-01T00:00:00.000Z", scans: 50 },
+      ])
+      .execute();
+    const { scansOverTime } = await loadProjectAnalytics(database.db, ownerId, projectId, now);
+    expect(scansOverTime.hourly).toEqual([{ qrCodeId: booth.id, label: "Booth", eventTag: null, points: [{ at: "2026-11-20T09:00:00.000Z", scans: 2 }] }]);
+    expect(scansOverTime.daily[0]?.points).toEqual([
+      { at: "2026-11-14T00:00:00.000Z", scans: 1 },
+      { at: "2026-11-15T00:00:00.000Z", scans: 7 },
+    ]);
+  });
+
   it("streams contacts as RFC 4180 CSV with formulas neutralised", async () => {
     const database = getDb();
     const { ownerId, projectId } = await founderWithProject(database);

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database, Metric } from "~/db/schema";
-import { getOwnedProject } from "~/modules/projects/founder-projects.server";
+import { dialectOf, utcDayOf } from "~/db/dialect.server";
+import { DomainError } from "~/modules/errors.server";
+import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server";
 import { conversionRate } from "./conversion";
 
 export type ScanSeries = { qrCodeId: string; label: string; eventTag: string | null; points: { at: string; scans: number }[] };
@@ -28,8 +30,17 @@ const HISTORY_DAYS = 90;
  * QR codes' counters and hourly scan buckets), never the scans themselves, so it stays fast at any volume.
  */
 export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string, projectId: string, now = new Date()): Promise<ProjectAnalytics> {
-  const project = await getOwnedProject(db, ownerId, projectId);
-  const [stats, codes, hours] = await Promise.all([
+  const project = await db
+    .selectFrom("projects")
+    .select(["id", "title", "slug", "metrics"])
+    .where("id", "=", projectId)
+    .where("owner_id", "=", ownerId)
+    .executeTakeFirst();
+  if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+  const cutoff = new Date(now.getTime() - 48 * HOUR).toISOString();
+  const since = new Date(now.getTime() - HISTORY_DAYS * 24 * HOUR).toISOString();
+  const day = utcDayOf(dialectOf(db), "hour");
+  const [stats, codes, recentHours, earlierDays] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -42,8 +53,17 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       .selectFrom("scan_hours")
       .select(["qr_code_id", "hour", "scans"])
       .where("project_id", "=", project.id)
-      .where("hour", ">=", new Date(now.getTime() - HISTORY_DAYS * 24 * HOUR).toISOString())
+      .where("hour", ">=", cutoff)
       .orderBy("hour")
+      .execute(),
+    db
+      .selectFrom("scan_hours")
+      .select((eb) => ["qr_code_id", day.as("day"), eb.fn.sum<number>("scans").as("scans")])
+      .where("project_id", "=", project.id)
+      .where("hour", ">=", since)
+      .where("hour", "<", cutoff)
+      .groupBy(["qr_code_id", day])
+      .orderBy(day)
       .execute(),
   ]);
 
@@ -54,24 +74,20 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const actions = totalIntros + totalSubscribers + totalSignals;
 
   const labels = new Map(codes.map((code) => [code.id, { label: code.label, eventTag: code.event_tag }]));
-  const cutoff = now.getTime() - 48 * HOUR;
-  const hourly = new Map<string, Map<string, number>>();
-  const daily = new Map<string, Map<string, number>>();
-  for (const row of hours) {
-    const at = Date.parse(row.hour);
-    const key = at >= cutoff ? row.hour : `${row.hour.slice(0, 10)}T00:00:00.000Z`;
-    const target = at >= cutoff ? hourly : daily;
-    const series = target.get(row.qr_code_id) ?? new Map<string, number>();
-    series.set(key, (series.get(key) ?? 0) + Number(row.scans));
-    target.set(row.qr_code_id, series);
-  }
-  const toSeries = (buckets: Map<string, Map<string, number>>): ScanSeries[] =>
-    [...buckets].map(([qrCodeId, points]) => ({
+  const toSeries = (rows: { qr_code_id: string; at: string; scans: number }[]): ScanSeries[] => {
+    const byCode = new Map<string, { at: string; scans: number }[]>();
+    for (const row of rows) {
+      const points = byCode.get(row.qr_code_id) ?? [];
+      points.push({ at: row.at, scans: Number(row.scans) });
+      byCode.set(row.qr_code_id, points);
+    }
+    return [...byCode].map(([qrCodeId, points]) => ({
       qrCodeId,
       label: labels.get(qrCodeId)?.label ?? (qrCodeId ? "Deleted QR code" : "Direct link"),
       eventTag: labels.get(qrCodeId)?.eventTag ?? null,
-      points: [...points].map(([at, scans]) => ({ at, scans })),
+      points,
     }));
+  };
 
   return {
     project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics },
@@ -83,6 +99,9 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     actions,
     conversionRate: conversionRate(actions, uniqueScans),
     qrCodes: codes.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, totalScans: Number(code.total_scans), uniqueScans: Number(code.unique_scans) })),
-    scansOverTime: { hourly: toSeries(hourly), daily: toSeries(daily) },
+    scansOverTime: {
+      hourly: toSeries(recentHours.map((row) => ({ qr_code_id: row.qr_code_id, at: row.hour, scans: row.scans }))),
+      daily: toSeries(earlierDays.map((row) => ({ qr_code_id: row.qr_code_id, at: `${row.day}T00:00:00.000Z`, scans: row.scans }))),
+    },
   };
 }

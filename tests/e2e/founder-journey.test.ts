@@ -1,0 +1,606 @@
+// A founder's whole journey in Chromium, against the built app: sign up, create a pitch with metrics, points and
+// tiers, make tracked QR codes and download one, let visitors scan and act on the pitch, read the analytics and
+// the CSV export, watch My Projects and the live dashboard feed, and take the pitch back to draft. Each step
+// checks what the founder sees and what the database holds. The steps run in order and share one founder.
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
+import { visitorUserAgent } from "../support/pitch-e2e";
+import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+
+const TITLE = "Harbor Cold Chain";
+const SLUG = "harbor-cold-chain";
+const ONE_LINER = "Solar cold rooms that keep vaccines potent from port to clinic";
+const SUMMARY = "We rent solar-powered cold rooms to district clinics.\nPay per month, no upfront cost.";
+const DECK_URL = "https://example.com/harbor-deck.pdf";
+const CALENDLY_URL = "https://calendly.com/harbor-cold-chain/intro";
+const METRICS = [
+  { label: "Pilot clinics", value: "12" },
+  { label: "Spoilage cut", value: "38%" },
+];
+const PROBLEM = "A third of vaccines spoil between the port and the clinic";
+const SOLUTION = "Solar cold rooms with remote temperature alerts";
+const SECOND = { title: "Quiet Pilot", slug: "quiet-pilot", oneLiner: "A project nobody has contacted yet" };
+
+const INTRO = {
+  name: "Ada Marsh",
+  email: "ada.marsh@example.com",
+  linkedin: "https://www.linkedin.com/in/ada-marsh",
+  note: "I run procurement for two district health offices, and can introduce you",
+  role: "Angel",
+};
+const FOLLOWER = { name: "Grace Lin", email: "grace.lin@example.com" };
+const BACKER = { name: "Omar Haddad", email: "omar.haddad@example.com", message: "Loved the pilot numbers" };
+
+let app: AppServer;
+let browser: Browser;
+let db: Database.Database;
+let founder: { context: BrowserContext; page: Page; email: string };
+let projectId = "";
+let secondProjectId = "";
+let boothId = "";
+const visitorContexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true, fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  const { context } = await newClientContext(browser, { viewport: DESKTOP, acceptDownloads: true });
+  founder = { context, page: await context.newPage(), email: uniqueEmail("harbor") };
+});
+
+afterAll(async () => {
+  for (const context of visitorContexts) await context.close().catch(() => undefined);
+  await founder?.context.close().catch(() => undefined);
+  db?.close();
+  await browser?.close();
+  await app?.stop();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+// ---- database reads ----------------------------------------------------------------------------------------
+
+type ProjectRow = {
+  id: string;
+  owner_id: string;
+  title: string;
+  slug: string;
+  one_liner: string;
+  summary: string | null;
+  video_url: string | null;
+  deck_url: string | null;
+  calendly_url: string | null;
+  metrics: string;
+  problem_points: string;
+  solution_points: string;
+  status: string;
+  updated_at: string;
+};
+
+const projectRow = (id = projectId) => db.prepare("select * from projects where id = ?").get(id) as ProjectRow | undefined;
+const projectCount = () => (db.prepare("select count(*) as n from projects").get() as { n: number }).n;
+const tierRows = (id = projectId) =>
+  db.prepare("select id, range_label, range_min, range_max, perks, sort_order from signal_tiers where project_id = ? order by sort_order").all(id) as {
+    id: string;
+    range_label: string;
+    range_min: number;
+    range_max: number | null;
+    perks: string;
+    sort_order: number;
+  }[];
+const qrRows = () =>
+  db.prepare("select id, label, event_tag, total_scans, unique_scans from qr_codes where project_id = ? order by created_at").all(projectId) as {
+    id: string;
+    label: string;
+    event_tag: string | null;
+    total_scans: number;
+    unique_scans: number;
+  }[];
+const scanRows = () =>
+  db.prepare("select qr_code_id, viewer_fingerprint from scans where project_id = ? order by id").all(projectId) as {
+    qr_code_id: string | null;
+    viewer_fingerprint: string | null;
+  }[];
+
+// ---- page helpers ------------------------------------------------------------------------------------------
+
+const pitchUrl = (query = "") => `${app.url}/pitch/${SLUG}${query}`;
+
+async function goto(page: Page, pathname: string): Promise<void> {
+  await page.goto(`${app.url}${pathname}`);
+  await waitForHydration(page);
+}
+
+const heading1 = (page: Page) => page.getByRole("heading", { level: 1 });
+const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true });
+/** The message shown under a project form field (its id is the field's id plus -error). */
+const fieldError = (page: Page, fieldId: string) => page.locator(`#${fieldId}-error`);
+
+/** A visitor in a fresh browser context with a regular (non-headless) user agent, so its scans count. */
+async function newVisitor(): Promise<Page> {
+  const { context } = await newClientContext(browser, { viewport: PHONE, userAgent: visitorUserAgent(browser) });
+  visitorContexts.push(context);
+  return context.newPage();
+}
+
+/** Loads (or reloads) the pitch page and waits until the app answered that the scan was counted. */
+async function openPitchCounted(page: Page, url: string | "reload"): Promise<void> {
+  const tracked = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/functions/track-scan" && response.request().method() === "POST");
+  if (url === "reload") await page.reload();
+  else await page.goto(url);
+  const response = await tracked;
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ success: true, counted: true });
+  await waitForHydration(page);
+}
+
+/** Opens one of the hero's dialogs by its action button and waits for its form (it arrives in its own chunk). */
+async function openDialog(page: Page, action: "Request Intro" | "Follow Updates" | "Signal Interest"): Promise<Locator> {
+  await page.getByRole("main").getByRole("link", { name: action }).first().click();
+  const dialog = page.getByRole("dialog", { name: action });
+  await dialog.locator("form, textarea[readonly]").first().waitFor();
+  return dialog;
+}
+
+const statCard = (page: Page, label: string) =>
+  page.getByRole("region", { name: "Summary" }).locator("article").filter({ has: page.getByRole("heading", { name: label, exact: true }) });
+
+const activityTitles = (page: Page) =>
+  page
+    .getByRole("region", { name: "Activity, newest first" })
+    .locator("li p.font-medium")
+    .evaluateAll((items) => items.map((item) => (item.textContent ?? "").replace(/^(Scan|Intro|Signal|Update): /, "").trim()));
+
+// ---- the journey -------------------------------------------------------------------------------------------
+
+describe("a founder's journey", () => {
+  it("1. signs up and in; the dashboard and My Projects show the states of someone without a project", async () => {
+    const { page, email } = founder;
+    await signUpThroughPage(page, app.url, email);
+    await signInThroughPage(page, app.url, email);
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    await goto(page, "/dashboard");
+    expect(await heading1(page).textContent()).toBe("Dashboard");
+    await page.getByText("Pitches you've engaged with", { exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Pitches I've Engaged With" }).waitFor();
+    await page.getByText("You haven't created any projects yet").waitFor();
+    expect(await page.getByText("Founder Dashboard").count()).toBe(0);
+
+    await goto(page, "/my-projects");
+    expect(await heading1(page).textContent()).toBe("My Projects");
+    await page.getByText("No projects yet", { exact: true }).waitFor();
+    await page.getByText("Create your first project to start accepting intros and signals").waitFor();
+    expect(await page.getByRole("link", { name: "Create Project" }).getAttribute("href")).toBe("/project/create");
+  });
+
+  it("2. creates a published project with metrics, points and tiers; bad input and a taken slug save nothing", { timeout: 90_000 }, async () => {
+    const { page } = founder;
+    await goto(page, "/project/create");
+    expect(await heading1(page).textContent()).toBe("Create Project");
+
+    // The slug follows the title.
+    await field(page, "Project Title").fill(TITLE);
+    expect(await field(page, "URL Slug").inputValue()).toBe(SLUG);
+    await page.getByText(`Your project will live at ${app.url}/pitch/${SLUG}`).waitFor();
+
+    // A required field left empty: the message, focus on the field, and nothing created.
+    await page.getByRole("button", { name: "Create Project" }).click();
+    await fieldError(page, "project-oneLiner").filter({ hasText: "Please fill in all required fields" }).waitFor();
+    expect(await field(page, "One-Liner").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("project-oneLiner");
+    expect(new URL(page.url()).pathname).toBe("/project/create");
+    expect(projectCount()).toBe(0);
+
+    await field(page, "One-Liner").fill(ONE_LINER);
+    await field(page, "Project Summary").fill(SUMMARY);
+    await field(page, "Deck URL").fill(DECK_URL);
+    await field(page, "Calendly/Booking URL").fill(CALENDLY_URL);
+
+    // Three metrics added, the middle one removed again.
+    const addMetric = page.getByRole("button", { name: "Add Metric" });
+    const metricInputs = [METRICS[0]!, { label: "Temporary", value: "remove me" }, METRICS[1]!];
+    for (const [index, metric] of metricInputs.entries()) {
+      await addMetric.click();
+      await field(page, `Metric ${index + 1} name`).fill(metric.label);
+      await field(page, `Metric ${index + 1} value`).fill(metric.value);
+    }
+    await page.getByRole("button", { name: "Remove metric 2" }).click();
+    await field(page, "Metric 3 name").waitFor({ state: "detached" });
+    expect([await field(page, "Metric 1 name").inputValue(), await field(page, "Metric 1 value").inputValue()]).toEqual([METRICS[0]!.label, METRICS[0]!.value]);
+    expect([await field(page, "Metric 2 name").inputValue(), await field(page, "Metric 2 value").inputValue()]).toEqual([METRICS[1]!.label, METRICS[1]!.value]);
+
+    await page.getByRole("button", { name: "Add Problem Point" }).click();
+    await field(page, "Problem Point 1").fill(PROBLEM);
+    await page.getByRole("button", { name: "Add Solution Point" }).click();
+    await field(page, "Solution Point 1").fill(SOLUTION);
+
+    // The default tiers: the first one's minimum changed, and a fourth one added.
+    const tier = (n: number) => page.getByRole("group", { name: `Tier ${n}`, exact: true });
+    expect(await page.locator('[id^="project-tiers-"][id$="-rangeLabel"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual([
+      "Angel",
+      "Syndicate",
+      "Lead",
+    ]);
+    await field(tier(1), "Min ($)").fill("10000");
+    await page.getByRole("button", { name: "Add Tier" }).click();
+    await field(tier(4), "Tier name").fill("Strategic");
+    await field(tier(4), "Min ($)").fill("1000000");
+    await field(tier(4), "Perks").fill("Advisory board seat\nFirst look at the next round");
+
+    await page.getByRole("radio", { name: "Published", exact: true }).check();
+    await page.getByRole("button", { name: "Create Project" }).click();
+
+    await page.waitForURL(/\/project\/[^/]+\/edit$/);
+    await waitForToast(page, "Project created successfully");
+    projectId = new URL(page.url()).pathname.split("/")[2]!;
+    expect(await heading1(page).textContent()).toBe("Edit Project");
+
+    // Preview Live opens the pitch page in a new tab.
+    const preview = page.getByRole("link", { name: /Preview Live/ });
+    expect(await preview.getAttribute("href")).toBe(`/pitch/${SLUG}`);
+    expect(await preview.getAttribute("target")).toBe("_blank");
+    expect(await preview.getAttribute("rel")).toContain("noopener");
+    const [tab] = await Promise.all([founder.context.waitForEvent("page"), preview.click()]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe(pitchUrl());
+    await tab.getByRole("heading", { level: 1, name: TITLE }).waitFor();
+    await tab.close();
+
+    // What was stored.
+    const owner = db.prepare("select id from users where email = ?").get(founder.email) as { id: string };
+    const row = projectRow()!;
+    expect(row).toMatchObject({
+      owner_id: owner.id,
+      title: TITLE,
+      slug: SLUG,
+      one_liner: ONE_LINER,
+      summary: SUMMARY,
+      video_url: null,
+      deck_url: DECK_URL,
+      calendly_url: CALENDLY_URL,
+      status: "published",
+    });
+    expect(JSON.parse(row.metrics)).toEqual(METRICS);
+    expect(JSON.parse(row.problem_points)).toEqual([PROBLEM]);
+    expect(JSON.parse(row.solution_points)).toEqual([SOLUTION]);
+    expect(tierRows().map(({ range_label, range_min, range_max, perks, sort_order }) => ({ range_label, range_min, range_max, perks: JSON.parse(perks), sort_order }))).toEqual([
+      { range_label: "Angel", range_min: 10_000, range_max: 25_000, perks: ["Quarterly investor update"], sort_order: 0 },
+      { range_label: "Syndicate", range_min: 25_000, range_max: 100_000, perks: ["Monthly update call"], sort_order: 1 },
+      { range_label: "Lead", range_min: 250_000, range_max: null, perks: ["Board observer seat"], sort_order: 2 },
+      { range_label: "Strategic", range_min: 1_000_000, range_max: null, perks: ["Advisory board seat", "First look at the next round"], sort_order: 3 },
+    ]);
+
+    // The edit form shows what was saved.
+    expect(await field(page, "URL Slug").inputValue()).toBe(SLUG);
+    expect(await field(page, "Video URL (YouTube, Vimeo, Loom)").inputValue()).toBe("");
+    expect(await field(page, "Metric 2 value").inputValue()).toBe("38%");
+    expect(await field(tier(1), "Min ($)").inputValue()).toBe("10000");
+    expect(await page.getByRole("radio", { name: "Published", exact: true }).isChecked()).toBe(true);
+
+    // A javascript: deck URL is refused in the browser, and by the server for a post without scripts.
+    const before = projectRow()!;
+    await field(page, "Deck URL").fill("javascript:alert(1)");
+    await page.getByRole("button", { name: "Update Project" }).click();
+    await fieldError(page, "project-deckUrl").filter({ hasText: "Enter a valid deck URL (starting with https://)" }).waitFor();
+    expect(await field(page, "Deck URL").getAttribute("aria-invalid")).toBe("true");
+    const posted = await page.request.post(`${app.url}/project/${projectId}/edit`, {
+      headers: { origin: app.url },
+      form: {
+        intent: "save",
+        title: TITLE,
+        slug: SLUG,
+        oneLiner: ONE_LINER,
+        deckUrl: "javascript:alert(1)",
+        status: "published",
+        metrics: "[]",
+        problemPoints: "[]",
+        solutionPoints: "[]",
+        tiers: "[]",
+      },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(400);
+    expect(projectRow()).toEqual(before);
+    expect(tierRows()).toHaveLength(4);
+    await page.reload();
+    await waitForHydration(page);
+    expect(await field(page, "Deck URL").inputValue()).toBe(DECK_URL);
+
+    // A second project on the same slug: the slug field says it is taken, and nothing is created.
+    await goto(page, "/project/create");
+    await field(page, "Project Title").fill(SECOND.title);
+    await field(page, "URL Slug").fill(SLUG);
+    await field(page, "One-Liner").fill(SECOND.oneLiner);
+    await page.getByRole("button", { name: "Create Project" }).click();
+    await fieldError(page, "project-slug").filter({ hasText: "This URL slug is already taken. Choose another one." }).waitFor();
+    expect(await field(page, "URL Slug").getAttribute("aria-invalid")).toBe("true");
+    expect(new URL(page.url()).pathname).toBe("/project/create");
+    expect(projectCount()).toBe(1);
+    // What was typed is kept; another slug creates it (a draft, the default).
+    expect(await field(page, "Project Title").inputValue()).toBe(SECOND.title);
+    expect(await field(page, "One-Liner").inputValue()).toBe(SECOND.oneLiner);
+    await field(page, "URL Slug").fill(SECOND.slug);
+    await page.getByRole("button", { name: "Create Project" }).click();
+    await page.waitForURL(/\/project\/[^/]+\/edit$/);
+    await waitForToast(page, "Project created successfully");
+    secondProjectId = new URL(page.url()).pathname.split("/")[2]!;
+    expect(projectRow(secondProjectId)).toMatchObject({ slug: SECOND.slug, status: "draft", video_url: null, deck_url: null, calendly_url: null });
+    expect(await page.getByRole("link", { name: /Preview Live/ }).count()).toBe(0);
+  });
+
+  it("3. creates, downloads and deletes tracked QR codes on the edit screen", { timeout: 90_000 }, async () => {
+    const { page } = founder;
+    await goto(page, `/project/${projectId}/edit`);
+    const card = page.getByRole("region", { name: "QR Codes & Event Tracking" });
+    const generate = card.getByRole("button", { name: "Generate QR Code" });
+    const label = card.getByLabel("Label", { exact: true });
+    const eventTag = card.getByLabel("Event Tag", { exact: true });
+
+    expect(await generate.isDisabled()).toBe(true);
+    await label.fill("   ");
+    expect(await generate.isDisabled()).toBe(true);
+
+    await label.fill("Booth");
+    await eventTag.fill("Demo Day");
+    expect(await generate.isEnabled()).toBe(true);
+    await generate.click();
+    await waitForToast(page, "QR code created successfully");
+    // The form empties for the next code.
+    await expect.poll(() => label.inputValue()).toBe("");
+    expect(await eventTag.inputValue()).toBe("");
+    expect(await generate.isDisabled()).toBe(true);
+
+    await label.fill("Badge");
+    await generate.click();
+    const rows = card.locator("li");
+    await expect.poll(() => rows.locator("h4").allTextContents()).toEqual(["Badge", "Booth"]);
+    await waitForToast(page, "QR code created successfully");
+
+    const stored = qrRows();
+    expect(stored.map(({ label, event_tag }) => ({ label, event_tag }))).toEqual([
+      { label: "Booth", event_tag: "Demo Day" },
+      { label: "Badge", event_tag: null },
+    ]);
+    boothId = stored[0]!.id;
+    const badgeId = stored[1]!.id;
+
+    const booth = rows.filter({ has: page.getByRole("heading", { name: "Booth", exact: true }) });
+    const badge = rows.filter({ has: page.getByRole("heading", { name: "Badge", exact: true }) });
+    const boothUrl = `${app.url}/pitch/${SLUG}?qr=${boothId}`;
+    expect(await visibleText(booth)).toContain("Demo Day");
+    expect(await visibleText(booth)).toContain("0 scans · 0 unique");
+    expect(await booth.locator("code").textContent()).toBe(boothUrl);
+    expect(await badge.locator("code").textContent()).toBe(`${app.url}/pitch/${SLUG}?qr=${badgeId}`);
+
+    // Download: a PNG and an SVG named after the slug and the label; the PNG reads back as the tracked URL.
+    const downloads = await collectDownloads(page, 2, () => booth.getByRole("button", { name: "Download" }).click());
+    expect(downloads.map((download) => download.suggestedFilename()).sort()).toEqual([`${SLUG}-Booth-qr.png`, `${SLUG}-Booth-qr.svg`]);
+    await waitForToast(page, "QR code images downloaded");
+    const png = await downloadBytes(downloads.find((download) => download.suggestedFilename().endsWith(".png"))!);
+    const decoded = decodeQrPng(png);
+    expect(decoded.text).toBe(boothUrl);
+    expect(decoded.width).toBeGreaterThanOrEqual(1024);
+    const svg = (await downloadBytes(downloads.find((download) => download.suggestedFilename().endsWith(".svg"))!)).toString("utf8");
+    expect(svg).toMatch(/^(<\?xml[^>]*>\s*)?<svg[\s>]/);
+
+    // Delete, after the confirmation.
+    const confirmations: string[] = [];
+    page.once("dialog", (dialog) => {
+      confirmations.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole("button", { name: "Delete QR code Badge" }).click();
+    await waitForToast(page, "QR code deleted");
+    expect(confirmations).toEqual(["Are you sure you want to delete this QR code?"]);
+    await expect.poll(() => rows.locator("h4").allTextContents()).toEqual(["Booth"]);
+    expect(qrRows().map((row) => row.label)).toEqual(["Booth"]);
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.getByRole("region", { name: "QR Codes & Event Tracking" }).locator("li h4").allTextContents()).toEqual(["Booth"]);
+  });
+
+  it("4. visitors scan the Booth code and the plain link, and request an intro, follow updates and signal interest", { timeout: 90_000 }, async () => {
+    const boothUrl = pitchUrl(`?qr=${boothId}`);
+
+    // Visitor A: through the Booth code, reloads (a second scan, same viewer), then requests an intro.
+    const first = await newVisitor();
+    await openPitchCounted(first, boothUrl);
+    await first.getByRole("heading", { level: 1, name: TITLE }).waitFor();
+    await openPitchCounted(first, "reload");
+    const intro = await openDialog(first, "Request Intro");
+    await field(intro, "Name").fill(INTRO.name);
+    await field(intro, "Email").fill(INTRO.email);
+    await field(intro, "LinkedIn URL").fill(INTRO.linkedin);
+    await field(intro, "Note").fill(INTRO.note);
+    await intro.getByText(INTRO.role, { exact: true }).click();
+    await intro.getByRole("button", { name: "Request Intro" }).click();
+    await intro.getByText("Intro request sent!").waitFor();
+
+    // Visitor B: through the Booth code, follows updates.
+    const second = await newVisitor();
+    await openPitchCounted(second, boothUrl);
+    const follow = await openDialog(second, "Follow Updates");
+    await field(follow, "Name").fill(FOLLOWER.name);
+    await field(follow, "Email").fill(FOLLOWER.email);
+    await follow.getByLabel("I agree to receive project updates by e-mail").check();
+    await follow.getByRole("button", { name: "Follow Updates" }).click();
+    await second.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
+
+    // Visitor C: through the plain link, signals interest in the (edited) Angel tier, publicly.
+    const third = await newVisitor();
+    await openPitchCounted(third, pitchUrl());
+    const signal = await openDialog(third, "Signal Interest");
+    const tiers = await signal.locator("label:has(input[type=radio])").allTextContents();
+    expect(tiers).toHaveLength(4);
+    expect(tiers[0]).toContain("$10k-$25k");
+    expect(tiers[3]).toContain("$1.0M+");
+    await signal.locator("label", { hasText: "Angel" }).first().click();
+    await field(signal, "Name").fill(BACKER.name);
+    await field(signal, "Email").fill(BACKER.email);
+    await field(signal, "Message").fill(BACKER.message);
+    expect(await signal.getByLabel("Show my name on the Recognition Wall").isChecked()).toBe(true);
+    await signal.getByRole("button", { name: "Signal Interest" }).click();
+    await third.getByText("Signal of interest recorded!").waitFor();
+
+    // Stored: 4 scans (3 through Booth) from 3 viewers, and the three contacts.
+    const scans = scanRows();
+    expect(scans.map((scan) => scan.qr_code_id)).toEqual([boothId, boothId, boothId, null]);
+    expect(scans.every((scan) => /^[0-9a-f]{32}$/.test(scan.viewer_fingerprint ?? ""))).toBe(true);
+    expect(scans[0]!.viewer_fingerprint).toBe(scans[1]!.viewer_fingerprint);
+    expect(new Set(scans.map((scan) => scan.viewer_fingerprint)).size).toBe(3);
+    expect(qrRows()).toMatchObject([{ label: "Booth", total_scans: 3, unique_scans: 2 }]);
+
+    const contacts = db
+      .prepare("select name, email, intent, subscribed, role_tags, linkedin_url, note from contacts where project_id = ? order by created_at")
+      .all(projectId);
+    expect(contacts).toEqual([
+      { name: INTRO.name, email: INTRO.email, intent: "Intro", subscribed: 0, role_tags: JSON.stringify([INTRO.role]), linkedin_url: INTRO.linkedin, note: INTRO.note },
+      { name: FOLLOWER.name, email: FOLLOWER.email, intent: "Subscriber", subscribed: 1, role_tags: "[]", linkedin_url: null, note: null },
+      { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: 0, role_tags: "[]", linkedin_url: null, note: BACKER.message },
+    ]);
+    const angel = tierRows()[0]!;
+    expect(db.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
+      { signal_tier_id: angel.id, range_label: "Angel", range_min: 10_000, range_max: 25_000, amount: 10_000, is_public: 1, message: BACKER.message },
+    ]);
+  });
+
+  it("5. reads the analytics and exports the contacts as CSV", { timeout: 60_000 }, async () => {
+    const { page } = founder;
+    await goto(page, `/project/${projectId}/analytics`);
+    expect(await heading1(page).textContent()).toBe(`Analytics: ${TITLE}`);
+    expect(await page.getByRole("link", { name: "Back to Projects" }).getAttribute("href")).toBe("/my-projects");
+
+    const stat = async (label: string) => visibleText(statCard(page, label));
+    expect(await stat("Total Scans")).toMatch(/^Total Scans 4 3 unique viewers$/);
+    expect(await stat("Intros Offered")).toMatch(/^Intros Offered 1 warm intro requests$/);
+    expect(await stat("Subscribers")).toMatch(/^Subscribers 1 following updates$/);
+    expect(await stat("Signals")).toMatch(/^Signals 1 interest signals$/);
+    const conversion = await stat("Conversion Rate");
+    expect(conversion).toMatch(/^Conversion Rate 100\.0% scan to action 3 actions/);
+    expect(conversion).toContain("from 3 unique viewers");
+
+    const keyMetrics = page.getByRole("region", { name: "Key Metrics" });
+    expect(await definitionPairs(keyMetrics.locator("dl"))).toEqual(Object.fromEntries(METRICS.map((metric) => [metric.label, metric.value])));
+
+    const breakdown = page.getByRole("region", { name: "Scans by QR Code" });
+    const rows = breakdown.locator("tbody tr");
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator("th").innerText()).toContain("Booth");
+    expect((await rows.first().locator("td").allInnerTexts()).map((text) => text.trim())).toEqual(["Demo Day", "3", "2"]);
+
+    const chart = page.getByRole("region", { name: "Scans over time" }).getByRole("img");
+    expect(await chart.getAttribute("aria-label")).toMatch(/4 scans in total/);
+
+    // Export CSV: the file, its name and its rows, newest first.
+    const [csvDownload] = await collectDownloads(page, 1, () => page.getByRole("button", { name: "Export CSV" }).click());
+    expect(csvDownload!.suggestedFilename()).toBe("Harbor-Cold-Chain-contacts.csv");
+    await waitForToast(page, "Contacts exported successfully");
+    const csv = parseCsv((await downloadBytes(csvDownload!)).toString("utf8"));
+    expect(csv[0]).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
+    const data = csv.slice(1);
+    expect(data).toHaveLength(3);
+    for (const row of data) expect(new Date(row[6]!).toISOString()).toBe(row[6]);
+    expect(data.map((row) => row.slice(0, 6))).toEqual([
+      [BACKER.name, BACKER.email, "Supporter", "", "", BACKER.message],
+      [FOLLOWER.name, FOLLOWER.email, "Subscriber", "", "", ""],
+      [INTRO.name, INTRO.email, "Intro", INTRO.role, INTRO.linkedin, INTRO.note],
+    ]);
+
+    // A project nobody contacted: nothing to download.
+    await goto(page, `/project/${secondProjectId}/analytics`);
+    expect(await heading1(page).textContent()).toBe(`Analytics: ${SECOND.title}`);
+    let downloaded = false;
+    page.once("download", () => (downloaded = true));
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    await waitForToast(page, "No contacts to export");
+    expect(downloaded).toBe(false);
+    expect(await page.getByRole("region", { name: "Scans by QR Code" }).count()).toBe(0);
+  });
+
+  it("6. sees the counts on My Projects, and the dashboard's projects and live activity feed", { timeout: 90_000 }, async () => {
+    const { page } = founder;
+    await goto(page, "/my-projects");
+    const card = page.getByRole("list", { name: "Projects" }).locator(":scope > li").filter({ has: page.getByRole("heading", { name: TITLE, exact: true }) });
+    expect(await card.getByText(ONE_LINER).count()).toBe(1);
+    expect(await card.getByText("Published", { exact: true }).count()).toBe(1);
+    expect(await definitionPairs(card.locator("dl"))).toEqual({ Signals: "1", Intros: "1", Subscribers: "1" });
+    expect(await card.getByRole("link", { name: "Analytics" }).getAttribute("href")).toBe(`/project/${projectId}/analytics`);
+    expect(await card.getByRole("link", { name: "Edit" }).getAttribute("href")).toBe(`/project/${projectId}/edit`);
+    const open = card.getByRole("link", { name: "Open pitch page" });
+    expect(await open.getAttribute("href")).toBe(`/pitch/${SLUG}`);
+    expect(await open.getAttribute("target")).toBe("_blank");
+    const second = page.getByRole("list", { name: "Projects" }).locator(":scope > li").filter({ has: page.getByRole("heading", { name: SECOND.title, exact: true }) });
+    expect(await second.getByText("Draft", { exact: true }).count()).toBe(1);
+    expect(await definitionPairs(second.locator("dl"))).toEqual({ Signals: "0", Intros: "0", Subscribers: "0" });
+    // Newest first.
+    expect(await page.getByRole("list", { name: "Projects" }).locator(":scope > li h2").allTextContents()).toEqual([SECOND.title, TITLE]);
+
+    await goto(page, "/dashboard");
+    expect(await heading1(page).textContent()).toBe("Founder Dashboard");
+    const projects = page.getByRole("region", { name: "My Projects" });
+    const harbor = projects.getByRole("link", { name: new RegExp(TITLE) });
+    expect(await harbor.getAttribute("href")).toBe(`/project/${projectId}/edit`);
+    expect(await visibleText(harbor)).toBe(`${TITLE} /pitch/${SLUG} Published`);
+    expect(await visibleText(projects.getByRole("link", { name: new RegExp(SECOND.title) }))).toBe(`${SECOND.title} /pitch/${SECOND.slug} Draft`);
+    await page.getByRole("heading", { name: "Your Interest Signals" }).waitFor();
+
+    const titles = await activityTitles(page);
+    expect(titles).toContain(`${INTRO.name} requested intro`);
+    expect(titles).toContain("New interest signal ($10k-$25k)");
+    expect(titles.filter((title) => title === "New scan from Booth")).toHaveLength(3);
+    expect(titles).toHaveLength(6);
+    const feed = page.getByRole("region", { name: "Activity, newest first" });
+    expect(await visibleText(feed.locator("li").filter({ hasText: "New interest signal" }))).toContain("Angel interest level");
+    expect(await visibleText(feed.locator("li").filter({ hasText: "New scan from Booth" }).first())).toContain("Demo Day");
+
+    // A new scan while the dashboard is open shows up with the next refresh (every 10 s), without a reload.
+    await page.evaluate(() => ((window as unknown as { stayedOnPage: boolean }).stayedOnPage = true));
+    const late = await newVisitor();
+    await openPitchCounted(late, pitchUrl(`?qr=${boothId}`));
+    const seenAfter = Date.now();
+    await expect
+      .poll(async () => (await activityTitles(page)).filter((title) => title === "New scan from Booth").length, { timeout: 13_000, interval: 250 })
+      .toBe(4);
+    expect(Date.now() - seenAfter).toBeLessThan(13_000);
+    expect(await page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage)).toBe(true);
+    expect(await activityTitles(page)).toHaveLength(7);
+  });
+
+  it("7. takes the project back to draft: the public pitch answers 404 and Preview Live is gone", { timeout: 60_000 }, async () => {
+    const { page } = founder;
+    // The anonymous page is served (and cached) while published.
+    expect((await fetch(pitchUrl())).status).toBe(200);
+    const tiersBefore = tierRows();
+
+    await goto(page, `/project/${projectId}/edit`);
+    await page.getByRole("link", { name: /Preview Live/ }).waitFor();
+    await page.getByRole("radio", { name: "Draft", exact: true }).check();
+    await page.getByRole("button", { name: "Update Project" }).click();
+    await waitForToast(page, "Project updated successfully");
+    expect(projectRow()).toMatchObject({ status: "draft", deck_url: DECK_URL, video_url: null });
+    // The tiers were updated in place: same ids, so the signal keeps its tier.
+    expect(tierRows()).toEqual(tiersBefore);
+    await page.getByRole("link", { name: /Preview Live/ }).waitFor({ state: "detached" });
+
+    const anonymous = await fetch(pitchUrl());
+    expect(anonymous.status).toBe(404);
+    expect(await anonymous.text()).not.toContain(ONE_LINER);
+    const visitor = await newVisitor();
+    const response = await visitor.goto(pitchUrl(`?qr=${boothId}`));
+    expect(response?.status()).toBe(404);
+    await visitor.getByText("Project not found").first().waitFor();
+    expect(await visitor.getByText(ONE_LINER).count()).toBe(0);
+
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.getByRole("radio", { name: "Draft", exact: true }).isChecked()).toBe(true);
+    expect(await page.getByRole("link", { name: /Preview Live/ }).count()).toBe(0);
+  });
+});
