@@ -289,8 +289,13 @@ describeEachDialect("access control: owner-only operations", (getDb) => {
     const { ownerId, projectId } = await founderWithProject(database);
     await submitIntro(database.db, projectId, parse(introSchema, { name: "Ada", email: "a@example.com", note: "n" }), { userId: null });
     await recordScans(database.db, [{ projectId, qrCodeId: null, viewerFingerprint: "v" }]);
+    const expo = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: "Expo" });
+    const project = await getOwnedProject(database.db, ownerId, projectId);
+    const signal = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Bo", email: "bo@example.com", showName: "on" });
+    await recordSignal(database.db, projectId, signal, { userId: null }, expo.id);
     const mine = await loadActivityFeed(database.db, ownerId);
-    expect(mine.map((item) => item.title)).toEqual(expect.arrayContaining(["Ada requested intro", "New scan from your pitch link"]));
+    expect(mine.map((item) => item.title)).toEqual(expect.arrayContaining(["Ada requested intro", "New visit from your pitch link", "New interest signal ($5k-$25k)"]));
+    expect(mine.find((item) => item.type === "signal")?.description).toBe("Met at Expo");
     const intruder = await createUser(database.db);
     expect(await loadActivityFeed(database.db, intruder)).toEqual([]);
   });

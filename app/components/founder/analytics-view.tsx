@@ -114,9 +114,9 @@ function StatCard({
 /** SPEC.md section 9: (intros + subscribed contacts + signals) / unique viewers; the card shows the sum's parts. */
 function ConversionCard({ analytics }: { analytics: ProjectAnalytics }) {
   const parts = [
-    { label: "intros", value: analytics.totalIntros, color: "bg-violet-500" },
-    { label: "subscribers", value: analytics.totalSubscribers, color: "bg-amber-500" },
-    { label: "signals", value: analytics.totalSignals, color: "bg-emerald-500" },
+    { label: "intro", value: analytics.totalIntros, color: "bg-violet-500" },
+    { label: "subscriber", value: analytics.totalSubscribers, color: "bg-amber-500" },
+    { label: "signal", value: analytics.totalSignals, color: "bg-emerald-500" },
   ];
   return (
     <StatCard
@@ -141,7 +141,7 @@ function ConversionCard({ analytics }: { analytics: ProjectAnalytics }) {
             {parts.map((part) => (
               <span key={part.label} className="inline-flex items-center gap-1.5">
                 <span aria-hidden className={`size-2 rounded-full ${part.color}`} />
-                {part.value.toLocaleString("en-US")} {part.label}
+                {plural(part.value, part.label)}
               </span>
             ))}
             <span className="text-slate-500">from {plural(analytics.uniqueScans, "unique viewer")}</span>

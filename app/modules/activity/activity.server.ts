@@ -68,8 +68,9 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
     ...scans.map((scan) => ({
       id: `scan-${scan.id}`,
       type: "scan" as const,
-      title: `New scan from ${scan.label ?? "your pitch link"}`,
-      description: scan.event_tag ?? "QR code scanned",
+      // SPEC.md section 9 wording for QR scans; a visit through the plain link says so.
+      title: scan.label ? `New scan from ${scan.label}` : "New visit from your pitch link",
+      description: scan.label ? (scan.event_tag ?? "QR code scanned") : "Direct link",
       timestamp: scan.scanned_at,
       projectSlug: scan.slug,
       projectTitle: scan.project_title,

@@ -19,6 +19,8 @@ export type VisitorSubmission = {
   clientIp: string;
   honeypot: string;
   visitor: VisitorContext;
+  /** The `?qr=` code the visitor arrived with, if any. */
+  qrCodeId?: string | null;
 };
 
 export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boolean };
@@ -52,7 +54,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await recordSignal(db, submission.projectId, input.data, submission.visitor);
+      const result = await recordSignal(db, submission.projectId, input.data, submission.visitor, submission.qrCodeId ?? null);
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
       });

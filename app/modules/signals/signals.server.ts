@@ -11,7 +11,7 @@ import { bumpContentVersion, requireViewableProject } from "~/modules/projects/p
  * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
  * on the Recognition Wall. A failure anywhere leaves nothing behind.
  */
-export async function recordSignal(db: Kysely<Database>, projectId: string, input: SignalInput, visitor: VisitorContext, eventSource: string | null = null) {
+export async function recordSignal(db: Kysely<Database>, projectId: string, input: SignalInput, visitor: VisitorContext, qrCodeId: string | null = null) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   return db.transaction().execute(async (trx) => {
     const tier = await trx
@@ -21,6 +21,11 @@ export async function recordSignal(db: Kysely<Database>, projectId: string, inpu
       .where("project_id", "=", project.id)
       .executeTakeFirst();
     if (!tier) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
+    // Where the founder met this visitor: the event of the QR code they scanned (SPEC.md "Met at {event source}").
+    const code = qrCodeId
+      ? await trx.selectFrom("qr_codes").select(["label", "event_tag"]).where("id", "=", qrCodeId).where("project_id", "=", project.id).executeTakeFirst()
+      : undefined;
+    const eventSource = code ? (code.event_tag ?? code.label) : null;
 
     const now = new Date().toISOString();
     const contactId = crypto.randomUUID();
