@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import { AnalyticsView } from "~/components/founder/analytics-view";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -26,6 +26,19 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
   if (timing) headers.set("Server-Timing", timing);
   return headers;
 };
+
+/** SPEC.md section 8: a failure to load shows 'Failed to load analytics' (the detail is in the server log). */
+export function ErrorBoundary() {
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-2xl font-bold">Failed to load analytics</h1>
+      <p className="mt-3 text-slate-600">Please try again in a moment.</p>
+      <Link to="/my-projects" className="mt-6 inline-block font-medium text-brand-600 underline">
+        Back to Projects
+      </Link>
+    </main>
+  );
+}
 
 export default function ProjectAnalytics({ loaderData }: Route.ComponentProps) {
   return <AnalyticsView analytics={loaderData.analytics} now={loaderData.now} />;
