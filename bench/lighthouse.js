@@ -3,25 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM_PATH } from "../tests/support/chromium.js";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../tests/support/chromium.js";
 import { median, startServer } from "./support.js";
 
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** Lighthouse 12's default (mobile) preset: Slow 4G and 4x CPU throttling, simulated. Median of 3 runs. */
 export default async function lighthouseRun() {
   const server = await startServer();
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-lh-"));
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS, userDataDir });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, userDataDir });
   try {
     const url = `${server.url}/pitch/demo-project`;
     await fetch(url); // warm the page cache, as a live page would be

@@ -1,3 +1,4 @@
+import { saveBlobAs, saveUrlAs } from "~/components/save-file";
 /** What `/api/functions/generate-qr-code` answers (SPEC.md section 7). */
 type QrImagesResponse = { png: string; svg: string; pngFileName: string; svgFileName: string; url: string };
 
@@ -13,16 +14,6 @@ function isQrImages(body: unknown): body is QrImagesResponse {
   );
 }
 
-function saveAs(href: string, fileName: string) {
-  const link = document.createElement("a");
-  link.href = href;
-  link.download = fileName;
-  link.rel = "noopener";
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-}
 
 /** Asks the server for a tracked code's images and saves both: the PNG from its data URL, the SVG as a Blob. */
 export async function downloadQrImages(slug: string, qrCodeId: string): Promise<void> {
@@ -37,9 +28,7 @@ export async function downloadQrImages(slug: string, qrCodeId: string): Promise<
     const message = body && typeof body === "object" && "error" in body ? String(body.error) : `HTTP ${response.status}`;
     throw new Error(message);
   }
-  saveAs(body.png, body.pngFileName);
-  const svgUrl = URL.createObjectURL(new Blob([body.svg], { type: "image/svg+xml" }));
-  saveAs(svgUrl, body.svgFileName);
+  saveUrlAs(body.png, body.pngFileName);
+  saveBlobAs(new Blob([body.svg], { type: "image/svg+xml" }), body.svgFileName);
   // The download has started by now; give the browser a moment before releasing the Blob.
-  setTimeout(() => URL.revokeObjectURL(svgUrl), 10_000);
 }

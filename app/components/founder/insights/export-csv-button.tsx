@@ -1,4 +1,5 @@
 import { Download, LoaderCircle } from "lucide-react";
+import { saveBlobAs } from "~/components/save-file";
 import { useState } from "react";
 import { toast } from "sonner";
 import { csvFileName } from "~/modules/analytics/contacts-csv";
@@ -11,20 +12,6 @@ export const EXPORT_MESSAGES = {
   failure: "Failed to export contacts",
 } as const;
 
-/** Hands a blob to the browser as a download named `fileName`. */
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the URL after click() returns: release it a little later.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * SPEC.md section 8's CSV export: fetches the owner's CSV, says 'No contacts to export' when it holds none
@@ -50,7 +37,7 @@ export function ExportCsvButton({ projectId, projectTitle }: { projectId: string
         return;
       }
       const blob = await response.blob();
-      saveBlob(blob, fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? csvFileName(projectTitle));
+      saveBlobAs(blob, fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? csvFileName(projectTitle));
       toast.success(EXPORT_MESSAGES.success);
     } catch (error) {
       console.error("CSV export failed", error);
