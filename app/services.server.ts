@@ -7,7 +7,10 @@ import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.serve
 import type { Logger } from "~/modules/logging/logger.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
 import { createLocalProjectEvents, createPostgresProjectEvents, type ProjectEvents } from "~/modules/realtime/project-events.server";
+import { MailWorker } from "~/modules/mail/mail-worker.server";
+import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
+import path from "node:path";
 
 /** Everything a request handler needs, created once per process. */
 export type AppServices = {
@@ -19,6 +22,7 @@ export type AppServices = {
   events: ProjectEvents;
   scans: ScanRecorder;
   streams: LiveStreams;
+  mail: MailWorker;
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
@@ -31,12 +35,18 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const events =
     config.database.dialect === "postgres" ? await createPostgresProjectEvents(config.database.url, logger) : createLocalProjectEvents();
   const scans = new ScanRecorder(database.db);
-  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams() };
+  const transport = config.smtpUrl
+    ? createSmtpTransport(config.smtpUrl, config.mailFrom)
+    : createFileTransport(path.join(config.dataDir, "mail"), config.mailFrom);
+  const mail = new MailWorker(database.db, transport, logger);
+  mail.start();
+  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams(), mail };
 }
 
 /** Finishes queued writes, then closes connections; called after the HTTP server stopped taking requests. */
 export async function stopServices(services: AppServices): Promise<void> {
   await services.scans.idle();
+  await services.mail.stop();
   await services.events.close();
   await services.database.close();
 }

@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import { initial } from "./migrations/0001-initial.server";
 import { visitorActions } from "./migrations/0002-visitor-actions.server";
 import { founderAnalytics } from "./migrations/0003-founder-analytics.server";
+import { mailOutbox } from "./migrations/0004-mail-outbox.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-visitor-actions": visitorActions,
   "0003-founder-analytics": founderAnalytics,
+  "0004-mail-outbox": mailOutbox,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -190,6 +190,25 @@ export interface FormRateLimitsTable {
   count: number;
 }
 
+export type MailStatus = "pending" | "sent" | "failed";
+
+export interface MailOutboxTable {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  mail_headers: Record<string, string>;
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+  sent_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -208,6 +227,7 @@ export interface Database {
   qr_code_viewers: QrCodeViewersTable;
   form_rate_limits: FormRateLimitsTable;
   scan_hours: ScanHoursTable;
+  mail_outbox: MailOutboxTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
@@ -219,6 +239,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "solution_points",
   "role_tags",
   "perks",
+  "mail_headers",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

@@ -1,0 +1,129 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { expect, it } from "vitest";
+import { MailWorker, retryDelayMs } from "~/modules/mail/mail-worker.server";
+import { enqueueMail } from "~/modules/mail/outbox.server";
+import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
+import { describeEachDialect } from "../support/databases";
+import { startSmtpServer } from "../support/smtp";
+
+const logger = pino({ level: "silent" });
+const FROM = "PitchQR <no-reply@pitchqr.test>";
+
+describeEachDialect("mail outbox and delivery", (getDb, dialect) => {
+  it("delivers a queued message over SMTP with its headers, and marks it sent", async () => {
+    const { db } = getDb();
+    const smtp = await startSmtpServer();
+    const worker = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger);
+    try {
+      const id = await enqueueMail(db, {
+        kind: "welcome",
+        to: `ada-${dialect}@example.com`,
+        subject: "You're on the list\r\nBcc: victim@example.com",
+        text: "Hello Ada",
+        html: "<p>Hello Ada</p>",
+        headers: { "List-Unsubscribe": "<https://pitch.example/u/x>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      });
+      expect(await worker.runOnce()).toBe(1);
+      expect(smtp.received).toHaveLength(1);
+      const [mail] = smtp.received;
+      expect(mail?.to && "text" in mail.to ? mail.to.text : "").toBe(`ada-${dialect}@example.com`);
+      expect(mail?.subject).toBe("You're on the list Bcc: victim@example.com");
+      expect(mail?.bcc).toBeUndefined();
+      expect(mail?.text?.trim()).toBe("Hello Ada");
+      const lines = mail?.headerLines.map((header) => header.line) ?? [];
+      expect(lines).toContain("List-Unsubscribe: <https://pitch.example/u/x>");
+      expect(lines).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      expect(lines.filter((line) => /^bcc:/i.test(line))).toEqual([]);
+      const row = await db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: "sent", attempts: 1 });
+      expect(await worker.runOnce()).toBe(0);
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+  });
+
+  it("keeps messages while the SMTP server is down and delivers each exactly once when it is back", async () => {
+    const { db } = getDb();
+    let now = new Date("2026-11-20T10:00:00.000Z");
+    const downPort = (await startSmtpServer().then(async (server) => (await server.close(), server.port)));
+    const down = new MailWorker(db, createSmtpTransport(`smtp://127.0.0.1:${downPort}`, FROM), logger, () => now);
+    const ids = [];
+    for (let i = 0; i < 3; i += 1) ids.push(await enqueueMail(db, { kind: "digest", to: `down-${i}@example.com`, subject: `Digest ${i}`, text: "x" }, now));
+    expect(await down.runOnce()).toBe(0);
+    await down.stop();
+    const pending = await db.selectFrom("mail_outbox").select(["status", "last_error", "next_attempt_at"]).where("id", "in", ids).execute();
+    expect(pending.every((row) => row.status === "pending" && row.last_error)).toBe(true);
+
+    const smtp = await startSmtpServer();
+    const up = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger, () => now);
+    try {
+      expect(await up.runOnce()).toBe(0); // not due yet: backoff
+      now = new Date(now.getTime() + retryDelayMs(1) + 1_000);
+      expect(await up.runOnce()).toBe(3);
+      expect(await up.runOnce()).toBe(0);
+      expect(smtp.received.map((mail) => mail.subject).sort()).toEqual(["Digest 0", "Digest 1", "Digest 2"]);
+    } finally {
+      await up.stop();
+      await smtp.close();
+    }
+  });
+
+  it("gives up on a permanent refusal (5xx) with the reason kept", async () => {
+    const { db } = getDb();
+    const smtp = await startSmtpServer({ refuseWith: () => ({ code: 550, message: "No such mailbox" }) });
+    const worker = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger);
+    try {
+      const id = await enqueueMail(db, { kind: "confirmation", to: "nobody@example.com", subject: "Hi", text: "x" });
+      await worker.runOnce();
+      const row = await db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      expect(row.status).toBe("failed");
+      expect(row.last_error).toMatch(/No such mailbox/);
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+  });
+
+  it("sends each message once even with two workers on the same database", async () => {
+    const { db } = getDb();
+    const smtp = await startSmtpServer();
+    const workers = [0, 1].map(() => new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger));
+    try {
+      const ids = [];
+      for (let i = 0; i < 12; i += 1) ids.push(await enqueueMail(db, { kind: "notify", to: `twice-${i}@example.com`, subject: `Once ${i}`, text: "x" }));
+      const sent = await Promise.all(workers.map((worker) => worker.runOnce()));
+      expect(sent[0]! + sent[1]!).toBe(12);
+      const subjects = smtp.received.map((mail) => mail.subject).filter((subject) => subject?.startsWith("Once "));
+      expect(subjects).toHaveLength(12);
+      expect(new Set(subjects).size).toBe(12);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await smtp.close();
+    }
+  });
+});
+
+describeEachDialect("mail without SMTP_URL", (getDb) => {
+  it("keeps each message as an .eml file a founder can open", async () => {
+    const { db } = getDb();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-mail-"));
+    const worker = new MailWorker(db, createFileTransport(dir, FROM), logger);
+    try {
+      await enqueueMail(db, { kind: "welcome", to: "file@example.com", subject: "Saved locally", text: "Body text" });
+      expect(await worker.runOnce()).toBe(1);
+      const files = fs.readdirSync(dir).filter((name) => name.endsWith(".eml"));
+      expect(files).toHaveLength(1);
+      const raw = fs.readFileSync(path.join(dir, files[0]!), "utf8");
+      expect(raw).toMatch(/^Subject: Saved locally\r$/m);
+      expect(raw).toMatch(/^To: file@example\.com\r$/m);
+      expect(raw).toContain("Body text");
+    } finally {
+      await worker.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

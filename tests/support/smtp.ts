@@ -1,0 +1,34 @@
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { freePort } from "./app-server";
+
+/** A real SMTP server on a free loopback port that keeps what it receives, parsed by a MIME parser. */
+export async function startSmtpServer(options: { refuseWith?: () => { code: number; message: string } | null } = {}) {
+  const received: ParsedMail[] = [];
+  const port = await freePort();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, callback) {
+      const refusal = options.refuseWith?.();
+      if (refusal) {
+        stream.resume();
+        stream.on("end", () => callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code })));
+        return;
+      }
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
