@@ -146,3 +146,36 @@ export function SubmitButton({ busy, label, busyLabel, disabled }: { busy: boole
 }
 
 export { FormAlert };
+
+type ContactForm = { submitted(field: string): string | undefined; fieldError(field: string): string | undefined };
+
+/** Name and e-mail, as all three visitor forms ask for them (SPEC.md section 9 limits: 100 and 255). */
+export function NameAndEmailFields({ id, form, autoFocus }: { id: string; form: ContactForm; autoFocus?: boolean }) {
+  return (
+    <>
+      <TextField
+        id={`${id}-name`}
+        name="name"
+        label="Name"
+        required
+        autoComplete="name"
+        maxLength={100}
+        defaultValue={form.submitted("name")}
+        error={form.fieldError("name")}
+        {...(autoFocus ? { "data-autofocus": true } : {})}
+      />
+      <TextField
+        id={`${id}-email`}
+        name="email"
+        label="Email"
+        type="email"
+        inputMode="email"
+        required
+        autoComplete="email"
+        maxLength={255}
+        defaultValue={form.submitted("email")}
+        error={form.fieldError("email")}
+      />
+    </>
+  );
+}

@@ -7,7 +7,7 @@ import { secondaryButtonClass } from "~/components/form-fields";
 import { INTRO_SENT_MESSAGE, type VisitorActionResult } from "~/modules/pitch/visitor-action-result";
 import { introSchema, ROLE_TAGS } from "~/modules/pitch/visitor-forms";
 import type { loader as rootLoader } from "~/root";
-import { FormAlert, Honeypot, SubmitButton, TextAreaField, TextField } from "./form-controls";
+import { FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField, TextField } from "./form-controls";
 import { useHydrated } from "./use-hydrated";
 import { introMailto, introSubject } from "./intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";
@@ -54,19 +54,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
       <Honeypot />
       <FormAlert message={form.errors?.formError} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} defaultValue={form.submitted("name")} error={form.fieldError("name")} data-autofocus />
-        <TextField
-          id={`${id}-email`}
-          name="email"
-          label="Email"
-          type="email"
-          inputMode="email"
-          required
-          autoComplete="email"
-          maxLength={255}
-          defaultValue={form.submitted("email")}
-          error={form.fieldError("email")}
-        />
+        <NameAndEmailFields id={id} form={form} autoFocus />
       </div>
       <TextField
         id={`${id}-linkedin`}

@@ -5,7 +5,7 @@ import type { PublicTier } from "~/modules/pitch/pitch-page.server";
 import { SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/pitch/visitor-action-result";
 import { signalSchema } from "~/modules/pitch/visitor-forms";
 import { formatAmountRange } from "~/modules/signals/amount-format";
-import { CheckboxField, FormAlert, Honeypot, SubmitButton, TextAreaField, TextField } from "./form-controls";
+import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 const FIELD_ORDER = ["tierId", "name", "email", "message", "showName"] as const;
@@ -103,19 +103,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
       </p>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} defaultValue={form.submitted("name")} error={form.fieldError("name")} />
-        <TextField
-          id={`${id}-email`}
-          name="email"
-          label="Email"
-          type="email"
-          inputMode="email"
-          required
-          autoComplete="email"
-          maxLength={255}
-          defaultValue={form.submitted("email")}
-          error={form.fieldError("email")}
-        />
+        <NameAndEmailFields id={id} form={form} />
       </div>
       <TextAreaField
         id={`${id}-message`}

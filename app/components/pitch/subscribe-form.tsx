@@ -2,7 +2,7 @@ import { useId } from "react";
 import { toast } from "sonner";
 import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
 import { subscribeSchema } from "~/modules/pitch/visitor-forms";
-import { CheckboxField, FormAlert, Honeypot, SubmitButton, TextField } from "./form-controls";
+import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 const FIELD_ORDER = ["name", "email", "consent"] as const;
@@ -29,19 +29,7 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
       {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
       <Honeypot />
       <FormAlert message={form.errors?.formError} />
-      <TextField id={`${id}-name`} name="name" label="Name" required autoComplete="name" maxLength={100} defaultValue={form.submitted("name")} error={form.fieldError("name")} data-autofocus />
-      <TextField
-        id={`${id}-email`}
-        name="email"
-        label="Email"
-        type="email"
-        inputMode="email"
-        required
-        autoComplete="email"
-        maxLength={255}
-        defaultValue={form.submitted("email")}
-        error={form.fieldError("email")}
-      />
+      <NameAndEmailFields id={id} form={form} autoFocus />
       <CheckboxField id={`${id}-consent`} name="consent" label="I agree to receive project updates by e-mail" error={form.fieldError("consent")} />
       <SubmitButton busy={form.busy} label="Follow Updates" busyLabel="Subscribing..." />
     </form.fetcher.Form>
