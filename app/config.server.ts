@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isValidTimeZone } from "~/modules/updates/digest-slot";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -19,6 +20,11 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default("false"),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("PitchQR <no-reply@localhost>"),
+  DIGEST_HOUR: z.coerce.number("DIGEST_HOUR must be an hour from 0 to 23").int().min(0).max(23, "DIGEST_HOUR must be an hour from 0 to 23").default(9),
+  DIGEST_TIME_ZONE: z
+    .string()
+    .default("UTC")
+    .refine(isValidTimeZone, { message: "DIGEST_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/New_York" }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -36,6 +42,8 @@ export type AppConfig = {
   trustProxy: boolean | number | string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The weekly digest goes out on Fridays at this hour in this time zone. */
+  digest: { hour: number; timeZone: string };
   logLevel: string;
 };
 
@@ -68,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(vars.TRUST_PROXY),
     smtpUrl: vars.SMTP_URL || undefined,
     mailFrom: vars.MAIL_FROM,
+    digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
     logLevel: vars.LOG_LEVEL,
   };
 }

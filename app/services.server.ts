@@ -7,9 +7,12 @@ import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.serve
 import type { Logger } from "~/modules/logging/logger.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
 import { createLocalProjectEvents, createPostgresProjectEvents, type ProjectEvents } from "~/modules/realtime/project-events.server";
+import { createUnsubscribeTokens, type UnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
+import { createMailLinks, type MailLinks } from "~/modules/mail/mail-links.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
+import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
 import path from "node:path";
 
 /** Everything a request handler needs, created once per process. */
@@ -23,6 +26,9 @@ export type AppServices = {
   scans: ScanRecorder;
   streams: LiveStreams;
   mail: MailWorker;
+  unsubscribeTokens: UnsubscribeTokens;
+  mailLinks: MailLinks;
+  digests: DigestScheduler;
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
@@ -40,12 +46,17 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     : createFileTransport(path.join(config.dataDir, "mail"), config.mailFrom);
   const mail = new MailWorker(database.db, transport, logger);
   mail.start();
-  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams(), mail };
+  const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);
+  const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
+  const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger);
+  digests.start();
+  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams(), mail, unsubscribeTokens, mailLinks, digests };
 }
 
 /** Finishes queued writes, then closes connections; called after the HTTP server stopped taking requests. */
 export async function stopServices(services: AppServices): Promise<void> {
   await services.scans.idle();
+  await services.digests.stop();
   await services.mail.stop();
   await services.events.close();
   await services.database.close();

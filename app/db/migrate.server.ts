@@ -3,6 +3,7 @@ import { initial } from "./migrations/0001-initial.server";
 import { visitorActions } from "./migrations/0002-visitor-actions.server";
 import { founderAnalytics } from "./migrations/0003-founder-analytics.server";
 import { mailOutbox } from "./migrations/0004-mail-outbox.server";
+import { projectUpdates } from "./migrations/0005-project-updates.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "0002-visitor-actions": visitorActions,
   "0003-founder-analytics": founderAnalytics,
   "0004-mail-outbox": mailOutbox,
+  "0005-project-updates": projectUpdates,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

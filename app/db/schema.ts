@@ -209,6 +209,24 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+export interface ProjectUpdatesTable {
+  id: string;
+  project_id: string;
+  body: string;
+  created_at: Generated<Timestamp>;
+  /** The digest run that mailed this update; null until then. */
+  digest_slot: string | null;
+}
+
+export interface DigestRunsTable {
+  /** The local date of the Friday this run belongs to, e.g. '2026-11-20'. */
+  slot: string;
+  slot_at: Timestamp;
+  ran_at: Timestamp;
+  projects: Generated<number>;
+  messages: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -228,6 +246,8 @@ export interface Database {
   form_rate_limits: FormRateLimitsTable;
   scan_hours: ScanHoursTable;
   mail_outbox: MailOutboxTable;
+  project_updates: ProjectUpdatesTable;
+  digest_runs: DigestRunsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
@@ -250,3 +270,4 @@ export type Contact = Selectable<ContactsTable>;
 export type SignalTier = Selectable<SignalTiersTable>;
 export type Signal = Selectable<SignalsTable>;
 export type RecognitionEntry = Selectable<RecognitionEntriesTable>;
+export type ShippedUpdate = Selectable<ProjectUpdatesTable>;

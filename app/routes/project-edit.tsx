@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { ProjectForm } from "~/components/founder/project-form";
+import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
 import { QrCodesCard } from "~/components/founder/qr-codes-card";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { isDomainError } from "~/modules/errors.server";
@@ -10,6 +11,8 @@ import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode, listQrCodes, renderPitchUrlSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
 import { qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { projectUpdateSchema } from "~/modules/updates/project-update-form";
+import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-edit";
 
@@ -20,8 +23,12 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request);
-  const [project, codes] = await orRedirectToMyProjects(flashCookie, () =>
-    Promise.all([getOwnedProject(database.db, user.id, params.id), listQrCodes(database.db, user.id, params.id)]),
+  const [project, codes, updates] = await orRedirectToMyProjects(flashCookie, () =>
+    Promise.all([
+      getOwnedProject(database.db, user.id, params.id),
+      listQrCodes(database.db, user.id, params.id),
+      listProjectUpdates(database.db, user.id, params.id),
+    ]),
   );
   const pitchUrl = untrackedPitchUrl(config.publicUrl, project.slug);
   return {
@@ -49,6 +56,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         perks: tier.perks,
       })),
     },
+    serverNow: new Date().toISOString(),
+    updates: updates.map((update) => ({ id: update.id, body: update.body, createdAt: update.created_at, mailed: update.digest_slot !== null })),
     qrCodes: codes.map((code) => ({
       id: code.id,
       label: code.label,
@@ -61,7 +70,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-type EditIntent = "save" | "create-qr" | "delete-qr";
+type EditIntent = "save" | "create-qr" | "delete-qr" | "post-update";
+
+const FAILURE_MESSAGES: Record<EditIntent, string> = {
+  save: "Failed to save project",
+  "create-qr": "Failed to create QR code",
+  "delete-qr": "Failed to delete QR code",
+  "post-update": "Failed to post update",
+};
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
@@ -77,6 +93,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const code = await createQrCode(database.db, user.id, params.id, input.data);
       return { intent, ok: true, message: "QR code created successfully", id: code.id } satisfies FormResult<EditIntent>;
     }
+    if (intent === "post-update") {
+      const input = validate(projectUpdateSchema, formToObject(form));
+      if (!input.ok) return fail(input.formError, input.fieldErrors, 400);
+      const update = await postProjectUpdate(database.db, user.id, params.id, input.data);
+      return { intent, ok: true, message: "Update posted", id: update.id } satisfies FormResult<EditIntent>;
+    }
     if (intent === "delete-qr") {
       await deleteQrCode(database.db, user.id, params.id, String(form.get("qrCodeId") ?? ""));
       return { intent, ok: true, message: "QR code deleted" } satisfies FormResult<EditIntent>;
@@ -88,8 +110,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (!isDomainError(error)) {
       context.logger.error({ err: error, intent }, "project edit failed");
-      const fallback = intent === "create-qr" ? "Failed to create QR code" : intent === "delete-qr" ? "Failed to delete QR code" : "Failed to save project";
-      return fail(fallback, {}, 500);
+      return fail(FAILURE_MESSAGES[intent] ?? FAILURE_MESSAGES.save, {}, 500);
     }
     return fail(error.message, error.fieldErrors, error.status);
   }
@@ -103,13 +124,16 @@ export default function EditProject({ loaderData, actionData }: Route.ComponentP
       publicUrl={loaderData.publicUrl}
       actionData={actionData?.intent === "save" ? actionData : undefined}
     >
-      <QrCodesCard
-        projectId={loaderData.project.id}
-        slug={loaderData.project.slug}
-        pitchUrl={loaderData.pitchUrl}
-        pitchQrSvg={loaderData.pitchQrSvg}
-        qrCodes={loaderData.qrCodes}
-      />
+      <div className="space-y-6 sm:space-y-8">
+        <ProjectUpdatesCard projectId={loaderData.project.id} updates={loaderData.updates} serverNow={loaderData.serverNow} />
+        <QrCodesCard
+          projectId={loaderData.project.id}
+          slug={loaderData.project.slug}
+          pitchUrl={loaderData.pitchUrl}
+          pitchQrSvg={loaderData.pitchQrSvg}
+          qrCodes={loaderData.qrCodes}
+        />
+      </div>
     </ProjectForm>
   );
 }

@@ -4,6 +4,7 @@ import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { FieldError, inputClass, labelClass, primaryButtonClass } from "~/components/form-fields";
 import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
+import { unsubscribeByToken, type TokenUnsubscribeResult } from "~/modules/contacts/unsubscribe-link.server";
 import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { isDomainError } from "~/modules/errors.server";
 import { formToObject, validate } from "~/modules/forms/validation";
@@ -14,9 +15,23 @@ import type { Route } from "./+types/unsubscribe";
 
 export const meta: Route.MetaFunction = () => [{ title: `Unsubscribe · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
-type Result = { done: true } | { done: false; title: string; message: string };
+type Result = { done: true; projectTitle?: string } | { done: false; title: string; message: string };
+
+/** The one-click link of an e-mail (`?token=`): unsubscribes that contact and says so, or says why it cannot. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  if (token === null) return { link: null };
+  const link = await unsubscribeByToken(context.services, token);
+  return data({ link }, { status: link.done ? 200 : 400 });
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // RFC 8058: mail programs POST `List-Unsubscribe=One-Click` to the link from the List-Unsubscribe header.
+  const token = new URL(request.url).searchParams.get("token");
+  if (token !== null) {
+    const link = await unsubscribeByToken(context.services, token);
+    return data<Result>(link, { status: link.done ? 200 : 400 });
+  }
   const input = validate(unsubscribeSchema, formToObject(await request.formData()));
   if (!input.ok) return data<Result>({ done: false, title: "Invalid email", message: "Please enter a valid email address." }, { status: 400 });
   try {
@@ -35,11 +50,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export default function Unsubscribe({ actionData }: Route.ComponentProps) {
+export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const [clientError, setClientError] = useState<Result | null>(null);
-  const result = clientError ?? actionData ?? null;
+  const link: TokenUnsubscribeResult | null = actionData ? null : loaderData.link;
+  const result = clientError ?? actionData ?? (link?.done ? link : null);
 
   useEffect(() => {
     if (!actionData) return;
@@ -52,7 +68,9 @@ export default function Unsubscribe({ actionData }: Route.ComponentProps) {
       <main className="mx-auto max-w-md px-4 py-16 text-center">
         <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
         <h1 className="mt-4 text-2xl font-bold">You&apos;ve been unsubscribed</h1>
-        <p className="mt-2 text-slate-600">You will no longer receive emails from the product.</p>
+        <p className="mt-2 text-slate-600">
+          {result.projectTitle ? `You will no longer receive emails about ${result.projectTitle}.` : "You will no longer receive emails from the product."}
+        </p>
       </main>
     );
   }
@@ -69,7 +87,13 @@ export default function Unsubscribe({ actionData }: Route.ComponentProps) {
     <main className="mx-auto max-w-md px-4 py-12">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold">Unsubscribe</h1>
-        <p className="mt-1 text-sm text-slate-600">Enter your e-mail address to stop receiving project updates.</p>
+        {link && !link.done ? (
+          <div role="alert" className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            <p className="font-semibold">{link.title}</p>
+            <p className="mt-0.5">{link.message}</p>
+          </div>
+        ) : null}
+        <p className={`${link && !link.done ? "mt-3" : "mt-1"} text-sm text-slate-600`}>Enter your e-mail address to stop receiving project updates.</p>
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-5 space-y-4">
           <div>
             <label htmlFor="email" className={labelClass}>

@@ -21,7 +21,7 @@ import { createQrCode, deleteQrCode, listQrCodes, renderQrImages } from "~/modul
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
-import { createUser } from "../support/fixtures";
+import { createUser, testMailLinks } from "../support/fixtures";
 
 const PUBLIC_URL = "https://pitch.example";
 
@@ -119,11 +119,11 @@ describeEachDialect("founder projects", (getDb) => {
     const { ownerId, projectId } = await founderWithProject(database);
     const project = await getOwnedProject(database.db, ownerId, projectId);
     const visitor = { userId: null };
-    await submitIntro(database.db, projectId, parse(introSchema, { name: "A", email: "a@example.com", note: "n" }), visitor);
-    await subscribeToUpdates(database.db, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
-    await subscribeToUpdates(database.db, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
-    await subscribeToUpdates(database.db, projectId, parse(subscribeSchema, { consent: "on", name: "A", email: "a@example.com" }), visitor);
-    await recordSignal(database.db, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), visitor);
+    await submitIntro(database.db, testMailLinks, projectId, parse(introSchema, { name: "A", email: "a@example.com", note: "n" }), visitor);
+    await subscribeToUpdates(database.db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
+    await subscribeToUpdates(database.db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
+    await subscribeToUpdates(database.db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", name: "A", email: "a@example.com" }), visitor);
+    await recordSignal(database.db, testMailLinks, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), visitor);
     await unsubscribeEmail(database.db, "B@example.com");
 
     const [card] = await listOwnedProjects(database.db, ownerId);
@@ -167,7 +167,7 @@ describeEachDialect("QR codes and analytics", (getDb) => {
       { projectId, qrCodeId: null, viewerFingerprint: "v3" },
     ]);
     const project = await getOwnedProject(database.db, ownerId, projectId);
-    await recordSignal(database.db, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), { userId: null });
+    await recordSignal(database.db, testMailLinks, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), { userId: null });
     const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
     expect(analytics).toMatchObject({ totalScans: 4, uniqueScans: 3, totalSignals: 1, actions: 1, conversionRate: 33.3 });
     expect(analytics.qrCodes).toEqual([{ id: booth.id, label: "Booth", eventTag: "Expo", totalScans: 3, uniqueScans: 2 }]);
@@ -204,6 +204,7 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     const { ownerId, projectId } = await founderWithProject(database);
     await submitIntro(
       database.db,
+      testMailLinks,
       projectId,
       parse(introSchema, { name: '=HYPERLINK("x")', email: "a@example.com", note: 'Line one,\n"quoted"', roleTags: ["Angel", "PM"], linkedinUrl: "https://linkedin.com/in/a" }),
       { userId: null },
@@ -287,12 +288,12 @@ describeEachDialect("access control: owner-only operations", (getDb) => {
   it("shows a founder's activity feed only to that founder", async () => {
     const database = getDb();
     const { ownerId, projectId } = await founderWithProject(database);
-    await submitIntro(database.db, projectId, parse(introSchema, { name: "Ada", email: "a@example.com", note: "n" }), { userId: null });
+    await submitIntro(database.db, testMailLinks, projectId, parse(introSchema, { name: "Ada", email: "a@example.com", note: "n" }), { userId: null });
     await recordScans(database.db, [{ projectId, qrCodeId: null, viewerFingerprint: "v" }]);
     const expo = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: "Expo" });
     const project = await getOwnedProject(database.db, ownerId, projectId);
     const signal = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Bo", email: "bo@example.com", showName: "on" });
-    await recordSignal(database.db, projectId, signal, { userId: null }, expo.id);
+    await recordSignal(database.db, testMailLinks, projectId, signal, { userId: null }, expo.id);
     const mine = await loadActivityFeed(database.db, ownerId);
     expect(mine.map((item) => item.title)).toEqual(expect.arrayContaining(["Ada requested intro", "New visit from your pitch link", "New interest signal ($5k-$25k)"]));
     expect(mine.find((item) => item.type === "signal")?.description).toBe("Met at Expo");

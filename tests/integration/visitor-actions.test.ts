@@ -8,7 +8,7 @@ import { consumeRateLimit } from "~/modules/rate-limit/rate-limit.server";
 import { readWall, readWallAfter } from "~/modules/recognition/wall.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";
-import { createProject } from "../support/fixtures";
+import { createProject, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
 
@@ -29,7 +29,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
       note: "Happy to intro you to two cold-chain buyers.",
       roleTags: ["Angel", "Operator"],
     });
-    const result = await submitIntro(db, project.id, input, anonymous);
+    const result = await submitIntro(db, testMailLinks, project.id, input, anonymous);
     expect(result.blurb).toContain("Ada Lovelace (Angel, Operator)");
     expect(result.blurb).toContain("Happy to intro you");
     const contact = await db.selectFrom("contacts").selectAll().where("id", "=", result.contactId).executeTakeFirstOrThrow();
@@ -48,8 +48,8 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const { db } = getDb();
     const draft = await createProject(db, { status: "draft" });
     const input = parse(introSchema, { name: "A", email: "a@example.com", note: "n" });
-    await expect(submitIntro(db, draft.id, input, anonymous)).rejects.toMatchObject({ code: "not_found" });
-    await expect(submitIntro(db, "no-such-project", input, anonymous)).rejects.toBeInstanceOf(DomainError);
+    await expect(submitIntro(db, testMailLinks, draft.id, input, anonymous)).rejects.toMatchObject({ code: "not_found" });
+    await expect(submitIntro(db, testMailLinks, "no-such-project", input, anonymous)).rejects.toBeInstanceOf(DomainError);
     const count = await db.selectFrom("contacts").select("id").where("project_id", "=", draft.id).execute();
     expect(count).toHaveLength(0);
   });
@@ -58,16 +58,16 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const { db } = getDb();
     const draft = await createProject(db, { status: "draft" });
     const input = parse(introSchema, { name: "A", email: "a@example.com", note: "n" });
-    await expect(submitIntro(db, draft.id, input, { userId: draft.ownerId })).resolves.toMatchObject({ contactId: expect.any(String) });
+    await expect(submitIntro(db, testMailLinks, draft.id, input, { userId: draft.ownerId })).resolves.toMatchObject({ contactId: expect.any(String) });
   });
 
   it("subscribes a new address as a Subscriber and re-subscribes an existing contact instead of duplicating it", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     const input = parse(subscribeSchema, { consent: "on", name: "Grace", email: "grace@example.com" });
-    expect(await subscribeToUpdates(db, project.id, input, anonymous)).toEqual({ created: true });
+    expect(await subscribeToUpdates(db, testMailLinks, project.id, input, anonymous)).toEqual({ created: true });
     await db.updateTable("contacts").set({ subscribed: false }).where("project_id", "=", project.id).execute();
-    expect(await subscribeToUpdates(db, project.id, { ...input, email: "GRACE@example.com" }, anonymous)).toEqual({ created: false });
+    expect(await subscribeToUpdates(db, testMailLinks, project.id, { ...input, email: "GRACE@example.com" }, anonymous)).toEqual({ created: false });
     const contacts = await db.selectFrom("contacts").selectAll().where("project_id", "=", project.id).execute();
     expect(contacts).toHaveLength(1);
     expect(contacts[0]).toMatchObject({ intent: "Subscriber", subscribed: true, email: "grace@example.com" });
@@ -78,7 +78,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const project = await createProject(db);
     const tier = project.tiers[0]!;
     const input = parse(signalSchema, { tierId: tier.id, name: "Linus", email: "linus@example.com", message: "In!", showName: "on" });
-    const result = await recordSignal(db, project.id, input, anonymous);
+    const result = await recordSignal(db, testMailLinks, project.id, input, anonymous);
 
     const signal = await db.selectFrom("signals").selectAll().where("id", "=", result.signalId).executeTakeFirstOrThrow();
     expect(signal).toMatchObject({ range_label: "Angel", range_min: 5000, range_max: 25000, amount: 5000, is_public: true, message: "In!" });
@@ -102,7 +102,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const project = await createProject(db);
     const input = parse(signalSchema, { tierId: project.tiers[1]!.id, name: "Secret Sam", email: "sam@example.com" });
     expect(input.showName).toBe(false);
-    const result = await recordSignal(db, project.id, input, anonymous);
+    const result = await recordSignal(db, testMailLinks, project.id, input, anonymous);
     expect(result.wallEntryId).toBeNull();
     const wall = await readWall(db, project.id);
     expect(wall.entries).toHaveLength(0);
@@ -116,7 +116,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const project = await createProject(db);
     const other = await createProject(db);
     const input = parse(signalSchema, { tierId: other.tiers[0]!.id, name: "Eve", email: "eve@example.com", showName: "on" });
-    await expect(recordSignal(db, project.id, input, anonymous)).rejects.toMatchObject({ code: "not_found", message: "Tier not found" });
+    await expect(recordSignal(db, testMailLinks, project.id, input, anonymous)).rejects.toMatchObject({ code: "not_found", message: "Tier not found" });
     expect(await db.selectFrom("contacts").select("id").where("project_id", "=", project.id).execute()).toHaveLength(0);
     expect(await db.selectFrom("signals").select("id").where("project_id", "=", project.id).execute()).toHaveLength(0);
   });
@@ -132,7 +132,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
       await sql`create trigger refuse_rollback before insert on recognition_entries for each row execute function refuse_rollback()`.execute(db);
     }
     const input = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Rollback", email: "r@example.com", showName: "on" });
-    await expect(recordSignal(db, project.id, input, anonymous)).rejects.toThrow(/refused/);
+    await expect(recordSignal(db, testMailLinks, project.id, input, anonymous)).rejects.toThrow(/refused/);
     expect(await db.selectFrom("contacts").select("id").where("project_id", "=", project.id).execute()).toHaveLength(0);
     expect(await db.selectFrom("signals").select("id").where("project_id", "=", project.id).execute()).toHaveLength(0);
     expect((await readWall(db, project.id)).entries).toHaveLength(0);
@@ -144,7 +144,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const project = await createProject(db);
     const before = await db.selectFrom("projects").select("content_version").where("id", "=", project.id).executeTakeFirstOrThrow();
     const input = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "V", email: "v@example.com" });
-    await recordSignal(db, project.id, input, anonymous);
+    await recordSignal(db, testMailLinks, project.id, input, anonymous);
     const after = await db.selectFrom("projects").select("content_version").where("id", "=", project.id).executeTakeFirstOrThrow();
     expect(after.content_version).toBe(before.content_version + 1);
   });
@@ -155,7 +155,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const ids: number[] = [];
     for (const name of ["One", "Two", "Three"]) {
       const input = parse(signalSchema, { tierId: project.tiers[0]!.id, name, email: `${name}@example.com`, showName: "on" });
-      ids.push((await recordSignal(db, project.id, input, anonymous)).wallEntryId!);
+      ids.push((await recordSignal(db, testMailLinks, project.id, input, anonymous)).wallEntryId!);
     }
     const after = await readWallAfter(db, project.id, ids[0]!);
     expect(after.map((entry) => entry.displayName)).toEqual(["Two", "Three"]);

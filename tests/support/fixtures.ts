@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, ProjectStatus } from "~/db/schema";
+import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
+import { createMailLinks } from "~/modules/mail/mail-links.server";
 
 /** A user row, as better-auth would create it. */
 export async function createUser(db: Kysely<Database>, overrides: { email?: string } = {}) {
@@ -49,3 +51,10 @@ export async function createProject(
     .execute();
   return { id, slug, ownerId, tiers };
 }
+
+export const TEST_PUBLIC_URL = "https://pitch.example";
+export const TEST_SECRET = "test-secret-for-unsubscribe-tokens-0123456789";
+
+/** The links e-mails carry, signed with a fixed test secret. */
+export const testTokens = createUnsubscribeTokens(TEST_SECRET);
+export const testMailLinks = createMailLinks(TEST_PUBLIC_URL, testTokens);

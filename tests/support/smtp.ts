@@ -5,11 +5,13 @@ import { freePort } from "./app-server";
 /** A real SMTP server on a free loopback port that keeps what it receives, parsed by a MIME parser. */
 export async function startSmtpServer(options: { refuseWith?: () => { code: number; message: string } | null } = {}) {
   const received: ParsedMail[] = [];
+  /** The SMTP envelope recipients (RCPT TO) of each received message, in order. */
+  const envelopes: string[][] = [];
   const port = await freePort();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const refusal = options.refuseWith?.();
       if (refusal) {
         stream.resume();
@@ -19,6 +21,7 @@ export async function startSmtpServer(options: { refuseWith?: () => { code: numb
       simpleParser(stream)
         .then((mail) => {
           received.push(mail);
+          envelopes.push(session.envelope.rcptTo.map((recipient) => recipient.address));
           callback();
         })
         .catch(callback);
@@ -29,6 +32,7 @@ export async function startSmtpServer(options: { refuseWith?: () => { code: numb
     url: `smtp://127.0.0.1:${port}`,
     port,
     received,
+    envelopes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

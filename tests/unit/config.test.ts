@@ -41,8 +41,18 @@ describe("loadConfig", () => {
     [{ PUBLIC_URL: "ftp://example.com" }, "PUBLIC_URL"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ AUTH_SECRET: "short" }, "AUTH_SECRET"],
+    [{ DIGEST_HOUR: "24" }, "DIGEST_HOUR must be an hour from 0 to 23"],
+    [{ DIGEST_TIME_ZONE: "Mars/Olympus" }, "DIGEST_TIME_ZONE must be an IANA time zone"],
   ])("stops with a clear message on %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
+  });
+
+  it("sends the weekly digest on Fridays at 9:00 UTC unless told otherwise", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).digest).toEqual({ hour: 9, timeZone: "UTC" });
+    expect(loadConfig({ DATA_DIR: tempDir(), DIGEST_HOUR: "17", DIGEST_TIME_ZONE: "America/Los_Angeles" }).digest).toEqual({
+      hour: 17,
+      timeZone: "America/Los_Angeles",
+    });
   });
 
   it("reads TRUST_PROXY as Express understands it", () => {

@@ -20,11 +20,11 @@ const PER_SOURCE = 10;
 const SHOWN = 20;
 
 /**
- * The founder's live feed (SPEC.md sections 7 and 9): the newest 10 scans, intros and signals of the founder's
- * own projects only (DESIGN.md item 5), merged, newest 20 first.
+ * The founder's live feed (SPEC.md sections 7 and 9): the newest 10 scans, intros, signals and posted updates of
+ * the founder's own projects only (DESIGN.md item 5), merged, newest 20 first.
  */
 export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): Promise<ActivityItem[]> {
-  const [scans, intros, signals] = await Promise.all([
+  const [scans, intros, signals, updates] = await Promise.all([
     db
       .selectFrom("scans")
       .innerJoin("projects", "projects.id", "scans.project_id")
@@ -62,6 +62,14 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .orderBy("signals.created_at", "desc")
       .limit(PER_SOURCE)
       .execute(),
+    db
+      .selectFrom("project_updates")
+      .innerJoin("projects", "projects.id", "project_updates.project_id")
+      .select(["project_updates.id", "project_updates.created_at", "project_updates.body", "projects.slug", "projects.title as project_title"])
+      .where("projects.owner_id", "=", ownerId)
+      .orderBy("project_updates.created_at", "desc")
+      .limit(PER_SOURCE)
+      .execute(),
   ]);
 
   const items: ActivityItem[] = [
@@ -97,6 +105,16 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       projectSlug: signal.slug,
       projectTitle: signal.project_title,
       eventTag: signal.event_source,
+    })),
+    ...updates.map((update) => ({
+      id: `update-${update.id}`,
+      type: "update" as const,
+      title: "Update posted",
+      description: update.body.length > 140 ? `${update.body.slice(0, 139).trimEnd()}…` : update.body,
+      timestamp: update.created_at,
+      projectSlug: update.slug,
+      projectTitle: update.project_title,
+      eventTag: null,
     })),
   ];
   return items.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, SHOWN);

@@ -2,7 +2,10 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
-import { requireViewableProject } from "~/modules/projects/projects.server";
+import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
+import { enqueueMail } from "~/modules/mail/outbox.server";
+import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 
 export type VisitorContext = { userId: string | null };
 
@@ -14,10 +17,14 @@ export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "l
   return lines.join("\n");
 }
 
-/** An intro request: one contact with intent Intro, its role tags, LinkedIn URL and note. */
-export async function submitIntro(db: Kysely<Database>, projectId: string, input: IntroInput, visitor: VisitorContext) {
+/**
+ * An intro request: one contact with intent Intro, its role tags, LinkedIn URL and note, and the founder's alert
+ * with the forwardable blurb, queued in the same transaction.
+ */
+export async function submitIntro(db: Kysely<Database>, links: MailLinks, projectId: string, input: IntroInput, visitor: VisitorContext) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const id = crypto.randomUUID();
+  const blurb = buildIntroBlurb(input, project.title);
   await db.transaction().execute(async (trx) => {
     await trx
     .insertInto("contacts")
@@ -36,19 +43,47 @@ export async function submitIntro(db: Kysely<Database>, projectId: string, input
     })
     .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
+    const founderEmail = await ownerEmailOf(trx, project.owner_id);
+    if (founderEmail) {
+      await enqueueMail(
+        trx,
+        introAlertMail({
+          to: founderEmail,
+          projectTitle: project.title,
+          visitorName: input.name,
+          visitorEmail: input.email.toLowerCase(),
+          roleTags: input.roleTags,
+          linkedinUrl: input.linkedinUrl,
+          blurb,
+          analyticsUrl: links.analyticsUrl(project.id),
+        }),
+      );
+    }
   });
-  return { contactId: id, blurb: buildIntroBlurb(input, project.title) };
+  return { contactId: id, blurb };
 }
 
 /**
  * Follow updates: every contact of this project with that e-mail becomes subscribed; when there is none,
- * a Subscriber contact is created. Either way the visitor sees the same success.
+ * a Subscriber contact is created. Either way the visitor sees the same success. A welcome e-mail is queued
+ * when the address was not subscribed before, so repeating the form sends nothing new.
  */
-export async function subscribeToUpdates(db: Kysely<Database>, projectId: string, input: SubscribeInput, visitor: VisitorContext) {
+export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks, projectId: string, input: SubscribeInput, visitor: VisitorContext) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const email = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
-    const known = await trx.selectFrom("contacts").select("id").where("project_id", "=", project.id).where("email", "=", email).limit(1).execute();
+    const welcome = (contactId: string) =>
+      enqueueMail(
+        trx,
+        welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribeUrl: links.unsubscribeUrl(contactId) }),
+      );
+    const known = await trx
+      .selectFrom("contacts")
+      .select(["id", "subscribed"])
+      .where("project_id", "=", project.id)
+      .where("email", "=", email)
+      .orderBy("created_at")
+      .execute();
     if (known.length > 0) {
       const resubscribed = await trx
         .updateTable("contacts")
@@ -58,12 +93,14 @@ export async function subscribeToUpdates(db: Kysely<Database>, projectId: string
         .where("subscribed", "=", false)
         .executeTakeFirst();
       await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
+      if (!known.some((contact) => contact.subscribed)) await welcome(known[0]!.id);
       return { created: false };
     }
+    const contactId = crypto.randomUUID();
     await trx
       .insertInto("contacts")
       .values({
-        id: crypto.randomUUID(),
+        id: contactId,
         project_id: project.id,
         name: input.name,
         email,
@@ -77,6 +114,7 @@ export async function subscribeToUpdates(db: Kysely<Database>, projectId: string
       })
       .execute();
     await addToProjectStats(trx, project.id, { subscribers: 1 });
+    await welcome(contactId);
     return { created: true };
   });
 }

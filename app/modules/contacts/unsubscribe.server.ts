@@ -21,3 +21,29 @@ export async function unsubscribeEmail(db: Kysely<Database>, email: string): Pro
     return changed.length;
   });
 }
+
+/**
+ * The one-click link of an e-mail: that contact's address stops receiving this project's e-mail (every contact of
+ * the project with that address). Answers with the project's title, or null when the contact no longer exists.
+ */
+export async function unsubscribeContact(db: Kysely<Database>, contactId: string): Promise<{ projectTitle: string; changed: number } | null> {
+  return db.transaction().execute(async (trx) => {
+    const contact = await trx
+      .selectFrom("contacts")
+      .innerJoin("projects", "projects.id", "contacts.project_id")
+      .select(["contacts.email", "contacts.project_id", "projects.title"])
+      .where("contacts.id", "=", contactId)
+      .executeTakeFirst();
+    if (!contact) return null;
+    const changed = await trx
+      .updateTable("contacts")
+      .set({ subscribed: false })
+      .where("project_id", "=", contact.project_id)
+      .where("email", "=", contact.email)
+      .where("subscribed", "=", true)
+      .executeTakeFirst();
+    const count = Number(changed.numUpdatedRows);
+    if (count) await addToProjectStats(trx, contact.project_id, { subscribers: -count });
+    return { projectTitle: contact.title, changed: count };
+  });
+}

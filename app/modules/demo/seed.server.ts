@@ -79,6 +79,18 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       .values(tiers.map((tier, index) => ({ id: crypto.randomUUID(), project_id: projectId, sort_order: index, ...tier })))
       .execute();
 
+    // The update behind 'Last shipped', marked as already mailed: a visitor who follows the demo gets no digest of it.
+    await trx
+      .insertInto("project_updates")
+      .values({
+        id: crypto.randomUUID(),
+        project_id: projectId,
+        body: "SMS temperature alerts now reach the nurse on duty within 60 seconds, in Swahili and English.",
+        created_at: minutesAgo(now, 60 * 26),
+        digest_slot: "demo-seed",
+      })
+      .execute();
+
     // Oldest first, so entry ids grow with time as they do for live entries.
     const wall = [
       { type: "Supporter" as const, display_name: "Priya Raman", role_tags: ["Founder", "Angel"], message: null, minutes: 60 * 24 * 3 },

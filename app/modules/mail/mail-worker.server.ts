@@ -37,8 +37,13 @@ export class MailWorker {
 
   start(intervalMs = 5_000): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.runOnce().catch((error: unknown) => this.logger.error({ err: error }, "mail worker pass failed")), intervalMs);
+    this.#timer = setInterval(() => this.wake(), intervalMs);
     this.#timer.unref();
+  }
+
+  /** Starts a pass now, without waiting for it: called after a request queued mail, so it leaves within a moment. */
+  wake(): void {
+    void this.runOnce().catch((error: unknown) => this.logger.error({ err: error }, "mail worker pass failed"));
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import { dialectOf } from "~/db/dialect.server";
 import type { Database, MailOutboxTable } from "~/db/schema";
+import { isSingleMailbox } from "./address";
 
 export type OutgoingMail = {
   kind: string;
@@ -21,6 +22,7 @@ export function singleLine(value: string): string {
 
 /** Queues a message, inside the caller's transaction, so it exists exactly when the event that causes it does. */
 export async function enqueueMail(db: Kysely<Database>, mail: OutgoingMail, now = new Date()): Promise<string> {
+  if (!isSingleMailbox(mail.to)) throw new Error(`refusing to queue mail for ${JSON.stringify(mail.to)}: not a single address`);
   const id = crypto.randomUUID();
   await db
     .insertInto("mail_outbox")

@@ -11,7 +11,8 @@ export type MailTransport = {
 function message(from: string, mail: QueuedMail) {
   return {
     from,
-    to: mail.recipient,
+    // An address object is used as given: never parsed into several recipients.
+    to: { name: "", address: mail.recipient },
     subject: mail.subject,
     text: mail.text_body,
     ...(mail.html_body ? { html: mail.html_body } : {}),

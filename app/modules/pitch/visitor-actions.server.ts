@@ -29,7 +29,7 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
  * honeypot, per-visitor rate limit, the shared schema, then the domain write. Throws DomainError on bad input.
  */
-export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger">, submission: VisitorSubmission): Promise<VisitorOutcome> {
+export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail">, submission: VisitorSubmission): Promise<VisitorOutcome> {
   const { db } = services.database;
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
@@ -42,19 +42,22 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
     case "intro": {
       const input = validate(introSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await submitIntro(db, submission.projectId, input.data, submission.visitor);
+      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, submission.visitor);
+      services.mail.wake();
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await subscribeToUpdates(db, submission.projectId, input.data, submission.visitor);
+      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, submission.visitor);
+      services.mail.wake();
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await recordSignal(db, submission.projectId, input.data, submission.visitor, submission.qrCodeId ?? null);
+      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, submission.visitor, submission.qrCodeId ?? null);
+      services.mail.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
       });

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { EMAIL_PATTERN } from "~/modules/mail/address";
 
 /**
  * The pitch page's three forms (SPEC.md sections 4, 5, 8 and 9). The browser and the server run these same
@@ -9,7 +10,6 @@ export type RoleTag = (typeof ROLE_TAGS)[number];
 
 export const REQUIRED_MESSAGE = "Please fill in all required fields";
 export const EMAIL_MESSAGE = "Please enter a valid email address";
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const requiredText = (max: number, tooLong: string) =>
   z.string(REQUIRED_MESSAGE).check(z.trim(), z.minLength(1, REQUIRED_MESSAGE), z.maxLength(max, tooLong));

@@ -42,3 +42,13 @@ export async function bumpContentVersion(db: Kysely<Database>, projectId: string
     .where("id", "=", projectId)
     .execute();
 }
+
+/**
+ * Where a project's founder alerts go: the owner's account e-mail. None for an address under the reserved
+ * `.invalid` domain (RFC 2606), which no mail server can deliver to: the seeded demo founder has one.
+ */
+export async function ownerEmailOf(db: Kysely<Database>, ownerId: string): Promise<string | null> {
+  const owner = await db.selectFrom("users").select("email").where("id", "=", ownerId).executeTakeFirst();
+  if (!owner || owner.email.toLowerCase().endsWith(".invalid")) return null;
+  return owner.email;
+}

@@ -4,14 +4,25 @@ import type { VisitorContext } from "~/modules/contacts/contacts.server";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { DomainError } from "~/modules/errors.server";
 import type { SignalInput } from "~/modules/pitch/visitor-forms";
-import { bumpContentVersion, requireViewableProject } from "~/modules/projects/projects.server";
+import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
+import { enqueueMail } from "~/modules/mail/outbox.server";
+import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 
 /**
  * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
  * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
- * on the Recognition Wall. A failure anywhere leaves nothing behind.
+ * on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
+ * leaves nothing behind.
  */
-export async function recordSignal(db: Kysely<Database>, projectId: string, input: SignalInput, visitor: VisitorContext, qrCodeId: string | null = null) {
+export async function recordSignal(
+  db: Kysely<Database>,
+  links: MailLinks,
+  projectId: string,
+  input: SignalInput,
+  visitor: VisitorContext,
+  qrCodeId: string | null = null,
+) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   return db.transaction().execute(async (trx) => {
     const tier = await trx
@@ -85,6 +96,39 @@ export async function recordSignal(db: Kysely<Database>, projectId: string, inpu
     }
     await addToProjectStats(trx, project.id, { signals: 1 });
     await bumpContentVersion(trx, project.id);
+
+    const email = input.email.toLowerCase();
+    const range = { rangeLabel: tier.range_label, rangeMin: Number(tier.range_min), rangeMax: tier.range_max === null ? null : Number(tier.range_max) };
+    await enqueueMail(
+      trx,
+      signalConfirmationMail({
+        to: email,
+        name: input.name,
+        projectTitle: project.title,
+        ...range,
+        message: input.message,
+        showName: input.showName,
+        pitchUrl: links.pitchUrl(project.slug),
+        unsubscribeUrl: links.unsubscribeUrl(contactId),
+      }),
+    );
+    const founderEmail = await ownerEmailOf(trx, project.owner_id);
+    if (founderEmail) {
+      await enqueueMail(
+        trx,
+        signalAlertMail({
+          to: founderEmail,
+          projectTitle: project.title,
+          visitorName: input.name,
+          visitorEmail: email,
+          ...range,
+          message: input.message,
+          isPublic: input.showName,
+          eventSource,
+          analyticsUrl: links.analyticsUrl(project.id),
+        }),
+      );
+    }
     return { signalId, contactId, wallEntryId, projectId: project.id, slug: project.slug };
   });
 }

@@ -88,7 +88,7 @@ export function ActivityFeed({ initial, now, className = "" }: { initial: Activi
     <SectionCard
       id="activity-title"
       title="Live Activity"
-      description="Scans, intros and signals on your projects, as they happen"
+      description="Scans, intros, signals and updates on your projects, as they happen"
       icon={Activity}
       className={className}
       actions={

@@ -1,0 +1,140 @@
+import { LoaderCircle, Megaphone, Send } from "lucide-react";
+import { type FormEvent, useEffect, useEffectEvent, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { toast } from "sonner";
+import { TextAreaField } from "~/components/pitch/form-controls";
+import { formToObject, validate } from "~/modules/forms/validation";
+import type { FormResult } from "~/modules/http/form-result";
+import { formatActivityTime } from "~/modules/time/relative-time";
+import { projectUpdateSchema, UPDATE_MAX_LENGTH } from "~/modules/updates/project-update-form";
+import { useClock } from "./insights/use-clock";
+import { cardClass } from "./form/ui";
+
+export type ProjectUpdateItem = { id: string; body: string; createdAt: string; mailed: boolean };
+
+export const UPDATE_POSTED = "Update posted";
+const UPDATE_FAILED = "Failed to post update";
+
+/**
+ * 'What shipped': a founder posts a short update. It moves the pitch page's 'Last shipped', shows in the activity
+ * feed, and goes to every subscriber in Friday's digest. Posts to the edit route's action (`intent=post-update`).
+ */
+export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectId: string; updates: ProjectUpdateItem[]; serverNow: string }) {
+  const fetcher = useFetcher<FormResult>();
+  const busy = fetcher.state !== "idle";
+  const now = useClock(serverNow);
+  const [body, setBody] = useState("");
+  const [clientError, setClientError] = useState<string | null>(null);
+  const serverError = !busy && fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors.body ?? fetcher.data.formError) : null;
+  const error = clientError ?? serverError ?? undefined;
+
+  const [resetFor, setResetFor] = useState(fetcher.data);
+  if (!busy && fetcher.data !== resetFor) {
+    setResetFor(fetcher.data);
+    if (fetcher.data?.ok) {
+      setBody("");
+      setClientError(null);
+    }
+  }
+
+  const handled = useRef<FormResult | null>(null);
+  const onResult = useEffectEvent((result: FormResult) => {
+    if (handled.current === result) return;
+    handled.current = result;
+    if (result.ok) toast.success(UPDATE_POSTED, { description: "Subscribers get it in Friday's digest." });
+    else {
+      toast.error(result.formError || UPDATE_FAILED);
+      document.getElementById("update-body")?.focus();
+    }
+  });
+  useEffect(() => {
+    if (!busy && fetcher.data) onResult(fetcher.data);
+  }, [busy, fetcher.data]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (busy) {
+      event.preventDefault();
+      return;
+    }
+    const result = validate(projectUpdateSchema, formToObject(new FormData(event.currentTarget)));
+    if (result.ok) {
+      setClientError(null);
+      return;
+    }
+    event.preventDefault();
+    setClientError(result.fieldErrors.body ?? result.formError);
+    document.getElementById("update-body")?.focus();
+  }
+
+  return (
+    <section aria-labelledby="updates-title" className={`${cardClass} overflow-hidden`}>
+      <div className="p-4 sm:p-6">
+        <div className="flex items-start gap-3">
+          <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-orange-50 text-orange-600">
+            <Megaphone className="size-5" />
+          </span>
+          <div className="min-w-0">
+            <h2 id="updates-title" className="text-base font-semibold tracking-tight text-slate-900">
+              Post an Update
+            </h2>
+            <p className="mt-0.5 text-sm text-slate-600">
+              Tell followers what shipped. Your pitch page shows &lsquo;Last shipped&rsquo;, and subscribers get every update in one digest on Friday.
+            </p>
+          </div>
+        </div>
+        <fetcher.Form method="post" action={`/project/${projectId}/edit`} noValidate onSubmit={onSubmit} aria-label="Post an update" className="mt-5 space-y-3">
+          <input type="hidden" name="intent" value="post-update" />
+          <TextAreaField
+            id="update-body"
+            name="body"
+            label="What shipped?"
+            required
+            rows={3}
+            placeholder="e.g. Launched team workspaces and cut onboarding to 2 minutes"
+            value={body}
+            counter={{ length: body.trim().length, max: UPDATE_MAX_LENGTH }}
+            onChange={(event) => {
+              setBody(event.target.value);
+              if (clientError) setClientError(null);
+            }}
+            error={error}
+          />
+          <div className="flex justify-end">
+            <button
+              type="submit"
+              disabled={busy}
+              className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
+              {busy ? "Posting..." : "Post Update"}
+            </button>
+          </div>
+        </fetcher.Form>
+      </div>
+      <div className="border-t border-slate-200 bg-slate-50/60 p-4 sm:p-6">
+        <h3 className="text-sm font-semibold text-slate-900">Recent updates</h3>
+        {updates.length ? (
+          <ol className="mt-3 space-y-3" aria-label="Recent updates, newest first">
+            {updates.map((update) => (
+              <li key={update.id} className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm">
+                <p className="text-sm break-words whitespace-pre-line text-slate-900">{update.body}</p>
+                <p className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-slate-500">
+                  <time dateTime={update.createdAt} suppressHydrationWarning>
+                    {formatActivityTime(update.createdAt, now)}
+                  </time>
+                  <span
+                    className={`rounded-full px-2 py-0.5 font-medium ${update.mailed ? "bg-slate-100 text-slate-600" : "bg-orange-50 text-orange-700"}`}
+                  >
+                    {update.mailed ? "Sent in a digest" : "In Friday's digest"}
+                  </span>
+                </p>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="mt-2 text-sm text-slate-600">No updates yet. Post one when you ship something.</p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import type { AppServices } from "~/services.server";
+import { unsubscribeContact } from "./unsubscribe.server";
+
+export type TokenUnsubscribeResult = { done: true; projectTitle?: string } | { done: false; title: string; message: string };
+
+export const INVALID_LINK = {
+  title: "Invalid unsubscribe link",
+  message: "This unsubscribe link is not valid: it may have been cut off or changed. Nothing was changed. Enter your e-mail below to unsubscribe.",
+};
+export const EXPIRED_LINK = {
+  title: "Expired unsubscribe link",
+  message: "This unsubscribe link has expired. Nothing was changed. Enter your e-mail below to unsubscribe.",
+};
+
+/**
+ * Follows a signed unsubscribe link (the e-mail's link or its RFC 8058 one-click POST). A tampered or expired
+ * token changes nothing; a valid one unsubscribes that contact's address from the project's e-mail.
+ */
+export async function unsubscribeByToken(services: Pick<AppServices, "database" | "unsubscribeTokens" | "logger">, token: string): Promise<TokenUnsubscribeResult> {
+  const check = services.unsubscribeTokens.verify(token);
+  if (!check.ok) {
+    services.logger.info({ reason: check.reason }, "unsubscribe link refused");
+    return { done: false, ...(check.reason === "expired" ? EXPIRED_LINK : INVALID_LINK) };
+  }
+  const outcome = await unsubscribeContact(services.database.db, check.contactId);
+  services.logger.info({ changed: outcome?.changed ?? 0 }, "unsubscribe by link");
+  return outcome ? { done: true, projectTitle: outcome.projectTitle } : { done: true };
+}

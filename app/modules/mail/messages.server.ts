@@ -1,0 +1,251 @@
+import { PRODUCT_NAME } from "~/product";
+import { formatAmountRange } from "~/modules/signals/amount-format";
+import type { OutgoingMail } from "./outbox.server";
+
+/**
+ * The product's e-mails, each as plain text plus a simple HTML version of the same words. Everything a visitor
+ * typed is escaped in the HTML; header values are made single-line by the outbox.
+ */
+
+type Block = { kind: "p"; text: string } | { kind: "quote"; text: string } | { kind: "link"; label: string; url: string } | { kind: "list"; items: string[] };
+
+type Letter = { heading: string; blocks: Block[]; footer: Block[] };
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+function blockText(block: Block): string {
+  switch (block.kind) {
+    case "p":
+      return block.text;
+    case "quote":
+      return block.text
+        .split("\n")
+        .map((line) => `> ${line}`)
+        .join("\n");
+    case "link":
+      return `${block.label}: ${block.url}`;
+    case "list":
+      return block.items.map((item) => `- ${item.replace(/\n/g, "\n  ")}`).join("\n");
+  }
+}
+
+function blockHtml(block: Block): string {
+  const text = (value: string) => escapeHtml(value).replace(/\n/g, "<br>");
+  switch (block.kind) {
+    case "p":
+      return `<p style="margin:0 0 16px">${text(block.text)}</p>`;
+    case "quote":
+      return `<blockquote style="margin:0 0 16px;padding:12px 16px;border-left:4px solid #4f46e5;background:#f5f5ff;white-space:normal">${text(block.text)}</blockquote>`;
+    case "link":
+      return `<p style="margin:0 0 16px"><a href="${escapeHtml(block.url)}" style="color:#4f46e5;font-weight:600">${escapeHtml(block.label)}</a></p>`;
+    case "list":
+      return `<ul style="margin:0 0 16px;padding-left:20px">${block.items.map((item) => `<li style="margin:0 0 8px">${text(item)}</li>`).join("")}</ul>`;
+  }
+}
+
+function compose(letter: Letter): { text: string; html: string } {
+  const text = [letter.heading, "", ...letter.blocks.map(blockText).flatMap((part) => [part, ""]), "--", ...letter.footer.map(blockText), `${PRODUCT_NAME}`].join("\n");
+  const html = [
+    "<!doctype html>",
+    `<html><body style="margin:0;padding:24px;background:#f8fafc;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0f172a;font-size:16px;line-height:1.5">`,
+    `<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:24px">`,
+    `<p style="margin:0 0 8px;font-size:13px;font-weight:700;color:#4f46e5;letter-spacing:.04em;text-transform:uppercase">${escapeHtml(PRODUCT_NAME)}</p>`,
+    `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3">${escapeHtml(letter.heading)}</h1>`,
+    ...letter.blocks.map(blockHtml),
+    `<div style="margin-top:24px;padding-top:16px;border-top:1px solid #e2e8f0;font-size:13px;color:#64748b">`,
+    ...letter.footer.map(blockHtml),
+    "</div></div></body></html>",
+  ].join("\n");
+  return { text, html };
+}
+
+/** RFC 8058 one-click unsubscribe: mail programs POST `List-Unsubscribe=One-Click` to the link. */
+export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
+const NON_BINDING =
+  "This signal is non-binding: you have not committed to invest, no payment was made, and no securities are offered or sold. Any investment conversation happens directly with the founder, off-platform.";
+
+export type SignalConfirmationInput = {
+  to: string;
+  name: string;
+  projectTitle: string;
+  rangeLabel: string;
+  rangeMin: number;
+  rangeMax: number | null;
+  message: string | null;
+  showName: boolean;
+  pitchUrl: string;
+  unsubscribeUrl: string;
+};
+
+/** To the visitor after a signal: what they signaled, that it is non-binding, and how to unsubscribe. */
+export function signalConfirmationMail(input: SignalConfirmationInput): OutgoingMail {
+  const range = formatAmountRange(input.rangeMin, input.rangeMax);
+  const blocks: Block[] = [
+    { kind: "p", text: `Hi ${input.name},` },
+    { kind: "p", text: `Thank you for signaling interest in ${input.projectTitle}. Here is what you sent:` },
+    {
+      kind: "list",
+      items: [
+        `Interest level: ${input.rangeLabel} (${range})`,
+        ...(input.message ? [`Your message: ${input.message}`] : []),
+        input.showName ? "Recognition Wall: your name is shown as a supporter." : "Recognition Wall: you chose to stay private; your signal is only counted.",
+      ],
+    },
+    { kind: "p", text: NON_BINDING },
+    { kind: "link", label: `Visit ${input.projectTitle}`, url: input.pitchUrl },
+  ];
+  const { text, html } = compose({
+    heading: `Your interest in ${input.projectTitle} is recorded`,
+    blocks,
+    footer: [
+      { kind: "p", text: `You received this because you signaled interest on the ${input.projectTitle} pitch page. To get no more e-mail about ${input.projectTitle}, unsubscribe with one click:` },
+      { kind: "link", label: "Unsubscribe", url: input.unsubscribeUrl },
+    ],
+  });
+  return { kind: "signal-confirmation", to: input.to, subject: `Your interest in ${input.projectTitle} is recorded`, text, html, headers: unsubscribeHeaders(input.unsubscribeUrl) };
+}
+
+export type WelcomeInput = { to: string; name: string; projectTitle: string; pitchUrl: string; unsubscribeUrl: string };
+
+/** To a visitor who just followed a project's updates. */
+export function welcomeMail(input: WelcomeInput): OutgoingMail {
+  const { text, html } = compose({
+    heading: `You're following ${input.projectTitle}`,
+    blocks: [
+      { kind: "p", text: `Hi ${input.name},` },
+      {
+        kind: "p",
+        text: `You're on the list for ${input.projectTitle}. When the founder ships something, you get one digest on Friday with what is new. Weeks without news send nothing.`,
+      },
+      { kind: "link", label: `Visit ${input.projectTitle}`, url: input.pitchUrl },
+    ],
+    footer: [
+      { kind: "p", text: `You received this because you followed ${input.projectTitle}. Unsubscribe anytime, with one click:` },
+      { kind: "link", label: "Unsubscribe", url: input.unsubscribeUrl },
+    ],
+  });
+  return { kind: "welcome", to: input.to, subject: `You're following ${input.projectTitle}`, text, html, headers: unsubscribeHeaders(input.unsubscribeUrl) };
+}
+
+export type IntroAlertInput = {
+  to: string;
+  projectTitle: string;
+  visitorName: string;
+  visitorEmail: string;
+  roleTags: string[];
+  linkedinUrl: string | null;
+  blurb: string;
+  analyticsUrl: string;
+};
+
+/** To the founder for each intro request, with the blurb ready to forward. Replies go to the visitor. */
+export function introAlertMail(input: IntroAlertInput): OutgoingMail {
+  const details = [
+    `E-mail: ${input.visitorEmail}`,
+    ...(input.roleTags.length ? [`Roles: ${input.roleTags.join(", ")}`] : []),
+    ...(input.linkedinUrl ? [`LinkedIn: ${input.linkedinUrl}`] : []),
+  ];
+  const { text, html } = compose({
+    heading: `${input.visitorName} requested an intro`,
+    blocks: [
+      { kind: "p", text: `${input.visitorName} asked for an intro through the ${input.projectTitle} pitch page.` },
+      { kind: "list", items: details },
+      { kind: "p", text: "Forwardable intro blurb:" },
+      { kind: "quote", text: input.blurb },
+      { kind: "p", text: `Reply to this e-mail to answer ${input.visitorName} directly.` },
+      { kind: "link", label: "See every contact and scan", url: input.analyticsUrl },
+    ],
+    footer: [{ kind: "p", text: `You received this because you own ${input.projectTitle} on ${PRODUCT_NAME}.` }],
+  });
+  return {
+    kind: "intro-alert",
+    to: input.to,
+    subject: `New intro request for ${input.projectTitle}: ${input.visitorName}`,
+    text,
+    html,
+    headers: { "Reply-To": input.visitorEmail },
+  };
+}
+
+export type SignalAlertInput = {
+  to: string;
+  projectTitle: string;
+  visitorName: string;
+  visitorEmail: string;
+  rangeLabel: string;
+  rangeMin: number;
+  rangeMax: number | null;
+  message: string | null;
+  isPublic: boolean;
+  eventSource: string | null;
+  analyticsUrl: string;
+};
+
+/** To the founder for each new signal of interest. */
+export function signalAlertMail(input: SignalAlertInput): OutgoingMail {
+  const range = formatAmountRange(input.rangeMin, input.rangeMax);
+  const { text, html } = compose({
+    heading: `New interest signal: ${input.rangeLabel}`,
+    blocks: [
+      { kind: "p", text: `${input.visitorName} signaled non-binding interest in ${input.projectTitle}.` },
+      {
+        kind: "list",
+        items: [
+          `Interest level: ${input.rangeLabel} (${range})`,
+          `E-mail: ${input.visitorEmail}`,
+          ...(input.eventSource ? [`Met at: ${input.eventSource}`] : []),
+          input.isPublic ? "Shown on your Recognition Wall" : "Private: counted, not shown on the wall",
+        ],
+      },
+      ...(input.message ? ([{ kind: "p", text: "Their message:" }, { kind: "quote", text: input.message }] satisfies Block[]) : []),
+      { kind: "p", text: "A signal is not a commitment; follow up off-platform." },
+      { kind: "link", label: "See your analytics", url: input.analyticsUrl },
+    ],
+    footer: [{ kind: "p", text: `You received this because you own ${input.projectTitle} on ${PRODUCT_NAME}.` }],
+  });
+  return {
+    kind: "signal-alert",
+    to: input.to,
+    subject: `New interest signal for ${input.projectTitle}: ${input.rangeLabel}`,
+    text,
+    html,
+    headers: { "Reply-To": input.visitorEmail },
+  };
+}
+
+export type DigestInput = {
+  to: string;
+  name: string;
+  projectTitle: string;
+  updates: { body: string; createdAt: string }[];
+  pitchUrl: string;
+  unsubscribeUrl: string;
+  timeZone: string;
+};
+
+/** The Friday digest: every update since the last one, oldest first. */
+export function digestMail(input: DigestInput): OutgoingMail {
+  const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: input.timeZone });
+  const count = input.updates.length;
+  const { text, html } = compose({
+    heading: `What ${input.projectTitle} shipped this week`,
+    blocks: [
+      { kind: "p", text: `Hi ${input.name},` },
+      { kind: "p", text: `${count === 1 ? "One update" : `${count} updates`} from ${input.projectTitle} since the last digest:` },
+      { kind: "list", items: input.updates.map((update) => `${day.format(new Date(update.createdAt))}: ${update.body}`) },
+      { kind: "link", label: `Visit ${input.projectTitle}`, url: input.pitchUrl },
+    ],
+    footer: [
+      { kind: "p", text: `You received this weekly digest because you follow ${input.projectTitle}. Unsubscribe with one click:` },
+      { kind: "link", label: "Unsubscribe", url: input.unsubscribeUrl },
+    ],
+  });
+  return { kind: "digest", to: input.to, subject: `${input.projectTitle}: what shipped this week`, text, html, headers: unsubscribeHeaders(input.unsubscribeUrl) };
+}

@@ -1,0 +1,72 @@
+/**
+ * The weekly digest's schedule: Friday at a configured hour in a configured time zone. A slot is named by the
+ * local date of its Friday ('2026-11-20'), which is what several instances agree on.
+ */
+export type DigestSlot = { slot: string; at: Date };
+
+export const DIGEST_WEEKDAY = 5; // Friday, as in JavaScript's getUTCDay
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function localParts(date: Date, timeZone: string) {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** How far the zone's wall clock is ahead of UTC at `date`, in milliseconds. */
+function zoneOffsetMs(date: Date, timeZone: string): number {
+  const p = localParts(date, timeZone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(date.getTime() / 1000) * 1000;
+}
+
+/** The instant when the zone's wall clock reads the given date at `hour`:00. */
+function zonedHour(year: number, month: number, day: number, hour: number, timeZone: string): Date {
+  const wall = Date.UTC(year, month - 1, day, hour);
+  let utc = wall - zoneOffsetMs(new Date(wall), timeZone);
+  const corrected = zoneOffsetMs(new Date(utc), timeZone);
+  if (wall - corrected !== utc) utc = wall - corrected;
+  return new Date(utc);
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The latest Friday-at-`hour` in `timeZone` that is not after `now`. */
+export function latestDigestSlot(now: Date, hour: number, timeZone: string): DigestSlot {
+  const local = localParts(now, timeZone);
+  const today = new Date(Date.UTC(local.year, local.month - 1, local.day));
+  const daysBack = (today.getUTCDay() - DIGEST_WEEKDAY + 7) % 7;
+  for (const extra of [0, 7]) {
+    const friday = new Date(today.getTime() - (daysBack + extra) * 86_400_000);
+    const at = zonedHour(friday.getUTCFullYear(), friday.getUTCMonth() + 1, friday.getUTCDate(), hour, timeZone);
+    if (at.getTime() <= now.getTime()) return { slot: friday.toISOString().slice(0, 10), at };
+  }
+  throw new Error("unreachable: a Friday within two weeks always precedes now");
+}

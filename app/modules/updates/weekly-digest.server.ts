@@ -1,0 +1,130 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import type { Logger } from "~/modules/logging/logger.server";
+import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { digestMail } from "~/modules/mail/messages.server";
+import { enqueueMail } from "~/modules/mail/outbox.server";
+import { latestDigestSlot, type DigestSlot } from "./digest-slot";
+
+export type DigestSchedule = { hour: number; timeZone: string };
+
+export type DigestRun = { slot: string; projects: number; messages: number };
+
+/**
+ * Sends the digest of `slot`, once: the run is claimed by inserting its row, so a second instance (or a second
+ * call) finds it taken and does nothing. In the same transaction every published project with updates posted
+ * before the slot and not yet mailed queues one digest per subscribed address, and those updates are marked
+ * with the slot. A project with nothing new sends nothing; an unsubscribed address gets nothing.
+ */
+export async function sendDigestFor(db: Kysely<Database>, links: MailLinks, slot: DigestSlot, timeZone: string, now = new Date()): Promise<DigestRun | null> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto("digest_runs")
+      .values({ slot: slot.slot, slot_at: slot.at.toISOString(), ran_at: now.toISOString(), projects: 0, messages: 0 })
+      .onConflict((oc) => oc.column("slot").doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+
+    const updates = await trx
+      .selectFrom("project_updates")
+      .innerJoin("projects", "projects.id", "project_updates.project_id")
+      .select(["project_updates.id", "project_updates.project_id", "project_updates.body", "project_updates.created_at", "projects.title", "projects.slug"])
+      .where("project_updates.digest_slot", "is", null)
+      .where("project_updates.created_at", "<=", slot.at.toISOString())
+      .where("projects.status", "=", "published")
+      .orderBy("project_updates.created_at")
+      .orderBy("project_updates.id")
+      .execute();
+
+    const byProject = new Map<string, typeof updates>();
+    for (const update of updates) byProject.set(update.project_id, [...(byProject.get(update.project_id) ?? []), update]);
+
+    let messages = 0;
+    for (const [projectId, projectUpdates] of byProject) {
+      const { title, slug } = projectUpdates[0]!;
+      const subscribers = await trx
+        .selectFrom("contacts")
+        .select(["id", "email", "name"])
+        .where("project_id", "=", projectId)
+        .where("subscribed", "=", true)
+        .orderBy("email")
+        .orderBy("created_at", "desc")
+        .execute();
+      const seen = new Set<string>();
+      for (const contact of subscribers) {
+        if (seen.has(contact.email)) continue;
+        seen.add(contact.email);
+        await enqueueMail(
+          trx,
+          digestMail({
+            to: contact.email,
+            name: contact.name,
+            projectTitle: title,
+            updates: projectUpdates.map((update) => ({ body: update.body, createdAt: update.created_at })),
+            pitchUrl: links.pitchUrl(slug),
+            unsubscribeUrl: links.unsubscribeUrl(contact.id),
+            timeZone,
+          }),
+          now,
+        );
+        messages += 1;
+      }
+      await trx
+        .updateTable("project_updates")
+        .set({ digest_slot: slot.slot })
+        .where("id", "in", projectUpdates.map((update) => update.id))
+        .execute();
+    }
+    await trx.updateTable("digest_runs").set({ projects: byProject.size, messages }).where("slot", "=", slot.slot).execute();
+    return { slot: slot.slot, projects: byProject.size, messages };
+  });
+}
+
+/**
+ * Runs the weekly digest when its time has come. Only the latest due slot is considered, so a server that was
+ * down on Friday catches up once when it is back, and never replays older weeks.
+ */
+export class DigestScheduler {
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<DigestRun | null> | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly links: MailLinks,
+    private readonly schedule: DigestSchedule,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Sends the latest due digest unless some instance already did; resolves with what was sent, or null. */
+  runDue(): Promise<DigestRun | null> {
+    this.#running ??= this.#runLatest().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  start(intervalMs = 60_000): void {
+    if (this.#timer) return;
+    const tick = () => void this.runDue().catch((error: unknown) => this.logger.error({ err: error }, "weekly digest failed"));
+    this.#timer = setInterval(tick, intervalMs);
+    this.#timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => undefined);
+  }
+
+  async #runLatest(): Promise<DigestRun | null> {
+    const now = this.clock();
+    const slot = latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
+    const done = await this.db.selectFrom("digest_runs").select("slot").where("slot", "=", slot.slot).executeTakeFirst();
+    if (done) return null;
+    const run = await sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now);
+    if (run) this.logger[run.messages ? "info" : "debug"](run, "weekly digest run");
+    return run;
+  }
+}

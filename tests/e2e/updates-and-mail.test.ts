@@ -1,0 +1,217 @@
+// E-mail as visitors and founders get it, against the built app delivering to a real SMTP server: the welcome and
+// signal confirmation with their one-click unsubscribe links, the founder's alerts, and a project update posted in
+// the browser that shows on the pitch page and in the activity feed.
+import type Database from "better-sqlite3";
+import type { ParsedMail } from "mailparser";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { waitForToast } from "../support/founder-e2e";
+import { contactsByEmail, insertProject, marker, newVisitor, openDatabase, postFunction, withWritableDatabase } from "../support/pitch-e2e";
+import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { startSmtpServer } from "../support/smtp";
+import { newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+
+const TITLE = "Lantern Grid";
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: AppServer;
+let browser: Browser;
+let db: Database.Database;
+let founderEmail: string;
+let project: { id: string; slug: string };
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  [app, browser] = await Promise.all([startAppServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "PitchQR <no-reply@pitchqr.test>" } }), launchBrowser()]);
+  db = openDatabase(app.dataDir);
+  founderEmail = uniqueEmail("lantern");
+  const { context } = await newClientContext(browser, { viewport: DESKTOP });
+  try {
+    await signUpThroughPage(await context.newPage(), app.url, founderEmail);
+  } finally {
+    await context.close();
+  }
+  project = insertProject(app.dataDir, {
+    title: TITLE,
+    tiers: [
+      { label: "Angel", min: 5_000, max: 25_000 },
+      { label: "Seed", min: 25_000, max: null },
+    ],
+  });
+  withWritableDatabase(app.dataDir, (writable) => {
+    writable.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(founderEmail, project.id);
+  });
+});
+
+afterAll(async () => {
+  db?.close();
+  await browser?.close();
+  await app?.stop();
+  await smtp?.close();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+/** Waits until the worker has delivered a message to `address` matching `subject`. */
+async function mailTo(address: string, subject: string | RegExp): Promise<ParsedMail> {
+  const matches = (mail: ParsedMail) => {
+    const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
+    const subjectMatches = typeof subject === "string" ? mail.subject === subject : subject.test(mail.subject ?? "");
+    return to?.value[0]?.address === address && subjectMatches;
+  };
+  await expect.poll(() => smtp.received.some(matches), { timeout: 20_000, interval: 250 }).toBe(true);
+  return smtp.received.find(matches)!;
+}
+
+function unsubscribeLinkOf(mail: ParsedMail): string {
+  const header = mail.headerLines.find((line) => line.key === "list-unsubscribe")?.line ?? "";
+  const url = /<([^>]+)>/.exec(header)?.[1] ?? "";
+  expect(url.startsWith(`${app.url}/unsubscribe?token=`)).toBe(true);
+  expect(mail.text).toContain(url);
+  expect(mail.headerLines.find((line) => line.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+  return url;
+}
+
+async function openDialog(page: Page, action: "Follow Updates" | "Signal Interest"): Promise<Locator> {
+  await page.getByRole("main").getByRole("link", { name: action }).first().click();
+  const dialog = page.getByRole("dialog", { name: action });
+  await dialog.locator("form").first().waitFor();
+  return dialog;
+}
+
+describe("e-mail to visitors", () => {
+  it("welcomes a follower, whose one-click link unsubscribes them; a tampered link changes nothing", async () => {
+    const email = `${marker("follow")}@example.com`;
+    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    try {
+      await page.goto(`${app.url}/pitch/${project.slug}`);
+      await waitForHydration(page);
+      const dialog = await openDialog(page, "Follow Updates");
+      await dialog.getByLabel("Name", { exact: true }).fill("Grace Lin");
+      await dialog.getByLabel("Email", { exact: true }).fill(email);
+      await dialog.getByLabel("I agree to receive project updates by e-mail").check();
+      await dialog.getByRole("button", { name: "Follow Updates" }).click();
+      await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
+
+      const welcome = await mailTo(email, `You're following ${TITLE}`);
+      expect(welcome.from?.value[0]).toMatchObject({ name: "PitchQR", address: "no-reply@pitchqr.test" });
+      expect(welcome.text).toContain("Hi Grace Lin,");
+      expect(welcome.text).toContain("you get one digest on Friday");
+      const link = unsubscribeLinkOf(welcome);
+
+      const tampered = link.replace(/token=./, (match) => `${match.slice(0, -1)}${match.endsWith("A") ? "B" : "A"}`);
+      const refused = await page.goto(tampered);
+      expect(refused?.status()).toBe(400);
+      await page.getByRole("alert").filter({ hasText: "Invalid unsubscribe link" }).waitFor();
+      await page.getByText("Nothing was changed.").waitFor();
+      expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([1]);
+
+      const done = await page.goto(link);
+      expect(done?.status()).toBe(200);
+      await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
+      await page.getByText(`You will no longer receive emails about ${TITLE}.`).waitFor();
+      expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([0]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("confirms a signal to the visitor and alerts the founder; the RFC 8058 one-click POST works", async () => {
+    const email = `${marker("signal")}@example.com`;
+    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    try {
+      await page.goto(`${app.url}/pitch/${project.slug}`);
+      await waitForHydration(page);
+      const dialog = await openDialog(page, "Signal Interest");
+      await dialog.locator("label", { hasText: "Angel" }).first().click();
+      await dialog.getByLabel("Name", { exact: true }).fill("Omar Haddad");
+      await dialog.getByLabel("Email", { exact: true }).fill(email);
+      await dialog.getByLabel("Message", { exact: true }).fill("Loved the pilot numbers");
+      await dialog.getByRole("button", { name: "Signal Interest" }).click();
+      await page.getByText("Signal of interest recorded!").waitFor();
+    } finally {
+      await context.close();
+    }
+
+    const confirmation = await mailTo(email, `Your interest in ${TITLE} is recorded`);
+    expect(confirmation.text).toContain("Interest level: Angel ($5k-$25k)");
+    expect(confirmation.text).toContain("This signal is non-binding");
+    const alert = await mailTo(founderEmail, `New interest signal for ${TITLE}: Angel`);
+    expect(alert.text).toContain(`Omar Haddad signaled non-binding interest in ${TITLE}.`);
+    expect(alert.replyTo?.value[0]?.address).toBe(email);
+
+    // What a mail provider does with List-Unsubscribe-Post: a cross-site POST from its own server, no cookies.
+    const link = unsubscribeLinkOf(confirmation);
+    const response = await fetch(link, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`You will no longer receive emails about ${TITLE}.`);
+  });
+
+  it("sends the founder each intro request with the forwardable blurb", async () => {
+    const email = `${marker("intro")}@example.com`;
+    const response = await postFunction(app.url, "submit-intro", {
+      projectId: project.id,
+      contact: { name: "Ada Marsh", email, linkedinUrl: null },
+      note: "I run procurement for two district health offices",
+      roleTags: ["Operator"],
+    });
+    expect(response.status).toBe(200);
+    const { blurb } = (await response.json()) as { blurb: string };
+    const alert = await mailTo(founderEmail, `New intro request for ${TITLE}: Ada Marsh`);
+    for (const line of blurb.split("\n").filter(Boolean)) expect(alert.text).toContain(`> ${line}`);
+    expect(alert.replyTo?.value[0]?.address).toBe(email);
+  });
+});
+
+describe("project updates", () => {
+  it("posts an update on the edit screen: refused when empty or too long, then on the pitch page and in the feed", async () => {
+    const { context } = await newClientContext(browser, { viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await signInThroughPage(page, app.url, founderEmail, "secret123", `/project/${project.id}/edit`);
+      await waitForHydration(page);
+      const form = page.getByRole("form", { name: "Post an update" });
+      const body = form.getByLabel("What shipped?");
+      await form.getByRole("button", { name: "Post Update" }).click();
+      await form.getByText("Please describe what you shipped").waitFor();
+      await body.fill("x".repeat(501));
+      await form.getByRole("button", { name: "Post Update" }).click();
+      await form.getByText("Update must be less than 500 characters").waitFor();
+      expect(db.prepare("select count(*) as n from project_updates where project_id = ?").get(project.id)).toEqual({ n: 0 });
+
+      const text = `Shipped remote alerts to ${marker("clinic")} clinics`;
+      await body.fill(text);
+      await form.getByRole("button", { name: "Post Update" }).click();
+      await waitForToast(page, "Update posted");
+      const recent = page.getByRole("list", { name: "Recent updates, newest first" });
+      await recent.getByText(text).waitFor();
+      await recent.getByText("In Friday's digest").waitFor();
+      expect(await body.inputValue()).toBe("");
+      const row = db.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
+      expect(row).toMatchObject({ body: text });
+
+      const visitor = await newVisitor(browser, { viewport: PHONE });
+      try {
+        await visitor.page.goto(`${app.url}/pitch/${project.slug}`);
+        const stats = visitor.page.getByRole("region", { name: "Stats" });
+        await stats.getByText("Last shipped").waitFor();
+        expect(await stats.locator("time").innerText()).toMatch(/^just now$/i);
+      } finally {
+        await visitor.context.close();
+      }
+
+      await page.goto(`${app.url}/dashboard`);
+      const feed = page.getByRole("region", { name: "Activity, newest first" });
+      await feed.getByText("Update posted").first().waitFor();
+      await feed.getByText(text).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

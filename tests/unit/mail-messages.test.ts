@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { isSingleMailbox } from "~/modules/mail/address";
+import { digestMail, escapeHtml, introAlertMail, signalConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
+import { introSchema } from "~/modules/pitch/visitor-forms";
+import { validate } from "~/modules/forms/validation";
+
+const UNSUBSCRIBE = "https://pitch.example/unsubscribe?token=abc";
+
+describe("e-mail messages", () => {
+  it("escape what visitors typed in the HTML and keep it verbatim in the text", () => {
+    const mail = introAlertMail({
+      to: "founder@example.com",
+      projectTitle: "Harbor <Cold> Chain",
+      visitorName: `Eve "<script>alert(1)</script>"`,
+      visitorEmail: "eve@example.com",
+      roleTags: ["Angel"],
+      linkedinUrl: null,
+      blurb: "Intro: Eve → Harbor\n\n<b>hi</b>",
+      analyticsUrl: "https://pitch.example/project/p/analytics",
+    });
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).toContain("&lt;script&gt;");
+    expect(mail.html).toContain("&lt;b&gt;hi&lt;/b&gt;");
+    expect(mail.text).toContain(`Eve "<script>alert(1)</script>"`);
+    expect(mail.text).toContain("> <b>hi</b>");
+    expect(mail.headers).toEqual({ "Reply-To": "eve@example.com" });
+    expect(escapeHtml(`a&b<'">`)).toBe("a&amp;b&lt;&#39;&quot;&gt;");
+  });
+
+  it("say that a signal is non-binding and carry one-click unsubscribe headers", () => {
+    const mail = signalConfirmationMail({
+      to: "omar@example.com",
+      name: "Omar",
+      projectTitle: "Harbor Cold Chain",
+      rangeLabel: "Angel",
+      rangeMin: 5000,
+      rangeMax: 25000,
+      message: null,
+      showName: true,
+      pitchUrl: "https://pitch.example/pitch/harbor",
+      unsubscribeUrl: UNSUBSCRIBE,
+    });
+    expect(mail.subject).toBe("Your interest in Harbor Cold Chain is recorded");
+    expect(mail.text).toContain("Interest level: Angel ($5k-$25k)");
+    expect(mail.text).toContain("This signal is non-binding");
+    expect(mail.text).toContain(`Unsubscribe: ${UNSUBSCRIBE}`);
+    expect(mail.headers).toEqual({ "List-Unsubscribe": `<${UNSUBSCRIBE}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+  });
+
+  it("list a digest's updates oldest first with their dates in the digest's time zone", () => {
+    const mail = digestMail({
+      to: "grace@example.com",
+      name: "Grace",
+      projectTitle: "Harbor",
+      updates: [
+        { body: "Shipped alerts", createdAt: "2026-11-17T23:30:00Z" },
+        { body: "Two more clinics", createdAt: "2026-11-19T10:00:00Z" },
+      ],
+      pitchUrl: "https://pitch.example/pitch/harbor",
+      unsubscribeUrl: UNSUBSCRIBE,
+      timeZone: "Europe/Berlin",
+    });
+    expect(mail.text).toContain("2 updates from Harbor since the last digest");
+    expect(mail.text).toContain("- Nov 18: Shipped alerts\n- Nov 19: Two more clinics");
+    expect(welcomeMail({ to: "g@example.com", name: "G", projectTitle: "Harbor", pitchUrl: "u", unsubscribeUrl: UNSUBSCRIBE }).headers?.["List-Unsubscribe"]).toBe(
+      `<${UNSUBSCRIBE}>`,
+    );
+  });
+
+  it("accept one plain address only, in the forms and in the outbox", () => {
+    for (const address of ["ada@example.com", "a.b+tag@sub.example.co"]) expect(isSingleMailbox(address)).toBe(true);
+    for (const address of ["x,victim@evil.example", "Eve <eve@example.com>", "a@b.com;c@d.com", 'a"b@example.com', "a@b", "a b@example.com"]) {
+      expect(isSingleMailbox(address)).toBe(false);
+    }
+    const result = validate(introSchema, { name: "Eve", email: "x,victim@evil.example", note: "hi" });
+    expect(result.ok ? null : result.fieldErrors.email).toBe("Please enter a valid email address");
+  });
+});
