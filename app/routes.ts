@@ -22,6 +22,7 @@ export default [
 
   route("pledge-success", "routes/pledge-success.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),
+  route("unsubscribe/one-click", "routes/unsubscribe.one-click.ts"),
   route("api/functions/submit-intro", "routes/api.functions.submit-intro.ts"),
   route("api/functions/subscribe-updates", "routes/api.functions.subscribe-updates.ts"),
   route("api/functions/track-scan", "routes/api.functions.track-scan.ts"),

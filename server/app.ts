@@ -205,6 +205,9 @@ function servePitchPagesFromCache(cache: PitchPageCache, config: AppConfig): Req
 
 function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
   return (req, res, next) => {
+    // RFC 8058: mail providers POST the List-Unsubscribe link from their own servers, with any Origin. The signed
+    // token is the authority there, and a cross-site POST with it can do no more than following the link does.
+    if (req.path === "/unsubscribe/one-click") return next();
     const refused = isCrossSiteWrite(
       {
         method: req.method,

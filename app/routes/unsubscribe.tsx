@@ -26,12 +26,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  // RFC 8058: mail programs POST `List-Unsubscribe=One-Click` to the link from the List-Unsubscribe header.
-  const token = new URL(request.url).searchParams.get("token");
-  if (token !== null) {
-    const link = await unsubscribeByToken(context.services, token);
-    return data<Result>(link, { status: link.done ? 200 : 400 });
-  }
   const input = validate(unsubscribeSchema, formToObject(await request.formData()));
   if (!input.ok) return data<Result>({ done: false, title: "Invalid email", message: "Please enter a valid email address." }, { status: 400 });
   try {

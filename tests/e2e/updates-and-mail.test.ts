@@ -65,13 +65,15 @@ async function mailTo(address: string, subject: string | RegExp): Promise<Parsed
   return smtp.received.find(matches)!;
 }
 
-function unsubscribeLinkOf(mail: ParsedMail): string {
+/** The e-mail's unsubscribe link (in its text) and its List-Unsubscribe URL (for RFC 8058 one-click POSTs). */
+function unsubscribeLinksOf(mail: ParsedMail): { page: string; oneClick: string } {
   const header = mail.headerLines.find((line) => line.key === "list-unsubscribe")?.line ?? "";
-  const url = /<([^>]+)>/.exec(header)?.[1] ?? "";
-  expect(url.startsWith(`${app.url}/unsubscribe?token=`)).toBe(true);
-  expect(mail.text).toContain(url);
+  const oneClick = /<([^>]+)>/.exec(header)?.[1] ?? "";
+  expect(oneClick.startsWith(`${app.url}/unsubscribe/one-click?token=`)).toBe(true);
   expect(mail.headerLines.find((line) => line.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
-  return url;
+  const page = oneClick.replace("/unsubscribe/one-click?", "/unsubscribe?");
+  expect(mail.text).toContain(page);
+  return { page, oneClick };
 }
 
 async function openDialog(page: Page, action: "Follow Updates" | "Signal Interest"): Promise<Locator> {
@@ -99,7 +101,7 @@ describe("e-mail to visitors", () => {
       expect(welcome.from?.value[0]).toMatchObject({ name: "PitchQR", address: "no-reply@pitchqr.test" });
       expect(welcome.text).toContain("Hi Grace Lin,");
       expect(welcome.text).toContain("you get one digest on Friday");
-      const link = unsubscribeLinkOf(welcome);
+      const link = unsubscribeLinksOf(welcome).page;
 
       const tampered = link.replace(/token=./, (match) => `${match.slice(0, -1)}${match.endsWith("A") ? "B" : "A"}`);
       const refused = await page.goto(tampered);
@@ -142,15 +144,35 @@ describe("e-mail to visitors", () => {
     expect(alert.text).toContain(`Omar Haddad signaled non-binding interest in ${TITLE}.`);
     expect(alert.replyTo?.value[0]?.address).toBe(email);
 
-    // What a mail provider does with List-Unsubscribe-Post: a cross-site POST from its own server, no cookies.
-    const link = unsubscribeLinkOf(confirmation);
-    const response = await fetch(link, {
+    // The backer follows the project too; the confirmation's one-click link then stops all of this project's e-mail.
+    const follow = await postFunction(app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Omar Haddad", email }, consent: true });
+    expect(follow.status).toBe(200);
+    expect(contactsByEmail(db, email).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", 1]]);
+
+    // What a mail provider does with List-Unsubscribe-Post: a POST from its own servers, another origin, no cookies.
+    const { oneClick } = unsubscribeLinksOf(confirmation);
+    const response = await fetch(oneClick, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.provider.example" },
       body: "List-Unsubscribe=One-Click",
     });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(`You will no longer receive emails about ${TITLE}.`);
+    expect(await response.text()).toBe("You've been unsubscribed.");
+    expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([0]);
+    const forged = await fetch(oneClick.replace(/token=./, "token=x"), { method: "POST", body: "List-Unsubscribe=One-Click" });
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain("Invalid unsubscribe link");
+    // Opened in a browser, the header's link leads to the page.
+    const opened = await fetch(oneClick, { redirect: "manual" });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe(oneClick.replace(app.url, "").replace("/one-click", ""));
+    // Anything else from another origin is still refused.
+    const form = await fetch(`${app.url}/unsubscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+      body: `email=${encodeURIComponent(email)}`,
+    });
+    expect(form.status).toBe(403);
   });
 
   it("sends the founder each intro request with the forwardable blurb", async () => {

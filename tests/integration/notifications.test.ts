@@ -49,11 +49,13 @@ function header(mail: ParsedMail, name: string): string | undefined {
   return mail.headerLines.find((line) => line.key === name.toLowerCase())?.line.slice(name.length + 2);
 }
 
+/** The token of the e-mail's unsubscribe link, which its List-Unsubscribe header shares. */
 function unsubscribeTokenOf(mail: ParsedMail): string {
-  const url = /<([^>]+)>/.exec(header(mail, "List-Unsubscribe") ?? "")?.[1] ?? "";
-  expect(url.startsWith(`${TEST_PUBLIC_URL}/unsubscribe?token=`)).toBe(true);
-  expect(mail.text).toContain(url);
-  return new URL(url).searchParams.get("token") ?? "";
+  const oneClick = /<([^>]+)>/.exec(header(mail, "List-Unsubscribe") ?? "")?.[1] ?? "";
+  expect(oneClick.startsWith(`${TEST_PUBLIC_URL}/unsubscribe/one-click?token=`)).toBe(true);
+  const token = new URL(oneClick).searchParams.get("token") ?? "";
+  expect(mail.text).toContain(`${TEST_PUBLIC_URL}/unsubscribe?token=${encodeURIComponent(token)}`);
+  return token;
 }
 
 async function founderProject(database: AppDatabase, tag: string) {

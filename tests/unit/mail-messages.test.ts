@@ -4,7 +4,7 @@ import { digestMail, escapeHtml, introAlertMail, signalConfirmationMail, welcome
 import { introSchema } from "~/modules/pitch/visitor-forms";
 import { validate } from "~/modules/forms/validation";
 
-const UNSUBSCRIBE = "https://pitch.example/unsubscribe?token=abc";
+const UNSUBSCRIBE = { pageUrl: "https://pitch.example/unsubscribe?token=abc", oneClickUrl: "https://pitch.example/unsubscribe/one-click?token=abc" };
 
 describe("e-mail messages", () => {
   it("escape what visitors typed in the HTML and keep it verbatim in the text", () => {
@@ -38,13 +38,13 @@ describe("e-mail messages", () => {
       message: null,
       showName: true,
       pitchUrl: "https://pitch.example/pitch/harbor",
-      unsubscribeUrl: UNSUBSCRIBE,
+      unsubscribe: UNSUBSCRIBE,
     });
     expect(mail.subject).toBe("Your interest in Harbor Cold Chain is recorded");
     expect(mail.text).toContain("Interest level: Angel ($5k-$25k)");
     expect(mail.text).toContain("This signal is non-binding");
-    expect(mail.text).toContain(`Unsubscribe: ${UNSUBSCRIBE}`);
-    expect(mail.headers).toEqual({ "List-Unsubscribe": `<${UNSUBSCRIBE}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+    expect(mail.text).toContain(`Unsubscribe: ${UNSUBSCRIBE.pageUrl}`);
+    expect(mail.headers).toEqual({ "List-Unsubscribe": `<${UNSUBSCRIBE.oneClickUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
   });
 
   it("list a digest's updates oldest first with their dates in the digest's time zone", () => {
@@ -57,13 +57,13 @@ describe("e-mail messages", () => {
         { body: "Two more clinics", createdAt: "2026-11-19T10:00:00Z" },
       ],
       pitchUrl: "https://pitch.example/pitch/harbor",
-      unsubscribeUrl: UNSUBSCRIBE,
+      unsubscribe: UNSUBSCRIBE,
       timeZone: "Europe/Berlin",
     });
     expect(mail.text).toContain("2 updates from Harbor since the last digest");
     expect(mail.text).toContain("- Nov 18: Shipped alerts\n- Nov 19: Two more clinics");
-    expect(welcomeMail({ to: "g@example.com", name: "G", projectTitle: "Harbor", pitchUrl: "u", unsubscribeUrl: UNSUBSCRIBE }).headers?.["List-Unsubscribe"]).toBe(
-      `<${UNSUBSCRIBE}>`,
+    expect(welcomeMail({ to: "g@example.com", name: "G", projectTitle: "Harbor", pitchUrl: "u", unsubscribe: UNSUBSCRIBE }).headers?.["List-Unsubscribe"]).toBe(
+      `<${UNSUBSCRIBE.oneClickUrl}>`,
     );
   });
 

@@ -75,7 +75,7 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
     const welcome = (contactId: string) =>
       enqueueMail(
         trx,
-        welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribeUrl: links.unsubscribeUrl(contactId) }),
+        welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contactId) }),
       );
     const known = await trx
       .selectFrom("contacts")

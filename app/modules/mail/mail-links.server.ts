@@ -1,9 +1,12 @@
 import type { UnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
 
+/** A contact's signed unsubscribe links: the page a person opens, and the List-Unsubscribe URL for RFC 8058 POSTs. */
+export type UnsubscribeLinks = { pageUrl: string; oneClickUrl: string };
+
 /** The absolute links e-mails carry, built from PUBLIC_URL. */
 export type MailLinks = {
   pitchUrl(slug: string): string;
-  unsubscribeUrl(contactId: string): string;
+  unsubscribe(contactId: string): UnsubscribeLinks;
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
 };
@@ -11,7 +14,10 @@ export type MailLinks = {
 export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, clock: () => Date = () => new Date()): MailLinks {
   return {
     pitchUrl: (slug) => `${publicUrl}/pitch/${encodeURIComponent(slug)}`,
-    unsubscribeUrl: (contactId) => `${publicUrl}/unsubscribe?token=${encodeURIComponent(tokens.sign(contactId, clock()))}`,
+    unsubscribe: (contactId) => {
+      const token = encodeURIComponent(tokens.sign(contactId, clock()));
+      return { pageUrl: `${publicUrl}/unsubscribe?token=${token}`, oneClickUrl: `${publicUrl}/unsubscribe/one-click?token=${token}` };
+    },
     analyticsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/analytics`,
     editUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/edit`,
   };

@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from "~/product";
 import { formatAmountRange } from "~/modules/signals/amount-format";
+import type { UnsubscribeLinks } from "./mail-links.server";
 import type { OutgoingMail } from "./outbox.server";
 
 /**
@@ -64,8 +65,8 @@ function compose(letter: Letter): { text: string; html: string } {
 }
 
 /** RFC 8058 one-click unsubscribe: mail programs POST `List-Unsubscribe=One-Click` to the link. */
-export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
-  return { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+export function unsubscribeHeaders(links: UnsubscribeLinks): Record<string, string> {
+  return { "List-Unsubscribe": `<${links.oneClickUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
 const NON_BINDING =
@@ -81,7 +82,7 @@ export type SignalConfirmationInput = {
   message: string | null;
   showName: boolean;
   pitchUrl: string;
-  unsubscribeUrl: string;
+  unsubscribe: UnsubscribeLinks;
 };
 
 /** To the visitor after a signal: what they signaled, that it is non-binding, and how to unsubscribe. */
@@ -106,13 +107,13 @@ export function signalConfirmationMail(input: SignalConfirmationInput): Outgoing
     blocks,
     footer: [
       { kind: "p", text: `You received this because you signaled interest on the ${input.projectTitle} pitch page. To get no more e-mail about ${input.projectTitle}, unsubscribe with one click:` },
-      { kind: "link", label: "Unsubscribe", url: input.unsubscribeUrl },
+      { kind: "link", label: "Unsubscribe", url: input.unsubscribe.pageUrl },
     ],
   });
-  return { kind: "signal-confirmation", to: input.to, subject: `Your interest in ${input.projectTitle} is recorded`, text, html, headers: unsubscribeHeaders(input.unsubscribeUrl) };
+  return { kind: "signal-confirmation", to: input.to, subject: `Your interest in ${input.projectTitle} is recorded`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }
 
-export type WelcomeInput = { to: string; name: string; projectTitle: string; pitchUrl: string; unsubscribeUrl: string };
+export type WelcomeInput = { to: string; name: string; projectTitle: string; pitchUrl: string; unsubscribe: UnsubscribeLinks };
 
 /** To a visitor who just followed a project's updates. */
 export function welcomeMail(input: WelcomeInput): OutgoingMail {
@@ -128,10 +129,10 @@ export function welcomeMail(input: WelcomeInput): OutgoingMail {
     ],
     footer: [
       { kind: "p", text: `You received this because you followed ${input.projectTitle}. Unsubscribe anytime, with one click:` },
-      { kind: "link", label: "Unsubscribe", url: input.unsubscribeUrl },
+      { kind: "link", label: "Unsubscribe", url: input.unsubscribe.pageUrl },
     ],
   });
-  return { kind: "welcome", to: input.to, subject: `You're following ${input.projectTitle}`, text, html, headers: unsubscribeHeaders(input.unsubscribeUrl) };
+  return { kind: "welcome", to: input.to, subject: `You're following ${input.projectTitle}`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }
 
 export type IntroAlertInput = {
@@ -226,7 +227,7 @@ export type DigestInput = {
   projectTitle: string;
   updates: { body: string; createdAt: string }[];
   pitchUrl: string;
-  unsubscribeUrl: string;
+  unsubscribe: UnsubscribeLinks;
   timeZone: string;
 };
 
@@ -244,8 +245,8 @@ export function digestMail(input: DigestInput): OutgoingMail {
     ],
     footer: [
       { kind: "p", text: `You received this weekly digest because you follow ${input.projectTitle}. Unsubscribe with one click:` },
-      { kind: "link", label: "Unsubscribe", url: input.unsubscribeUrl },
+      { kind: "link", label: "Unsubscribe", url: input.unsubscribe.pageUrl },
     ],
   });
-  return { kind: "digest", to: input.to, subject: `${input.projectTitle}: what shipped this week`, text, html, headers: unsubscribeHeaders(input.unsubscribeUrl) };
+  return { kind: "digest", to: input.to, subject: `${input.projectTitle}: what shipped this week`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }

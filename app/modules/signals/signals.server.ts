@@ -109,7 +109,7 @@ export async function recordSignal(
         message: input.message,
         showName: input.showName,
         pitchUrl: links.pitchUrl(project.slug),
-        unsubscribeUrl: links.unsubscribeUrl(contactId),
+        unsubscribe: links.unsubscribe(contactId),
       }),
     );
     const founderEmail = await ownerEmailOf(trx, project.owner_id);

@@ -62,7 +62,7 @@ export async function sendDigestFor(db: Kysely<Database>, links: MailLinks, slot
             projectTitle: title,
             updates: projectUpdates.map((update) => ({ body: update.body, createdAt: update.created_at })),
             pitchUrl: links.pitchUrl(slug),
-            unsubscribeUrl: links.unsubscribeUrl(contact.id),
+            unsubscribe: links.unsubscribe(contact.id),
             timeZone,
           }),
           now,
