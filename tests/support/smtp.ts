@@ -11,6 +11,7 @@ export async function startSmtpServer(options: { refuseWith?: () => { code: numb
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
+    disableReverseLookup: true,
     onData(stream, session, callback) {
       const refusal = options.refuseWith?.();
       if (refusal) {

@@ -20,28 +20,40 @@ export function singleLine(value: string): string {
   return value.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
 }
 
+function outboxRow(mail: OutgoingMail, now: Date) {
+  if (!isSingleMailbox(mail.to)) throw new Error(`refusing to queue mail for ${JSON.stringify(mail.to)}: not a single address`);
+  return {
+    id: crypto.randomUUID(),
+    kind: mail.kind,
+    recipient: singleLine(mail.to),
+    subject: singleLine(mail.subject),
+    text_body: mail.text,
+    html_body: mail.html ?? null,
+    mail_headers: Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [singleLine(name), singleLine(value)])),
+    next_attempt_at: now.toISOString(),
+    created_at: now.toISOString(),
+    sent_at: null,
+    locked_until: null,
+    last_error: null,
+  };
+}
+
 /** Queues a message, inside the caller's transaction, so it exists exactly when the event that causes it does. */
 export async function enqueueMail(db: Kysely<Database>, mail: OutgoingMail, now = new Date()): Promise<string> {
-  if (!isSingleMailbox(mail.to)) throw new Error(`refusing to queue mail for ${JSON.stringify(mail.to)}: not a single address`);
-  const id = crypto.randomUUID();
-  await db
-    .insertInto("mail_outbox")
-    .values({
-      id,
-      kind: mail.kind,
-      recipient: singleLine(mail.to),
-      subject: singleLine(mail.subject),
-      text_body: mail.text,
-      html_body: mail.html ?? null,
-      mail_headers: Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [singleLine(name), singleLine(value)])),
-      next_attempt_at: now.toISOString(),
-      created_at: now.toISOString(),
-      sent_at: null,
-      locked_until: null,
-      last_error: null,
-    })
-    .execute();
-  return id;
+  const row = outboxRow(mail, now);
+  await db.insertInto("mail_outbox").values(row).execute();
+  return row.id;
+}
+
+const ROWS_PER_INSERT = 200;
+
+/** Queues many messages (a digest's) in a few multi-row inserts, inside the caller's transaction. */
+export async function enqueueMails(db: Kysely<Database>, mails: OutgoingMail[], now = new Date()): Promise<number> {
+  const rows = mails.map((mail) => outboxRow(mail, now));
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    await db.insertInto("mail_outbox").values(rows.slice(start, start + ROWS_PER_INSERT)).execute();
+  }
+  return rows.length;
 }
 
 /**

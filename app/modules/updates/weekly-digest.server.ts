@@ -3,7 +3,7 @@ import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { digestMail } from "~/modules/mail/messages.server";
-import { enqueueMail } from "~/modules/mail/outbox.server";
+import { enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
 import { latestDigestSlot, type DigestSlot } from "./digest-slot";
 
 export type DigestSchedule = { hour: number; timeZone: string };
@@ -51,11 +51,11 @@ export async function sendDigestFor(db: Kysely<Database>, links: MailLinks, slot
         .orderBy("created_at", "desc")
         .execute();
       const seen = new Set<string>();
+      const digests: OutgoingMail[] = [];
       for (const contact of subscribers) {
         if (seen.has(contact.email)) continue;
         seen.add(contact.email);
-        await enqueueMail(
-          trx,
+        digests.push(
           digestMail({
             to: contact.email,
             name: contact.name,
@@ -65,10 +65,9 @@ export async function sendDigestFor(db: Kysely<Database>, links: MailLinks, slot
             unsubscribe: links.unsubscribe(contact.id),
             timeZone,
           }),
-          now,
         );
-        messages += 1;
       }
+      messages += await enqueueMails(trx, digests, now);
       await trx
         .updateTable("project_updates")
         .set({ digest_slot: slot.slot })
@@ -94,6 +93,8 @@ export class DigestScheduler {
     private readonly schedule: DigestSchedule,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
+    /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
+    private readonly onMailQueued: () => void = () => undefined,
   ) {}
 
   /** Sends the latest due digest unless some instance already did; resolves with what was sent, or null. */
@@ -125,6 +126,7 @@ export class DigestScheduler {
     if (done) return null;
     const run = await sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now);
     if (run) this.logger[run.messages ? "info" : "debug"](run, "weekly digest run");
+    if (run?.messages) this.onMailQueued();
     return run;
   }
 }
