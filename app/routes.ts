@@ -22,11 +22,22 @@ export default [
 
   route("pledge-success", "routes/pledge-success.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),
+  route("app-icon-generator", "routes/app-icon-generator.tsx"),
+
+  // The installable site (decision 11): manifests and icons, drawn from app icon concept 1.
+  route("manifest.webmanifest", "routes/manifest.ts"),
+  route("pitch/:slug/manifest.webmanifest", "routes/pitch.manifest.ts"),
+  route("app-icons/:file", "routes/app-icons.ts"),
+  route("icons/:file", "routes/site-icons.ts"),
+  route("favicon.svg", "routes/favicon.ts"),
+  route("apple-touch-icon.png", "routes/apple-touch-icon.ts"),
+
   route("api/functions/submit-intro", "routes/api.functions.submit-intro.ts"),
   route("api/functions/subscribe-updates", "routes/api.functions.subscribe-updates.ts"),
   route("api/functions/track-scan", "routes/api.functions.track-scan.ts"),
   route("api/functions/handle-unsubscribe", "routes/api.functions.handle-unsubscribe.ts"),
   route("api/functions/generate-qr-code", "routes/api.functions.generate-qr-code.ts"),
+  route("api/functions/generate-app-icon", "routes/api.functions.generate-app-icon.ts"),
   route("api/activity", "routes/api.activity.ts"),
   route("api/wall/:projectId/stream", "routes/api.wall.stream.ts"),
   route("api/*", "routes/api.not-found.ts"),
