@@ -11,6 +11,7 @@ export default [
   route("project/:id/edit", "routes/project-edit.tsx"),
   route("project/:id/analytics", "routes/project-analytics.tsx"),
   route("project/:id/contacts.csv", "routes/project.contacts-csv.ts"),
+  route("project/:id/qr/:qrId/print.svg", "routes/project.qr-print.ts"),
   route("privacy", "routes/privacy.tsx"),
   route("terms", "routes/terms.tsx"),
   route("support", "routes/support.tsx"),
