@@ -125,12 +125,12 @@ export function IconGeneratorView() {
 
               <div className="mt-4 grid gap-2 sm:grid-cols-2 md:grid-cols-1 lg:grid-cols-2">
                 <button type="button" onClick={() => void generate(concept)} disabled={!hydrated || busy} className={`${compact(secondaryButtonClass)} ${state.imageUrl ? "" : "sm:col-span-2 md:col-span-1 lg:col-span-2"}`}>
-                  {generating ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <WandSparkles aria-hidden className="size-4" />}
+                  {generating ? <LoaderCircle aria-hidden className="size-4 shrink-0 animate-spin" /> : <WandSparkles aria-hidden className="size-4 shrink-0" />}
                   {generating ? "Generating..." : "Generate"}
                 </button>
                 {state.imageUrl ? (
                   <button type="button" onClick={() => download(concept)} disabled={generating} className={compact(primaryButtonClass)}>
-                    <Download aria-hidden className="size-4" />
+                    <Download aria-hidden className="size-4 shrink-0" />
                     Download PNG
                   </button>
                 ) : null}
