@@ -9,14 +9,17 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigation,
+  useMatches,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
+  type UIMatch,
 } from "react-router";
 import { toast as showToast, Toaster } from "sonner";
 import { ProjectGridSkeleton } from "~/components/founder/project-grid-skeleton";
 import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
+import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -48,7 +51,11 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return withoutDialog(currentUrl) === withoutDialog(nextUrl) ? false : defaultShouldRevalidate;
 }
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/icons/favicon-32.png", type: "image/png", sizes: "32x32" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png", sizes: "180x180" },
+];
 
 export const meta: Route.MetaFunction = () => [
   { title: `${PRODUCT_NAME}: QR-first pitch pages for founders` },
@@ -58,14 +65,17 @@ export const meta: Route.MetaFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = rootData?.cspNonce;
+  const install = installTarget(useMatches());
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
-        <meta name="theme-color" content="#4f46e5" />
+        <meta name="theme-color" content={THEME_COLOR} />
         <Meta />
         <Links />
+        <link rel="manifest" href={install.manifest} />
+        <meta name="apple-mobile-web-app-title" content={install.name} />
       </head>
       <body className="min-h-dvh">
         <SiteHeader user={rootData?.user ?? null} />
@@ -76,6 +86,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * The manifest and home-screen name of the page (decision 11): a route may name its own through
+ * `handle.install` (a published pitch page does), else the product's.
+ */
+function installTarget(matches: UIMatch[]): InstallTarget {
+  for (const match of [...matches].reverse()) {
+    const handle = match.handle as { install?: (data: unknown) => InstallTarget | null } | undefined;
+    const target = handle?.install?.(match.data);
+    if (target) return target;
+  }
+  return { manifest: SITE_MANIFEST_PATH, name: PRODUCT_NAME };
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {

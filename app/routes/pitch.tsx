@@ -2,6 +2,7 @@ import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router"
 import { PitchPageView } from "~/components/pitch/pitch-page-view";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { isDomainError } from "~/modules/errors.server";
+import { pitchManifestPath, type InstallTarget } from "~/modules/icons/web-manifest";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
@@ -109,6 +110,15 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => {
     { tagName: "link", rel: "canonical", href: url },
     ...(page.project.isDraft ? [{ name: "robots", content: "noindex" }] : []),
   ];
+};
+
+/** Added to a home screen, a published pitch keeps its title and opens itself (decision 11). */
+export const handle = {
+  install(data: unknown): InstallTarget | null {
+    const page = (data as { page?: { project: { slug: string; title: string; isDraft: boolean } } | null } | undefined)?.page;
+    if (!page || page.project.isDraft) return null;
+    return { manifest: pitchManifestPath(page.project.slug), name: page.project.title };
+  },
 };
 
 /** Opening or closing a dialog only changes `?dialog=`: no need to reload the page's data. */

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { isDomainError } from "~/modules/errors.server";
+import { contentDisposition } from "~/modules/http/content-disposition";
 import type { Route } from "./+types/project.contacts-csv";
 
 /** GET /project/{id}/contacts.csv: the owner's contacts, streamed. 401 signed out, 404 for anyone else. */
@@ -13,7 +14,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return new Response(Readable.toWeb(csv.body) as ReadableStream, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${csv.fileName.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(csv.fileName)}`,
+        "Content-Disposition": contentDisposition(csv.fileName),
         "Cache-Control": "no-store",
         "X-Contact-Count": String(csv.count),
       },

@@ -167,6 +167,20 @@ describe("owner-only actions and APIs", () => {
     expect(body.pngFileName).toBe(`${slug}-Booth-qr.png`);
   });
 
+  it("print sheet: 401 signed out, 404 for another founder, the owner gets the SVG as a download", async () => {
+    const sheet = () => `/project/${projectId}/qr/${qrCodeId}/print.svg`;
+    const anonymous = await request(sheet());
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toHaveProperty("error");
+    const other = await request(sheet(), { cookie: intruder.cookie });
+    expect(other.status).toBe(404);
+    expect(await other.text()).not.toContain("Access Test");
+    const mine = await request(sheet(), { cookie: owner.cookie });
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-disposition")).toContain(`${slug}-Booth-print-a6.svg`);
+    expect(await mine.text()).toContain(">Access Test</text>");
+  });
+
   it("CSV export: 401 signed out, 404 for another founder, the owner gets the file", async () => {
     expect((await request(`/project/${projectId}/contacts.csv`)).status).toBe(401);
     expect((await request(`/project/${projectId}/contacts.csv`, { cookie: intruder.cookie })).status).toBe(404);

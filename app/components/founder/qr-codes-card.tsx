@@ -1,4 +1,4 @@
-import { Check, Copy, Download, LoaderCircle, QrCode, ScanLine, Tag, Trash2 } from "lucide-react";
+import { Check, Copy, Download, LoaderCircle, Printer, QrCode, ScanLine, Tag, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useEffectEvent, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -6,7 +6,7 @@ import { TextField } from "~/components/pitch/form-controls";
 import { useHydrated } from "~/components/pitch/use-hydrated";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/http/form-result";
-import { qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { printSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 import { cardClass } from "./form/ui";
 import { useCopy } from "./form/use-copy";
@@ -94,6 +94,7 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
               {visible.map((code) => (
                 <QrCodeRow
                   key={code.id}
+                  projectId={projectId}
                   code={code}
                   slug={slug}
                   copier={copier}
@@ -293,7 +294,9 @@ function CreateQrForm({ action }: { action: string }) {
   );
 }
 
-function QrCodeRow({ code, slug, copier, deleteForm }: { code: QrCodeItem; slug: string; copier: Copier; deleteForm: React.ReactNode }) {
+type QrCodeRowProps = { projectId: string; code: QrCodeItem; slug: string; copier: Copier; deleteForm: React.ReactNode };
+
+function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps) {
   const hydrated = useHydrated();
   const [downloading, setDownloading] = useState(false);
   const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique`;
@@ -343,7 +346,7 @@ function QrCodeRow({ code, slug, copier, deleteForm }: { code: QrCodeItem; slug:
             onCopy={hydrated ? () => copier.copy(code.url, code.id) : undefined}
           />
         </div>
-        <div className="flex items-center gap-2 sm:shrink-0">
+        <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:flex-nowrap">
           <button
             type="button"
             onClick={download}
@@ -353,9 +356,41 @@ function QrCodeRow({ code, slug, copier, deleteForm }: { code: QrCodeItem; slug:
             {downloading ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Download aria-hidden className="size-4" />}
             {downloading ? "Generating..." : "Download"}
           </button>
+          <PrintLinks projectId={projectId} code={code} />
           {deleteForm}
         </div>
       </div>
     </li>
+  );
+}
+
+/**
+ * 'Print': the code's print sheet as an SVG download (decision 11), an A6 card, or the same card centred on
+ * US Letter with cut marks. Plain links, so they work before JavaScript loads.
+ */
+function PrintLinks({ projectId, code }: { projectId: string; code: QrCodeItem }) {
+  const segment =
+    "inline-flex h-10 items-center justify-center gap-2 border border-slate-300 bg-white text-sm font-semibold text-slate-800 transition-colors hover:bg-slate-50 focus-visible:z-10";
+  return (
+    <div role="group" aria-label={`Print sheets for ${code.label}`} className="flex flex-1 rounded-lg shadow-sm sm:flex-none">
+      <a
+        href={printSheetPath(projectId, code.id)}
+        download
+        title="A6 card (105 × 148 mm) with the title, the code, its label and the link"
+        className={`${segment} flex-1 rounded-l-lg px-3.5`}
+      >
+        <Printer aria-hidden className="size-4" />
+        Print
+      </a>
+      <a
+        href={printSheetPath(projectId, code.id, "letter")}
+        download
+        aria-label="Print on US Letter"
+        title="The A6 card centred on a US Letter page, with cut marks"
+        className={`${segment} -ml-px rounded-r-lg px-3 text-slate-600`}
+      >
+        Letter
+      </a>
+    </div>
   );
 }

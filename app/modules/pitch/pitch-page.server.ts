@@ -74,3 +74,14 @@ export async function readContentVersion(db: Kysely<Database>, slug: string): Pr
   const row = await db.selectFrom("projects").select(["content_version", "status"]).where("slug", "=", slug).executeTakeFirst();
   return row ? { version: row.content_version, published: row.status === "published" } : null;
 }
+
+/** What a published pitch's web app manifest names (decision 11); drafts and unknown slugs have none. */
+export async function readPublishedPitchSummary(db: Kysely<Database>, slug: string): Promise<{ slug: string; title: string; oneLiner: string } | null> {
+  const row = await db
+    .selectFrom("projects")
+    .select(["slug", "title", "one_liner"])
+    .where("slug", "=", slug)
+    .where("status", "=", "published")
+    .executeTakeFirst();
+  return row ? { slug: row.slug, title: row.title, oneLiner: row.one_liner } : null;
+}

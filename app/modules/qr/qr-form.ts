@@ -17,3 +17,18 @@ export type QrCodeFormInput = z.infer<typeof qrCodeFormSchema>;
 export function qrDownloadName(slug: string, label: string, extension: "png" | "svg"): string {
   return `${slug}-${label.trim().replace(/\s+/g, "-")}-qr.${extension}`;
 }
+
+/** Print sheets (decision 11): an A6 card, or the same card centred on US Letter with cut marks. */
+export const PRINT_SHEET_SIZES = ["a6", "letter"] as const;
+export type PrintSheetSize = (typeof PRINT_SHEET_SIZES)[number];
+
+/** `{slug}-{label with spaces as hyphens}-print-{size}.svg`, next to the spec's QR image names. */
+export function printSheetName(slug: string, label: string, size: PrintSheetSize): string {
+  return `${slug}-${label.trim().replace(/\s+/g, "-")}-print-${size}.svg`;
+}
+
+/** Where the edit screen's 'Print' downloads one code's sheet. */
+export function printSheetPath(projectId: string, qrCodeId: string, size: PrintSheetSize = "a6"): string {
+  const path = `/project/${encodeURIComponent(projectId)}/qr/${encodeURIComponent(qrCodeId)}/print.svg`;
+  return size === "a6" ? path : `${path}?size=${size}`;
+}
