@@ -88,6 +88,29 @@ describeEachDialect("mail outbox and delivery", (getDb, dialect) => {
     }
   });
 
+  it("retries a temporary refusal (4xx) after the backoff and then delivers it once", async () => {
+    const { db } = getDb();
+    let now = new Date("2026-11-20T12:00:00.000Z");
+    let refusals = 1;
+    const smtp = await startSmtpServer({ refuseWith: () => (refusals-- > 0 ? { code: 451, message: "Greylisted, try again later" } : null) });
+    const worker = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger, () => now);
+    try {
+      const id = await enqueueMail(db, { kind: "welcome", to: "grey@example.com", subject: "Greylisted", text: "x" }, now);
+      expect(await worker.runOnce()).toBe(0);
+      const waiting = await db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      expect(waiting).toMatchObject({ status: "pending", attempts: 1 });
+      expect(waiting.last_error).toMatch(/Greylisted/);
+      expect(await worker.runOnce()).toBe(0);
+      now = new Date(now.getTime() + retryDelayMs(1) + 1_000);
+      expect(await worker.runOnce()).toBe(1);
+      expect(smtp.received.filter((mail) => mail.subject === "Greylisted")).toHaveLength(1);
+      expect(await db.selectFrom("mail_outbox").select(["status", "attempts"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ status: "sent", attempts: 2 });
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+  });
+
   it("sends each message once even with two workers on the same database", async () => {
     const { db } = getDb();
     const smtp = await startSmtpServer();
