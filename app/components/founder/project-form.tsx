@@ -1,5 +1,5 @@
 import { AlertTriangle, ArrowLeft, ExternalLink, LoaderCircle } from "lucide-react";
-import { type FormEvent, type ReactNode, useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useCallback, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { TextAreaField, TextField } from "~/components/pitch/form-controls";
@@ -27,6 +27,7 @@ import { MetricsEditor, PointsEditor } from "./form/list-editors";
 import { StatusField } from "./form/status-field";
 import { TiersEditor } from "./form/tiers-editor";
 import { FormSection } from "./form/ui";
+import { useSettledResult } from "./form/use-settled-result";
 
 export type ProjectFormProject = {
   id: string;
@@ -114,10 +115,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
     });
   const reshaped = (list: string) => () => dismiss((slot) => slot === list || slot.startsWith(`${list}.`));
 
-  const handled = useRef<FormResult | null>(null);
-  const onResult = useEffectEvent((result: FormResult) => {
-    if (handled.current === result) return;
-    handled.current = result;
+  useSettledResult(serverResult, idle, (result: FormResult) => {
     if (result.ok) {
       toast.success(result.message);
       return;
@@ -125,9 +123,6 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
     toast.error(result.formError || SAVE_FAILED);
     focusSlot(Object.keys(screenErrors(result.fieldErrors ?? {}, kept))[0]);
   });
-  useEffect(() => {
-    if (idle && serverResult) onResult(serverResult);
-  }, [idle, serverResult]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (busy) {

@@ -1,5 +1,5 @@
 import { LoaderCircle, Megaphone, Send } from "lucide-react";
-import { type FormEvent, useEffect, useEffectEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { TextAreaField } from "~/components/pitch/form-controls";
@@ -9,6 +9,7 @@ import { formatActivityTime } from "~/modules/time/relative-time";
 import { projectUpdateSchema, UPDATE_MAX_LENGTH } from "~/modules/updates/project-update-form";
 import { useClock } from "./insights/use-clock";
 import { cardClass } from "./form/ui";
+import { useSettledResult } from "./form/use-settled-result";
 
 export type ProjectUpdateItem = { id: string; body: string; createdAt: string; mailed: boolean };
 
@@ -37,19 +38,13 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
     }
   }
 
-  const handled = useRef<FormResult | null>(null);
-  const onResult = useEffectEvent((result: FormResult) => {
-    if (handled.current === result) return;
-    handled.current = result;
+  useSettledResult(fetcher.data, !busy, (result) => {
     if (result.ok) toast.success(UPDATE_POSTED, { description: "Subscribers get it in Friday's digest." });
     else {
       toast.error(result.formError || UPDATE_FAILED);
       document.getElementById("update-body")?.focus();
     }
   });
-  useEffect(() => {
-    if (!busy && fetcher.data) onResult(fetcher.data);
-  }, [busy, fetcher.data]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (busy) {

@@ -1,5 +1,5 @@
 import { Check, Copy, Download, LoaderCircle, Printer, QrCode, ScanLine, Tag, Trash2 } from "lucide-react";
-import { type FormEvent, useEffect, useEffectEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { TextField } from "~/components/pitch/form-controls";
@@ -10,6 +10,7 @@ import { printSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 import { cardClass } from "./form/ui";
 import { useCopy } from "./form/use-copy";
+import { useSettledResult } from "./form/use-settled-result";
 
 export type QrCodeItem = {
   id: string;
@@ -53,16 +54,10 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
   // Hidden as soon as the founder confirms; a failed delete brings the row back.
   const visible = qrCodes.filter((code) => code.id !== deletingId);
 
-  const handledDelete = useRef<FormResult | null>(null);
-  const onDeleted = useEffectEvent((result: FormResult) => {
-    if (handledDelete.current === result) return;
-    handledDelete.current = result;
+  useSettledResult(deleteFetcher.data, !deleting, (result) => {
     if (result.ok) toast.success(DELETED);
     else toast.error(DELETE_FAILED);
   });
-  useEffect(() => {
-    if (!deleting && deleteFetcher.data) onDeleted(deleteFetcher.data);
-  }, [deleting, deleteFetcher.data]);
 
   return (
     <div className="space-y-4 sm:space-y-5">
@@ -217,10 +212,7 @@ function CreateQrForm({ action }: { action: string }) {
     }
   }
 
-  const handled = useRef<FormResult | null>(null);
-  const onResult = useEffectEvent((result: FormResult) => {
-    if (handled.current === result) return;
-    handled.current = result;
+  useSettledResult(fetcher.data, !busy, (result) => {
     if (result.ok) {
       toast.success(CREATED);
       return;
@@ -228,9 +220,6 @@ function CreateQrForm({ action }: { action: string }) {
     toast.error(result.formError || CREATE_FAILED);
     document.getElementById(result.fieldErrors?.eventTag && !result.fieldErrors.label ? "qr-event-tag" : "qr-label")?.focus();
   });
-  useEffect(() => {
-    if (!busy && fetcher.data) onResult(fetcher.data);
-  }, [busy, fetcher.data]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (busy) {
