@@ -48,7 +48,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   mail.start();
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
-  const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, undefined, () => mail.wake());
+  const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
   digests.start();
   return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams(), mail, unsubscribeTokens, mailLinks, digests };
 }

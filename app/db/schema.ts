@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 /**
  * The database as the application sees it, after `app/db/normalize.server.ts` has smoothed over the
@@ -263,11 +263,8 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
 ]);
 
 export type Project = Selectable<ProjectsTable>;
-export type NewProject = Insertable<ProjectsTable>;
-export type ProjectUpdate = Updateable<ProjectsTable>;
 export type QrCode = Selectable<QrCodesTable>;
 export type Contact = Selectable<ContactsTable>;
 export type SignalTier = Selectable<SignalTiersTable>;
 export type Signal = Selectable<SignalsTable>;
-export type RecognitionEntry = Selectable<RecognitionEntriesTable>;
 export type ShippedUpdate = Selectable<ProjectUpdatesTable>;

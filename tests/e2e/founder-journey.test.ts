@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
-import { visitorUserAgent } from "../support/pitch-e2e";
+import { openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
 
@@ -157,14 +157,6 @@ async function openPitchCounted(page: Page, url: string | "reload"): Promise<voi
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual({ success: true, counted: true });
   await waitForHydration(page);
-}
-
-/** Opens one of the hero's dialogs by its action button and waits for its form (it arrives in its own chunk). */
-async function openDialog(page: Page, action: "Request Intro" | "Follow Updates" | "Signal Interest"): Promise<Locator> {
-  await page.getByRole("main").getByRole("link", { name: action }).first().click();
-  const dialog = page.getByRole("dialog", { name: action });
-  await dialog.locator("form, textarea[readonly]").first().waitFor();
-  return dialog;
 }
 
 const statCard = (page: Page, label: string) =>
@@ -433,7 +425,7 @@ describe("a founder's journey", () => {
     await openPitchCounted(first, boothUrl);
     await first.getByRole("heading", { level: 1, name: TITLE }).waitFor();
     await openPitchCounted(first, "reload");
-    const intro = await openDialog(first, "Request Intro");
+    const intro = await openPitchDialog(first, "Request Intro");
     await field(intro, "Name").fill(INTRO.name);
     await field(intro, "Email").fill(INTRO.email);
     await field(intro, "LinkedIn URL").fill(INTRO.linkedin);
@@ -445,7 +437,7 @@ describe("a founder's journey", () => {
     // Visitor B: through the Booth code, follows updates.
     const second = await newVisitor();
     await openPitchCounted(second, boothUrl);
-    const follow = await openDialog(second, "Follow Updates");
+    const follow = await openPitchDialog(second, "Follow Updates");
     await field(follow, "Name").fill(FOLLOWER.name);
     await field(follow, "Email").fill(FOLLOWER.email);
     await follow.getByLabel("I agree to receive project updates by e-mail").check();
@@ -455,7 +447,7 @@ describe("a founder's journey", () => {
     // Visitor C: through the plain link, signals interest in the (edited) Angel tier, publicly.
     const third = await newVisitor();
     await openPitchCounted(third, pitchUrl());
-    const signal = await openDialog(third, "Signal Interest");
+    const signal = await openPitchDialog(third, "Signal Interest");
     const tiers = await signal.locator("label:has(input[type=radio])").allTextContents();
     expect(tiers).toHaveLength(4);
     expect(tiers[0]).toContain("$10k-$25k");

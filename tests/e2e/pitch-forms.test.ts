@@ -11,12 +11,12 @@ import {
   demoProjectId,
   marker,
   newVisitor,
+  openPitchDialog,
   openDatabase,
   postFunction,
-  showServerLogsOnFailure,
   readWallStream,
-  waitForHydration,
 } from "../support/pitch-e2e";
+import { showServerLogsOnFailure, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -38,22 +38,13 @@ afterAll(async () => {
   await app?.stop();
 });
 
-showServerLogsOnFailure(() => app);
+showServerLogsOnFailure(() => [app]);
 
 const pitchUrl = (query = "") => `${app.url}/pitch/${DEMO_SLUG}${query}`;
 
 async function openPitch(page: Page): Promise<void> {
   await page.goto(pitchUrl());
   await waitForHydration(page);
-}
-
-/** Opens one of the hero's dialogs by its action button. */
-async function openDialog(page: Page, action: "Request Intro" | "Follow Updates" | "Signal Interest"): Promise<Locator> {
-  await page.getByRole("main").getByRole("link", { name: action }).first().click();
-  const dialog = page.getByRole("dialog", { name: action });
-  // The forms arrive in their own chunk: wait for the form, not just the dialog.
-  await dialog.locator("form, textarea[readonly]").first().waitFor();
-  return dialog;
 }
 
 /**
@@ -84,7 +75,7 @@ describe.each([
     const { context, page } = await newVisitor(browser, { viewport, permissions: ["clipboard-read", "clipboard-write"] });
     try {
       await openPitch(page);
-      const dialog = await openDialog(page, "Request Intro");
+      const dialog = await openPitchDialog(page, "Request Intro");
       await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
 
       const submit = dialog.getByRole("button", { name: "Request Intro" });
@@ -110,7 +101,7 @@ describe.each([
       await dialog.waitFor({ state: "hidden" });
       expect(new URL(page.url()).searchParams.get("dialog")).toBeNull();
 
-      const reopened = await openDialog(page, "Request Intro");
+      const reopened = await openPitchDialog(page, "Request Intro");
       const linkedin = `https://www.linkedin.com/in/ada-${id}`;
       const note = `Private intro note ${id}: I can introduce you to two district health officers.`;
       await field(reopened, "Name").fill(`Ada ${id}`);
@@ -153,7 +144,7 @@ describe.each([
 
       await reopened.getByRole("link", { name: "Close" }).click();
       await reopened.waitFor({ state: "hidden" });
-      const fresh = await openDialog(page, "Request Intro");
+      const fresh = await openPitchDialog(page, "Request Intro");
       expect(await field(fresh, "Name").inputValue()).toBe("");
       expect(await field(fresh, "Note").inputValue()).toBe("");
       expect(await fresh.getByLabel("Your forwardable intro blurb").count()).toBe(0);
@@ -169,7 +160,7 @@ describe("the follow-updates dialog", () => {
     const { context, page } = await newVisitor(browser, { viewport: PHONE });
     try {
       await openPitch(page);
-      const dialog = await openDialog(page, "Follow Updates");
+      const dialog = await openPitchDialog(page, "Follow Updates");
       const email = `${marker("follow")}@example.com`;
       privateValues.push(email);
       await field(dialog, "Name").fill("Grace Follower");
@@ -208,7 +199,7 @@ describe("the follow-updates dialog", () => {
     const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
     try {
       await openPitch(page);
-      const dialog = await openDialog(page, "Follow Updates");
+      const dialog = await openPitchDialog(page, "Follow Updates");
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
       expect(new URL(page.url()).searchParams.get("dialog")).toBeNull();
@@ -226,7 +217,7 @@ describe("the signal dialog", () => {
     const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
     try {
       await openPitch(page);
-      const dialog = await openDialog(page, "Signal Interest");
+      const dialog = await openPitchDialog(page, "Signal Interest");
 
       const tiers = db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(projectId) as { range_label: string }[];
       expect(tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead", "Strategic"]);
@@ -272,7 +263,7 @@ describe("the signal dialog", () => {
       const entries = db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(projectId, name);
       expect(entries).toEqual([{ type: "Supporter", message, is_public: 1 }]);
 
-      const again = await openDialog(page, "Signal Interest");
+      const again = await openPitchDialog(page, "Signal Interest");
       expect(await field(again, "Name").inputValue()).toBe("");
       expect(await field(again, "Email").inputValue()).toBe("");
       expect(await again.getByLabel("Show my name on the Recognition Wall").isChecked()).toBe(true);
@@ -291,7 +282,7 @@ describe("the signal dialog", () => {
       if (before > 0) await page.getByText(supporters(before), { exact: true }).waitFor();
       else expect(await page.getByText(/additional supporter/).count()).toBe(0);
 
-      const dialog = await openDialog(page, "Signal Interest");
+      const dialog = await openPitchDialog(page, "Signal Interest");
       const id = marker("quiet");
       const name = `Quiet Backer ${id}`;
       const email = `${id}@example.com`;

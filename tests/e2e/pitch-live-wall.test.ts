@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser } from "../support/chromium.js";
-import { DEMO_SLUG, demoProjectId, marker, newVisitor, openDatabase, showServerLogsOnFailure, startCuttableProxy, waitForHydration, type CuttableProxy } from "../support/pitch-e2e";
+import { DEMO_SLUG, demoProjectId, marker, newVisitor, openDatabase, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
+import { showServerLogsOnFailure, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -26,7 +27,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-showServerLogsOnFailure(() => app);
+showServerLogsOnFailure(() => [app]);
 
 /** The names on the wall, top to bottom. */
 const wallNames = (page: Page) =>

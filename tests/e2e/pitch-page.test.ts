@@ -14,11 +14,10 @@ import {
   newVisitor,
   openDatabase,
   postFunction,
-  showServerLogsOnFailure,
   visitorUserAgent,
-  waitForHydration,
   withWritableDatabase,
 } from "../support/pitch-e2e";
+import { showServerLogsOnFailure, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -35,7 +34,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-showServerLogsOnFailure(() => app);
+showServerLogsOnFailure(() => [app]);
 
 /** The text a browser would show for an HTML fragment's character references. */
 function decodeEntities(html: string): string {

@@ -3,12 +3,12 @@
 // the browser that shows on the pitch page and in the activity feed.
 import type Database from "better-sqlite3";
 import type { ParsedMail } from "mailparser";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
-import { contactsByEmail, insertProject, marker, newVisitor, openDatabase, postFunction, withWritableDatabase } from "../support/pitch-e2e";
+import { contactsByEmail, insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
@@ -76,13 +76,6 @@ function unsubscribeLinksOf(mail: ParsedMail): { page: string; oneClick: string 
   return { page, oneClick };
 }
 
-async function openDialog(page: Page, action: "Follow Updates" | "Signal Interest"): Promise<Locator> {
-  await page.getByRole("main").getByRole("link", { name: action }).first().click();
-  const dialog = page.getByRole("dialog", { name: action });
-  await dialog.locator("form").first().waitFor();
-  return dialog;
-}
-
 describe("e-mail to visitors", () => {
   it("welcomes a follower, whose one-click link unsubscribes them; a tampered link changes nothing", async () => {
     const email = `${marker("follow")}@example.com`;
@@ -90,7 +83,7 @@ describe("e-mail to visitors", () => {
     try {
       await page.goto(`${app.url}/pitch/${project.slug}`);
       await waitForHydration(page);
-      const dialog = await openDialog(page, "Follow Updates");
+      const dialog = await openPitchDialog(page, "Follow Updates");
       await dialog.getByLabel("Name", { exact: true }).fill("Grace Lin");
       await dialog.getByLabel("Email", { exact: true }).fill(email);
       await dialog.getByLabel("I agree to receive project updates by e-mail").check();
@@ -126,7 +119,7 @@ describe("e-mail to visitors", () => {
     try {
       await page.goto(`${app.url}/pitch/${project.slug}`);
       await waitForHydration(page);
-      const dialog = await openDialog(page, "Signal Interest");
+      const dialog = await openPitchDialog(page, "Signal Interest");
       await dialog.locator("label", { hasText: "Angel" }).first().click();
       await dialog.getByLabel("Name", { exact: true }).fill("Omar Haddad");
       await dialog.getByLabel("Email", { exact: true }).fill(email);

@@ -49,7 +49,7 @@ async function digestsFor(database: AppDatabase, emails: string[]) {
 }
 
 function schedulerAt(database: AppDatabase, clock: { now: Date }) {
-  return new DigestScheduler(database.db, testMailLinks, UTC_NINE, logger, () => clock.now);
+  return new DigestScheduler(database.db, testMailLinks, UTC_NINE, logger, { clock: () => clock.now });
 }
 
 describeEachDialect("project updates and the weekly digest", (getDb) => {

@@ -4,8 +4,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterEach } from "vitest";
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from "playwright-core";
 
 export const DEMO_SLUG = "demo-project";
 
@@ -37,29 +36,12 @@ export function visitorUserAgent(browser: Browser): string {
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
 }
 
-/** On a failed test, prints the app's last log lines (and whether it still answers), to tell app faults from test faults. */
-export function showServerLogsOnFailure(server: () => { url: string; logs: string[] } | undefined): void {
-  afterEach(async (context) => {
-    const app = server();
-    if (context.task.result?.state !== "fail" || !app) return;
-    const up = await fetch(`${app.url}/healthz`).then(
-      (response) => `answers /healthz with ${response.status}`,
-      () => "NOT RUNNING",
-    );
-    console.error(`[${app.url} ${up}] last log lines:\n${app.logs.slice(-15).join("\n")}`);
-  });
-}
-
-/** Resolves once React has hydrated the page (client-side validation and dialogs are live). */
-export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const main = document.querySelector("main");
-      return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber") || key.startsWith("__reactProps"));
-    },
-    undefined,
-    { timeout: 20_000 },
-  );
+/** Opens one of the pitch hero's dialogs by its action button and waits for its form (it arrives in its own chunk). */
+export async function openPitchDialog(page: Page, action: "Request Intro" | "Follow Updates" | "Signal Interest"): Promise<Locator> {
+  await page.getByRole("main").getByRole("link", { name: action }).first().click();
+  const dialog = page.getByRole("dialog", { name: action });
+  await dialog.locator("form, textarea[readonly]").first().waitFor();
+  return dialog;
 }
 
 /** The test server's SQLite file. Read-only for assertions; read-write (with a busy timeout) for set-up. */

@@ -1,25 +1,24 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 
+/** Clears `subscribed` for every contact with this e-mail (in one project, or in all) and keeps the counters exact. */
+async function clearSubscriptions(trx: Transaction<Database>, email: string, projectId?: string): Promise<number> {
+  let update = trx.updateTable("contacts").set({ subscribed: false }).where("email", "=", email.toLowerCase()).where("subscribed", "=", true);
+  if (projectId) update = update.where("project_id", "=", projectId);
+  const changed = await update.returning("project_id").execute();
+  const perProject = new Map<string, number>();
+  for (const row of changed) perProject.set(row.project_id, (perProject.get(row.project_id) ?? 0) + 1);
+  for (const [id, count] of perProject) await addToProjectStats(trx, id, { subscribers: -count });
+  return changed.length;
+}
+
 /**
- * Clears `subscribed` for every contact with this e-mail (any project; e-mails are stored lower-case). The caller answers
+ * The e-mail form: every contact with this address, in any project (e-mails are stored lower-case). The caller answers
  * the same whether or not the address was known (DESIGN.md item 10), so the count is for logs only.
  */
 export async function unsubscribeEmail(db: Kysely<Database>, email: string): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const changed = await trx
-      .updateTable("contacts")
-      .set({ subscribed: false })
-      .where("email", "=", email.toLowerCase())
-      .where("subscribed", "=", true)
-      .returning("project_id")
-      .execute();
-    const perProject = new Map<string, number>();
-    for (const row of changed) perProject.set(row.project_id, (perProject.get(row.project_id) ?? 0) + 1);
-    for (const [projectId, count] of perProject) await addToProjectStats(trx, projectId, { subscribers: -count });
-    return changed.length;
-  });
+  return db.transaction().execute((trx) => clearSubscriptions(trx, email));
 }
 
 /**
@@ -35,15 +34,6 @@ export async function unsubscribeContact(db: Kysely<Database>, contactId: string
       .where("contacts.id", "=", contactId)
       .executeTakeFirst();
     if (!contact) return null;
-    const changed = await trx
-      .updateTable("contacts")
-      .set({ subscribed: false })
-      .where("project_id", "=", contact.project_id)
-      .where("email", "=", contact.email)
-      .where("subscribed", "=", true)
-      .executeTakeFirst();
-    const count = Number(changed.numUpdatedRows);
-    if (count) await addToProjectStats(trx, contact.project_id, { subscribers: -count });
-    return { projectTitle: contact.title, changed: count };
+    return { projectTitle: contact.title, changed: await clearSubscriptions(trx, contact.email, contact.project_id) };
   });
 }

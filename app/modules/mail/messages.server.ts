@@ -49,7 +49,7 @@ function blockHtml(block: Block): string {
 }
 
 function compose(letter: Letter): { text: string; html: string } {
-  const text = [letter.heading, "", ...letter.blocks.map(blockText).flatMap((part) => [part, ""]), "--", ...letter.footer.map(blockText), `${PRODUCT_NAME}`].join("\n");
+  const text = [letter.heading, "", ...letter.blocks.map(blockText).flatMap((part) => [part, ""]), "--", ...letter.footer.map(blockText), PRODUCT_NAME].join("\n");
   const html = [
     "<!doctype html>",
     `<html><body style="margin:0;padding:24px;background:#f8fafc;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0f172a;font-size:16px;line-height:1.5">`,

@@ -92,9 +92,11 @@ export class DigestScheduler {
     private readonly links: MailLinks,
     private readonly schedule: DigestSchedule,
     private readonly logger: Logger,
-    private readonly clock: () => Date = () => new Date(),
-    /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
-    private readonly onMailQueued: () => void = () => undefined,
+    private readonly options: {
+      clock?: () => Date;
+      /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
+      onMailQueued?: () => void;
+    } = {},
   ) {}
 
   /** Sends the latest due digest unless some instance already did; resolves with what was sent, or null. */
@@ -120,13 +122,13 @@ export class DigestScheduler {
   }
 
   async #runLatest(): Promise<DigestRun | null> {
-    const now = this.clock();
+    const now = this.options.clock?.() ?? new Date();
     const slot = latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
     const done = await this.db.selectFrom("digest_runs").select("slot").where("slot", "=", slot.slot).executeTakeFirst();
     if (done) return null;
     const run = await sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now);
     if (run) this.logger[run.messages ? "info" : "debug"](run, "weekly digest run");
-    if (run?.messages) this.onMailQueued();
+    if (run?.messages) this.options.onMailQueued?.();
     return run;
   }
 }
