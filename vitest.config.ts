@@ -32,6 +32,17 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: "hardening",
+          include: ["tests/hardening/**/*.test.ts"],
+          globalSetup: ["tests/support/e2e-global-setup.ts", "tests/support/postgres-global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
     ],
   },
 });

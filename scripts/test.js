@@ -1,5 +1,5 @@
 // `npm test`: every suite, in the order that fails fastest. Unit and integration tests (on SQLite and on
-// PostgreSQL), then a production build, then the end-to-end tests in Chromium against that build.
+// PostgreSQL), then a production build, then the end-to-end tests in Chromium and the hardening suite against that build.
 // Ends with one summary line, "tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -41,7 +41,7 @@ function runSuites(label, projects, reportName) {
 
 if (runSuites("unit and integration tests (SQLite and PostgreSQL)", ["unit", "integration"], "unit")) {
   if (run("production build", [bin("@react-router/dev", "bin.js"), "build"])) {
-    runSuites("end-to-end tests (Chromium)", ["e2e"], "e2e");
+    runSuites("end-to-end and hardening tests (Chromium, the built app)", ["e2e", "hardening"], "e2e");
   } else {
     failedStep = "production build";
   }

@@ -8,7 +8,8 @@ import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
 import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
 import { handleVisitorSubmission } from "~/modules/pitch/visitor-actions.server";
-import { HONEYPOT_FIELD } from "~/modules/pitch/visitor-forms";
+import { HONEYPOT_FIELD, ROLE_TAGS } from "~/modules/pitch/visitor-forms";
+import { readFormFields } from "~/modules/forms/validation";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/pitch";
 
@@ -34,9 +35,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const page = await loadPitchPage(database.db, params.slug, viewer?.id ?? null);
   if (!page) throw data("Project not found", { status: 404 });
 
-  const values: Record<string, unknown> = {};
-  for (const [key, value] of form) if (typeof value === "string" && key !== "roleTags") values[key] = value;
-  values.roleTags = form.getAll("roleTags").filter((tag) => typeof tag === "string");
+  const values = readFormFields(form, { roleTags: ROLE_TAGS.length });
 
   try {
     const outcome = await handleVisitorSubmission(context.services, {
@@ -64,18 +63,18 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       return data({ intent, ok: false, formError: FAILURE_MESSAGES[intent], fieldErrors: {} } satisfies VisitorActionResult, { status: 500 });
     }
     return data(
-      { intent, ok: false, formError: error.message, fieldErrors: error.fieldErrors, values: submittedValues(form) } satisfies VisitorActionResult,
+      { intent, ok: false, formError: error.message, fieldErrors: error.fieldErrors, values: submittedValues(values) } satisfies VisitorActionResult,
       { status: error.status },
     );
   }
 }
 
 /** The visitor's input, echoed back on failure (never the honeypot). */
-function submittedValues(form: FormData): Record<string, string | string[]> {
+function submittedValues(fields: Record<string, string | string[]>): Record<string, string | string[]> {
   const values: Record<string, string | string[]> = {};
-  for (const [key, value] of form) {
-    if (typeof value !== "string" || key === HONEYPOT_FIELD || key === "intent" || key === "via") continue;
-    values[key] = key === "roleTags" ? [...((values[key] as string[] | undefined) ?? []), value] : value.slice(0, 2000);
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === HONEYPOT_FIELD || key === "intent" || key === "via") continue;
+    values[key] = typeof value === "string" ? value.slice(0, 2000) : value;
   }
   return values;
 }

@@ -22,6 +22,23 @@ export function validate<S extends core.$ZodType>(schema: S, input: unknown): Va
   return { ok: false, fieldErrors, formError: result.error.issues[0]?.message ?? "Invalid input" };
 }
 
+/**
+ * Reads a submitted form in one pass: each field as a string (the last value wins), except the named list
+ * fields, which keep at most `max + 1` values. One value past the limit is enough for the form's schema to
+ * refuse the list, and a post repeating a field 100,000 times costs no more than one with a legitimate list.
+ */
+export function readFormFields(formData: FormData, lists: Readonly<Record<string, number>> = {}): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const name of Object.keys(lists)) fields[name] = [];
+  for (const [key, value] of formData) {
+    if (typeof value !== "string") continue;
+    const max = lists[key];
+    if (max === undefined) fields[key] = value;
+    else if ((fields[key] as string[]).length <= max) (fields[key] as string[]).push(value);
+  }
+  return fields;
+}
+
 /** Reads a submitted form into a plain object of strings (the last value wins for repeated keys). */
 export function formToObject(formData: FormData): Record<string, string> {
   const object: Record<string, string> = {};

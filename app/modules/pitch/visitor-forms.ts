@@ -62,7 +62,7 @@ export const introSchema = z.object({
   email,
   linkedinUrl: optionalHttpUrl("Please enter a valid LinkedIn URL (starting with https://)"),
   note: requiredText(1000, "Note must be less than 1000 characters"),
-  roleTags: z._default(z.array(z.enum(ROLE_TAGS, "Unknown role tag")).check(z.maxLength(ROLE_TAGS.length)), []),
+  roleTags: z._default(z.array(z.enum(ROLE_TAGS, "Unknown role tag")).check(z.maxLength(ROLE_TAGS.length, "Too many role tags")), []),
 });
 
 export const subscribeSchema = z.object({
