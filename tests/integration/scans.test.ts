@@ -90,4 +90,24 @@ describeEachDialect("scan tracking", (getDb) => {
     expect(result.rows).toBe(199);
     expect(result.stats).toMatchObject({ total_scans: 199, unique_scans: 40 });
   });
+
+  it("stores every good scan of a batch when one scan in it cannot be written", async () => {
+    const { db, project, qrIds } = await setup();
+    const recorder = new ScanRecorder(db);
+    const good = Array.from({ length: 50 }, (_, index) =>
+      recorder.record({ projectId: project.id, qrCodeId: qrIds[index % 2] ?? null, viewerFingerprint: `viewer-${index}` }),
+    );
+    // NUL is refused by PostgreSQL (SQLite stores it): either way the 50 others in the same tick are kept.
+    const poisoned = recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: "poison\u0000" }).then(
+      () => "stored",
+      () => "refused",
+    );
+    expect(await Promise.all(good)).toEqual(Array.from({ length: 50 }, () => true));
+    await poisoned;
+    const rows = await db.selectFrom("scans").select("viewer_fingerprint").where("project_id", "=", project.id).execute();
+    const goodRows = rows.filter((row) => row.viewer_fingerprint?.startsWith("viewer-"));
+    expect(goodRows).toHaveLength(50);
+    const stats = await db.selectFrom("project_stats").select(["total_scans"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(stats.total_scans).toBe(rows.length);
+  });
 });

@@ -1,4 +1,5 @@
 import { config, safeParse, type core } from "zod/mini";
+import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "./storable-text";
 
 // zod probes for `new Function` support once, which the Content-Security-Policy reports as a blocked eval.
 config({ jitless: true });
@@ -10,8 +11,16 @@ export type Validation<T> = { ok: true; data: T } | { ok: false; fieldErrors: Fi
 /**
  * Runs a form schema and keeps the first message per field, in the order the schema declares them.
  * Form schemas use `zod/mini` so the browser downloads only the checks they use.
+ * Text with NUL or other control characters is refused first, whatever the schema, so it never reaches a
+ * database (and both databases answer the same).
  */
 export function validate<S extends core.$ZodType>(schema: S, input: unknown): Validation<core.output<S>> {
+  const unstorable = unstorableTextPaths(input);
+  if (unstorable.length) {
+    const fieldErrors: FieldErrors = {};
+    for (const path of unstorable) fieldErrors[path.length ? (path[0] ?? "form") : "form"] = UNSTORABLE_TEXT_MESSAGE;
+    return { ok: false, fieldErrors, formError: UNSTORABLE_TEXT_MESSAGE };
+  }
   const result = safeParse(schema, input);
   if (result.success) return { ok: true, data: result.data };
   const fieldErrors: FieldErrors = {};

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, Metric } from "~/db/schema";
+import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { findViewableProjectBySlug } from "~/modules/projects/projects.server";
 import { readWall, type PublicWallEntry } from "~/modules/recognition/wall.server";
 
@@ -71,12 +72,14 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
 
 /** The page cache's validator: one indexed lookup, so every write shows on the next request, on any instance. */
 export async function readContentVersion(db: Kysely<Database>, slug: string): Promise<{ version: number; published: boolean } | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
   const row = await db.selectFrom("projects").select(["content_version", "status"]).where("slug", "=", slug).executeTakeFirst();
   return row ? { version: row.content_version, published: row.status === "published" } : null;
 }
 
 /** What a published pitch's web app manifest names (decision 11); drafts and unknown slugs have none. */
 export async function readPublishedPitchSummary(db: Kysely<Database>, slug: string): Promise<{ slug: string; title: string; oneLiner: string } | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
   const row = await db
     .selectFrom("projects")
     .select(["slug", "title", "one_liner"])

@@ -1,6 +1,7 @@
 import type { AppServices } from "~/services.server";
 import { submitIntro, subscribeToUpdates, type VisitorContext } from "~/modules/contacts/contacts.server";
 import { DomainError } from "~/modules/errors.server";
+import { isStorableText } from "~/modules/forms/storable-text";
 import { validate } from "~/modules/forms/validation";
 import { consumeRateLimit, PUBLIC_FORM_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -56,7 +57,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, submission.visitor, submission.qrCodeId ?? null);
+      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, submission.visitor, qrCodeIdOf(submission));
       services.mail.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
@@ -64,6 +65,12 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
     }
   }
+}
+
+/** The `?qr=` value as a QR code id, or null: anything a QR code id cannot be attributes nothing. */
+function qrCodeIdOf(submission: VisitorSubmission): string | null {
+  const value = submission.qrCodeId;
+  return value && value.length <= 64 && isStorableText(value) ? value : null;
 }
 
 function successMessage(intent: VisitorIntent): string {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, Project } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
+import { SLUG_PATTERN } from "~/modules/projects/project-form";
 
 /**
  * The project behind a pitch page: published projects for everyone, a draft only for its owner.
@@ -11,6 +12,7 @@ export async function findViewableProjectBySlug(
   slug: string,
   viewerId: string | null,
 ): Promise<Project | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
   const project = await db.selectFrom("projects").selectAll().where("slug", "=", slug).executeTakeFirst();
   if (!project) return null;
   if (project.status === "published" || project.owner_id === viewerId) return project;

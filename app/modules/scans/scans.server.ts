@@ -151,10 +151,20 @@ export class ScanRecorder {
           batch.map((item) => item.scan),
         );
         batch.forEach((item, index) => item.resolve(stored[index] ?? false));
-      } catch (error) {
-        for (const item of batch) item.reject(error);
+      } catch {
+        // One bad scan must not fail the good ones sent in the same tick: write them one by one.
+        for (const item of batch) await this.#recordAlone(item);
       }
     }
     this.#flushing = null;
+  }
+
+  async #recordAlone(item: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }): Promise<void> {
+    try {
+      const [stored] = await recordScans(this.db, [item.scan]);
+      item.resolve(stored ?? false);
+    } catch (error) {
+      item.reject(error);
+    }
   }
 }
