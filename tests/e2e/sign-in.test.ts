@@ -209,7 +209,7 @@ describe("Coming back after sign-in", () => {
     expect(location.searchParams.get("returnTo")).toBe("/dashboard?tab=signals&page=2");
   });
 
-  it.each(["https://elsewhere.example", "//elsewhere.example", "/\\elsewhere.example", "javascript:alert(1)"])(
+  it.each(["https://elsewhere.example", "//elsewhere.example", "/\\elsewhere.example", "javascript:alert(1)", "/..//elsewhere.example/login", "/%2e%2e//elsewhere.example/login"])(
     "refuses to send the browser to %s after sign-in: it goes to the app's own home",
     async (returnTo) => {
       const account = await createAccount();
