@@ -1,5 +1,6 @@
 // Process entry for `npm start` (and `npm run dev`): builds if needed, then serves the app and
 // shuts down gracefully. Everything else lives in server/app.ts, bundled with the app by Vite.
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,8 +27,9 @@ if (dev) {
   options.clientDir = clientDir;
 }
 
-const { app, config, logger, beginShutdown, close } = await createApp(options);
-const server = app.listen(config.port, config.host, () => {
+const { handle, config, logger, beginShutdown, close } = await createApp(options);
+const server = http.createServer(handle);
+server.listen(config.port, config.host, () => {
   logger.info({ url: config.publicUrl, port: config.port, database: config.database.dialect }, "listening");
 });
 server.on("error", (error) => {

@@ -11,6 +11,7 @@ import { createUnsubscribeTokens, type UnsubscribeTokens } from "~/modules/conta
 import { createMailLinks, type MailLinks } from "~/modules/mail/mail-links.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
+import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
 import path from "node:path";
@@ -24,6 +25,10 @@ export type AppServices = {
   flashCookie: FlashCookie;
   events: ProjectEvents;
   scans: ScanRecorder;
+  /** Decides what a pitch page load counts as (decision 15). */
+  pageDoor: PageDoor;
+  /** Page loads counted in the last minute, so `track-scan` after the same load does not count it again. */
+  recentPageLoads: RecentPageLoads;
   streams: LiveStreams;
   mail: MailWorker;
   unsubscribeTokens: UnsubscribeTokens;
@@ -40,7 +45,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
   const events =
     config.database.dialect === "postgres" ? await createPostgresProjectEvents(config.database.url, logger) : createLocalProjectEvents();
-  const scans = new ScanRecorder(database.db);
+  const scans = new ScanRecorder(database.db, undefined, (error) => logger.error({ err: error }, "excluded page loads could not be counted"));
+  const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
   const transport = config.smtpUrl
     ? createSmtpTransport(config.smtpUrl, config.mailFrom)
     : createFileTransport(path.join(config.dataDir, "mail"), config.mailFrom);
@@ -50,7 +56,22 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
   const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
   digests.start();
-  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams(), mail, unsubscribeTokens, mailLinks, digests };
+  return {
+    config,
+    database,
+    auth,
+    logger,
+    flashCookie,
+    events,
+    scans,
+    pageDoor,
+    recentPageLoads: new RecentPageLoads(),
+    streams: new LiveStreams(),
+    mail,
+    unsubscribeTokens,
+    mailLinks,
+    digests,
+  };
 }
 
 /** Finishes queued writes, then closes connections; called after the HTTP server stopped taking requests. */

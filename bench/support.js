@@ -18,7 +18,11 @@ export function freePort() {
   });
 }
 
-/** Starts `node server.js` (what `npm start` runs) on a fresh data directory and times it to the first 200 from /healthz. */
+/**
+ * Starts `node server.js` as `npm start` does (default settings: LOG_LEVEL info, a JSON line per request) on a
+ * fresh data directory, and times it to the first 200 from /healthz. Its output goes to /dev/null unless
+ * BENCH_SERVER_LOGS is set: written, as a terminal or a log collector would take it, but not shown.
+ */
 export async function startServer(env = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-bench-"));
@@ -26,7 +30,7 @@ export async function startServer(env = {}) {
   const started = performance.now();
   const child = spawn(process.execPath, ["server.js"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, PUBLIC_URL: url, ...env },
     stdio: ["ignore", process.env.BENCH_SERVER_LOGS ? "inherit" : "ignore", "inherit"],
   });
   for (;;) {

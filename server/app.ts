@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -10,6 +11,7 @@ import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
 import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
+import { createPitchPageServing } from "./pitch-page";
 import { startServices, stopServices, type AppServices } from "~/services.server";
 import { trackScanEndpoint } from "./track-scan";
 
@@ -44,7 +46,7 @@ export async function createApp(options: AppOptions = {}) {
   app.use(assignRequestContext(logger, options.isShuttingDown));
   app.use(securityHeaders(config));
 
-  // The anonymous pitch page is answered from memory before anything else runs (it is already gzipped).
+  // The anonymous pitch page is answered from memory ahead of Express (see `handle` below).
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
   const renderAnonymously = createCoreRequestHandler(loadBuild, config.env === "development" ? "development" : "production");
   const pitchCache = new PitchPageCache(services.database.db, (slug) =>
@@ -55,8 +57,19 @@ export async function createApp(options: AppOptions = {}) {
       cspNonce: "",
     }),
   );
-  // Under `npm run dev` every page is rendered afresh.
-  if (config.env !== "development") app.get("/pitch/:slug", servePitchPagesFromCache(pitchCache, config));
+  const pitchPages = createPitchPageServing({
+    db: services.database.db,
+    cache: pitchCache,
+    door: services.pageDoor,
+    scans: services.scans,
+    recentLoads: services.recentPageLoads,
+    auth: services.auth,
+    logger,
+    securityHeaders: headersSetBy(securityHeaders(config)),
+    contentSecurityPolicy: cachedPageContentSecurityPolicy(config),
+    trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean,
+    isShuttingDown: options.isShuttingDown,
+  });
 
   app.use(contentSecurityPolicyWithNonce(config));
   app.use(compression());
@@ -81,7 +94,8 @@ export async function createApp(options: AppOptions = {}) {
   });
 
   app.use(refuseCrossSiteWrites(config));
-  app.post("/api/functions/track-scan", ...trackScanEndpoint(services.scans));
+  app.post("/api/functions/track-scan", ...trackScanEndpoint(services));
+  app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
   app.all(
     "/{*path}",
@@ -96,8 +110,25 @@ export async function createApp(options: AppOptions = {}) {
 
   app.use(unexpectedError);
 
+  // Under `npm run dev` every page is rendered afresh.
+  const serveFromCache = config.env === "development" ? null : pitchPages.serveFromCache;
+  /** The HTTP server's request listener: cached pitch pages first, everything else through Express. */
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (!serveFromCache) return void app(req, res);
+    serveFromCache(req, res).then(
+      (served) => {
+        if (!served) app(req, res);
+      },
+      (error: unknown) => {
+        logger.error({ err: error, path: req.url }, "cached pitch page failed: rendering it instead");
+        if (!res.headersSent) app(req, res);
+      },
+    );
+  };
+
   return {
     app,
+    handle,
     config,
     logger,
     /** Ends long-lived responses (live wall streams) so in-flight requests can finish and the server close. */
@@ -172,35 +203,26 @@ function contentSecurityPolicyWithNonce(config: AppConfig): RequestHandler {
   };
 }
 
-/** Serves the anonymous pitch page from PitchPageCache, with validators a browser or CDN can revalidate on. */
-function servePitchPagesFromCache(cache: PitchPageCache, config: AppConfig): RequestHandler {
+/** Cached pages allow their inline scripts by hash: a cached document cannot carry a per-response nonce. */
+function cachedPageContentSecurityPolicy(config: AppConfig): (page: CachedPitchPage) => string {
   const policies = new WeakMap<CachedPitchPage, string>();
-  const cspFor = (page: CachedPitchPage) => {
+  return (page) => {
     let policy = policies.get(page);
     if (!policy) policies.set(page, (policy = contentSecurityPolicy(config, page.scriptHashes)));
     return policy;
   };
-  return async (req, res, next) => {
-    try {
-      const slug = String(req.params.slug ?? "");
-      const page = await cache.lookup({ slug, cookie: req.headers.cookie, queryKeys: Object.keys(req.query) });
-      if (!page) return next();
-      res.setHeader("Content-Security-Policy", cspFor(page));
-      res.setHeader("Cache-Control", "public, no-cache");
-      res.setHeader("Vary", "Cookie, Accept-Encoding");
-      res.setHeader("ETag", page.etag);
-      res.setHeader("X-Page-Cache", "hit");
-      if (req.headers["if-none-match"] === page.etag) return void res.status(304).end();
-      res.type("html");
-      if (req.acceptsEncodings("gzip")) {
-        res.setHeader("Content-Encoding", "gzip");
-        return void res.end(page.gzip);
-      }
-      res.end(page.html);
-    } catch (error) {
-      next(error);
-    }
+}
+
+/** The headers a middleware sets on every response (helmet's are static), captured once to set them without Express. */
+function headersSetBy(middleware: RequestHandler): Array<[string, string]> {
+  const headers = new Map<string, string>();
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.set(name, String(value)),
+    removeHeader: (name: string) => void headers.delete(name),
+    getHeader: (name: string) => headers.get(name),
   };
+  middleware({ headers: {}, method: "GET" } as never, response as never, () => {});
+  return [...headers];
 }
 
 function refuseCrossSiteWrites(config: AppConfig): RequestHandler {

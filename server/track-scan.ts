@@ -2,14 +2,17 @@ import express, { type RequestHandler } from "express";
 import { isbot } from "isbot";
 import { validate } from "~/modules/forms/validation";
 import type { Logger } from "~/modules/logging/logger.server";
-import { normalizeScan, trackScanSchema, type ScanRecorder } from "~/modules/scans/scans.server";
+import type { AppServices } from "~/services.server";
+import { getSessionUser, hasSessionCookie } from "~/modules/auth/session.server";
+import { recordScriptedScan } from "~/modules/scans/page-door.server";
+import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
 
 /**
  * POST /api/functions/track-scan, the busiest endpoint (every page view): answered by Express directly
  * rather than through the React Router handler, which costs several times more per request. Same body,
  * answers and errors as the spec's other server functions.
  */
-export function trackScanEndpoint(scans: ScanRecorder): RequestHandler[] {
+export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentPageLoads" | "auth" | "database">): RequestHandler[] {
   const readBody = express.text({ type: () => true, limit: "4kb" });
   const handle: RequestHandler = async (req, res) => {
     const logger = (res.locals as { logger: Logger }).logger;
@@ -24,9 +27,11 @@ export function trackScanEndpoint(scans: ScanRecorder): RequestHandler[] {
     // Crawlers and link-preview fetchers that run scripts are not visitors.
     if (isbot(req.get("user-agent"))) return void res.json({ success: true, counted: false });
     try {
-      const stored = await scans.record(normalizeScan(input.data));
-      if (!stored) return void res.status(404).json({ error: "Project not found" });
-      res.json({ success: true, counted: true });
+      const scan = normalizeScan(input.data);
+      if (hasSessionCookie(req.headers.cookie) && (await isOwnView(services, req, scan.projectId))) return void res.json({ success: true, counted: false });
+      const outcome = await recordScriptedScan(services, scan, req.headers.cookie);
+      if (outcome === "unknown-project") return void res.status(404).json({ error: "Project not found" });
+      res.json({ success: true, counted: true, ...(outcome === "already-counted" ? { alreadyCounted: true } : {}) });
     } catch (error) {
       logger.error({ err: error }, "scan could not be recorded");
       res.status(500).json({ error: "Something went wrong. Please try again." });
@@ -37,4 +42,10 @@ export function trackScanEndpoint(scans: ScanRecorder): RequestHandler[] {
     next(error);
   };
   return [readBody, handle, tooLarge as unknown as RequestHandler];
+}
+
+/** The founder looking at their own page is not a visitor. */
+async function isOwnView(services: Pick<AppServices, "auth" | "database">, req: express.Request, projectId: string): Promise<boolean> {
+  const user = await getSessionUser(services.auth, new Request("http://session.invalid/", { headers: { cookie: req.headers.cookie ?? "" } }));
+  return !!user && (await readProjectOwnerId(services.database.db, projectId)) === user.id;
 }

@@ -164,6 +164,11 @@ export interface ProjectStatsTable {
   intros: Generated<number>;
   subscribers: Generated<number>;
   signals: Generated<number>;
+  /** Page loads not counted as scans, by reason (decision 15). */
+  excluded_bots: Generated<number>;
+  excluded_previews: Generated<number>;
+  excluded_prefetches: Generated<number>;
+  excluded_owner_views: Generated<number>;
 }
 
 export interface ScanHoursTable {
@@ -177,6 +182,8 @@ export interface ScanHoursTable {
 export interface ProjectViewersTable {
   project_id: string;
   viewer_fingerprint: string;
+  /** The daily-salted hash of address and user agent the viewer was first seen with (decision 15). */
+  address_hash: string | null;
 }
 
 export interface QrCodeViewersTable {

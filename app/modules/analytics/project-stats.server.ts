@@ -1,7 +1,20 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 
-export type StatsDelta = Partial<Record<"total_scans" | "unique_scans" | "intros" | "subscribers" | "signals", number>>;
+export type StatsDelta = Partial<
+  Record<
+    | "total_scans"
+    | "unique_scans"
+    | "intros"
+    | "subscribers"
+    | "signals"
+    | "excluded_bots"
+    | "excluded_previews"
+    | "excluded_prefetches"
+    | "excluded_owner_views",
+    number
+  >
+>;
 
 /**
  * Adds to a project's exact counters, inside the caller's transaction. Every write that changes what the

@@ -4,7 +4,16 @@ import { authPathFor } from "./return-to";
 
 export type SessionUser = { id: string; email: string; name: string };
 
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
+
+/** Whether a Cookie header carries a session at all (signed in, or an expired session to check). */
+export function hasSessionCookie(cookieHeader: string | null | undefined): boolean {
+  return !!cookieHeader && SESSION_COOKIE.test(cookieHeader);
+}
+
 export async function getSessionUser(auth: Auth, request: Request): Promise<SessionUser | null> {
+  // Most requests are anonymous visitors: no cookie, no session lookup (and no better-auth request context).
+  if (!hasSessionCookie(request.headers.get("cookie"))) return null;
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   return { id: session.user.id, email: session.user.email, name: session.user.name };

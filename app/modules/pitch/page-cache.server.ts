@@ -2,13 +2,15 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { readContentVersion } from "./pitch-page.server";
+import { hasSessionCookie } from "~/modules/auth/session.server";
+import { readPitchRevision, type PitchRevision } from "./pitch-page.server";
 
 export type CachedPitchPage = {
   version: number;
   etag: string;
   html: Buffer;
   gzip: Buffer;
+  brotli: Buffer;
   /** Inline scripts are allowed by hash: a cached page cannot carry a per-response nonce. */
   scriptHashes: string[];
 };
@@ -18,6 +20,7 @@ export type PitchPageRequest = { slug: string; cookie: string | undefined; query
 /** Renders the anonymous page (no cookies) through the app's own request handler. */
 export type RenderPitchPage = (slug: string) => Promise<Response>;
 
+const FLASH_COOKIE = /(?:^|;\s*)flash=/;
 const CACHEABLE_QUERY_KEYS = new Set(["qr"]);
 const MAX_PAGES = 1_000;
 
@@ -37,18 +40,18 @@ export class PitchPageCache {
   ) {}
 
   static isCacheable(request: PitchPageRequest): boolean {
-    if (request.cookie && /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=|(?:^|;\s*)flash=/.test(request.cookie)) return false;
+    if (hasSessionCookie(request.cookie) || (request.cookie && FLASH_COOKIE.test(request.cookie))) return false;
     return request.queryKeys.every((key) => CACHEABLE_QUERY_KEYS.has(key));
   }
 
-  /** The page to serve, or null when this request must be rendered normally. */
-  async lookup(request: PitchPageRequest): Promise<CachedPitchPage | null> {
+  /** The page to serve and the project it shows, or null when this request must be rendered normally. */
+  async lookup(request: PitchPageRequest): Promise<{ page: CachedPitchPage; project: PitchRevision } | null> {
     if (!PitchPageCache.isCacheable(request)) return null;
-    const current = await readContentVersion(this.db, request.slug);
-    if (!current?.published) return null;
+    const project = await readPitchRevision(this.db, request.slug);
+    if (!project?.published) return null;
     const cached = this.#pages.get(request.slug);
-    if (cached && cached.version === current.version) return cached;
-    return this.#renderOnce(request.slug, current.version);
+    const page = cached && cached.version === project.version ? cached : await this.#renderOnce(request.slug, project.version);
+    return page ? { page, project } : null;
   }
 
   #renderOnce(slug: string, version: number): Promise<CachedPitchPage | null> {
@@ -73,6 +76,9 @@ export class PitchPageCache {
       etag: `"p${version}-${crypto.createHash("sha1").update(html).digest("base64url").slice(0, 16)}"`,
       html,
       gzip: zlib.gzipSync(html, { level: 9 }),
+      brotli: zlib.brotliCompressSync(html, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length },
+      }),
       scriptHashes: inlineScriptHashes(html.toString("utf8")),
     };
     if (this.#pages.size >= MAX_PAGES && !this.#pages.has(slug)) {

@@ -71,10 +71,17 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
 }
 
 /** The page cache's validator: one indexed lookup, so every write shows on the next request, on any instance. */
-export async function readContentVersion(db: Kysely<Database>, slug: string): Promise<{ version: number; published: boolean } | null> {
+/** What the page cache and the scan door need to know of a pitch, in one indexed lookup by slug. */
+export type PitchRevision = { projectId: string; ownerId: string; version: number; published: boolean };
+
+export async function readPitchRevision(db: Kysely<Database>, slug: string): Promise<PitchRevision | null> {
   if (!SLUG_PATTERN.test(slug)) return null;
-  const row = await db.selectFrom("projects").select(["content_version", "status"]).where("slug", "=", slug).executeTakeFirst();
-  return row ? { version: row.content_version, published: row.status === "published" } : null;
+  const row = await db
+    .selectFrom("projects")
+    .select(["id", "owner_id", "content_version", "status"])
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+  return row ? { projectId: row.id, ownerId: row.owner_id, version: row.content_version, published: row.status === "published" } : null;
 }
 
 /** What a published pitch's web app manifest names (decision 11); drafts and unknown slugs have none. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { z } from "zod/mini";
 import type { Database } from "~/db/schema";
-import { addToProjectStats } from "~/modules/analytics/project-stats.server";
+import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-stats.server";
 
 /** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
 export const trackScanSchema = z.object({
@@ -10,7 +10,22 @@ export const trackScanSchema = z.object({
   viewerFingerprint: z.nullish(z.string().check(z.trim(), z.maxLength(64, "viewerFingerprint is too long"))),
 });
 
-export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null };
+/**
+ * One scan. `addressHash` is the daily-salted hash of the visitor's address and user agent (decision 15): with
+ * a fingerprint it is remembered beside a new viewer; without one (a returning browser that keeps no cookie)
+ * the scan counts for a viewer already seen with that hash today, or for the hash itself.
+ */
+export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null; addressHash?: string | null };
+
+/** Why a page load of a published pitch was not counted as a scan (decision 15). */
+export type ExclusionReason = "bot" | "preview" | "prefetch" | "owner";
+
+const EXCLUSION_COLUMNS = {
+  bot: "excluded_bots",
+  preview: "excluded_previews",
+  prefetch: "excluded_prefetches",
+  owner: "excluded_owner_views",
+} as const satisfies Record<ExclusionReason, keyof StatsDelta>;
 
 export function normalizeScan(input: z.infer<typeof trackScanSchema>): ScanInput {
   return {
@@ -18,6 +33,11 @@ export function normalizeScan(input: z.infer<typeof trackScanSchema>): ScanInput
     qrCodeId: input.qrCodeId || null,
     viewerFingerprint: input.viewerFingerprint ? input.viewerFingerprint.slice(0, 32) : null,
   };
+}
+
+export async function readProjectOwnerId(db: Kysely<Database>, projectId: string): Promise<string | null> {
+  const row = await db.selectFrom("projects").select("owner_id").where("id", "=", projectId).executeTakeFirst();
+  return row?.owner_id ?? null;
 }
 
 /**
@@ -46,9 +66,12 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
       : [],
   );
 
-  const valid = scans
-    .filter((scan) => known.has(scan.projectId))
-    .map((scan) => ({ ...scan, qrCodeId: scan.qrCodeId && qrProject.get(scan.qrCodeId) === scan.projectId ? scan.qrCodeId : null }));
+  const valid = await resolveCookielessViewers(
+    trx,
+    scans
+      .filter((scan) => known.has(scan.projectId))
+      .map((scan) => ({ ...scan, qrCodeId: scan.qrCodeId && qrProject.get(scan.qrCodeId) === scan.projectId ? scan.qrCodeId : null })),
+  );
   if (valid.length === 0) return stored;
 
   const now = new Date().toISOString();
@@ -61,7 +84,7 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
   const newProjectViewers = withViewer.length
     ? await trx
         .insertInto("project_viewers")
-        .values(withViewer.map((scan) => ({ project_id: scan.projectId, viewer_fingerprint: scan.viewerFingerprint! })))
+        .values(withViewer.map((scan) => ({ project_id: scan.projectId, viewer_fingerprint: scan.viewerFingerprint!, address_hash: scan.addressHash ?? null })))
         .onConflict((oc) => oc.columns(["project_id", "viewer_fingerprint"]).doNothing())
         .returning("project_id")
         .execute()
@@ -107,6 +130,41 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
   return stored;
 }
 
+/**
+ * A scan with an address hash but no fingerprint comes from a browser that has loaded the page before yet
+ * sent no viewer cookie (it keeps none): it is the viewer already seen with that hash, or the hash itself.
+ */
+async function resolveCookielessViewers(trx: Transaction<Database>, scans: ScanInput[]): Promise<ScanInput[]> {
+  const resolved: ScanInput[] = [];
+  for (const scan of scans) {
+    if (scan.viewerFingerprint || !scan.addressHash) {
+      resolved.push(scan);
+      continue;
+    }
+    const seen = await trx
+      .selectFrom("project_viewers")
+      .select("viewer_fingerprint")
+      .where("project_id", "=", scan.projectId)
+      .where("address_hash", "=", scan.addressHash)
+      .limit(1)
+      .executeTakeFirst();
+    resolved.push({ ...scan, viewerFingerprint: seen?.viewer_fingerprint ?? scan.addressHash });
+  }
+  return resolved;
+}
+
+/** Adds excluded page loads to their projects' counters, in one transaction. */
+export async function recordExclusions(db: Kysely<Database>, exclusions: ReadonlyMap<string, ReadonlyMap<ExclusionReason, number>>): Promise<void> {
+  if (exclusions.size === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const [projectId, reasons] of exclusions) {
+      const delta: StatsDelta = {};
+      for (const [reason, count] of reasons) delta[EXCLUSION_COLUMNS[reason]] = count;
+      await addToProjectStats(trx, projectId, delta);
+    }
+  });
+}
+
 function countBy(keys: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -120,11 +178,13 @@ function countBy(keys: readonly string[]): Map<string, number> {
  */
 export class ScanRecorder {
   #queue: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }[] = [];
+  #exclusions = new Map<string, Map<ExclusionReason, number>>();
   #flushing: Promise<void> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly maxBatch = 500,
+    private readonly maxBatch = 200,
+    private readonly onExclusionError: (error: unknown) => void = () => {},
   ) {}
 
   /** Resolves with whether the scan was stored (false for an unknown or unpublished project). */
@@ -135,6 +195,14 @@ export class ScanRecorder {
     });
   }
 
+  /** Counts a page load that is not a scan (a bot, a preview, a prefetch, the owner), written with the next batch. */
+  exclude(projectId: string, reason: ExclusionReason): void {
+    let reasons = this.#exclusions.get(projectId);
+    if (!reasons) this.#exclusions.set(projectId, (reasons = new Map()));
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    if (!this.#flushing) this.#flushing = this.#drain();
+  }
+
   /** Waits until every queued scan is written (used at shutdown). */
   async idle(): Promise<void> {
     while (this.#flushing) await this.#flushing;
@@ -143,7 +211,14 @@ export class ScanRecorder {
   async #drain(): Promise<void> {
     // Let the requests arriving in the same tick join this batch.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.#queue.length) {
+    while (this.#queue.length || this.#exclusions.size) {
+      if (this.#exclusions.size) {
+        const exclusions = this.#exclusions;
+        this.#exclusions = new Map();
+        // Exclusions are a tally for the founder, acknowledged to no one: a failed write is reported, not retried.
+        await recordExclusions(this.db, exclusions).catch((error: unknown) => this.onExclusionError(error));
+      }
+      if (!this.#queue.length) continue;
       const batch = this.#queue.splice(0, this.maxBatch);
       try {
         const stored = await recordScans(
@@ -155,6 +230,8 @@ export class ScanRecorder {
         // One bad scan must not fail the good ones sent in the same tick: write them one by one.
         for (const item of batch) await this.#recordAlone(item);
       }
+      // On SQLite a batch runs synchronously: let waiting requests be answered before the next one.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     this.#flushing = null;
   }

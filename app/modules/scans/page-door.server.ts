@@ -1,0 +1,158 @@
+import crypto from "node:crypto";
+import { isbot } from "isbot";
+import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
+
+/**
+ * Scans counted at the door (decision 15): the server records a pitch page load when it serves it, from the
+ * page cache or from a render, before any script runs. This module decides what a page load is; the
+ * HTTP layers (server/pitch-door.ts) read the request and apply the decision.
+ */
+
+/** The first-party cookie holding a browser's random viewer id. */
+export const VIEWER_COOKIE = "pitchqr_viewer";
+const VIEWER_ID = /^[0-9a-f]{32}$/;
+const VIEWER_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${VIEWER_COOKIE}=([^;]*)`);
+const TWO_YEARS_S = 2 * 365 * 24 * 3600;
+
+/** Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. */
+const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|WhatsApp|LinkedInBot|TelegramBot|Discordbot|SkypeUriPreview|redditbot|Embedly|iframely|Cardyb/i;
+
+export type PageLoadRequest = {
+  method: string;
+  userAgent: string | undefined;
+  /** `Sec-Purpose`, `Purpose` or `X-Purpose`: browsers mark speculative loads with `prefetch` (or `prerender`). */
+  purpose: string | undefined;
+  cookieHeader: string | undefined;
+  /** The browser revalidates a copy it kept (`If-None-Match`): it has loaded this page before. */
+  revalidating: boolean;
+  clientAddress: string;
+  qrCodeId: string | null;
+  /** A dialog opened or a form answered without JavaScript (`?dialog=`, `?sent=`, the flash cookie): not an arrival. */
+  withinPage: boolean;
+};
+
+export type PitchProject = { id: string; ownerId: string };
+
+export type PageLoadDecision =
+  | { kind: "ignored" }
+  | { kind: "excluded"; reason: ExclusionReason }
+  | { kind: "counted"; scan: ScanInput; viewerFingerprint: string | null; newViewerId: string | null };
+
+export class PageDoor {
+  readonly #secret: string;
+  readonly #secureCookie: boolean;
+  #salt: { day: string; key: Buffer } | null = null;
+
+  constructor(options: { secret: string; secureCookie: boolean }) {
+    this.#secret = options.secret;
+    this.#secureCookie = options.secureCookie;
+  }
+
+  /**
+   * What a page load of a published pitch is: ignored (HEAD, a navigation within the page), excluded (a bot,
+   * a link preview, a prefetch, the project's owner) or counted, with the viewer it counts for.
+   */
+  decide(request: PageLoadRequest, project: PitchProject, sessionUserId: string | null, now = new Date()): PageLoadDecision {
+    if (request.method !== "GET" || request.withinPage) return { kind: "ignored" };
+    const userAgent = request.userAgent ?? "";
+    if (!userAgent) return { kind: "excluded", reason: "bot" };
+    if (LINK_PREVIEW.test(userAgent)) return { kind: "excluded", reason: "preview" };
+    if (isbot(userAgent)) return { kind: "excluded", reason: "bot" };
+    if (request.purpose && /prefetch|prerender/i.test(request.purpose)) return { kind: "excluded", reason: "prefetch" };
+    if (sessionUserId && sessionUserId === project.ownerId) return { kind: "excluded", reason: "owner" };
+
+    const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
+    const viewerId = viewerIdFromCookie(request.cookieHeader);
+    if (viewerId) {
+      const viewerFingerprint = viewerFingerprintOf(viewerId);
+      return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, viewerFingerprint, newViewerId: null };
+    }
+    const newViewerId = crypto.randomBytes(16).toString("hex");
+    if (request.revalidating) {
+      // It kept the page but not the cookie set with it: storage is blocked. Counted by address hash.
+      return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint: null, addressHash }, viewerFingerprint: null, newViewerId };
+    }
+    const viewerFingerprint = viewerFingerprintOf(newViewerId);
+    return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, viewerFingerprint, newViewerId };
+  }
+
+  /** The `Set-Cookie` value that gives a browser its viewer id. */
+  viewerCookie(viewerId: string): string {
+    return `${VIEWER_COOKIE}=${viewerId}; Path=/; Max-Age=${TWO_YEARS_S}; HttpOnly; SameSite=Lax${this.#secureCookie ? "; Secure" : ""}`;
+  }
+
+  /**
+   * The daily-salted hash of address and user agent, per project (as Plausible counts visitors): the salt
+   * changes every UTC day, so the hash cannot follow anyone across days, and without AUTH_SECRET it cannot
+   * be reversed into an address.
+   */
+  addressHash(projectId: string, address: string, userAgent: string, now: Date): string {
+    const day = now.toISOString().slice(0, 10);
+    if (this.#salt?.day !== day) {
+      this.#salt = { day, key: crypto.createHmac("sha256", this.#secret).update(`viewer-address-salt:${day}`).digest() };
+    }
+    return crypto.createHmac("sha256", this.#salt.key).update(`${projectId}\n${address}\n${userAgent}`).digest("hex").slice(0, 32);
+  }
+}
+
+/** The viewer id a browser sent, when it is one we could have issued. */
+export function viewerIdFromCookie(cookieHeader: string | undefined | null): string | null {
+  if (!cookieHeader) return null;
+  const value = VIEWER_COOKIE_VALUE.exec(cookieHeader)?.[1];
+  return value && VIEWER_ID.test(value) ? value : null;
+}
+
+/** What is stored for a viewer id: a hash, so the database never holds the cookie itself. */
+export function viewerFingerprintOf(viewerId: string): string {
+  return crypto.createHash("sha256").update(`viewer:${viewerId}`).digest("hex").slice(0, 32);
+}
+
+/**
+ * Page loads counted in the last minute, per viewer and project, so the spec's `track-scan` function, called
+ * by a client script after the same page load, does not count it twice. Kept per process: a script's call
+ * reaches the instance that served its page unless a balancer splits them, and a miss only double counts.
+ */
+export class RecentPageLoads {
+  readonly #seen = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs = 60_000,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  remember(viewerFingerprint: string, projectId: string, now = Date.now()): void {
+    const key = `${viewerFingerprint}:${projectId}`;
+    this.#seen.delete(key);
+    this.#seen.set(key, now);
+    // Oldest first (Map keeps insertion order): drop what is out of the window, and keep the map bounded.
+    for (const [oldest, at] of this.#seen) {
+      if (this.#seen.size <= this.maxEntries && now - at < this.windowMs) break;
+      this.#seen.delete(oldest);
+    }
+  }
+
+  /** True once per remembered load: the first `track-scan` for it is the same page load, a second is not. */
+  claim(viewerFingerprint: string, projectId: string, now = Date.now()): boolean {
+    const key = `${viewerFingerprint}:${projectId}`;
+    const at = this.#seen.get(key);
+    if (at === undefined || now - at >= this.windowMs) return false;
+    this.#seen.delete(key);
+    return true;
+  }
+}
+
+/**
+ * A scan reported by a script through the spec's `track-scan` function. A browser with the viewer cookie is
+ * that viewer, and when its page load was just counted at the door, this call is the same load: it is not
+ * counted again. Resolves with what happened.
+ */
+export async function recordScriptedScan(
+  deps: { scans: ScanRecorder; recentPageLoads: RecentPageLoads },
+  scan: ScanInput,
+  cookieHeader: string | undefined,
+): Promise<"counted" | "already-counted" | "unknown-project"> {
+  const viewerId = viewerIdFromCookie(cookieHeader);
+  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId) } : scan;
+  if (counted.viewerFingerprint && viewerId && deps.recentPageLoads.claim(counted.viewerFingerprint, counted.projectId)) return "already-counted";
+  return (await deps.scans.record(counted)) ? "counted" : "unknown-project";
+}

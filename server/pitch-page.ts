@@ -1,0 +1,158 @@
+import crypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RequestHandler } from "express";
+import proxyaddr from "proxy-addr";
+import type { Auth } from "~/modules/auth/auth.server";
+import { getSessionUser, hasSessionCookie } from "~/modules/auth/session.server";
+import type { Logger } from "~/modules/logging/logger.server";
+import type { PitchPageCache} from "~/modules/pitch/page-cache.server";
+import { type CachedPitchPage } from "~/modules/pitch/page-cache.server";
+import { readPitchRevision } from "~/modules/pitch/pitch-page.server";
+import { SLUG_PATTERN } from "~/modules/projects/project-form";
+import type { PageDoor, RecentPageLoads} from "~/modules/scans/page-door.server";
+import { type PageLoadDecision, type PageLoadRequest, type PitchProject } from "~/modules/scans/page-door.server";
+import type { ScanRecorder } from "~/modules/scans/scans.server";
+import type { Database } from "~/db/schema";
+import type { Kysely } from "kysely";
+
+type TrustFunction = (address: string, hop: number) => boolean;
+
+export type PitchPageServingOptions = {
+  db: Kysely<Database>;
+  cache: PitchPageCache;
+  door: PageDoor;
+  scans: ScanRecorder;
+  recentLoads: RecentPageLoads;
+  auth: Auth;
+  logger: Logger;
+  /** The app's security headers (helmet's), set on every cached response as Express would. */
+  securityHeaders: ReadonlyArray<readonly [string, string]>;
+  contentSecurityPolicy: (page: CachedPitchPage) => string;
+  trustProxy: TrustFunction;
+  isShuttingDown?: () => boolean;
+};
+
+const QR_CODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The visitor's pitch page, the busiest document of the app, in two parts:
+ * - `serveFromCache` answers an anonymous page from PitchPageCache straight from the HTTP server, before
+ *   Express and its middleware (same security headers, ETag/304, brotli or gzip, request log);
+ * - `countRenderedLoad` counts the loads that Express renders (signed-in visitors, other query strings).
+ * Both count the page load at the door (decision 15) without waiting for the write.
+ */
+export function createPitchPageServing(options: PitchPageServingOptions) {
+  const { cache, door, scans, recentLoads, logger } = options;
+
+  function admit(decision: PageLoadDecision, project: PitchProject, setHeader: (name: string, value: string) => void): void {
+    if (decision.kind === "excluded") return scans.exclude(project.id, decision.reason);
+    if (decision.kind !== "counted") return;
+    scans.record(decision.scan).catch((error: unknown) => logger.error({ err: error, projectId: project.id }, "page-load scan could not be recorded"));
+    if (decision.viewerFingerprint) recentLoads.remember(decision.viewerFingerprint, project.id);
+    if (decision.newViewerId) setHeader("Set-Cookie", door.viewerCookie(decision.newViewerId));
+  }
+
+  async function serveFromCache(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const url = req.url ?? "";
+    if (!url.startsWith("/pitch/")) return false;
+    const queryStart = url.indexOf("?");
+    const slug = url.slice("/pitch/".length, queryStart < 0 ? undefined : queryStart);
+    if (!SLUG_PATTERN.test(slug)) return false;
+    const query = new URLSearchParams(queryStart < 0 ? "" : url.slice(queryStart + 1));
+    const found = await cache.lookup({ slug, cookie: req.headers.cookie, queryKeys: [...query.keys()] });
+    if (!found) return false;
+
+    const started = process.hrtime.bigint();
+    const { page, project } = found;
+    const requestId = crypto.randomUUID();
+    for (const [name, value] of options.securityHeaders) res.setHeader(name, value);
+    res.setHeader("X-Request-Id", requestId);
+    if (options.isShuttingDown?.()) res.setHeader("Connection", "close");
+
+    let setsCookie = false;
+    admit(
+      door.decide(pageLoadRequest(req, proxyaddr(req, options.trustProxy), query.get("qr"), false), { id: project.projectId, ownerId: project.ownerId }, null),
+      { id: project.projectId, ownerId: project.ownerId },
+      (name, value) => {
+        setsCookie = true;
+        res.setHeader(name, value);
+      },
+    );
+
+    res.setHeader("Content-Security-Policy", options.contentSecurityPolicy(page));
+    // A response that gives a browser its viewer id is for that browser only.
+    res.setHeader("Cache-Control", setsCookie ? "private, no-cache" : "public, no-cache");
+    res.setHeader("Vary", "Cookie, Accept-Encoding");
+    res.setHeader("ETag", page.etag);
+    res.setHeader("X-Page-Cache", "hit");
+    if (etagMatches(req.headers["if-none-match"], page.etag)) {
+      res.statusCode = 304;
+      res.end();
+    } else {
+      const encoding = preferredEncoding(req.headers["accept-encoding"]);
+      const body = encoding === "br" ? page.brotli : encoding === "gzip" ? page.gzip : page.html;
+      res.statusCode = 200;
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      if (encoding) res.setHeader("Content-Encoding", encoding);
+      res.setHeader("Content-Length", body.length);
+      res.end(req.method === "HEAD" ? undefined : body);
+    }
+    const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info({ requestId, method: req.method, path: url.slice(0, queryStart < 0 ? undefined : queryStart), status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, "request");
+    return true;
+  }
+
+  const countRenderedLoad: RequestHandler = async (req, res, next) => {
+    try {
+      const slug = String(req.params.slug ?? "");
+      const project = await readPitchRevision(options.db, slug);
+      if (!project?.published) return next();
+      const cookie = req.headers.cookie;
+      const sessionUser = hasSessionCookie(cookie) ? await getSessionUser(options.auth, new Request("http://session.invalid/", { headers: { cookie: cookie ?? "" } })) : null;
+      const qr = typeof req.query.qr === "string" ? req.query.qr : null;
+      const withinPage = "dialog" in req.query || "sent" in req.query || /(?:^|;\s*)flash=/.test(cookie ?? "");
+      const pitch = { id: project.projectId, ownerId: project.ownerId };
+      admit(door.decide(pageLoadRequest(req, req.ip ?? "unknown", qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  return { serveFromCache, countRenderedLoad };
+}
+
+function pageLoadRequest(req: IncomingMessage, clientAddress: string, qr: string | null, withinPage: boolean): PageLoadRequest {
+  const purpose = req.headers["sec-purpose"] ?? req.headers["purpose"] ?? req.headers["x-purpose"] ?? req.headers["x-moz"];
+  return {
+    method: req.method ?? "GET",
+    userAgent: req.headers["user-agent"],
+    purpose: Array.isArray(purpose) ? purpose.join(",") : purpose,
+    cookieHeader: req.headers.cookie,
+    revalidating: !!req.headers["if-none-match"],
+    clientAddress,
+    qrCodeId: qr && QR_CODE_ID.test(qr) ? qr : null,
+    withinPage,
+  };
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header === etag || header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}
+
+/** brotli, gzip or none, as the request accepts (`q=0` refuses a coding). */
+export function preferredEncoding(header: string | undefined): "br" | "gzip" | null {
+  if (!header) return null;
+  const accepted = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const weight = (name: string) => accepted.get(name) ?? accepted.get("*") ?? 0;
+  if (weight("br") > 0) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return null;
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { PageDoor, RecentPageLoads, VIEWER_COOKIE, viewerFingerprintOf, viewerIdFromCookie, type PageLoadRequest } from "~/modules/scans/page-door.server";
+import { preferredEncoding } from "../../server/pitch-page";
+
+const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+const project = { id: "project-1", ownerId: "founder-1" };
+const door = new PageDoor({ secret: "x".repeat(32), secureCookie: true });
+const visit = (overrides: Partial<PageLoadRequest> = {}): PageLoadRequest => ({
+  method: "GET",
+  userAgent: PHONE,
+  purpose: undefined,
+  cookieHeader: undefined,
+  revalidating: false,
+  clientAddress: "203.0.113.7",
+  qrCodeId: "booth",
+  withinPage: false,
+  ...overrides,
+});
+
+describe("PageDoor.decide", () => {
+  it("gives a first-time browser a new viewer id, counted under its hash", () => {
+    const decision = door.decide(visit(), project, null);
+    if (decision.kind !== "counted") throw new Error(decision.kind);
+    expect(decision.newViewerId).toMatch(/^[0-9a-f]{32}$/);
+    expect(decision.scan).toMatchObject({ projectId: "project-1", qrCodeId: "booth", viewerFingerprint: viewerFingerprintOf(decision.newViewerId!) });
+    expect(door.viewerCookie(decision.newViewerId!)).toBe(`${VIEWER_COOKIE}=${decision.newViewerId}; Path=/; Max-Age=63072000; HttpOnly; SameSite=Lax; Secure`);
+  });
+
+  it("counts a returning browser as the viewer its cookie names, and sets no new cookie", () => {
+    const id = "0123456789abcdef0123456789abcdef";
+    const decision = door.decide(visit({ cookieHeader: `a=b; ${VIEWER_COOKIE}=${id}` }), project, null);
+    expect(decision).toMatchObject({ kind: "counted", newViewerId: null, viewerFingerprint: viewerFingerprintOf(id) });
+  });
+
+  it("ignores a forged cookie value and issues a real id", () => {
+    const decision = door.decide(visit({ cookieHeader: `${VIEWER_COOKIE}=not-an-id` }), project, null);
+    expect(decision.kind === "counted" && decision.newViewerId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("counts a browser that revalidates a kept page without the cookie by its address hash (storage blocked)", () => {
+    const decision = door.decide(visit({ revalidating: true }), project, null, new Date("2026-11-23T10:00:00Z"));
+    if (decision.kind !== "counted") throw new Error(decision.kind);
+    expect(decision.scan.viewerFingerprint).toBeNull();
+    expect(decision.scan.addressHash).toBe(door.addressHash("project-1", "203.0.113.7", PHONE, new Date("2026-11-23T23:59:00Z")));
+  });
+
+  it("salts the address hash per day and per project", () => {
+    const day = new Date("2026-11-23T10:00:00Z");
+    const hash = door.addressHash("project-1", "203.0.113.7", PHONE, day);
+    expect(hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(door.addressHash("project-1", "203.0.113.7", PHONE, new Date("2026-11-24T10:00:00Z"))).not.toBe(hash);
+    expect(door.addressHash("project-2", "203.0.113.7", PHONE, day)).not.toBe(hash);
+    expect(door.addressHash("project-1", "203.0.113.8", PHONE, day)).not.toBe(hash);
+  });
+
+  it.each([
+    ["a link preview", { userAgent: "WhatsApp/2.23.20.0 A" }, { kind: "excluded", reason: "preview" }],
+    ["iMessage's preview", { userAgent: "facebookexternalhit/1.1 Facebot Twitterbot/1.0" }, { kind: "excluded", reason: "preview" }],
+    ["a crawler", { userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" }, { kind: "excluded", reason: "bot" }],
+    ["no user agent", { userAgent: undefined }, { kind: "excluded", reason: "bot" }],
+    ["a prefetch", { purpose: "prefetch;prerender" }, { kind: "excluded", reason: "prefetch" }],
+    ["a HEAD request", { method: "HEAD" }, { kind: "ignored" }],
+    ["a dialog opened without JavaScript", { withinPage: true }, { kind: "ignored" }],
+  ] as const)("does not count %s", (_name, overrides, expected) => {
+    expect(door.decide(visit(overrides), project, null)).toEqual(expected);
+  });
+
+  it("does not count the project's owner, but counts another signed-in founder", () => {
+    expect(door.decide(visit(), project, "founder-1")).toEqual({ kind: "excluded", reason: "owner" });
+    expect(door.decide(visit(), project, "founder-2").kind).toBe("counted");
+  });
+});
+
+describe("viewer cookie", () => {
+  it("reads only a well-formed id", () => {
+    expect(viewerIdFromCookie(`${VIEWER_COOKIE}=0123456789abcdef0123456789abcdef`)).toBe("0123456789abcdef0123456789abcdef");
+    expect(viewerIdFromCookie(`x${VIEWER_COOKIE}=0123456789abcdef0123456789abcdef`)).toBeNull();
+    expect(viewerIdFromCookie(`${VIEWER_COOKIE}=0123`)).toBeNull();
+    expect(viewerIdFromCookie(undefined)).toBeNull();
+  });
+});
+
+describe("RecentPageLoads", () => {
+  it("lets one script call claim a load counted in the last minute, once", () => {
+    const recent = new RecentPageLoads(60_000);
+    recent.remember("viewer", "project", 1_000);
+    expect(recent.claim("viewer", "other-project", 2_000)).toBe(false);
+    expect(recent.claim("viewer", "project", 2_000)).toBe(true);
+    expect(recent.claim("viewer", "project", 3_000)).toBe(false);
+    recent.remember("viewer", "project", 10_000);
+    expect(recent.claim("viewer", "project", 70_000)).toBe(false);
+  });
+
+  it("stays bounded", () => {
+    const recent = new RecentPageLoads(60_000, 3);
+    for (const viewer of ["a", "b", "c", "d"]) recent.remember(viewer, "p", 1_000);
+    expect(recent.claim("a", "p", 1_000)).toBe(false);
+    expect(recent.claim("d", "p", 1_000)).toBe(true);
+  });
+});
+
+describe("preferredEncoding", () => {
+  it.each([
+    ["gzip, deflate, br", "br"],
+    ["gzip", "gzip"],
+    ["br;q=0, gzip;q=0.5", "gzip"],
+    ["identity", null],
+    ["*", "br"],
+    [undefined, null],
+  ] as const)("%s -> %s", (header, expected) => {
+    expect(preferredEncoding(header)).toBe(expected);
+  });
+});
