@@ -5,6 +5,7 @@ import { founderAnalytics } from "./migrations/0003-founder-analytics.server";
 import { mailOutbox } from "./migrations/0004-mail-outbox.server";
 import { projectUpdates } from "./migrations/0005-project-updates.server";
 import { doorCounting } from "./migrations/0006-door-counting.server";
+import { attribution } from "./migrations/0009-attribution.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "0004-mail-outbox": mailOutbox,
   "0005-project-updates": projectUpdates,
   "0006-door-counting": doorCounting,
+  "0009-attribution": attribution,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

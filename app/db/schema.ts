@@ -114,6 +114,8 @@ export interface ContactsTable {
   linkedin_url: string | null;
   note: string | null;
   user_id: string | null;
+  /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
+  source: Generated<string>;
   created_at: Generated<Timestamp>;
 }
 
@@ -140,6 +142,8 @@ export interface SignalsTable {
   is_public: boolean;
   message: string | null;
   user_id: string | null;
+  /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
+  source: Generated<string>;
   created_at: Generated<Timestamp>;
 }
 
@@ -184,6 +188,40 @@ export interface ProjectViewersTable {
   viewer_fingerprint: string;
   /** The daily-salted hash of address and user agent the viewer was first seen with (decision 15). */
   address_hash: string | null;
+  /** The source of the viewer's latest page load of the project (decision 16). */
+  last_source: string | null;
+}
+
+/** Exact counters per project and source (`qr:{id}`, `direct`, `unknown`; `*` for people of any source). */
+export interface SourceStatsTable {
+  project_id: string;
+  source: string;
+  scans: Generated<number>;
+  viewers: Generated<number>;
+  intros: Generated<number>;
+  subscribers: Generated<number>;
+  signals: Generated<number>;
+  people: Generated<number>;
+}
+
+export interface FormRefusalsTable {
+  id: string;
+  project_id: string;
+  /** Which limit refused it: `browser`, `address` or `email`. */
+  reason: string;
+  refused_at: Timestamp;
+}
+
+export interface SourceViewersTable {
+  project_id: string;
+  source: string;
+  viewer_fingerprint: string;
+}
+
+export interface SourcePeopleTable {
+  project_id: string;
+  source: string;
+  email: string;
 }
 
 export interface QrCodeViewersTable {
@@ -249,6 +287,10 @@ export interface Database {
   recognition_entries: RecognitionEntriesTable;
   project_stats: ProjectStatsTable;
   project_viewers: ProjectViewersTable;
+  source_stats: SourceStatsTable;
+  form_refusals: FormRefusalsTable;
+  source_viewers: SourceViewersTable;
+  source_people: SourcePeopleTable;
   qr_code_viewers: QrCodeViewersTable;
   form_rate_limits: FormRateLimitsTable;
   scan_hours: ScanHoursTable;

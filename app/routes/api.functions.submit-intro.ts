@@ -33,6 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientIp: clientIpOf(request),
       honeypot: body.website ?? "",
       visitor: { userId: viewer?.id ?? null },
+      cookieHeader: request.headers.get("cookie"),
+      userAgent: request.headers.get("user-agent"),
     });
     return { success: true, message: outcome.message, blurb: outcome.blurb };
   });

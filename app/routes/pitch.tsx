@@ -45,7 +45,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       clientIp: clientIpOf(request),
       honeypot: String(form.get(HONEYPOT_FIELD) ?? ""),
       visitor: { userId: viewer?.id ?? null },
-      qrCodeId: new URL(request.url).searchParams.get("qr"),
+      cookieHeader: request.headers.get("cookie"),
+      userAgent: request.headers.get("user-agent"),
     });
     if (viaFetch) return { intent, ok: true, message: outcome.message, blurb: outcome.blurb } satisfies VisitorActionResult;
 

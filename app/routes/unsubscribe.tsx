@@ -9,7 +9,7 @@ import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { isDomainError } from "~/modules/errors.server";
 import { formToObject, validate } from "~/modules/forms/validation";
 import { clientIpOf } from "~/modules/http/client-ip.server";
-import { consumeRateLimit, PUBLIC_FORM_LIMIT } from "~/modules/rate-limit/rate-limit.server";
+import { consumeRateLimit, UNSUBSCRIBE_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/unsubscribe";
 
@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = validate(unsubscribeSchema, formToObject(await request.formData()));
   if (!input.ok) return data<Result>({ done: false, title: "Invalid email", message: "Please enter a valid email address." }, { status: 400 });
   try {
-    await consumeRateLimit(context.services.database.db, `form:${clientIpOf(request)}`, PUBLIC_FORM_LIMIT);
+    await consumeRateLimit(context.services.database.db, `unsubscribe:${clientIpOf(request)}`, UNSUBSCRIBE_LIMIT);
     const updated = await unsubscribeEmail(context.services.database.db, input.data.email);
     context.logger.info({ updated }, "unsubscribe by address");
     // The same answer whether or not the address was known.

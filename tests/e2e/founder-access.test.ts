@@ -187,7 +187,7 @@ describe("owner-only actions and APIs", () => {
     const mine = await request(`/project/${projectId}/contacts.csv`, { cookie: owner.cookie });
     expect(mine.status).toBe(200);
     expect(mine.headers.get("content-disposition")).toContain("Access-Test-contacts.csv");
-    expect((await mine.text()).split("\r\n")[0]).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At");
+    expect((await mine.text()).split("\r\n")[0]).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag");
   });
 
   it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {

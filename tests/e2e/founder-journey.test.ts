@@ -513,7 +513,7 @@ describe("a founder's journey", () => {
     expect(csvDownload!.suggestedFilename()).toBe("Harbor-Cold-Chain-contacts.csv");
     await waitForToast(page, "Contacts exported successfully");
     const csv = parseCsv((await downloadBytes(csvDownload!)).toString("utf8"));
-    expect(csv[0]).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
+    expect(csv[0]).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"]);
     const data = csv.slice(1);
     expect(data).toHaveLength(3);
     for (const row of data) expect(new Date(row[6]!).toISOString()).toBe(row[6]);
@@ -521,6 +521,12 @@ describe("a founder's journey", () => {
       [BACKER.name, BACKER.email, "Supporter", "", "", BACKER.message],
       [FOLLOWER.name, FOLLOWER.email, "Subscriber", "", "", ""],
       [INTRO.name, INTRO.email, "Intro", INTRO.role, INTRO.linkedin, INTRO.note],
+    ]);
+    // Then the signal's tier, range and message, and where each person came from.
+    expect(data.map((row) => row.slice(7))).toEqual([
+      ["Angel", "$10k-$25k", BACKER.message, "Direct", ""],
+      ["", "", "", "Booth", "Demo Day"],
+      ["", "", "", "Booth", "Demo Day"],
     ]);
 
     // A project nobody contacted: nothing to download.

@@ -215,8 +215,8 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     let text = "";
     for await (const chunk of csv.body) text += chunk.toString();
     const [header, ...rest] = text.split("\r\n");
-    expect(header).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At");
-    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT/);
+    expect(header).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag");
+    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Unknown,\r\n$/);
   });
 });
 
@@ -293,7 +293,9 @@ describeEachDialect("access control: owner-only operations", (getDb) => {
     const expo = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: "Expo" });
     const project = await getOwnedProject(database.db, ownerId, projectId);
     const signal = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Bo", email: "bo@example.com", showName: "on" });
-    await recordSignal(database.db, testMailLinks, projectId, signal, { userId: null }, expo.id);
+    // The visitor came through the Expo code: the signal remembers where the founder met them.
+    await recordScans(database.db, [{ projectId, qrCodeId: expo.id, viewerFingerprint: "expo-visitor" }]);
+    await recordSignal(database.db, testMailLinks, projectId, signal, { userId: null, identity: { viewerFingerprint: "expo-visitor", addressHash: null } });
     const mine = await loadActivityFeed(database.db, ownerId);
     expect(mine.map((item) => item.title)).toEqual(expect.arrayContaining(["Ada requested intro", "New visit from your pitch link", "New interest signal ($5k-$25k)"]));
     expect(mine.find((item) => item.type === "signal")?.description).toBe("Met at Expo");

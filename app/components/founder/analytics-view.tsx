@@ -2,7 +2,9 @@ import { ArrowLeft, ArrowUpRight, BellRing, Gauge, Handshake, QrCode, ScanLine, 
 import { useMemo, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { EventFunnel } from "./insights/event-funnel";
 import { ExportCsvButton } from "./insights/export-csv-button";
+import { HowWeCount } from "./insights/how-we-count";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
 import { cardClass, PageHeader, SectionCard } from "./insights/ui";
@@ -59,6 +61,8 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
       <div className="mt-4 grid gap-4">
         <ScansOverTime scansOverTime={analytics.scansOverTime} colors={colors} now={now} />
         {analytics.qrCodes.length ? <QrBreakdown codes={analytics.qrCodes} colors={colors} /> : null}
+        <EventFunnel rows={analytics.funnel} />
+        <HowWeCount analytics={analytics} />
       </div>
     </main>
   );
@@ -148,6 +152,10 @@ function ConversionCard({ analytics }: { analytics: ProjectAnalytics }) {
           </p>
         </div>
       ) : null}
+      <p className="mt-3 border-t border-slate-100 pt-3 text-sm text-slate-700">
+        <strong className="font-semibold text-slate-950">{plural(analytics.peopleWhoActed, "person", "people")} acted</strong>:{" "}
+        {analytics.peopleShare.toFixed(1)}% of {plural(analytics.uniqueScans, "unique viewer")}.
+      </p>
     </StatCard>
   );
 }

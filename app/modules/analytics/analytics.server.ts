@@ -3,7 +3,24 @@ import type { Database, Metric } from "~/db/schema";
 import { dialectOf, utcDayOf } from "~/db/dialect.server";
 import { DomainError } from "~/modules/errors.server";
 import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server";
+import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { conversionRate } from "./conversion";
+import { ALL_SOURCES, DIRECT, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
+
+export type FunnelRow = {
+  source: string;
+  kind: "qr" | "direct" | "unknown";
+  label: string;
+  eventTag: string | null;
+  scans: number;
+  viewers: number;
+  people: number;
+  intros: number;
+  subscribers: number;
+  signals: number;
+  /** People who acted per unique viewer of this source, in percent (one decimal). */
+  share: number;
+};
 
 export type ScanSeries = { qrCodeId: string; label: string; eventTag: string | null; points: { at: string; scans: number }[] };
 
@@ -17,6 +34,15 @@ export type ProjectAnalytics = {
   actions: number;
   conversionRate: number;
   qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number }[];
+  /** Distinct people (e-mail addresses) who acted, and their share of unique viewers, in percent. */
+  peopleWhoActed: number;
+  peopleShare: number;
+  /** Per QR code, the plain link and (when it holds anything) actions that cannot be attributed (decision 16). */
+  funnel: FunnelRow[];
+  /** Public form submissions refused by a limit in the last 7 days (decision 16): nothing is refused silently. */
+  refusedLastWeek: number;
+  /** Page loads not counted as scans, by reason (decision 15). */
+  excluded: { bots: number; previews: number; prefetches: number; ownerViews: number };
   /** Scans per QR code over time: hourly for the last 48 hours, daily before that (90 days at most). */
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
 };
@@ -40,7 +66,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const cutoff = new Date(now.getTime() - 48 * HOUR).toISOString();
   const since = new Date(now.getTime() - HISTORY_DAYS * 24 * HOUR).toISOString();
   const day = utcDayOf(dialectOf(db), "hour");
-  const [stats, codes, recentHours, earlierDays] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -65,6 +91,8 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       .groupBy(["qr_code_id", day])
       .orderBy(day)
       .execute(),
+    db.selectFrom("source_stats").selectAll().where("project_id", "=", project.id).execute(),
+    countFormRefusals(db, project.id, new Date(now.getTime() - 7 * 24 * HOUR)),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -89,8 +117,20 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     }));
   };
 
+  const peopleWhoActed = Number(sources.find((row) => row.source === ALL_SOURCES)?.people ?? 0);
+
   return {
     project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics },
+    peopleWhoActed,
+    peopleShare: conversionRate(peopleWhoActed, uniqueScans),
+    funnel: funnelRows(codes, sources),
+    refusedLastWeek,
+    excluded: {
+      bots: Number(stats?.excluded_bots ?? 0),
+      previews: Number(stats?.excluded_previews ?? 0),
+      prefetches: Number(stats?.excluded_prefetches ?? 0),
+      ownerViews: Number(stats?.excluded_owner_views ?? 0),
+    },
     totalScans: Number(stats?.total_scans ?? 0),
     uniqueScans,
     totalIntros,
@@ -104,4 +144,39 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       daily: toSeries(earlierDays.map((row) => ({ qr_code_id: row.qr_code_id, at: `${row.day}T00:00:00.000Z`, scans: row.scans }))),
     },
   };
+}
+
+type SourceRow = { source: string; scans: number; viewers: number; intros: number; subscribers: number; signals: number; people: number };
+
+/** One row per QR code (even unscanned), one for the plain link, and one for unattributed actions when there are any. */
+function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[]): FunnelRow[] {
+  const bySource = new Map(sources.map((row) => [row.source, row]));
+  const row = (source: string, kind: FunnelRow["kind"], label: string, eventTag: string | null): FunnelRow => {
+    const counts = bySource.get(source);
+    const viewers = Number(counts?.viewers ?? 0);
+    const people = Number(counts?.people ?? 0);
+    return {
+      source,
+      kind,
+      label,
+      eventTag,
+      scans: Number(counts?.scans ?? 0),
+      viewers,
+      people,
+      intros: Number(counts?.intros ?? 0),
+      subscribers: Number(counts?.subscribers ?? 0),
+      signals: Number(counts?.signals ?? 0),
+      share: conversionRate(people, viewers),
+    };
+  };
+  const known = new Set(codes.map((code) => scanSource(code.id)));
+  const rows = codes.map((code) => row(scanSource(code.id), "qr", code.label, code.event_tag));
+  // Codes deleted after they were scanned keep their numbers.
+  for (const source of bySource.keys()) {
+    if (qrCodeIdOfSource(source) && !known.has(source)) rows.push(row(source, "qr", "Deleted QR code", null));
+  }
+  rows.push(row(DIRECT, "direct", "Direct link", null));
+  const unknown = row(UNKNOWN, "unknown", "Not attributed", null);
+  if (unknown.scans || unknown.people) rows.push(unknown);
+  return rows;
 }

@@ -3,9 +3,12 @@ import { stringify } from "csv-stringify/sync";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { formatAmountRange } from "~/modules/signals/amount-format";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
+import { DIRECT, qrCodeIdOfSource } from "./sources.server";
 
-export const CSV_COLUMNS = ["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"] as const;
+/** SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11). */
+export const CSV_COLUMNS = ["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"] as const;
 
 const PAGE_SIZE = 1_000;
 
@@ -24,13 +27,28 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     .where("project_id", "=", project.id)
     .executeTakeFirstOrThrow();
 
+  const codes = new Map(
+    (await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute()).map((code) => [code.id, code]),
+  );
+  const signalsOfContacts = async (contactIds: string[]) =>
+    new Map(
+      (
+        await db
+          .selectFrom("signals")
+          .select(["contact_id", "range_label", "range_min", "range_max", "message"])
+          .where("project_id", "=", project.id)
+          .where("contact_id", "in", contactIds)
+          .execute()
+      ).map((signal) => [signal.contact_id, signal]),
+    );
+
   async function* pages() {
     yield stringify([[...CSV_COLUMNS]], { record_delimiter: "windows" });
     let after: { created_at: string; id: string } | null = null;
     for (;;) {
       let query = db
         .selectFrom("contacts")
-        .select(["id", "name", "email", "intent", "role_tags", "linkedin_url", "note", "created_at"])
+        .select(["id", "name", "email", "intent", "role_tags", "linkedin_url", "note", "created_at", "source"])
         .where("project_id", "=", project.id);
       if (after) {
         const cursor: { created_at: string; id: string } = after;
@@ -40,9 +58,25 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       }
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
       if (rows.length === 0) return;
-      const records = rows.map((row) =>
-        [row.name, row.email, row.intent, row.role_tags.join(";"), row.linkedin_url ?? "", row.note ?? "", row.created_at].map(neutralizeFormula),
-      );
+      const signals = await signalsOfContacts(rows.map((row) => row.id));
+      const records = rows.map((row) => {
+        const signal = signals.get(row.id);
+        const code = codes.get(qrCodeIdOfSource(row.source) ?? "");
+        return [
+          row.name,
+          row.email,
+          row.intent,
+          row.role_tags.join(";"),
+          row.linkedin_url ?? "",
+          row.note ?? "",
+          row.created_at,
+          signal?.range_label ?? "",
+          signal ? formatAmountRange(Number(signal.range_min), signal.range_max === null ? null : Number(signal.range_max)) : "",
+          signal?.message ?? "",
+          sourceLabel(row.source, code),
+          code?.event_tag ?? "",
+        ].map(neutralizeFormula);
+      });
       yield stringify(records, { record_delimiter: "windows" });
       const last = rows[rows.length - 1]!;
       after = { created_at: last.created_at, id: last.id };
@@ -50,4 +84,11 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     }
   }
   return { fileName: csvFileName(project.title), body: Readable.from(pages()), count: Number(count) };
+}
+
+/** The Source column: the QR code's label, 'Direct' for the plain link, 'Unknown' when nothing tells. */
+function sourceLabel(source: string, code: { label: string } | undefined): string {
+  if (source === DIRECT) return "Direct";
+  if (qrCodeIdOfSource(source)) return code?.label ?? "Deleted QR code";
+  return "Unknown";
 }

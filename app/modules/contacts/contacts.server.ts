@@ -6,8 +6,10 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
+import { countSourceAction, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
-export type VisitorContext = { userId: string | null };
+/** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
+export type VisitorContext = { userId: string | null; identity?: VisitorIdentity };
 
 /** The text a founder can forward as-is to whoever should meet this person. */
 export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "linkedinUrl" | "note">, projectTitle: string): string {
@@ -26,6 +28,7 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
   const id = crypto.randomUUID();
   const blurb = buildIntroBlurb(input, project.title);
   await db.transaction().execute(async (trx) => {
+    const source = await resolveSource(trx, project.id, visitor.identity);
     await trx
     .insertInto("contacts")
     .values({
@@ -39,10 +42,12 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
       linkedin_url: input.linkedinUrl,
       note: input.note,
       user_id: visitor.userId,
+      source,
       created_at: new Date().toISOString(),
     })
     .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
+    await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "intros");
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
     if (founderEmail) {
       await enqueueMail(
@@ -77,6 +82,7 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
         trx,
         welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contactId) }),
       );
+    const source = await resolveSource(trx, project.id, visitor.identity);
     const known = await trx
       .selectFrom("contacts")
       .select(["id", "subscribed"])
@@ -93,7 +99,10 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
         .where("subscribed", "=", false)
         .executeTakeFirst();
       await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
-      if (!known.some((contact) => contact.subscribed)) await welcome(known[0]!.id);
+      if (!known.some((contact) => contact.subscribed)) {
+        await countSourceAction(trx, project.id, source, email, "subscribers");
+        await welcome(known[0]!.id);
+      }
       return { created: false };
     }
     const contactId = crypto.randomUUID();
@@ -110,10 +119,12 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
         linkedin_url: null,
         note: null,
         user_id: visitor.userId,
+        source,
         created_at: new Date().toISOString(),
       })
       .execute();
     await addToProjectStats(trx, project.id, { subscribers: 1 });
+    await countSourceAction(trx, project.id, source, email, "subscribers");
     await welcome(contactId);
     return { created: true };
   });

@@ -1,9 +1,9 @@
 import type { AppServices } from "~/services.server";
 import { submitIntro, subscribeToUpdates, type VisitorContext } from "~/modules/contacts/contacts.server";
-import { DomainError } from "~/modules/errors.server";
-import { isStorableText } from "~/modules/forms/storable-text";
+import { DomainError, isDomainError } from "~/modules/errors.server";
 import { validate } from "~/modules/forms/validation";
-import { consumeRateLimit, PUBLIC_FORM_LIMIT } from "~/modules/rate-limit/rate-limit.server";
+import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
+import { consumeRateLimit, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import {
   SIGNAL_RECORDED_MESSAGE,
@@ -20,44 +20,64 @@ export type VisitorSubmission = {
   clientIp: string;
   honeypot: string;
   visitor: VisitorContext;
-  /** The `?qr=` code the visitor arrived with, if any. */
-  qrCodeId?: string | null;
+  /** The request's Cookie and User-Agent headers: who the page door counted, for attribution (decision 16). */
+  cookieHeader?: string | null;
+  userAgent?: string | null;
 };
 
 export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boolean };
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
- * honeypot, per-visitor rate limit, the shared schema, then the domain write. Throws DomainError on bad input.
+ * honeypot, the limits (per network address, per browser, per target e-mail), the shared schema, then the domain write. Throws DomainError on bad input.
  */
-export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail">, submission: VisitorSubmission): Promise<VisitorOutcome> {
+export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor">, submission: VisitorSubmission): Promise<VisitorOutcome> {
   const { db } = services.database;
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
     services.logger.warn({ intent: submission.intent }, "honeypot filled: submission dropped");
     return { message: successMessage(submission.intent), wallChanged: false, ...(submission.intent === "intro" ? { blurb: "" } : {}) };
   }
-  await consumeRateLimit(db, `form:${submission.clientIp}`, PUBLIC_FORM_LIMIT);
+  const identity = services.pageDoor.identify(submission.projectId, {
+    cookieHeader: submission.cookieHeader,
+    clientAddress: submission.clientIp,
+    userAgent: submission.userAgent,
+  });
+  const visitor: VisitorContext = { ...submission.visitor, identity };
+  const limit = (reason: RefusalReason, key: string, rule: RateLimitRule) =>
+    consumeRateLimit(db, key, rule).catch(async (error: unknown) => {
+      if (isDomainError(error) && error.code === "rate_limited") await recordFormRefusal(db, submission.projectId, reason);
+      throw error;
+    });
+  await limit("address", `form:address:${submission.clientIp}`, VISITOR_FORM_LIMITS.perAddress);
+  // A browser is its viewer cookie on its address (a copied cookie used elsewhere gets its own allowance), or
+  // its address hash when it keeps no cookie.
+  const browserKey = identity.viewerFingerprint ? `${identity.viewerFingerprint}:${identity.addressHash}` : identity.addressHash;
+  await limit("browser", `form:browser:${submission.projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
+  const limitPerEmail = (email: string) => limit("email", `form:email:${submission.projectId}:${email.toLowerCase()}`, VISITOR_FORM_LIMITS.perEmail);
 
   switch (submission.intent) {
     case "intro": {
       const input = validate(introSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, submission.visitor);
+      await limitPerEmail(input.data.email);
+      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor);
       services.mail.wake();
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, submission.visitor);
+      await limitPerEmail(input.data.email);
+      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor);
       services.mail.wake();
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, submission.visitor, qrCodeIdOf(submission));
+      await limitPerEmail(input.data.email);
+      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor);
       services.mail.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
@@ -65,12 +85,6 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
     }
   }
-}
-
-/** The `?qr=` value as a QR code id, or null: anything a QR code id cannot be attributes nothing. */
-function qrCodeIdOf(submission: VisitorSubmission): string | null {
-  const value = submission.qrCodeId;
-  return value && value.length <= 64 && isStorableText(value) ? value : null;
 }
 
 function successMessage(intent: VisitorIntent): string {

@@ -4,8 +4,21 @@ import { DomainError } from "~/modules/errors.server";
 
 export type RateLimitRule = { windowSeconds: number; max: number; message: string };
 
-/** Public forms: generous for a person, tight for a script. Kept in the database, so it holds across restarts and instances. */
-export const PUBLIC_FORM_LIMIT: RateLimitRule = {
+/**
+ * The public forms' limits (decision 16): a venue never hits them, a script does.
+ * - Per browser and project: a person sends a handful of forms (an intro, a subscription, a signal, a retry).
+ * - Per network address, across projects: a ceiling for a hall of several hundred phones behind one NAT.
+ *   400 people each sending two forms within ten minutes is 800; the ceiling is 1,000.
+ * - Per target e-mail address and project: one address cannot be flooded with confirmations.
+ */
+export const VISITOR_FORM_LIMITS = {
+  perBrowser: { windowSeconds: 10 * 60, max: 10, message: "Too many submissions from this browser. Please wait a few minutes and try again." },
+  perAddress: { windowSeconds: 10 * 60, max: 1_000, message: "Too many submissions from your network. Please wait a few minutes and try again." },
+  perEmail: { windowSeconds: 60 * 60, max: 5, message: "Too many submissions for this e-mail address. Please try again later." },
+} as const satisfies Record<string, RateLimitRule>;
+
+/** The unsubscribe form, on its own key: a venue's visitors never share an allowance with it. */
+export const UNSUBSCRIBE_LIMIT: RateLimitRule = {
   windowSeconds: 10 * 60,
   max: 20,
   message: "Too many submissions from your network. Please wait a few minutes and try again.",

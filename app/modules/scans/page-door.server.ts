@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
+import type { VisitorIdentity } from "~/modules/analytics/sources.server";
 import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
 
 /**
@@ -74,6 +75,15 @@ export class PageDoor {
     }
     const viewerFingerprint = viewerFingerprintOf(newViewerId);
     return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, viewerFingerprint, newViewerId };
+  }
+
+  /** Who a visitor's form post comes from, as the door counted them: by their viewer cookie, or by address hash. */
+  identify(projectId: string, request: { cookieHeader: string | null | undefined; clientAddress: string; userAgent: string | null | undefined }, now = new Date()): VisitorIdentity {
+    const viewerId = viewerIdFromCookie(request.cookieHeader);
+    return {
+      viewerFingerprint: viewerId ? viewerFingerprintOf(viewerId) : null,
+      addressHash: this.addressHash(projectId, request.clientAddress, request.userAgent ?? "", now),
+    };
   }
 
   /** The `Set-Cookie` value that gives a browser its viewer id. */

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import { z } from "zod/mini";
 import type { Database } from "~/db/schema";
 import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-stats.server";
+import { addToSourceStats, scanSource } from "~/modules/analytics/sources.server";
 
 /** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
 export const trackScanSchema = z.object({
@@ -99,6 +100,8 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
         .execute()
     : [];
 
+  await recordSources(trx, valid);
+
   const projectTotals = countBy(valid.map((scan) => scan.projectId));
   const projectUniques = countBy(newProjectViewers.map((row) => row.project_id));
   for (const [projectId, total] of projectTotals) {
@@ -128,6 +131,48 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
       .execute();
   }
   return stored;
+}
+
+/**
+ * Per source (decision 16): scans and first-time viewers of that source, and each viewer's latest source, which
+ * the visitor's next action is attributed to.
+ */
+async function recordSources(trx: Transaction<Database>, scans: readonly ScanInput[]): Promise<void> {
+  const key = (projectId: string, source: string) => `${projectId}\u0000${source}`;
+  const withViewer = scans.filter((scan) => scan.viewerFingerprint);
+  const newViewers = withViewer.length
+    ? await trx
+        .insertInto("source_viewers")
+        .values(withViewer.map((scan) => ({ project_id: scan.projectId, source: scanSource(scan.qrCodeId), viewer_fingerprint: scan.viewerFingerprint! })))
+        .onConflict((oc) => oc.columns(["project_id", "source", "viewer_fingerprint"]).doNothing())
+        .returning(["project_id", "source"])
+        .execute()
+    : [];
+  const viewersBySource = countBy(newViewers.map((row) => key(row.project_id, row.source)));
+  for (const [sourceKey, total] of countBy(scans.map((scan) => key(scan.projectId, scanSource(scan.qrCodeId))))) {
+    const [projectId = "", source = ""] = sourceKey.split("\u0000");
+    await addToSourceStats(trx, projectId, source, { scans: total, viewers: viewersBySource.get(sourceKey) ?? 0 });
+  }
+
+  const latest = new Map<string, { projectId: string; fingerprint: string; source: string }>();
+  for (const scan of withViewer) {
+    latest.set(key(scan.projectId, scan.viewerFingerprint!), { projectId: scan.projectId, fingerprint: scan.viewerFingerprint!, source: scanSource(scan.qrCodeId) });
+  }
+  const bySource = new Map<string, string[]>();
+  for (const viewer of latest.values()) {
+    const fingerprints = bySource.get(key(viewer.projectId, viewer.source)) ?? [];
+    fingerprints.push(viewer.fingerprint);
+    bySource.set(key(viewer.projectId, viewer.source), fingerprints);
+  }
+  for (const [sourceKey, fingerprints] of bySource) {
+    const [projectId = "", source = ""] = sourceKey.split("\u0000");
+    await trx
+      .updateTable("project_viewers")
+      .set({ last_source: source })
+      .where("project_id", "=", projectId)
+      .where("viewer_fingerprint", "in", fingerprints)
+      .execute();
+  }
 }
 
 /**

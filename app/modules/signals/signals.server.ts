@@ -8,6 +8,7 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
+import { countSourceAction, qrCodeIdOfSource, resolveSource } from "~/modules/analytics/sources.server";
 
 /**
  * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
@@ -21,7 +22,6 @@ export async function recordSignal(
   projectId: string,
   input: SignalInput,
   visitor: VisitorContext,
-  qrCodeId: string | null = null,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   return db.transaction().execute(async (trx) => {
@@ -32,7 +32,9 @@ export async function recordSignal(
       .where("project_id", "=", project.id)
       .executeTakeFirst();
     if (!tier) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
-    // Where the founder met this visitor: the event of the QR code they scanned (SPEC.md "Met at {event source}").
+    // Where the founder met this visitor: the event of the QR code they came through (SPEC.md "Met at {event source}").
+    const source = await resolveSource(trx, project.id, visitor.identity);
+    const qrCodeId = qrCodeIdOfSource(source);
     const code = qrCodeId
       ? await trx.selectFrom("qr_codes").select(["label", "event_tag"]).where("id", "=", qrCodeId).where("project_id", "=", project.id).executeTakeFirst()
       : undefined;
@@ -53,6 +55,7 @@ export async function recordSignal(
         linkedin_url: null,
         note: input.message,
         user_id: visitor.userId,
+        source,
         created_at: now,
       })
       .execute();
@@ -73,6 +76,7 @@ export async function recordSignal(
         is_public: input.showName,
         message: input.message,
         user_id: visitor.userId,
+        source,
         created_at: now,
       })
       .execute();
@@ -95,6 +99,7 @@ export async function recordSignal(
       wallEntryId = Number(entry.id);
     }
     await addToProjectStats(trx, project.id, { signals: 1 });
+    await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "signals");
     await bumpContentVersion(trx, project.id);
 
     const email = input.email.toLowerCase();

@@ -1,0 +1,67 @@
+import { Info } from "lucide-react";
+import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { plural } from "./format";
+import { SectionCard } from "./ui";
+
+/** Issue 11: what each number means, and the proof that the filters work (how many loads each one kept out). */
+export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
+  const { excluded } = analytics;
+  const exclusions = [
+    { label: "bots and crawlers", count: excluded.bots },
+    { label: "link previews (chat apps, social networks)", count: excluded.previews },
+    { label: "prefetches by a browser", count: excluded.prefetches },
+    { label: "your own views while signed in", count: excluded.ownerViews },
+  ];
+  return (
+    <SectionCard id="how-we-count-title" title="How we count" icon={Info}>
+      <dl className="grid gap-4 text-sm text-slate-700 sm:grid-cols-2">
+        <div>
+          <dt className="font-semibold text-slate-950">Scan</dt>
+          <dd className="mt-1">
+            A load of your pitch page through a QR code or your link, counted by our server when it sends the page, so
+            visitors without JavaScript and quick glances count too. A reload is another scan.
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold text-slate-950">Unique viewer</dt>
+          <dd className="mt-1">
+            One browser, told apart by a random id our site keeps in it (a first-party cookie; nothing from other
+            sites). A browser that keeps no site data is counted by a daily-changing hash of its network address and
+            browser, so it is one viewer however often it reloads.
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold text-slate-950">Not counted</dt>
+          <dd className="mt-1">
+            <ul className="grid gap-0.5">
+              {exclusions.map((item) => (
+                <li key={item.label}>
+                  <span className="font-semibold text-slate-950 tabular-nums">{item.count.toLocaleString("en-US")}</span> {item.label}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold text-slate-950">Refused submissions</dt>
+          <dd className="mt-1">
+            <strong className="font-semibold text-slate-950">
+              {plural(analytics.refusedLastWeek, "submission")} refused as likely automated in the last 7 days.
+            </strong>{" "}
+            A browser may send 10 forms in 10 minutes, an e-mail address 5 in an hour, and one network 1,000 in 10
+            minutes: a busy venue stays far below these, a script does not.
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold text-slate-950">People who acted</dt>
+          <dd className="mt-1">
+            Distinct e-mail addresses that requested an intro, followed updates or signalled interest:{" "}
+            {plural(analytics.peopleWhoActed, "person", "people")}. Each action belongs to the QR code of that person&apos;s
+            latest visit, or to your plain link. The Conversion Rate card counts actions, as the spec defines it, so one
+            person&apos;s three actions count three times there.
+          </dd>
+        </div>
+      </dl>
+    </SectionCard>
+  );
+}

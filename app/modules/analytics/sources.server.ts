@@ -1,0 +1,69 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+
+/**
+ * Where a visitor came from (decision 16): `qr:{code id}`, `direct` for the plain link, or `unknown` when the
+ * action cannot be tied to a page load (a client that never loaded the page, or data older than attribution).
+ * Every scan and every action adds to exact per-source counters in the transaction that records it.
+ */
+export const DIRECT = "direct";
+export const UNKNOWN = "unknown";
+/** The `source_people` and `source_stats` key that counts people across all sources. */
+export const ALL_SOURCES = "*";
+
+export function scanSource(qrCodeId: string | null): string {
+  return qrCodeId ? `qr:${qrCodeId}` : DIRECT;
+}
+
+/** The QR code id of a `qr:` source, else null. */
+export function qrCodeIdOfSource(source: string): string | null {
+  return source.startsWith("qr:") ? source.slice(3) : null;
+}
+
+/** Who is acting, as the page door knows them: the viewer cookie's fingerprint, else the daily address hash. */
+export type VisitorIdentity = { viewerFingerprint: string | null; addressHash: string | null };
+
+/**
+ * The source of the visitor's latest page load of this project: a viewer seen by the door has one; a visitor
+ * the door never saw is `unknown`.
+ */
+export async function resolveSource(db: Kysely<Database>, projectId: string, identity: VisitorIdentity | undefined): Promise<string> {
+  if (!identity?.viewerFingerprint && !identity?.addressHash) return UNKNOWN;
+  let query = db.selectFrom("project_viewers").select("last_source").where("project_id", "=", projectId);
+  query = identity.viewerFingerprint
+    ? query.where("viewer_fingerprint", "=", identity.viewerFingerprint)
+    : query.where("address_hash", "=", identity.addressHash);
+  const viewer = await query.limit(1).executeTakeFirst();
+  return viewer?.last_source ?? UNKNOWN;
+}
+
+type ActionCounter = "intros" | "subscribers" | "signals";
+
+/** One action of one person through `source`, inside the caller's transaction. */
+export async function countSourceAction(db: Kysely<Database>, projectId: string, source: string, email: string, action: ActionCounter): Promise<void> {
+  for (const key of [source, ALL_SOURCES]) {
+    const isNewPerson = await db
+      .insertInto("source_people")
+      .values({ project_id: projectId, source: key, email })
+      .onConflict((oc) => oc.columns(["project_id", "source", "email"]).doNothing())
+      .returning("email")
+      .executeTakeFirst();
+    const people = isNewPerson ? 1 : 0;
+    const delta = key === ALL_SOURCES ? { people } : { [action]: 1, people };
+    await addToSourceStats(db, projectId, key, delta);
+  }
+}
+
+type SourceDelta = Partial<Record<"scans" | "viewers" | ActionCounter | "people", number>>;
+
+export async function addToSourceStats(db: Kysely<Database>, projectId: string, source: string, delta: SourceDelta): Promise<void> {
+  const entries = Object.entries(delta).filter(([, value]) => value) as [keyof SourceDelta, number][];
+  if (entries.length === 0) return;
+  await db
+    .insertInto("source_stats")
+    .values({ project_id: projectId, source, ...Object.fromEntries(entries) })
+    .onConflict((oc) =>
+      oc.columns(["project_id", "source"]).doUpdateSet(Object.fromEntries(entries.map(([key, value]) => [key, sql`source_stats.${sql.ref(key)} + ${value}`]))),
+    )
+    .execute();
+}

@@ -1,0 +1,105 @@
+import { expect, it } from "vitest";
+import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
+import { validate } from "~/modules/forms/validation";
+import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { recordScans } from "~/modules/scans/scans.server";
+import { recordSignal } from "~/modules/signals/signals.server";
+import { describeEachDialect } from "../support/databases";
+import { createProject, testMailLinks } from "../support/fixtures";
+
+function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
+  const result = validate(schema, input);
+  if (!result.ok) throw new Error(`fixture invalid: ${result.formError}`);
+  return result.data;
+}
+
+const visitor = (viewerFingerprint: string) => ({ userId: null, identity: { viewerFingerprint, addressHash: null } });
+
+describeEachDialect("every action attributed to the event it came from", (getDb) => {
+  async function setup() {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    const codes = { booth: `booth${project.id.slice(0, 6)}`, badge: `badge${project.id.slice(0, 6)}`, foreign: `frgn${other.id.slice(0, 6)}` };
+    await db
+      .insertInto("qr_codes")
+      .values([
+        { id: codes.booth, project_id: project.id, label: "Booth", event_tag: "Expo" },
+        { id: codes.badge, project_id: project.id, label: "Badge", event_tag: null },
+        { id: codes.foreign, project_id: other.id, label: "Elsewhere", event_tag: null },
+      ])
+      .execute();
+    return { db, project, codes };
+  }
+
+  it("gives each action the source of the visitor's latest page load, and counts people once", async () => {
+    const { db, project, codes } = await setup();
+    await recordScans(db, [
+      { projectId: project.id, qrCodeId: codes.booth, viewerFingerprint: "ada" },
+      { projectId: project.id, qrCodeId: codes.booth, viewerFingerprint: "ada" },
+      { projectId: project.id, qrCodeId: codes.badge, viewerFingerprint: "bo" },
+      { projectId: project.id, qrCodeId: null, viewerFingerprint: "cy" },
+    ]);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada", email: "ada@example.com", note: "hi" }), visitor("ada"));
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Ada", email: "ADA@example.com" }), visitor("ada"));
+    const signal = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Ada", email: "ada@example.com" });
+    const recorded = await recordSignal(db, testMailLinks, project.id, signal, visitor("ada"));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Bo", email: "bo@example.com", note: "hi" }), visitor("bo"));
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Cy", email: "cy@example.com" }), visitor("cy"));
+
+    const contacts = await db.selectFrom("contacts").select(["email", "intent", "source"]).where("project_id", "=", project.id).orderBy("created_at").execute();
+    expect(contacts).toEqual([
+      { email: "ada@example.com", intent: "Intro", source: `qr:${codes.booth}` },
+      { email: "ada@example.com", intent: "Supporter", source: `qr:${codes.booth}` },
+      { email: "bo@example.com", intent: "Intro", source: `qr:${codes.badge}` },
+      { email: "cy@example.com", intent: "Subscriber", source: "direct" },
+    ]);
+    const stored = await db.selectFrom("signals").select(["source", "event_source"]).where("id", "=", recorded.signalId).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ source: `qr:${codes.booth}`, event_source: "Expo" });
+
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
+    expect(analytics.peopleWhoActed).toBe(3);
+    expect(analytics.peopleShare).toBe(100);
+    const rows = Object.fromEntries(analytics.funnel.map((row) => [row.label, { scans: row.scans, viewers: row.viewers, people: row.people, intros: row.intros, subscribers: row.subscribers, signals: row.signals, share: row.share }]));
+    expect(rows).toEqual({
+      Booth: { scans: 2, viewers: 1, people: 1, intros: 1, subscribers: 1, signals: 1, share: 100 },
+      Badge: { scans: 1, viewers: 1, people: 1, intros: 1, subscribers: 0, signals: 0, share: 100 },
+      "Direct link": { scans: 1, viewers: 1, people: 1, intros: 0, subscribers: 1, signals: 0, share: 100 },
+    });
+  });
+
+  it("attributes to the latest visit: a viewer who came back through the plain link acts as Direct", async () => {
+    const { db, project, codes } = await setup();
+    await recordScans(db, [{ projectId: project.id, qrCodeId: codes.booth, viewerFingerprint: "dee" }]);
+    await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "dee" }]);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee@example.com", note: "hi" }), visitor("dee"));
+    const contact = await db.selectFrom("contacts").select("source").where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(contact.source).toBe("direct");
+  });
+
+  it("counts a forged QR id (another project's, or unknown) as Direct", async () => {
+    const { db, project, codes } = await setup();
+    await recordScans(db, [
+      { projectId: project.id, qrCodeId: codes.foreign, viewerFingerprint: "eve" },
+      { projectId: project.id, qrCodeId: "no-such-code", viewerFingerprint: "fay" },
+    ]);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Eve", email: "eve@example.com", note: "hi" }), visitor("eve"));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Fay", email: "fay@example.com", note: "hi" }), visitor("fay"));
+    const sources = await db.selectFrom("contacts").select("source").where("project_id", "=", project.id).execute();
+    expect(sources.map((row) => row.source)).toEqual(["direct", "direct"]);
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
+    expect(analytics.funnel.find((row) => row.kind === "direct")).toMatchObject({ scans: 2, viewers: 2, people: 2, intros: 2 });
+  });
+
+  it("marks an action the door never saw (a client that did not load the page) as not attributed", async () => {
+    const { db, project } = await setup();
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Gus", email: "gus@example.com", note: "hi" }), { userId: null });
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Hal", email: "hal@example.com", note: "hi" }), visitor("never-scanned"));
+    const sources = await db.selectFrom("contacts").select("source").where("project_id", "=", project.id).execute();
+    expect(sources.map((row) => row.source)).toEqual(["unknown", "unknown"]);
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
+    expect(analytics.funnel.map((row) => row.label).sort()).toEqual(["Badge", "Booth", "Direct link", "Not attributed"]);
+    expect(analytics.funnel.find((row) => row.kind === "unknown")).toMatchObject({ people: 2, intros: 2, viewers: 0 });
+  });
+});

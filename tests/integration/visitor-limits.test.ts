@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { afterAll, expect, it } from "vitest";
+import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { MailWorker } from "~/modules/mail/mail-worker.server";
+import { createFileTransport } from "~/modules/mail/transport.server";
+import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/pitch/visitor-actions.server";
+import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
+import { VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
+import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
+import { PageDoor, VIEWER_COOKIE } from "~/modules/scans/page-door.server";
+import { describeEachDialect } from "../support/databases";
+import { createProject, testMailLinks } from "../support/fixtures";
+
+const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-limits-mail-"));
+afterAll(() => fs.rmSync(mailDir, { recursive: true, force: true }));
+
+describeEachDialect("public form limits: a venue never hits them, a script does", (getDb) => {
+  const logger = pino({ level: "silent" });
+  const services = () => {
+    const { db } = getDb();
+    return {
+      database: getDb(),
+      events: createLocalProjectEvents(),
+      logger,
+      mailLinks: testMailLinks,
+      mail: new MailWorker(db, createFileTransport(mailDir, "PitchQR <no-reply@localhost>"), logger),
+      pageDoor: new PageDoor({ secret: "limits-secret-0123456789abcdef0123", secureCookie: false }),
+    };
+  };
+  let browsers = 0;
+  const browser = () => `${VIEWER_COOKIE}=${(++browsers).toString(16).padStart(32, "0")}`;
+  const subscribe = (projectId: string, cookie: string, email: string, clientIp = "203.0.113.50"): VisitorSubmission => ({
+    intent: "subscribe",
+    projectId,
+    values: { name: "Visitor", email, consent: "on" },
+    clientIp,
+    honeypot: "",
+    visitor: { userId: null },
+    cookieHeader: cookie,
+    userAgent: PHONE,
+  });
+
+  it("lets 40 identical phones behind one address each send their forms", async () => {
+    const project = await createProject(getDb().db);
+    const sent = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => handleVisitorSubmission(services(), subscribe(project.id, browser(), `guest${index}@example.com`))),
+    );
+    expect(sent).toHaveLength(40);
+    expect(await countFormRefusals(getDb().db, project.id, new Date(0))).toBe(0);
+  });
+
+  it("refuses one browser after its allowance, records each refusal for the founder, and leaves other browsers alone", async () => {
+    const project = await createProject(getDb().db);
+    const cookie = browser();
+    const outcomes: string[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      outcomes.push(
+        await handleVisitorSubmission(services(), subscribe(project.id, cookie, `spam${index}@example.com`)).then(
+          () => "ok",
+          (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
+        ),
+      );
+    }
+    expect(outcomes.slice(0, VISITOR_FORM_LIMITS.perBrowser.max)).toEqual(Array.from({ length: 10 }, () => "ok"));
+    expect(new Set(outcomes.slice(10))).toEqual(new Set(["rate_limited: Too many submissions from this browser. Please wait a few minutes and try again."]));
+    await expect(handleVisitorSubmission(services(), subscribe(project.id, browser(), "neighbour@example.com"))).resolves.toBeDefined();
+
+    expect(await countFormRefusals(getDb().db, project.id, new Date(0))).toBe(20);
+    const analytics = await loadProjectAnalytics(getDb().db, project.ownerId, project.id);
+    expect(analytics.refusedLastWeek).toBe(20);
+    expect(analytics.totalSubscribers).toBe(11);
+  });
+
+  it("gives a copied viewer cookie used from another address its own allowance", async () => {
+    const project = await createProject(getDb().db);
+    const cookie = browser();
+    for (let index = 0; index < 10; index += 1) await handleVisitorSubmission(services(), subscribe(project.id, cookie, `own${index}@example.com`));
+    await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "own-extra@example.com"))).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "copied@example.com", "198.51.100.9"))).resolves.toBeDefined();
+  });
+
+  it("caps submissions for one e-mail address per project, from any browser, and changes nothing when refusing", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const intro = (cookie: string): VisitorSubmission => ({
+      ...subscribe(project.id, cookie, "victim@example.com"),
+      intent: "intro",
+      values: { name: "Someone", email: "Victim@Example.com", note: "Please call me" },
+    });
+    for (let index = 0; index < VISITOR_FORM_LIMITS.perEmail.max; index += 1) await handleVisitorSubmission(services(), intro(browser()));
+    await expect(handleVisitorSubmission(services(), intro(browser()))).rejects.toMatchObject({
+      code: "rate_limited",
+      message: "Too many submissions for this e-mail address. Please try again later.",
+    });
+    const contacts = await db.selectFrom("contacts").select("id").where("project_id", "=", project.id).execute();
+    expect(contacts).toHaveLength(5);
+  });
+});

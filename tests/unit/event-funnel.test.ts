@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { bestEvent, sortFunnel } from "~/components/founder/insights/event-funnel";
+import type { FunnelRow } from "~/modules/analytics/analytics.server";
+
+const row = (label: string, counts: Partial<FunnelRow>): FunnelRow => ({
+  source: label,
+  kind: "qr",
+  label,
+  eventTag: null,
+  scans: 0,
+  viewers: 0,
+  people: 0,
+  intros: 0,
+  subscribers: 0,
+  signals: 0,
+  share: 0,
+  ...counts,
+});
+
+describe("the funnel by event", () => {
+  const booth = row("Booth", { scans: 40, viewers: 20, people: 8, share: 40 });
+  const badge = row("Badge", { scans: 90, viewers: 50, people: 10, share: 20 });
+  const flyer = row("Flyer", { scans: 5, viewers: 5, people: 2, share: 40 });
+  const unknown = row("Not attributed", { kind: "unknown", people: 9, share: 0 });
+
+  it("names the event with the largest share of viewers who acted, more people breaking a tie", () => {
+    expect(bestEvent([badge, flyer, booth, unknown])).toBe(booth);
+  });
+
+  it("has no best event before anyone acted", () => {
+    expect(bestEvent([row("Booth", { scans: 3, viewers: 3 })])).toBeNull();
+  });
+
+  it("sorts by the chosen column, largest first", () => {
+    expect(sortFunnel([booth, badge, flyer], "scans").map((r) => r.label)).toEqual(["Badge", "Booth", "Flyer"]);
+    expect(sortFunnel([flyer, badge, booth], "share").map((r) => r.label)).toEqual(["Booth", "Flyer", "Badge"]);
+  });
+});
