@@ -55,12 +55,13 @@ export class PageDoor {
    */
   decide(request: PageLoadRequest, project: PitchProject, sessionUserId: string | null, now = new Date()): PageLoadDecision {
     if (request.method !== "GET" || request.withinPage) return { kind: "ignored" };
+    // The founder, signed in, is the founder whatever their browser says of itself.
+    if (sessionUserId && sessionUserId === project.ownerId) return { kind: "excluded", reason: "owner" };
     const userAgent = request.userAgent ?? "";
     if (!userAgent) return { kind: "excluded", reason: "bot" };
     if (LINK_PREVIEW.test(userAgent)) return { kind: "excluded", reason: "preview" };
     if (isbot(userAgent)) return { kind: "excluded", reason: "bot" };
     if (request.purpose && /prefetch|prerender/i.test(request.purpose)) return { kind: "excluded", reason: "prefetch" };
-    if (sessionUserId && sessionUserId === project.ownerId) return { kind: "excluded", reason: "owner" };
 
     const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
     const viewerId = viewerIdFromCookie(request.cookieHeader);
