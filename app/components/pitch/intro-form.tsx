@@ -106,10 +106,19 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
   );
 }
 
-function IntroBlurb({ blurb, subject, closeTo, onClose }: { blurb: string; subject: string; closeTo: To; onClose: () => void }) {
+type IntroBlurbProps = {
+  blurb: string;
+  subject: string;
+  closeTo: To;
+  onClose: () => void;
+  /** Shows Copy before React runs: the shared anonymous page's enhancement module wires it (decision 13). */
+  copyWithoutReact?: boolean;
+};
+
+export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact = false }: IntroBlurbProps) {
   const id = useId();
   const [copied, setCopied] = useState(false);
-  const hydrated = useHydrated();
+  const hydrated = useHydrated() || copyWithoutReact;
 
   useEffect(() => {
     if (!copied) return;
@@ -151,7 +160,7 @@ function IntroBlurb({ blurb, subject, closeTo, onClose }: { blurb: string; subje
       </div>
       <div className="grid gap-2 sm:grid-cols-2">
         {hydrated ? (
-          <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus>
+          <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus data-copy-blurb>
             {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
             <span aria-live="polite">{copied ? "Copied!" : "Copy"}</span>
           </button>
