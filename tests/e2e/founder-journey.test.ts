@@ -11,7 +11,7 @@ import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
 import { openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 const TITLE = "Harbor Cold Chain";
 const SLUG = "harbor-cold-chain";
@@ -156,7 +156,7 @@ async function openPitchCounted(page: Page, url: string | "reload"): Promise<voi
   const response = await tracked;
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual({ success: true, counted: true });
-  await waitForHydration(page);
+  await waitForEnhancement(page);
 }
 
 const statCard = (page: Page, label: string) =>
