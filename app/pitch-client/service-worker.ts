@@ -4,8 +4,9 @@
  * hashed assets: form posts, the live wall's event stream and everything else go to the network untouched.
  *
  * Pages are network first: the cached copy is used only when the network fails. Only the shared anonymous
- * document (`Cache-Control: public`) is kept; any other answer for that address (a signed-in owner's
- * page, say) removes the kept copy, so an owner is never shown a stale page.
+ * document (`Cache-Control: public`) is kept; any other answer for the page's plain address (a signed-in
+ * owner's page, say) removes the kept copy, so an owner is never shown a stale page. Other addresses of the
+ * page (`?dialog=`, rendered afresh for everyone) neither store nor remove it.
  */
 
 // The few service-worker types used here (the project compiles against the DOM library, not WebWorker's).
@@ -27,6 +28,8 @@ const isPitchPage = (url: URL) => url.pathname.startsWith("/pitch/") && !url.pat
 const isHashedAsset = (url: URL) => url.pathname.startsWith("/assets/");
 /** Kept by address alone: `?qr=` and `?dialog=` open the same document. */
 const pageKey = (url: URL) => `${url.origin}${url.pathname}`;
+/** The addresses the server answers with the shared document when nobody is signed in. */
+const isPlainAddress = (url: URL) => [...url.searchParams.keys()].every((key) => key === "qr");
 const isShared = (response: Response) => response.ok && /\bpublic\b/.test(response.headers.get("cache-control") ?? "");
 
 worker.addEventListener("install", () => void worker.skipWaiting());
@@ -39,16 +42,17 @@ worker.addEventListener("activate", (event) => {
   );
 });
 
-async function keepPage(key: string, response: Response) {
+async function keepPage(url: URL, response: Response) {
+  if (!isPlainAddress(url)) return;
   const cache = await caches.open(CACHE);
-  if (isShared(response)) await cache.put(key, response);
-  else await cache.delete(key);
+  if (isShared(response)) await cache.put(pageKey(url), response);
+  else await cache.delete(pageKey(url));
 }
 
 async function pageFromNetwork(request: Request, url: URL): Promise<Response> {
   try {
     const response = await fetch(request);
-    await keepPage(pageKey(url), response.clone());
+    await keepPage(url, response.clone());
     return response;
   } catch (error) {
     const kept = await caches.match(pageKey(url), { ignoreVary: true });
@@ -86,7 +90,7 @@ worker.addEventListener("message", (event) => {
         if (url.origin !== location.origin) continue;
         if (isPitchPage(url)) {
           const response = await fetch(url, { credentials: "same-origin" }).catch(() => null);
-          if (response) await keepPage(pageKey(url), response);
+          if (response) await keepPage(url, response);
         } else if (isHashedAsset(url) && !(await cache.match(url, { ignoreVary: true }))) {
           await cache.add(url).catch(() => undefined);
         }
