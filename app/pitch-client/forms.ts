@@ -124,12 +124,18 @@ function showBlurb(replaced: Element, blurb: string, subject: string) {
   const label = copy?.querySelector("[aria-live]");
   let reset: ReturnType<typeof setTimeout> | undefined;
   copy?.addEventListener("click", async () => {
+    if (!copy) return;
     try {
       if (!navigator.clipboard) throw new Error("Clipboard unavailable");
       await navigator.clipboard.writeText(blurb);
-      if (label) label.textContent = "Copied!";
+      const showCopied = (copied: boolean) => {
+        if (label) label.textContent = copied ? "Copied!" : "Copy";
+        copy.querySelector('[data-copy-icon="copied"]')?.classList.toggle("hidden", !copied);
+        copy.querySelector('[data-copy-icon="copy"]')?.classList.toggle("hidden", copied);
+      };
+      showCopied(true);
       clearTimeout(reset);
-      reset = setTimeout(() => label && (label.textContent = "Copy"), 2_000);
+      reset = setTimeout(() => showCopied(false), 2_000);
     } catch {
       showToast("error", "Failed to copy. Please copy manually");
     }

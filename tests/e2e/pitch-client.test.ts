@@ -57,11 +57,11 @@ describe.each([
       const transferred = sizes.reduce((sum, size) => sum + size.responseBodySize + size.responseHeadersSize, 0);
       expect(transferred, JSON.stringify(sizes)).toBeLessThanOrEqual(30 * 1024);
       const module = sizes.find((size) => size.path === scripts[0])!;
-      const document = sizes.find((size) => size.path === `/pitch/${DEMO_SLUG}`)!;
+      const html = sizes.find((size) => size.path === `/pitch/${DEMO_SLUG}`)!;
       const inlineStyles = await page.evaluate(() => [...document.querySelectorAll("style")].reduce((sum, style) => sum + (style.textContent?.length ?? 0), 0));
       expect(inlineStyles).toBeGreaterThan(0);
       expect(module.responseBodySize).toBeLessThanOrEqual(10 * 1024);
-      expect(document.responseBodySize).toBeLessThanOrEqual(20 * 1024);
+      expect(html.responseBodySize).toBeLessThanOrEqual(20 * 1024);
     } finally {
       await context.close();
     }

@@ -161,7 +161,17 @@ export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact 
       <div className="grid gap-2 sm:grid-cols-2">
         {hydrated ? (
           <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus data-copy-blurb>
-            {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
+            {copyWithoutReact ? (
+              // Both icons, for the enhancement module to swap (decision 13).
+              <>
+                <Check aria-hidden className="hidden size-4 text-emerald-600" data-copy-icon="copied" />
+                <Copy aria-hidden className="size-4" data-copy-icon="copy" />
+              </>
+            ) : copied ? (
+              <Check aria-hidden className="size-4 text-emerald-600" />
+            ) : (
+              <Copy aria-hidden className="size-4" />
+            )}
             <span aria-live="polite">{copied ? "Copied!" : "Copy"}</span>
           </button>
         ) : null}
