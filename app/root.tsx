@@ -91,7 +91,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <SiteHeader user={null} />
           {children}
           <section id="pitch-toasts" aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex flex-col items-center gap-2 px-4" />
-          <script type="module" src={pitchClient.script} />
+          {/* Low priority: the page reads and works before it, so it must not compete with the first paint. */}
+          <script type="module" src={pitchClient.script} fetchPriority="low" />
         </body>
       </html>
     );
