@@ -66,25 +66,27 @@ function enhanceBackButton() {
 }
 
 /**
- * Registers the service worker (scope `/pitch/`). On the first visit this page was not served through it,
- * so it is asked to keep this page and this script now; `data-offline-ready` says when they are kept.
+ * Registers the service worker (scope `/pitch/`). A page served through it is already kept; on the first
+ * visit it was not, so the worker is asked to keep this page and this script now. `data-offline-ready` says
+ * when they are kept.
  */
 async function registerServiceWorker() {
   const script = document.documentElement.dataset.serviceWorker;
   if (!script || !canKeepOffline()) return;
+  const offlineReady = () => (document.documentElement.dataset.offlineReady = "true");
   try {
     const registration = await navigator.serviceWorker.register(script, { scope: "/pitch/" });
+    if (navigator.serviceWorker.controller) return void offlineReady();
     const worker = registration.active ?? (await navigator.serviceWorker.ready).active;
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => (document.documentElement.dataset.offlineReady = "true");
+    channel.port1.onmessage = offlineReady;
     worker?.postMessage({ type: "keep", urls: [location.pathname, import.meta.url] }, [channel.port2]);
   } catch (error) {
     console.warn("The page cannot be kept for offline use", error);
   }
 }
 
-const page = document.querySelector<HTMLElement>("[data-pitch-page]");
-if (page) {
+function enhance(page: HTMLElement) {
   const projectTitle = page.querySelector("h1")?.textContent ?? "";
   enhanceDialogs((dialog) => {
     if (dialog.name === "phone") void drawPhoneCode(dialog);
@@ -98,4 +100,12 @@ if (page) {
   void sendKeptSubmissions();
   void registerServiceWorker();
   document.documentElement.dataset.enhanced = "true";
+}
+
+const page = document.querySelector<HTMLElement>("[data-pitch-page]");
+if (page) {
+  // After the first frame is painted: the page reads (and its links and forms work) without this.
+  const start = () => setTimeout(() => enhance(page), 0);
+  if (document.visibilityState === "visible") requestAnimationFrame(start);
+  else start();
 }

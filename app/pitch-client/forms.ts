@@ -214,7 +214,9 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
   const counted = counter ? form.querySelector<HTMLTextAreaElement>(`[aria-describedby~="${counter.id}"]`) : null;
   counted?.addEventListener("input", () => {
     const max = counted.maxLength > 0 ? counted.maxLength : 1000;
-    counter!.firstChild!.textContent = `${counted.value.length}/${max}`;
+    // The count is text beside a screen-reader-only " characters".
+    for (const node of [...counter!.childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
+    counter!.prepend(`${counted.value.length}/${max}`);
     counter!.classList.toggle("text-red-600", counted.value.length > max);
     counter!.classList.toggle("text-slate-500", counted.value.length <= max);
   });
