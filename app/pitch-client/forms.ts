@@ -179,6 +179,9 @@ function settle(submission: Submission, result: VisitorActionResult, form: HTMLF
 }
 
 let flushing = false;
+let retrying: ReturnType<typeof setInterval> | undefined;
+/** Venue Wi-Fi often comes back without an `online` event: while something is kept, try again this often. */
+const RETRY_MS = 15_000;
 
 /** Sends what was kept on the phone, oldest first, each once; stops at the first failed connection. */
 export async function sendKeptSubmissions(): Promise<void> {
@@ -186,11 +189,18 @@ export async function sendKeptSubmissions(): Promise<void> {
   flushing = true;
   try {
     const kept = (await keptSubmissions()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    let left = kept.length;
     for (const submission of kept) {
       const answer = await post(submission);
       if (answer.kind === "unreachable") break;
       await forgetSubmission(submission.key);
+      left -= 1;
       settle(submission, answer.result, null, null);
+    }
+    if (left > 0) retrying ??= setInterval(() => void sendKeptSubmissions(), RETRY_MS);
+    else {
+      clearInterval(retrying);
+      retrying = undefined;
     }
   } catch (error) {
     console.warn("Kept submissions could not be sent", error);
@@ -263,6 +273,7 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
     try {
       await keepSubmission(submission);
       showKept(form, submission);
+      retrying ??= setInterval(() => void sendKeptSubmissions(), RETRY_MS);
     } catch {
       showErrors(form, {}, FAILURE_MESSAGES[intent]);
     }

@@ -42,11 +42,29 @@ worker.addEventListener("activate", (event) => {
   );
 });
 
+const ENHANCE_MODULE = /\/assets\/pitch-enhance-[\w-]+\.js/g;
+
 async function keepPage(url: URL, response: Response) {
   if (!isPlainAddress(url)) return;
   const cache = await caches.open(CACHE);
   if (isShared(response)) await cache.put(pageKey(url), response);
   else await cache.delete(pageKey(url));
+  await forgetOldModules(cache);
+}
+
+/** After a new build, the modules no kept page loads any more are dropped (hashed: each build has its own). */
+async function forgetOldModules(cache: Cache) {
+  const entries = await cache.keys();
+  const inUse = new Set<string>();
+  for (const entry of entries) {
+    if (!isPitchPage(new URL(entry.url))) continue;
+    const page = await cache.match(entry, { ignoreVary: true });
+    for (const match of (await page?.text())?.matchAll(ENHANCE_MODULE) ?? []) inUse.add(match[0]);
+  }
+  for (const entry of entries) {
+    const path = new URL(entry.url).pathname;
+    if (/^\/assets\/pitch-enhance-/.test(path) && !inUse.has(path)) await cache.delete(entry);
+  }
 }
 
 async function pageFromNetwork(request: Request, url: URL): Promise<Response> {
