@@ -1,10 +1,79 @@
+import fs from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
+
+const ENHANCE_ENTRY = "app/pitch-client/enhance.ts";
+const SERVICE_WORKER_ENTRY = "app/pitch-client/service-worker.ts";
+/** A stable address: a service worker is updated in place, never renamed (decision 13). */
+const SERVICE_WORKER_FILE = "pitch-sw.js";
+const CLIENT_BUILD_DIR = "build/client";
+const PITCH_CLIENT_MANIFEST = ".vite/pitch-client-manifest.json";
+const ASSETS_MODULE = "virtual:pitch-client-assets";
+
+/**
+ * The anonymous pitch page's own client (decision 13). After React Router's client build, a separate Vite
+ * build of its own emits the enhancement module (hashed, with its pitch-only stylesheet) and the service
+ * worker (fixed name) into the same folder: built apart, they share no chunk with the React app, so the
+ * page loads one script. The server build then reads their addresses, and the stylesheet's text to
+ * inline, from that build's manifest through `virtual:pitch-client-assets`.
+ */
+function pitchClient(): Plugin {
+  let root = process.cwd();
+  let serving = false;
+  return {
+    name: "pitchqr:pitch-client",
+    configResolved(config) {
+      root = config.root;
+      serving = config.command === "serve";
+    },
+    async closeBundle() {
+      if (serving || this.environment.name !== "client") return;
+      await build({
+        configFile: false,
+        root,
+        logLevel: "warn",
+        resolve: { alias: { "~": path.resolve(root, "app") } },
+        plugins: [tailwindcss()],
+        build: {
+          outDir: CLIENT_BUILD_DIR,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          // No preload helper: the one dynamic import (the QR code library) has no dependencies to preload.
+          modulePreload: false,
+          manifest: PITCH_CLIENT_MANIFEST,
+          rollupOptions: {
+            input: { "pitch-enhance": path.resolve(root, ENHANCE_ENTRY), "pitch-sw": path.resolve(root, SERVICE_WORKER_ENTRY) },
+            output: { entryFileNames: (chunk) => (chunk.name === "pitch-sw" ? SERVICE_WORKER_FILE : "assets/[name]-[hash].js") },
+          },
+        },
+      });
+    },
+    resolveId(id) {
+      return id === ASSETS_MODULE ? `\0${ASSETS_MODULE}` : undefined;
+    },
+    load(id) {
+      if (id !== `\0${ASSETS_MODULE}`) return undefined;
+      if (this.environment.name === "client") this.error(`${ASSETS_MODULE} is for the server only`);
+      // `npm run dev` renders every page with React (no page cache), so these are never used there.
+      if (serving) return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const pitchStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
+      const clientDir = path.resolve(root, CLIENT_BUILD_DIR);
+      const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, PITCH_CLIENT_MANIFEST), "utf8")) as Record<string, { file: string; css?: string[] }>;
+      const entry = manifest[ENHANCE_ENTRY];
+      if (!entry) this.error(`${ENHANCE_ENTRY} is missing from ${PITCH_CLIENT_MANIFEST}`);
+      const styles = (entry.css ?? []).map((file) => fs.readFileSync(path.join(clientDir, file), "utf8")).join("\n");
+      return [
+        `export const enhanceScript = ${JSON.stringify(`/${entry.file}`)};`,
+        `export const pitchStyles = ${JSON.stringify(styles)};`,
+        `export const serviceWorkerScript = ${JSON.stringify(`/${SERVICE_WORKER_FILE}`)};`,
+      ].join("\n");
+    },
+  };
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : {},
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), pitchClient()],
 }));

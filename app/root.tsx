@@ -20,6 +20,7 @@ import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
+import { enhanceScript, pitchStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -34,6 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       toast: flash?.toast ? { ...flash.toast, id: crypto.randomUUID() } : null,
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
+      // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13).
+      pitchClient: context.sharedDocument ? { script: enhanceScript, styles: pitchStyles, serviceWorker: serviceWorkerScript } : null,
     },
     { headers },
   );
@@ -51,11 +54,13 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return withoutDialog(currentUrl) === withoutDialog(nextUrl) ? false : defaultShouldRevalidate;
 }
 
-export const links: Route.LinksFunction = () => [
+const SITE_ICONS = [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "icon", href: "/icons/favicon-32.png", type: "image/png", sizes: "32x32" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png", sizes: "180x180" },
 ];
+
+export const links: Route.LinksFunction = () => SITE_ICONS;
 
 export const meta: Route.MetaFunction = () => [
   { title: `${PRODUCT_NAME}: QR-first pitch pages for founders` },
@@ -66,6 +71,32 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = rootData?.cspNonce;
   const install = installTarget(useMatches());
+  const pitchClient = rootData?.pitchClient;
+  if (pitchClient) {
+    return (
+      <html lang="en" data-service-worker={pitchClient.serviceWorker}>
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+          <meta name="theme-color" content={THEME_COLOR} />
+          <Meta />
+          {SITE_ICONS.map((icon) => (
+            <link key={icon.href} {...icon} />
+          ))}
+          <style dangerouslySetInnerHTML={{ __html: pitchClient.styles }} />
+          <link rel="manifest" href={install.manifest} />
+          <meta name="apple-mobile-web-app-title" content={install.name} />
+        </head>
+        <body className="min-h-dvh">
+          <SiteHeader user={null} />
+          {children}
+          <section id="pitch-toasts" aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex flex-col items-center gap-2 px-4" />
+          {/* Low priority: the page reads and works before it, so it must not compete with the first paint. */}
+          <script type="module" src={pitchClient.script} fetchPriority="low" />
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en">
       <head>

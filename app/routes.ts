@@ -5,6 +5,7 @@ export default [
   route("auth", "routes/auth.tsx"),
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("pitch/:slug", "routes/pitch.tsx"),
+  route("pitch/:slug/submit", "routes/pitch.submit.ts"),
   route("dashboard", "routes/dashboard.tsx"),
   route("my-projects", "routes/my-projects.tsx"),
   route("project/create", "routes/project-create.tsx"),

@@ -20,10 +20,17 @@ export default async function clientSize() {
   const server = await startServer();
   try {
     const home = await clientJsGzipBytes(server.url, "/");
+    const pitch = await clientJsGzipBytes(server.url, "/pitch/demo-project");
+    const pitchHtml = await (await fetch(new URL("/pitch/demo-project", server.url))).text();
+    const inlineCss = [...pitchHtml.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1]).join("");
     return {
       "Home page JS, gzip (KB)": (home.jsGzip / 1024).toFixed(1),
       "Home page JS files": home.files,
       "Home page HTML, gzip (KB)": (home.htmlGzip / 1024).toFixed(1),
+      "Anonymous pitch page JS, gzip (KB)": (pitch.jsGzip / 1024).toFixed(1),
+      "Anonymous pitch page JS files": pitch.files,
+      "Anonymous pitch page inline CSS, gzip alone (KB)": (zlib.gzipSync(Buffer.from(inlineCss), { level: 9 }).length / 1024).toFixed(1),
+      "Anonymous pitch page HTML with its CSS, gzip (KB)": (pitch.htmlGzip / 1024).toFixed(1),
     };
   } finally {
     await server.stop();

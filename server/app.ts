@@ -21,6 +21,8 @@ declare module "react-router" {
     logger: Logger;
     requestId: string;
     cspNonce: string;
+    /** The one anonymous document of a page, rendered for the page cache: no React in the browser (decision 13). */
+    sharedDocument?: boolean;
   }
 }
 
@@ -55,6 +57,7 @@ export async function createApp(options: AppOptions = {}) {
       logger,
       requestId: "page-cache",
       cspNonce: "",
+      sharedDocument: true,
     }),
   );
   const pitchPages = createPitchPageServing({

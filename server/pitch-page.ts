@@ -9,8 +9,7 @@ import type { PitchPageCache} from "~/modules/pitch/page-cache.server";
 import { type CachedPitchPage } from "~/modules/pitch/page-cache.server";
 import { readPitchRevision } from "~/modules/pitch/pitch-page.server";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
-import type { PageDoor, RecentPageLoads} from "~/modules/scans/page-door.server";
-import { type PageLoadDecision, type PageLoadRequest, type PitchProject } from "~/modules/scans/page-door.server";
+import { PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProject, type RecentPageLoads } from "~/modules/scans/page-door.server";
 import type { ScanRecorder } from "~/modules/scans/scans.server";
 import type { Database } from "~/db/schema";
 import type { Kysely } from "kysely";
@@ -134,6 +133,7 @@ function pageLoadRequest(req: IncomingMessage, clientAddress: string, qr: string
     clientAddress,
     qrCodeId: qr && QR_CODE_ID.test(qr) ? qr : null,
     withinPage,
+    backgroundFetch: PageDoor.isBackgroundFetch(req.headers),
   };
 }
 

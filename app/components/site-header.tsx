@@ -40,6 +40,7 @@ function BackButton() {
   return (
     <button
       type="button"
+      data-history-back
       onClick={() => (window.history.state?.idx > 0 ? navigate(-1) : navigate("/"))}
       className="flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100"
     >

@@ -5,6 +5,7 @@ import { founderAnalytics } from "./migrations/0003-founder-analytics.server";
 import { mailOutbox } from "./migrations/0004-mail-outbox.server";
 import { projectUpdates } from "./migrations/0005-project-updates.server";
 import { doorCounting } from "./migrations/0006-door-counting.server";
+import { visitorSubmissionKeys } from "./migrations/0007-visitor-submission-keys.server";
 import { attribution } from "./migrations/0009-attribution.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0004-mail-outbox": mailOutbox,
   "0005-project-updates": projectUpdates,
   "0006-door-counting": doorCounting,
+  "0007-visitor-submission-keys": visitorSubmissionKeys,
   "0009-attribution": attribution,
 };
 

@@ -272,6 +272,15 @@ export interface DigestRunsTable {
   messages: Generated<number>;
 }
 
+/** A public form's idempotency key, with the answer a repeat of that submission gets (decision 13). */
+export interface VisitorSubmissionsTable {
+  project_id: string;
+  idempotency_key: string;
+  intent: string;
+  outcome: { message: string; blurb?: string };
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -297,6 +306,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   project_updates: ProjectUpdatesTable;
   digest_runs: DigestRunsTable;
+  visitor_submissions: VisitorSubmissionsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
@@ -309,6 +319,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "role_tags",
   "perks",
   "mail_headers",
+  "outcome",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

@@ -1,16 +1,13 @@
-import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, redirect, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PitchPageView } from "~/components/pitch/pitch-page-view";
 import { getSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
 import { pitchManifestPath, type InstallTarget } from "~/modules/icons/web-manifest";
 import { serializeFlash } from "~/modules/flash/flash.server";
-import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
-import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
-import { handleVisitorSubmission } from "~/modules/pitch/visitor-actions.server";
-import { HONEYPOT_FIELD, ROLE_TAGS } from "~/modules/pitch/visitor-forms";
-import { readFormFields } from "~/modules/forms/validation";
+import { FAILURE_MESSAGES, visitorIntentOf, type VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import { postVisitorForm } from "~/modules/pitch/visitor-form-post.server";
 import { PRODUCT_NAME } from "~/product";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/pitch";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -21,69 +18,28 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return { page, publicUrl: context.services.config.publicUrl };
 }
 
-const INTENTS: readonly VisitorIntent[] = ["intro", "subscribe", "signal"];
-
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const { auth, database, flashCookie } = context.services;
   const form = await request.formData();
-  const rawIntent = String(form.get("intent") ?? "");
-  const intent: VisitorIntent = INTENTS.includes(rawIntent as VisitorIntent) ? (rawIntent as VisitorIntent) : "intro";
   // A form submitted by the hydrated page asks for data back; a plain HTML form gets a redirect.
   const viaFetch = form.get("via") === "fetch";
+  const post = await postVisitorForm(context, request, params.slug, form);
+  if (!post.page) throw data("Project not found", { status: 404 });
+  const { intent, outcome, result, status } = post;
+  if (!outcome || viaFetch) return data(result, { status });
 
-  const viewer = await getSessionUser(auth, request);
-  const page = await loadPitchPage(database.db, params.slug, viewer?.id ?? null);
-  if (!page) throw data("Project not found", { status: 404 });
-
-  const values = readFormFields(form, { roleTags: ROLE_TAGS.length });
-
-  try {
-    const outcome = await handleVisitorSubmission(context.services, {
-      intent,
-      projectId: page.project.id,
-      values,
-      clientIp: clientIpOf(request),
-      honeypot: String(form.get(HONEYPOT_FIELD) ?? ""),
-      visitor: { userId: viewer?.id ?? null },
-      cookieHeader: request.headers.get("cookie"),
-      userAgent: request.headers.get("user-agent"),
-    });
-    if (viaFetch) return { intent, ok: true, message: outcome.message, blurb: outcome.blurb } satisfies VisitorActionResult;
-
-    const pagePath = `/pitch/${encodeURIComponent(page.project.slug)}`;
-    if (intent === "signal") return redirect("/pledge-success");
-    if (intent === "intro") {
-      const cookie = await serializeFlash(flashCookie, { introBlurb: outcome.blurb ?? "" });
-      return redirect(`${pagePath}?dialog=intro&sent=1`, { headers: { "Set-Cookie": cookie } });
-    }
-    const cookie = await serializeFlash(flashCookie, { toast: { type: "success", message: outcome.message } });
-    return redirect(pagePath, { headers: { "Set-Cookie": cookie } });
-  } catch (error) {
-    if (!isDomainError(error)) {
-      context.logger.error({ err: error, intent }, "visitor submission failed");
-      return data({ intent, ok: false, formError: FAILURE_MESSAGES[intent], fieldErrors: {} } satisfies VisitorActionResult, { status: 500 });
-    }
-    return data(
-      { intent, ok: false, formError: error.message, fieldErrors: error.fieldErrors, values: submittedValues(values) } satisfies VisitorActionResult,
-      { status: error.status },
-    );
+  const pagePath = `/pitch/${encodeURIComponent(post.page.project.slug)}`;
+  if (intent === "signal") return redirect("/pledge-success");
+  if (intent === "intro") {
+    const cookie = await serializeFlash(context.services.flashCookie, { introBlurb: outcome.blurb ?? "" });
+    return redirect(`${pagePath}?dialog=intro&sent=1`, { headers: { "Set-Cookie": cookie } });
   }
-}
-
-/** The visitor's input, echoed back on failure (never the honeypot). */
-function submittedValues(fields: Record<string, string | string[]>): Record<string, string | string[]> {
-  const values: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (key === HONEYPOT_FIELD || key === "intent" || key === "via") continue;
-    values[key] = typeof value === "string" ? value.slice(0, 2000) : value;
-  }
-  return values;
+  const cookie = await serializeFlash(context.services.flashCookie, { toast: { type: "success", message: outcome.message } });
+  return redirect(pagePath, { headers: { "Set-Cookie": cookie } });
 }
 
 /** A dropped connection while submitting shows the form's failure message instead of the error page. */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
-  const rawIntent = String((await request.clone().formData()).get("intent") ?? "");
-  const intent: VisitorIntent = INTENTS.includes(rawIntent as VisitorIntent) ? (rawIntent as VisitorIntent) : "intro";
+  const intent = visitorIntentOf((await request.clone().formData()).get("intent"));
   try {
     return await serverAction();
   } catch (error) {
@@ -137,6 +93,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function PitchRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const enhanced = Boolean(useRouteLoaderData<typeof rootLoader>("root")?.pitchClient);
   if (!loaderData.page) {
     return (
       <main className="mx-auto max-w-xl px-4 py-24 text-center">
@@ -145,5 +102,5 @@ export default function PitchRoute({ loaderData, actionData }: Route.ComponentPr
       </main>
     );
   }
-  return <PitchPageView page={loaderData.page} actionData={actionData as VisitorActionResult | undefined} />;
+  return <PitchPageView page={loaderData.page} actionData={actionData as VisitorActionResult | undefined} enhanced={enhanced} />;
 }

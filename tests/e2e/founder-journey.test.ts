@@ -11,7 +11,7 @@ import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
 import { openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 const TITLE = "Harbor Cold Chain";
 const SLUG = "harbor-cold-chain";
@@ -148,14 +148,13 @@ async function newVisitor(): Promise<Page> {
   return page;
 }
 
-/** Loads (or reloads) the pitch page and waits until the app answered that the scan was counted. */
 /** Opens (or reloads) the pitch page and waits until the server has counted that page load (decision 15). */
 async function openPitchCounted(page: Page, url: string | "reload"): Promise<void> {
   const before = scanRows().length;
   if (url === "reload") await page.reload();
   else await page.goto(url);
   await expect.poll(() => scanRows().length, { timeout: 10_000 }).toBe(before + 1);
-  await waitForHydration(page);
+  await waitForEnhancement(page);
 }
 
 const statCard = (page: Page, label: string) =>

@@ -16,7 +16,7 @@ import {
   postFunction,
   readWallStream,
 } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForHydration } from "./support";
+import { showServerLogsOnFailure, waitForEnhancement } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -44,7 +44,7 @@ const pitchUrl = (query = "") => `${app.url}/pitch/${DEMO_SLUG}${query}`;
 
 async function openPitch(page: Page): Promise<void> {
   await page.goto(pitchUrl());
-  await waitForHydration(page);
+  await waitForEnhancement(page);
 }
 
 /**

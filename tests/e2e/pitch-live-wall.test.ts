@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser } from "../support/chromium.js";
 import { DEMO_SLUG, demoProjectId, marker, newVisitor, openDatabase, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForHydration } from "./support";
+import { showServerLogsOnFailure, waitForEnhancement } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -62,7 +62,7 @@ describe("the live Recognition Wall", () => {
       [b, proxy.url],
     ] as const) {
       await page.goto(`${base}/pitch/${DEMO_SLUG}`);
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       await liveBadge(page).waitFor();
     }
     // Marks B's document: it must still be there at the end (no reload).

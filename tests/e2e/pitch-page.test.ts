@@ -17,7 +17,7 @@ import {
   visitorUserAgent,
   withWritableDatabase,
 } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForHydration } from "./support";
+import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -198,7 +198,7 @@ describe("the demo pitch page", () => {
       // The network is closed: answer the booking site locally.
       await context.route("https://calendly.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Booking</title>" }));
       await page.goto(`${app.url}/pitch/${withCalendar.slug}`);
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       const book = page.getByRole("main").getByRole("link", { name: "Book Meeting" });
       expect(await book.getAttribute("href")).toBe(booking);
       expect(await book.getAttribute("target")).toBe("_blank");
@@ -231,7 +231,7 @@ describe("the demo pitch page", () => {
       expect(await bar.isVisible()).toBe(true);
 
       // The bar's Signal action opens the signal dialog.
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       await bar.getByRole("link", { name: "Signal Interest" }).click();
       await page.getByRole("dialog", { name: "Signal Interest" }).waitFor();
 
@@ -281,7 +281,7 @@ describe("scan tracking", () => {
 
       // Opening and closing a dialog is a navigation within the page: not another scan (the reload below
       // would then count 3).
-      await waitForHydration(first.page);
+      await waitForEnhancement(first.page);
       await first.page.getByRole("main").getByRole("link", { name: "Follow Updates" }).first().click();
       await first.page.getByRole("dialog", { name: "Follow Updates" }).waitFor();
       await first.page.keyboard.press("Escape");
@@ -377,7 +377,7 @@ describe("text that looks like markup", () => {
     const problems = watch(page);
     try {
       await page.goto(`${app.url}/pitch/${slug}`);
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(title);
       await page.getByText(oneLiner, { exact: true }).waitFor();
       await page.getByText(`Problem ${img}`, { exact: true }).waitFor();
@@ -401,7 +401,7 @@ describe("text that looks like markup", () => {
     const problems = watch(page);
     try {
       await page.goto(`${app.url}/pitch/${slug}`);
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       await page.getByRole("main").getByRole("link", { name: "Request Intro" }).first().click();
       const dialog = page.getByRole("dialog", { name: "Request Intro" });
       await dialog.getByLabel("Name", { exact: true }).fill(`Eve ${img}`);

@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
-import { collectPageErrors, locationOf, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, locationOf, newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -237,7 +237,7 @@ describe("Safety", () => {
       // The demo pitch page too (its policy allows inline scripts by hash), fresh and then possibly cached.
       for (let visit = 0; visit < 2; visit += 1) {
         await page.goto(`${app.url}/pitch/demo-project`);
-        await waitForHydration(page);
+        await waitForEnhancement(page);
       }
       await page.waitForLoadState("networkidle");
       expect(errors.filter((text) => /content security policy|refused to/i.test(text))).toEqual([]);

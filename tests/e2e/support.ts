@@ -56,6 +56,14 @@ export async function waitForHydration(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Resolves once the anonymous pitch page's enhancement module (decision 13) has wired the page: dialogs,
+ * forms, Copy and the live wall work without a page load. That page ships no React, so it never hydrates.
+ */
+export async function waitForEnhancement(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true", undefined, { timeout: 20_000 });
+}
+
 /** Console errors and uncaught page errors, collected for the page's whole life. */
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];

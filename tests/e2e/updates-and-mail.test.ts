@@ -11,7 +11,7 @@ import { waitForToast } from "../support/founder-e2e";
 import { contactsByEmail, insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 const TITLE = "Lantern Grid";
 
@@ -82,7 +82,7 @@ describe("e-mail to visitors", () => {
     const { context, page } = await newVisitor(browser, { viewport: PHONE });
     try {
       await page.goto(`${app.url}/pitch/${project.slug}`);
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       const dialog = await openPitchDialog(page, "Follow Updates");
       await dialog.getByLabel("Name", { exact: true }).fill("Grace Lin");
       await dialog.getByLabel("Email", { exact: true }).fill(email);
@@ -118,7 +118,7 @@ describe("e-mail to visitors", () => {
     const { context, page } = await newVisitor(browser, { viewport: PHONE });
     try {
       await page.goto(`${app.url}/pitch/${project.slug}`);
-      await waitForHydration(page);
+      await waitForEnhancement(page);
       const dialog = await openPitchDialog(page, "Signal Interest");
       await dialog.locator("label", { hasText: "Angel" }).first().click();
       await dialog.getByLabel("Name", { exact: true }).fill("Omar Haddad");

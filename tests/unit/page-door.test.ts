@@ -14,6 +14,7 @@ const visit = (overrides: Partial<PageLoadRequest> = {}): PageLoadRequest => ({
   clientAddress: "203.0.113.7",
   qrCodeId: "booth",
   withinPage: false,
+  backgroundFetch: false,
   ...overrides,
 });
 
@@ -61,6 +62,7 @@ describe("PageDoor.decide", () => {
     ["a prefetch", { purpose: "prefetch;prerender" }, { kind: "excluded", reason: "prefetch" }],
     ["a HEAD request", { method: "HEAD" }, { kind: "ignored" }],
     ["a dialog opened without JavaScript", { withinPage: true }, { kind: "ignored" }],
+    ["a service worker keeping an offline copy", { backgroundFetch: true }, { kind: "ignored" }],
   ] as const)("does not count %s", (_name, overrides, expected) => {
     expect(door.decide(visit(overrides), project, null)).toEqual(expected);
   });
@@ -68,6 +70,19 @@ describe("PageDoor.decide", () => {
   it("does not count the project's owner, but counts another signed-in founder", () => {
     expect(door.decide(visit(), project, "founder-1")).toEqual({ kind: "excluded", reason: "owner" });
     expect(door.decide(visit(), project, "founder-2").kind).toBe("counted");
+  });
+});
+
+describe("background fetches", () => {
+  it.each([
+    [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" }, false],
+    [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "empty" }, false],
+    [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" }, false],
+    [{}, false],
+    [{ "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" }, true],
+    [{ "x-pitchqr-offline-copy": "1" }, true],
+  ] as const)("%j is a background fetch: %s", (headers, expected) => {
+    expect(PageDoor.isBackgroundFetch(headers)).toBe(expected);
   });
 });
 

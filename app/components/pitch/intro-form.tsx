@@ -106,10 +106,19 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
   );
 }
 
-function IntroBlurb({ blurb, subject, closeTo, onClose }: { blurb: string; subject: string; closeTo: To; onClose: () => void }) {
+type IntroBlurbProps = {
+  blurb: string;
+  subject: string;
+  closeTo: To;
+  onClose: () => void;
+  /** Shows Copy before React runs: the shared anonymous page's enhancement module wires it (decision 13). */
+  copyWithoutReact?: boolean;
+};
+
+export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact = false }: IntroBlurbProps) {
   const id = useId();
   const [copied, setCopied] = useState(false);
-  const hydrated = useHydrated();
+  const hydrated = useHydrated() || copyWithoutReact;
 
   useEffect(() => {
     if (!copied) return;
@@ -151,8 +160,18 @@ function IntroBlurb({ blurb, subject, closeTo, onClose }: { blurb: string; subje
       </div>
       <div className="grid gap-2 sm:grid-cols-2">
         {hydrated ? (
-          <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus>
-            {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
+          <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus data-copy-blurb>
+            {copyWithoutReact ? (
+              // Both icons, for the enhancement module to swap (decision 13).
+              <>
+                <Check aria-hidden className="hidden size-4 text-emerald-600" data-copy-icon="copied" />
+                <Copy aria-hidden className="size-4" data-copy-icon="copy" />
+              </>
+            ) : copied ? (
+              <Check aria-hidden className="size-4 text-emerald-600" />
+            ) : (
+              <Copy aria-hidden className="size-4" />
+            )}
             <span aria-live="polite">{copied ? "Copied!" : "Copy"}</span>
           </button>
         ) : null}

@@ -3,20 +3,10 @@ import { useEffect, useState } from "react";
 import { useLocation, useRouteLoaderData, type To } from "react-router";
 import type { loader as pitchLoader } from "~/routes/pitch";
 import { PitchDialog } from "./pitch-dialog";
+import { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
 
-export const PHONE_QR_SIZE = 256;
+export { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
 
-/**
- * The address the phone should open: this page as the visitor sees it, without the dialog parameters (the
- * phone should not open this dialog again) and without `qr` (this visitor's scan is already counted; the
- * phone is the same person, not a second scan of that printed code).
- */
-export function phoneUrl(href: string): string {
-  const url = new URL(href);
-  for (const param of ["dialog", "sent", "qr"]) url.searchParams.delete(param);
-  url.hash = "";
-  return url.toString();
-}
 
 export function PhoneDialog({ open, closeTo, onClose }: { open: boolean; closeTo: To; onClose: () => void }) {
   return (

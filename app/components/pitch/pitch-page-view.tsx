@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import { DialogTemplates } from "./dialog-templates";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 import { MobileActionBar } from "./pitch-actions";
 import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
@@ -11,15 +12,20 @@ import { useLiveWall } from "./use-live-wall";
 import { useNow } from "./use-now";
 import { usePitchDialogs } from "./use-pitch-dialogs";
 
-type PitchPageViewProps = { page: PitchPage; actionData?: VisitorActionResult };
+type PitchPageViewProps = {
+  page: PitchPage;
+  actionData?: VisitorActionResult;
+  /** The shared anonymous document: no React in the browser, the enhancement module instead (decision 13). */
+  enhanced?: boolean;
+};
 
 /** The public pitch page (SPEC.md section 2), in the spec's order. */
-export function PitchPageView({ page, actionData }: PitchPageViewProps) {
+export function PitchPageView({ page, actionData, enhanced }: PitchPageViewProps) {
   // Moving from one pitch to another keeps the route mounted: a key starts the wall and dialogs afresh.
-  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} />;
+  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} enhanced={enhanced} />;
 }
 
-function PitchPageContent({ page, actionData }: PitchPageViewProps) {
+function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const { project } = page;
   const dialogs = usePitchDialogs(actionData);
   const wall = useLiveWall(project.id, page.wall, page.stats);
@@ -30,7 +36,7 @@ function PitchPageContent({ page, actionData }: PitchPageViewProps) {
   }, [project.id]);
 
   return (
-    <div>
+    <div data-pitch-page={project.slug} data-project-id={project.id}>
       {project.isDraft ? <DraftBanner /> : null}
       <main>
         <Hero project={project} dialogs={dialogs} />
@@ -62,6 +68,7 @@ function PitchPageContent({ page, actionData }: PitchPageViewProps) {
       <PhoneDialog open={dialogs.open === "phone"} closeTo={dialogs.closeTo} onClose={dialogs.close} />
 
       <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} />
+      {enhanced ? <DialogTemplates page={page} closeTo={dialogs.closeTo} /> : null}
     </div>
   );
 }

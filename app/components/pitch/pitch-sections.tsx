@@ -96,9 +96,9 @@ function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
 
 export function StatsStrip({ signals, supporters, metrics, lastShippedAt, now }: { signals: number; supporters: number; metrics: number; lastShippedAt: string | null; now: Date }) {
   const shipped = lastShippedAt ? formatPitchTime(lastShippedAt, now) : null;
-  const stats: { label: string; value: string; time?: string }[] = [
-    { label: signals === 1 ? "Interest signal" : "Interest signals", value: String(signals) },
-    { label: supporters === 1 ? "Supporter" : "Supporters", value: String(supporters) },
+  const stats: { key?: string; label: string; value: string; time?: string }[] = [
+    { key: "signals", label: signals === 1 ? "Interest signal" : "Interest signals", value: String(signals) },
+    { key: "supporters", label: supporters === 1 ? "Supporter" : "Supporters", value: String(supporters) },
   ];
   if (shipped && lastShippedAt) stats.push({ label: "Last shipped", value: shipped, time: lastShippedAt });
   else if (metrics > 0) stats.push({ label: metrics === 1 ? "Traction metric" : "Traction metrics", value: String(metrics) });
@@ -106,7 +106,7 @@ export function StatsStrip({ signals, supporters, metrics, lastShippedAt, now }:
     <section aria-label="Stats" className="mx-auto max-w-6xl px-4">
       <dl className={`grid ${stats.length === 3 ? "grid-cols-3" : "grid-cols-2"} divide-x divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm md:mt-8`}>
         {stats.map((stat) => (
-          <div key={stat.label} className="flex flex-col-reverse items-center justify-center gap-1 px-2 py-4 text-center sm:py-5">
+          <div key={stat.label} data-stat={stat.key} className="flex flex-col-reverse items-center justify-center gap-1 px-2 py-4 text-center sm:py-5">
             <dt className="text-xs font-medium text-slate-500 sm:text-sm">{stat.label}</dt>
             <dd className={`font-bold whitespace-nowrap tabular-nums tracking-tight text-slate-950 ${stat.time ? "text-base leading-7 sm:text-2xl sm:leading-8" : "text-xl sm:text-2xl"}`}>
               {stat.time ? (

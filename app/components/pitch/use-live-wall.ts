@@ -1,70 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
+import { highestId, mergeWallEntries, parseStats, parseWallEntry, reconnectDelay, type LiveStatus, type WallStats } from "./wall-model";
 
-export type WallStats = { hiddenSupporters: number; signals: number };
-export type LiveStatus = "connecting" | "live" | "reconnecting";
-
-/** Waits before reconnecting after the 1st, 2nd, 3rd and every later failure (SPEC.md section 9). */
-export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000] as const;
-
-export function reconnectDelay(failures: number): number {
-  return RECONNECT_DELAYS_MS[Math.min(Math.max(failures, 1), RECONNECT_DELAYS_MS.length) - 1]!;
-}
-
-const TYPES = new Set(["Intro", "Supporter", "Pilot"]);
-
-/** Accepts only a well-formed entry from the stream (it is rendered as text, but shape still matters). */
-export function parseWallEntry(raw: string): PublicWallEntry | null {
-  try {
-    const value = JSON.parse(raw) as Partial<PublicWallEntry>;
-    if (
-      typeof value.id !== "number" ||
-      !Number.isFinite(value.id) ||
-      typeof value.type !== "string" ||
-      !TYPES.has(value.type) ||
-      typeof value.displayName !== "string" ||
-      typeof value.createdAt !== "string"
-    ) {
-      return null;
-    }
-    return {
-      id: value.id,
-      type: value.type,
-      displayName: value.displayName,
-      roleTags: Array.isArray(value.roleTags) ? value.roleTags.filter((tag): tag is string => typeof tag === "string") : [],
-      message: typeof value.message === "string" ? value.message : null,
-      createdAt: value.createdAt,
-    };
-  } catch {
-    return null;
-  }
-}
-
-function parseStats(raw: string): Partial<WallStats> | null {
-  try {
-    const value = JSON.parse(raw) as Partial<Record<keyof WallStats, unknown>>;
-    const stats: Partial<WallStats> = {};
-    if (typeof value.hiddenSupporters === "number" && Number.isFinite(value.hiddenSupporters)) stats.hiddenSupporters = value.hiddenSupporters;
-    if (typeof value.signals === "number" && Number.isFinite(value.signals)) stats.signals = value.signals;
-    return stats;
-  } catch {
-    return null;
-  }
-}
-
-function time(entry: PublicWallEntry): number {
-  const ms = Date.parse(entry.createdAt);
-  return Number.isNaN(ms) ? 0 : ms;
-}
-
-/** Each id once (the first list wins), newest first by creation time, then by id. */
-export function mergeWallEntries(...lists: PublicWallEntry[][]): PublicWallEntry[] {
-  const byId = new Map<number, PublicWallEntry>();
-  for (const list of lists) for (const entry of list) if (!byId.has(entry.id)) byId.set(entry.id, entry);
-  return [...byId.values()].sort((a, b) => time(b) - time(a) || b.id - a.id);
-}
-
-const highestId = (entries: PublicWallEntry[]) => entries.reduce((max, entry) => Math.max(max, entry.id), 0);
+export { mergeWallEntries, parseWallEntry, reconnectDelay, RECONNECT_DELAYS_MS, type LiveStatus, type WallStats } from "./wall-model";
 
 /**
  * The Recognition Wall, kept live over Server-Sent Events (`/api/wall/{projectId}/stream?after={id}`):

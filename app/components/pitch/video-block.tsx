@@ -46,6 +46,8 @@ export function VideoBlock({ source, title }: { source: VideoSource; title: stri
         <Facade
           hydrated={hydrated}
           href={source.watchUrl}
+          embedUrl={source.embedUrl}
+          title={`${title}: video`}
           onPlay={() => setPlaying(true)}
           className="group absolute inset-0 flex size-full flex-col items-center justify-center gap-3 bg-[radial-gradient(120%_120%_at_20%_0%,var(--color-brand-600)_0%,#1e1b4b_55%,#020617_100%)] text-white"
         >
@@ -64,10 +66,13 @@ export function VideoBlock({ source, title }: { source: VideoSource; title: stri
   );
 }
 
-function Facade({ hydrated, href, onPlay, className, children }: { hydrated: boolean; href: string; onPlay: () => void; className: string; children: ReactNode }) {
+type FacadeProps = { hydrated: boolean; href: string; embedUrl: string; title: string; onPlay: () => void; className: string; children: ReactNode };
+
+function Facade({ hydrated, href, embedUrl, title, onPlay, className, children }: FacadeProps) {
   if (!hydrated) {
+    // The embed address lets the anonymous page's enhancement module play it in place (decision 13).
     return (
-      <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
+      <a href={href} target="_blank" rel="noopener noreferrer" className={className} data-video-embed={embedUrl} data-video-title={title}>
         {children}
       </a>
     );

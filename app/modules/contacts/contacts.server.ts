@@ -1,10 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
 import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
+import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "~/modules/pitch/visitor-action-result";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
@@ -23,11 +25,19 @@ export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "l
  * An intro request: one contact with intent Intro, its role tags, LinkedIn URL and note, and the founder's alert
  * with the forwardable blurb, queued in the same transaction.
  */
-export async function submitIntro(db: Kysely<Database>, links: MailLinks, projectId: string, input: IntroInput, visitor: VisitorContext) {
+export async function submitIntro(
+  db: Kysely<Database>,
+  links: MailLinks,
+  projectId: string,
+  input: IntroInput,
+  visitor: VisitorContext,
+  claim?: ClaimSubmission,
+) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const id = crypto.randomUUID();
   const blurb = buildIntroBlurb(input, project.title);
   await db.transaction().execute(async (trx) => {
+    await claim?.(trx, { message: INTRO_SENT_MESSAGE, blurb });
     const source = await resolveSource(trx, project.id, visitor.identity);
     await trx
     .insertInto("contacts")
@@ -73,10 +83,18 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
  * a Subscriber contact is created. Either way the visitor sees the same success. A welcome e-mail is queued
  * when the address was not subscribed before, so repeating the form sends nothing new.
  */
-export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks, projectId: string, input: SubscribeInput, visitor: VisitorContext) {
+export async function subscribeToUpdates(
+  db: Kysely<Database>,
+  links: MailLinks,
+  projectId: string,
+  input: SubscribeInput,
+  visitor: VisitorContext,
+  claim?: ClaimSubmission,
+) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const email = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
+    await claim?.(trx, { message: SUBSCRIBED_MESSAGE });
     const welcome = (contactId: string) =>
       enqueueMail(
         trx,

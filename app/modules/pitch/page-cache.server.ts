@@ -11,7 +11,10 @@ export type CachedPitchPage = {
   html: Buffer;
   gzip: Buffer;
   brotli: Buffer;
-  /** Inline scripts are allowed by hash: a cached page cannot carry a per-response nonce. */
+  /**
+   * Inline scripts are allowed by hash: a cached page cannot carry a per-response nonce. The shared document
+   * has none (decision 13); this keeps the policy right should one appear.
+   */
   scriptHashes: string[];
 };
 
@@ -70,7 +73,7 @@ export class PitchPageCache {
       await response.body?.cancel();
       return null;
     }
-    const html = Buffer.from(deferScripts(await response.text()));
+    const html = Buffer.from(await response.text());
     const page: CachedPitchPage = {
       version,
       etag: `"p${version}-${crypto.createHash("sha1").update(html).digest("base64url").slice(0, 16)}"`,
@@ -88,30 +91,6 @@ export class PitchPageCache {
     this.#pages.set(slug, page);
     return page;
   }
-}
-
-const DEFERRED_PRELOAD = "x-deferred-modulepreload";
-
-/**
- * Lets the content paint before the page's JavaScript competes for a (often poor) connection: the module
- * preloads are parked, and the boot module waits for the load event and a painted frame, then preloads
- * everything at once and imports in the original order. The page reads and its links and forms work before
- * that; only hydration waits. A boot script of an unexpected shape is left as it is.
- */
-export function deferScripts(html: string): string {
-  const boot = /<script([^>]*) type="module"([^>]*)>([\s\S]*?)<\/script>/.exec(html);
-  if (!boot) return html;
-  const [whole, before = "", after = "", body = ""] = boot;
-  const rewritten = body
-    .replace(/import \* as (\w+) from ("[^"]+");/g, "const $1 = await import($2);")
-    .replace(/(^|[;\n])\s*import ("[^"]+");/g, "$1await import($2);");
-  if (/(^|[;\n])\s*import[\s{*"]/.test(rewritten)) return html;
-  const waitForPaint =
-    'await new Promise((resolve) => { const go = () => requestAnimationFrame(() => setTimeout(resolve, 0)); document.readyState === "complete" ? go() : addEventListener("load", go, { once: true }); });\n' +
-    `for (const parked of document.querySelectorAll('link[rel="${DEFERRED_PRELOAD}"]')) { const link = document.createElement("link"); link.rel = "modulepreload"; link.href = parked.getAttribute("href"); document.head.append(link); }\n`;
-  return html
-    .replace(whole, `<script${before} type="module"${after}>${waitForPaint}${rewritten}</script>`)
-    .replace(/<link rel="modulepreload"/g, `<link rel="${DEFERRED_PRELOAD}"`);
 }
 
 /** CSP source expressions ('sha256-…') for every inline script of a document. */

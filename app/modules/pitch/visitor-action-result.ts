@@ -1,6 +1,13 @@
 /** What the pitch page's form action answers a form submitted with JavaScript (`via=fetch`). */
 export type VisitorIntent = "intro" | "subscribe" | "signal";
 
+const INTENTS: readonly VisitorIntent[] = ["intro", "subscribe", "signal"];
+
+/** A posted `intent` field; anything unknown is an intro, as the forms have always answered. */
+export function visitorIntentOf(value: unknown): VisitorIntent {
+  return INTENTS.includes(value as VisitorIntent) ? (value as VisitorIntent) : "intro";
+}
+
 export type VisitorActionResult =
   | { intent: VisitorIntent; ok: true; message: string; blurb?: string }
   | {

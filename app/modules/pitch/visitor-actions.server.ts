@@ -1,4 +1,5 @@
 import type { AppServices } from "~/services.server";
+import { isUniqueViolation } from "~/db/normalize.server";
 import { submitIntro, subscribeToUpdates, type VisitorContext } from "~/modules/contacts/contacts.server";
 import { DomainError, isDomainError } from "~/modules/errors.server";
 import { validate } from "~/modules/forms/validation";
@@ -12,6 +13,7 @@ import {
   type VisitorIntent,
 } from "./visitor-action-result";
 import { introSchema, signalSchema, subscribeSchema } from "./visitor-forms";
+import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "./submission-keys.server";
 
 export type VisitorSubmission = {
   intent: VisitorIntent;
@@ -23,6 +25,8 @@ export type VisitorSubmission = {
   /** The request's Cookie and User-Agent headers: who the page door counted, for attribution (decision 16). */
   cookieHeader?: string | null;
   userAgent?: string | null;
+  /** Makes a repeat of this submission (a phone resending what it kept offline) answer the first result. */
+  idempotencyKey?: string | null;
 };
 
 export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boolean };
@@ -33,6 +37,11 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
  */
 export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor">, submission: VisitorSubmission): Promise<VisitorOutcome> {
   const { db } = services.database;
+  const key = parseSubmissionKey(submission.idempotencyKey);
+  if (key) {
+    const earlier = await recordedOutcome(db, submission.projectId, key);
+    if (earlier) return { ...earlier, wallChanged: false };
+  }
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
     services.logger.warn({ intent: submission.intent }, "honeypot filled: submission dropped");
@@ -56,12 +65,31 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
   await limit("browser", `form:browser:${submission.projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
   const limitPerEmail = (email: string) => limit("email", `form:email:${submission.projectId}:${email.toLowerCase()}`, VISITOR_FORM_LIMITS.perEmail);
 
+  const claim = key ? claimSubmission(submission.projectId, key, submission.intent) : undefined;
+  try {
+    return await writeSubmission(services, submission, visitor, limitPerEmail, claim);
+  } catch (error) {
+    // The same key committed by a concurrent request first: this one wrote nothing, and answers as that one.
+    const winner = key && isUniqueViolation(error) ? await recordedOutcome(db, submission.projectId, key) : null;
+    if (!winner) throw error;
+    return { ...winner, wallChanged: false };
+  }
+}
+
+async function writeSubmission(
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail">,
+  submission: VisitorSubmission,
+  visitor: VisitorContext,
+  limitPerEmail: (email: string) => Promise<void>,
+  claim: ClaimSubmission | undefined,
+): Promise<VisitorOutcome> {
+  const { db } = services.database;
   switch (submission.intent) {
     case "intro": {
       const input = validate(introSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
-      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor);
+      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       services.mail.wake();
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
@@ -69,7 +97,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
-      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor);
+      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       services.mail.wake();
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
@@ -77,7 +105,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
-      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor);
+      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       services.mail.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");

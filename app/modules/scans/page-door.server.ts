@@ -9,6 +9,9 @@ import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
  * HTTP layers (server/pitch-door.ts) read the request and apply the decision.
  */
 
+/** Sent by the pitch service worker when it fetches a page to keep it (where browsers send no Sec-Fetch-Dest). */
+export const OFFLINE_COPY_HEADER = "x-pitchqr-offline-copy";
+
 /** The first-party cookie holding a browser's random viewer id. */
 export const VIEWER_COOKIE = "pitchqr_viewer";
 const VIEWER_ID = /^[0-9a-f]{32}$/;
@@ -30,6 +33,11 @@ export type PageLoadRequest = {
   qrCodeId: string | null;
   /** A dialog opened or a form answered without JavaScript (`?dialog=`, `?sent=`, the flash cookie): not an arrival. */
   withinPage: boolean;
+  /**
+   * Not a page being opened: a script's or a service worker's fetch of the page (neither a navigation nor a
+   * document or frame by `Sec-Fetch-Mode`/`Sec-Fetch-Dest`), such as the pitch service worker keeping a copy.
+   */
+  backgroundFetch: boolean;
 };
 
 export type PitchProject = { id: string; ownerId: string };
@@ -62,6 +70,7 @@ export class PageDoor {
     if (LINK_PREVIEW.test(userAgent)) return { kind: "excluded", reason: "preview" };
     if (isbot(userAgent)) return { kind: "excluded", reason: "bot" };
     if (request.purpose && /prefetch|prerender/i.test(request.purpose)) return { kind: "excluded", reason: "prefetch" };
+    if (request.backgroundFetch) return { kind: "ignored" };
 
     const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
     const viewerId = viewerIdFromCookie(request.cookieHeader);
@@ -76,6 +85,16 @@ export class PageDoor {
     }
     const viewerFingerprint = viewerFingerprintOf(newViewerId);
     return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, viewerFingerprint, newViewerId };
+  }
+
+  /** Whether a request for the page is a fetch in the background rather than a page being opened (see `backgroundFetch`). */
+  static isBackgroundFetch(headers: Record<string, string | string[] | undefined>): boolean {
+    if (headers[OFFLINE_COPY_HEADER]) return true;
+    const mode = headers["sec-fetch-mode"];
+    const destination = headers["sec-fetch-dest"];
+    if (mode === undefined && destination === undefined) return false;
+    // A navigation passed on by a service worker says mode `navigate` with destination `empty`.
+    return mode !== "navigate" && !(typeof destination === "string" && ["document", "iframe", "frame"].includes(destination));
   }
 
   /** Who a visitor's form post comes from, as the door counted them: by their viewer cookie, or by address hash. */

@@ -3,6 +3,8 @@ import type { Database } from "~/db/schema";
 import type { VisitorContext } from "~/modules/contacts/contacts.server";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { DomainError } from "~/modules/errors.server";
+import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
+import { SIGNAL_RECORDED_MESSAGE } from "~/modules/pitch/visitor-action-result";
 import type { SignalInput } from "~/modules/pitch/visitor-forms";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
@@ -22,9 +24,11 @@ export async function recordSignal(
   projectId: string,
   input: SignalInput,
   visitor: VisitorContext,
+  claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   return db.transaction().execute(async (trx) => {
+    await claim?.(trx, { message: SIGNAL_RECORDED_MESSAGE });
     const tier = await trx
       .selectFrom("signal_tiers")
       .selectAll()

@@ -1,0 +1,111 @@
+/**
+ * The anonymous pitch page's only script (decision 13): the page is complete HTML without it (every action
+ * is a link or a plain form, decision 6); this adds what needs a script, with no framework: dialogs without
+ * a page load, forms submitted in place (kept on the phone while offline), Copy, the phone QR code, the live
+ * Recognition Wall, relative times, the video facade, and the service worker that reopens the page offline.
+ */
+import "./pitch.css";
+import { PHONE_QR_SIZE, phoneUrl } from "~/components/pitch/phone-url";
+import { enhanceDialogs, type OpenedDialog } from "./dialogs";
+import { enhanceForm, sendKeptSubmissions } from "./forms";
+import { enhanceLiveWall, keepTimesCurrent } from "./live-wall";
+import { canKeepOffline } from "./offline-queue";
+
+/** The phone dialog's QR code, drawn in the browser (the library loads only when the dialog opens). */
+async function drawPhoneCode(dialog: OpenedDialog) {
+  const frame = dialog.content.querySelector<HTMLElement>("[aria-busy]");
+  if (!frame) return;
+  const url = phoneUrl(location.href);
+  const address = document.createElement("p");
+  address.className = "max-w-full break-all text-xs text-slate-500";
+  address.textContent = url;
+  try {
+    const module = await import("qrcode");
+    const QRCode = (module.default as typeof module | undefined) ?? module;
+    const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "H", width: PHONE_QR_SIZE, margin: 1 });
+    const image = document.createElement("img");
+    image.src = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
+    image.width = image.height = PHONE_QR_SIZE;
+    image.alt = "QR code linking to this pitch page";
+    image.className = "size-64";
+    frame.replaceChildren(image);
+  } catch (error) {
+    console.warn("QR code could not be drawn", error);
+    const failed = document.createElement("p");
+    failed.className = "px-6 text-sm text-slate-600";
+    failed.textContent = "The QR code could not be drawn. Open the address below on your phone.";
+    frame.replaceChildren(failed);
+  }
+  frame.setAttribute("aria-busy", "false");
+  frame.after(address);
+}
+
+/** Tapping the video facade plays the video in place (before this runs it is a link to the video's site). */
+function enhanceVideo() {
+  for (const facade of document.querySelectorAll<HTMLAnchorElement>("a[data-video-embed]")) {
+    facade.addEventListener("click", (event) => {
+      event.preventDefault();
+      const player = document.createElement("iframe");
+      player.src = facade.dataset.videoEmbed ?? "";
+      player.title = facade.dataset.videoTitle ?? "Video";
+      player.className = "absolute inset-0 size-full";
+      player.allow = "autoplay; fullscreen; picture-in-picture; encrypted-media";
+      player.allowFullscreen = true;
+      player.referrerPolicy = "strict-origin-when-cross-origin";
+      facade.replaceWith(player);
+    });
+  }
+}
+
+/** The header's Back button: back where the visitor came from, or home when this page was the first. */
+function enhanceBackButton() {
+  document.querySelector("[data-history-back]")?.addEventListener("click", () => {
+    if (history.length > 1) history.back();
+    else location.assign("/");
+  });
+}
+
+/**
+ * Registers the service worker (scope `/pitch/`). A page served through it is already kept; on the first
+ * visit it was not, so the worker is asked to keep this page and this script now. `data-offline-ready` says
+ * when they are kept.
+ */
+async function registerServiceWorker() {
+  const script = document.documentElement.dataset.serviceWorker;
+  if (!script || !canKeepOffline()) return;
+  const offlineReady = () => (document.documentElement.dataset.offlineReady = "true");
+  try {
+    const registration = await navigator.serviceWorker.register(script, { scope: "/pitch/" });
+    if (navigator.serviceWorker.controller) return void offlineReady();
+    const worker = registration.active ?? (await navigator.serviceWorker.ready).active;
+    const channel = new MessageChannel();
+    channel.port1.onmessage = offlineReady;
+    worker?.postMessage({ type: "keep", urls: [location.pathname, import.meta.url] }, [channel.port2]);
+  } catch (error) {
+    console.warn("The page cannot be kept for offline use", error);
+  }
+}
+
+function enhance(page: HTMLElement) {
+  const projectTitle = page.querySelector("h1")?.textContent ?? "";
+  enhanceDialogs((dialog) => {
+    if (dialog.name === "phone") void drawPhoneCode(dialog);
+    else enhanceForm(dialog, projectTitle);
+  });
+  enhanceVideo();
+  enhanceBackButton();
+  keepTimesCurrent(page);
+  if (page.dataset.projectId) enhanceLiveWall(page.dataset.projectId);
+  addEventListener("online", () => void sendKeptSubmissions());
+  void sendKeptSubmissions();
+  void registerServiceWorker();
+  document.documentElement.dataset.enhanced = "true";
+}
+
+const page = document.querySelector<HTMLElement>("[data-pitch-page]");
+if (page) {
+  // After the first frame is painted: the page reads (and its links and forms work) without this.
+  const start = () => setTimeout(() => enhance(page), 0);
+  if (document.visibilityState === "visible") requestAnimationFrame(start);
+  else start();
+}

@@ -1,0 +1,281 @@
+import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
+import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
+import { checkVisitorForm, FIELD_ORDER } from "~/modules/pitch/visitor-form-rules";
+import type { OpenedDialog } from "./dialogs";
+import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
+import { showToast } from "./toasts";
+
+const BUSY_LABELS: Record<VisitorIntent, string> = { intro: "Submitting...", subscribe: "Subscribing...", signal: "Submitting..." };
+const WHAT_IS_KEPT: Record<VisitorIntent, string> = { intro: "intro request", subscribe: "request to follow updates", signal: "signal of interest" };
+
+type Answer = { kind: "answered"; result: VisitorActionResult } | { kind: "unreachable" };
+
+/**
+ * Posts a submission to the page's JSON form endpoint with its idempotency key. A server that answered (even
+ * with an error) is an answer; only a failed connection is `unreachable`.
+ */
+async function post(submission: Submission): Promise<Answer> {
+  let response: Response;
+  try {
+    response = await fetch(submission.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json", "Idempotency-Key": submission.key },
+      body: submission.body,
+      credentials: "same-origin",
+    });
+  } catch {
+    return { kind: "unreachable" };
+  }
+  const result = (await response.json().catch(() => null)) as VisitorActionResult | null;
+  if (result && typeof result.ok === "boolean") return { kind: "answered", result };
+  return { kind: "answered", result: { intent: submission.intent, ok: false, formError: FAILURE_MESSAGES[submission.intent], fieldErrors: {} } };
+}
+
+/** The form's fields as the shared rules read them: text fields as strings, `roleTags` as a list. */
+function readValues(form: HTMLFormElement): Record<string, string | string[]> {
+  const values: Record<string, string | string[]> = {};
+  const data = new FormData(form);
+  for (const [key, value] of data) if (typeof value === "string" && key !== "roleTags") values[key] = value;
+  values.roleTags = data.getAll("roleTags").filter((tag): tag is string => typeof tag === "string");
+  return values;
+}
+
+/** `roleTags.0` → `roleTags`: a message about one item belongs to the field. */
+function byField(fieldErrors: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, message] of Object.entries(fieldErrors)) {
+    const field = key.split(".")[0] ?? key;
+    if (!(field in out)) out[field] = message;
+  }
+  return out;
+}
+
+function clearErrors(form: HTMLFormElement) {
+  for (const element of form.querySelectorAll("[data-field-error], [data-form-alert]")) element.remove();
+  for (const input of form.querySelectorAll<HTMLElement>("[aria-invalid]")) {
+    input.removeAttribute("aria-invalid");
+    const describedBy = (input.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && !id.endsWith("-error")).join(" ");
+    if (describedBy) input.setAttribute("aria-describedby", describedBy);
+    else input.removeAttribute("aria-describedby");
+  }
+}
+
+function errorLine(id: string, message: string): HTMLElement {
+  const line = document.createElement("p");
+  line.id = id;
+  line.dataset.fieldError = "";
+  line.className = "mt-1 text-sm text-red-600";
+  line.textContent = message;
+  return line;
+}
+
+/** The messages under their fields and the form's message above them, as the server-rendered form shows them. */
+function showErrors(form: HTMLFormElement, fieldErrors: Record<string, string>, formError: string) {
+  clearErrors(form);
+  const alert = document.createElement("p");
+  alert.setAttribute("role", "alert");
+  alert.dataset.formAlert = "";
+  alert.className = "rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-700";
+  alert.textContent = formError;
+  const honeypot = form.querySelector('input[name="website"]')?.closest("div[aria-hidden]");
+  if (honeypot) honeypot.after(alert);
+  else form.prepend(alert);
+
+  for (const [field, message] of Object.entries(fieldErrors)) {
+    const inputs = [...form.querySelectorAll<HTMLInputElement>(`[name="${field}"]`)].filter((input) => input.type !== "hidden");
+    const first = inputs[0];
+    if (!first) continue;
+    const group = inputs.length > 1 || first.type === "radio" ? first.closest("fieldset") : null;
+    const id = `${group ? (first.id || `${form.id || "form"}-${field}`) : first.id}-error`;
+    if (group) group.append(errorLine(id, message));
+    else if (first.type === "checkbox") first.parentElement?.after(errorLine(id, message));
+    else first.parentElement?.append(errorLine(id, message));
+    for (const input of inputs) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), id].filter(Boolean).join(" "));
+    }
+  }
+}
+
+function setBusy(form: HTMLFormElement, intent: VisitorIntent, busy: boolean) {
+  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  if (!button) return;
+  button.dataset.label ??= button.textContent ?? "";
+  button.disabled = busy;
+  button.setAttribute("aria-disabled", String(busy));
+  button.textContent = busy ? BUSY_LABELS[intent] : button.dataset.label;
+}
+
+/** After an intro is sent: the forwardable blurb with Copy ('Copied!' for 2 s) and 'Open in email'. */
+function showBlurb(replaced: Element, blurb: string, subject: string) {
+  const template = document.querySelector<HTMLTemplateElement>('template[data-pitch-template="intro-blurb"]');
+  if (!template) return;
+  const view = template.content.firstElementChild?.cloneNode(true) as HTMLElement | undefined;
+  if (!view) return;
+  const text = view.querySelector("textarea");
+  if (text) {
+    text.value = blurb;
+    text.rows = Math.min(10, Math.max(5, blurb.split("\n").length + 1));
+    text.addEventListener("focus", () => text.select());
+  }
+  const mail = [...view.querySelectorAll("a")].find((link) => link.href.startsWith("mailto:"));
+  if (mail) mail.href = introMailto(subject, blurb);
+  const copy = view.querySelector<HTMLButtonElement>("[data-copy-blurb]");
+  const label = copy?.querySelector("[aria-live]");
+  let reset: ReturnType<typeof setTimeout> | undefined;
+  copy?.addEventListener("click", async () => {
+    if (!copy) return;
+    try {
+      if (!navigator.clipboard) throw new Error("Clipboard unavailable");
+      await navigator.clipboard.writeText(blurb);
+      const showCopied = (copied: boolean) => {
+        if (label) label.textContent = copied ? "Copied!" : "Copy";
+        copy.querySelector('[data-copy-icon="copied"]')?.classList.toggle("hidden", !copied);
+        copy.querySelector('[data-copy-icon="copy"]')?.classList.toggle("hidden", copied);
+      };
+      showCopied(true);
+      clearTimeout(reset);
+      reset = setTimeout(() => showCopied(false), 2_000);
+    } catch {
+      showToast("error", "Failed to copy. Please copy manually");
+    }
+  });
+  replaced.replaceWith(view);
+  if (matchMedia("(pointer: fine)").matches) copy?.focus({ preventScroll: true });
+}
+
+/** Shown instead of the form when it was kept on the phone for later. */
+function showKept(form: HTMLFormElement, submission: Submission) {
+  const notice = document.createElement("div");
+  notice.setAttribute("role", "status");
+  notice.dataset.keptSubmission = submission.key;
+  notice.className = "rounded-xl bg-amber-50 px-4 py-3 text-sm leading-snug text-amber-900 ring-1 ring-amber-200";
+  const title = document.createElement("p");
+  title.className = "font-semibold";
+  title.textContent = "You're offline: nothing is lost.";
+  const body = document.createElement("p");
+  body.className = "mt-1";
+  body.textContent = `Your ${WHAT_IS_KEPT[submission.intent]} is saved on this phone and will be sent when the connection returns.`;
+  notice.append(title, body);
+  form.replaceWith(notice);
+}
+
+/** The answer to a submission, whether it was just sent or kept and sent later. */
+function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null) {
+  if (!result.ok) {
+    const message = result.formError || FAILURE_MESSAGES[submission.intent];
+    if (form?.isConnected) showErrors(form, byField(result.fieldErrors ?? {}), message);
+    showToast("error", message);
+    return;
+  }
+  const kept = document.querySelector(`[data-kept-submission="${submission.key}"]`);
+  const inPlace = form?.isConnected ? form : kept;
+  if (submission.intent === "intro" && inPlace) {
+    showBlurb(inPlace, result.blurb ?? "", introSubject(result.blurb ?? "", submission.projectTitle, submission.visitorName || null));
+    return;
+  }
+  showToast("success", result.message);
+  if (inPlace) dialog?.close();
+}
+
+let flushing = false;
+let retrying: ReturnType<typeof setInterval> | undefined;
+/** Venue Wi-Fi often comes back without an `online` event: while something is kept, try again this often. */
+const RETRY_MS = 15_000;
+
+/** Sends what was kept on the phone, oldest first, each once; stops at the first failed connection. */
+export async function sendKeptSubmissions(): Promise<void> {
+  if (flushing || !canKeepOffline()) return;
+  flushing = true;
+  try {
+    const kept = (await keptSubmissions()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    let left = kept.length;
+    for (const submission of kept) {
+      const answer = await post(submission);
+      if (answer.kind === "unreachable") break;
+      await forgetSubmission(submission.key);
+      left -= 1;
+      settle(submission, answer.result, null, null);
+    }
+    if (left > 0) retrying ??= setInterval(() => void sendKeptSubmissions(), RETRY_MS);
+    else {
+      clearInterval(retrying);
+      retrying = undefined;
+    }
+  } catch (error) {
+    console.warn("Kept submissions could not be sent", error);
+  } finally {
+    flushing = false;
+  }
+}
+
+/**
+ * A dialog's form, submitted in place: the shared rules first (the server's messages), then a POST to
+ * `/pitch/{slug}/submit` with an idempotency key. With no connection the submission is kept on the phone
+ * and sent when the connection returns (where that is possible); otherwise the form says it failed.
+ */
+export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
+  const form = dialog.content.querySelector("form");
+  if (!form) return;
+  const intent = dialog.name as VisitorIntent;
+  let busy = false;
+
+  const counter = form.querySelector<HTMLElement>('[id$="-counter"]');
+  const counted = counter ? form.querySelector<HTMLTextAreaElement>(`[aria-describedby~="${counter.id}"]`) : null;
+  counted?.addEventListener("input", () => {
+    const max = counted.maxLength > 0 ? counted.maxLength : 1000;
+    // The count is text beside a screen-reader-only " characters".
+    for (const node of [...counter!.childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
+    counter!.prepend(`${counted.value.length}/${max}`);
+    counter!.classList.toggle("text-red-600", counted.value.length > max);
+    counter!.classList.toggle("text-slate-500", counted.value.length <= max);
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = readValues(form);
+    const check = checkVisitorForm(intent, values);
+    if (!check.ok) {
+      showErrors(form, check.fieldErrors, check.formError);
+      const first = FIELD_ORDER[intent].find((field) => check.fieldErrors[field]);
+      if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    clearErrors(form);
+    const body = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) if (typeof value === "string") body.append(key, value);
+    const url = new URL(`${location.pathname.replace(/\/$/, "")}/submit`, location.href);
+    const qr = new URLSearchParams(location.search).get("qr");
+    if (qr) url.searchParams.set("qr", qr);
+    const submission: Submission = {
+      key: newSubmissionKey(),
+      intent,
+      url: url.pathname + url.search,
+      body: body.toString(),
+      projectTitle,
+      visitorName: String(values.name ?? "").trim(),
+      createdAt: new Date().toISOString(),
+    };
+
+    busy = true;
+    setBusy(form, intent, true);
+    const answer = await post(submission);
+    busy = false;
+    setBusy(form, intent, false);
+    if (answer.kind === "answered") return settle(submission, answer.result, form, dialog);
+
+    if (!canKeepOffline()) {
+      showErrors(form, {}, FAILURE_MESSAGES[intent]);
+      showToast("error", FAILURE_MESSAGES[intent]);
+      return;
+    }
+    try {
+      await keepSubmission(submission);
+      showKept(form, submission);
+      retrying ??= setInterval(() => void sendKeptSubmissions(), RETRY_MS);
+    } catch {
+      showErrors(form, {}, FAILURE_MESSAGES[intent]);
+    }
+  });
+}

@@ -1,0 +1,182 @@
+import {
+  additionalSupportersText,
+  avatarStyle,
+  initials,
+  parseStats,
+  parseWallEntry,
+  reconnectDelay,
+  TYPE_STYLES,
+  WALL_ENTRY_CLASSES as C,
+  WALL_LIST_CLASSES,
+  WALL_PREVIEW,
+} from "~/components/pitch/wall-model";
+import type { PublicWallEntry } from "~/modules/recognition/wall.server";
+import { formatPitchTime } from "~/modules/time/relative-time";
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A wall entry as `recognition-wall.tsx` renders it (user text only ever as text). */
+function entryItem(entry: PublicWallEntry): HTMLLIElement {
+  const item = element("li", C.item);
+  item.dataset.entryId = String(entry.id);
+  const avatar = element("span", `${C.avatar} ${avatarStyle(entry.displayName)}`, initials(entry.displayName));
+  avatar.setAttribute("aria-hidden", "true");
+  const body = element("div", C.body);
+  const heading = element("div", C.heading);
+  const time = element("time", C.time, formatPitchTime(entry.createdAt, new Date()));
+  time.dateTime = entry.createdAt;
+  heading.append(element("span", C.name, entry.displayName), time);
+  const tags = element("ul", C.tags);
+  tags.setAttribute("aria-label", "Type and roles");
+  tags.append(element("li", `${C.type} ${TYPE_STYLES[entry.type]}`, entry.type), ...entry.roleTags.map((tag) => element("li", C.role, tag)));
+  body.append(heading, tags);
+  if (entry.message) body.append(element("p", C.message, `“${entry.message}”`));
+  item.append(avatar, body);
+  return item;
+}
+
+/** The wall's lists, created when the wall was empty until now. */
+function wallLists(wall: HTMLElement): { container: HTMLElement; list: HTMLOListElement } {
+  let container = wall.querySelector<HTMLElement>("[data-wall-entries]");
+  if (!container) {
+    container = element("div", WALL_LIST_CLASSES.container);
+    container.dataset.wallEntries = "";
+    const empty = wall.querySelector("[data-wall-empty]");
+    if (empty) empty.replaceWith(container);
+    else wall.append(container);
+  }
+  let list = container.querySelector<HTMLOListElement>('ol[aria-label="Wall entries, newest first"]');
+  if (!list) {
+    list = element("ol", WALL_LIST_CLASSES.list);
+    list.setAttribute("aria-label", "Wall entries, newest first");
+    list.setAttribute("aria-live", "polite");
+    list.setAttribute("aria-relevant", "additions");
+    container.prepend(list);
+  }
+  return { container, list };
+}
+
+/** Keeps the first WALL_PREVIEW entries in view and the rest behind 'Show N more', as the server renders it. */
+function overflowIntoEarlier(container: HTMLElement, list: HTMLOListElement) {
+  const overflow = [...list.children].slice(WALL_PREVIEW);
+  if (!overflow.length) return;
+  let details = container.querySelector("details");
+  if (!details) {
+    details = element("details", WALL_LIST_CLASSES.details);
+    const earlier = element("ol", WALL_LIST_CLASSES.list);
+    earlier.setAttribute("aria-label", "Earlier wall entries");
+    details.append(element("summary", WALL_LIST_CLASSES.summary), earlier);
+    list.after(details);
+  }
+  details.querySelector("ol")?.prepend(...overflow);
+  const summary = details.querySelector("summary");
+  if (summary) summary.textContent = `Show ${details.querySelectorAll("ol > li").length} more`;
+}
+
+function setStat(name: string, value: number, singular: string, plural: string) {
+  const stat = document.querySelector(`[data-stat="${name}"]`);
+  const [label, number] = [stat?.querySelector("dt"), stat?.querySelector("dd")];
+  if (label) label.textContent = value === 1 ? singular : plural;
+  if (number) number.textContent = String(value);
+}
+
+/**
+ * The Recognition Wall kept live over the existing event stream (`/api/wall/{projectId}/stream`), as the
+ * React page's `useLiveWall` does: `entry` events are prepended (each id once), `stats` events update the
+ * counts; after an error the stream reopens after 1, 2, 5, then every 10 s, resuming after the highest id
+ * seen; it is closed while the page sits in the back/forward cache.
+ */
+export function enhanceLiveWall(projectId: string): void {
+  const wall = document.querySelector<HTMLElement>("[data-live-wall]");
+  if (!wall || typeof EventSource === "undefined") return;
+  const known = new Set([...wall.querySelectorAll<HTMLElement>("[data-entry-id]")].map((item) => Number(item.dataset.entryId)));
+  let highest = Math.max(0, ...known);
+  let hiddenSupporters = Number(/\d+/.exec(wall.querySelector("[data-hidden-supporters]")?.textContent ?? "")?.[0] ?? 0);
+  let source: EventSource | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+
+  const badgeTemplate = document.querySelector<HTMLTemplateElement>('template[data-pitch-template="live-badge"]');
+  const setLive = (live: boolean) => {
+    const badge = wall.querySelector("[data-live-badge]");
+    if (live && !badge && badgeTemplate) wall.querySelector("[data-wall-header]")?.append(badgeTemplate.content.cloneNode(true));
+    if (!live) badge?.remove();
+  };
+
+  const showSupporters = () => {
+    setStat("supporters", known.size + hiddenSupporters, "Supporter", "Supporters");
+    let line = wall.querySelector<HTMLElement>("[data-hidden-supporters]");
+    if (hiddenSupporters > 0 && !line) {
+      const { container } = wallLists(wall);
+      line = element("p", `${WALL_LIST_CLASSES.hiddenSupporters} ${known.size ? "border-t border-slate-100" : ""}`);
+      line.dataset.hiddenSupporters = "";
+      container.append(line);
+    }
+    if (line) line.textContent = additionalSupportersText(hiddenSupporters);
+  };
+
+  const disconnect = () => {
+    clearTimeout(retry);
+    source?.close();
+    source = null;
+  };
+
+  const connect = () => {
+    disconnect();
+    const current = new EventSource(`/api/wall/${encodeURIComponent(projectId)}/stream?after=${highest}`);
+    source = current;
+    current.onopen = () => {
+      failures = 0;
+      setLive(true);
+    };
+    current.addEventListener("entry", (event) => {
+      const entry = parseWallEntry((event as MessageEvent<string>).data);
+      if (!entry || known.has(entry.id)) return;
+      known.add(entry.id);
+      highest = Math.max(highest, entry.id);
+      const { container, list } = wallLists(wall);
+      list.prepend(entryItem(entry));
+      overflowIntoEarlier(container, list);
+      showSupporters();
+    });
+    current.addEventListener("stats", (event) => {
+      const stats = parseStats((event as MessageEvent<string>).data);
+      if (stats?.signals !== undefined) setStat("signals", stats.signals, "Interest signal", "Interest signals");
+      if (stats?.hiddenSupporters !== undefined) {
+        hiddenSupporters = stats.hiddenSupporters;
+        showSupporters();
+      }
+    });
+    current.onerror = () => {
+      // Reconnection is ours, not the browser's, so the retry resumes after the highest id seen.
+      if (source !== current) return;
+      disconnect();
+      failures += 1;
+      setLive(false);
+      retry = setTimeout(connect, reconnectDelay(failures));
+    };
+  };
+
+  addEventListener("pagehide", disconnect);
+  addEventListener("pageshow", (event) => event.persisted && connect());
+  connect();
+}
+
+/** Relative times ('5 minutes ago') kept current: checked every 10 s and when the tab comes back. */
+export function keepTimesCurrent(root: ParentNode): void {
+  const update = () => {
+    const now = new Date();
+    for (const time of root.querySelectorAll("time[datetime]")) {
+      const text = formatPitchTime(time.getAttribute("datetime") ?? "", now);
+      if (text && time.textContent !== text) time.textContent = text;
+    }
+  };
+  update();
+  setInterval(update, 10_000);
+  document.addEventListener("visibilitychange", update);
+}

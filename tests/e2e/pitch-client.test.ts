@@ -1,0 +1,156 @@
+// The anonymous pitch page's client (decision 13): no React or router in the browser, one small module and
+// an inline stylesheet; and, through its service worker, a page that reopens offline and an intro submitted
+// offline that is kept on the phone and sent exactly once when the connection returns.
+import type Database from "better-sqlite3";
+import type { Browser, Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { contactsByEmail, DEMO_SLUG, marker, newVisitor, openDatabase, openPitchDialog, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
+import { showServerLogsOnFailure, waitForEnhancement } from "./support";
+
+let app: AppServer;
+let browser: Browser;
+let db: Database.Database;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  db = openDatabase(app.dataDir);
+});
+
+afterAll(async () => {
+  db?.close();
+  await browser?.close();
+  await app?.stop();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+describe.each([
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+])("the anonymous pitch page on a %s", (_label, viewport) => {
+  it("loads one module and no React or router code, in at most 5 requests and 30 KB", async () => {
+    const { context, page } = await newVisitor(browser, { viewport, serviceWorkers: "block" });
+    const requests: Request[] = [];
+    page.on("requestfinished", (request) => requests.push(request));
+    try {
+      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await waitForEnhancement(page);
+      await page.waitForLoadState("networkidle");
+
+      const paths = requests.map((request) => new URL(request.url()).pathname);
+      const scripts = requests.filter((request) => request.resourceType() === "script").map((request) => new URL(request.url()).pathname);
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(/^\/assets\/pitch-enhance-[\w-]+\.js$/);
+      expect(paths.filter((path) => /entry\.client|react|router|root-|manifest-[\w-]+\.js|\/pitch-(?!enhance-)[\w-]+\.js$/i.test(path))).toEqual([]);
+      expect(requests.filter((request) => request.resourceType() === "stylesheet")).toEqual([]);
+      expect(await page.evaluate(() => Object.keys(window).filter((key) => /react|router/i.test(key)))).toEqual([]);
+      expect(await page.locator("script").count()).toBe(1);
+      expect(await page.locator("main").evaluate((main) => Object.keys(main).some((key) => key.startsWith("__react")))).toBe(false);
+
+      // What loading the page cost: the document (with its inline stylesheet), the module, the icon; the
+      // live wall's event stream stays open and is not part of the load.
+      const loaded = requests.filter((request) => !new URL(request.url()).pathname.startsWith("/api/wall/"));
+      expect(loaded.length).toBeLessThanOrEqual(5);
+      const sizes = await Promise.all(loaded.map(async (request) => ({ path: new URL(request.url()).pathname, ...(await request.sizes()) })));
+      const transferred = sizes.reduce((sum, size) => sum + size.responseBodySize + size.responseHeadersSize, 0);
+      expect(transferred, JSON.stringify(sizes)).toBeLessThanOrEqual(30 * 1024);
+      const module = sizes.find((size) => size.path === scripts[0])!;
+      const html = sizes.find((size) => size.path === `/pitch/${DEMO_SLUG}`)!;
+      const inlineStyles = await page.evaluate(() => [...document.querySelectorAll("style")].reduce((sum, style) => sum + (style.textContent?.length ?? 0), 0));
+      expect(inlineStyles).toBeGreaterThan(0);
+      expect(module.responseBodySize).toBeLessThanOrEqual(10 * 1024);
+      expect(html.responseBodySize).toBeLessThanOrEqual(20 * 1024);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("offline", () => {
+  let proxy: CuttableProxy;
+
+  beforeAll(async () => {
+    proxy = await startCuttableProxy(app.port);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it("reopens the page with no connection, keeps an intro submitted offline, and sends it exactly once when back online", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const pageUrl = `${proxy.url}/pitch/${DEMO_SLUG}`;
+    try {
+      await page.goto(pageUrl);
+      await waitForEnhancement(page);
+      await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
+
+      // No connection at all: the browser is offline and the app cannot be reached.
+      await context.setOffline(true);
+      proxy.cut();
+      const reopened = await page.reload();
+      expect(reopened?.fromServiceWorker()).toBe(true);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      await waitForEnhancement(page);
+
+      const email = `${marker("offline")}@example.com`;
+      const note = `Offline intro note ${marker("n")}`;
+      const dialog = await openPitchDialog(page, "Request Intro");
+      await dialog.getByLabel("Name", { exact: true }).fill("Olive Offline");
+      await dialog.getByLabel("Email", { exact: true }).fill(email);
+      await dialog.getByLabel("Note", { exact: true }).fill(note);
+      await dialog.getByRole("button", { name: "Request Intro" }).click();
+      const kept = dialog.getByRole("status").filter({ hasText: "will be sent when the connection returns" });
+      await kept.waitFor();
+      expect(await kept.textContent()).toContain("saved on this phone");
+      expect(contactsByEmail(db, email)).toEqual([]);
+
+      proxy.restore();
+      await context.setOffline(false);
+      // Sent on its own once the connection returns; the dialog, still open, shows the forwardable blurb.
+      await expect.poll(() => contactsByEmail(db, email).length, { timeout: 15_000 }).toBe(1);
+      const blurb = dialog.getByLabel("Your forwardable intro blurb");
+      await blurb.waitFor();
+      expect(await blurb.inputValue()).toContain(note);
+
+      // Nothing is left to send: another page load sends nothing again.
+      await page.goto(pageUrl);
+      await waitForEnhancement(page);
+      expect(await page.evaluate(() => new Promise<number>((resolve, reject) => {
+        const opening = indexedDB.open("pitchqr-offline");
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const count = opening.result.transaction("submissions").objectStore("submissions").count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }))).toBe(0);
+      await page.waitForTimeout(500);
+      expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", name: "Olive Offline", note }]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("never caches a form post or the live wall's stream, and drops the kept page when the address answers privately", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    try {
+      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await waitForEnhancement(page);
+      await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
+      const kept = () => page.evaluate(async () => (await (await caches.keys()).reduce(async (all, name) => [...(await all), ...(await (await caches.open(name)).keys()).map((request) => `${request.method} ${new URL(request.url).pathname}`)], Promise.resolve([] as string[]))));
+      const before = await kept();
+      expect(before).toContain(`GET /pitch/${DEMO_SLUG}`);
+      expect(before.some((entry) => entry.includes("/api/"))).toBe(false);
+
+      // A page answered with a session (here: a one-shot flash cookie) is not the shared document: not kept.
+      await context.addCookies([{ name: "flash", value: "x", url: app.url }]);
+      await page.reload();
+      expect(await kept()).not.toContain(`GET /pitch/${DEMO_SLUG}`);
+      expect((await kept()).every((entry) => entry.startsWith("GET /assets/"))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
