@@ -101,7 +101,7 @@ describe("a page load is counted by the server that serves it", () => {
     await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, scans: 1, viewers: 1, totalScans: 1, uniqueScans: 1 });
   });
 
-  it("tells 20 identical phones behind one address apart, and counts their refreshes as scans, not viewers", async () => {
+  it("tells 20 identical phones behind one address apart, and counts their refreshes as scans, not viewers", { timeout: 180_000 }, async () => {
     const project = newProject("Door twenty phones");
     const contexts = await Promise.all(Array.from({ length: 20 }, () => browser.newContext(samePhone())));
     try {
