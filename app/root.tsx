@@ -20,7 +20,7 @@ import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
-import { enhanceScript, pitchStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { enhanceScript, pitchStyles, qrCodeScript, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -36,7 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
       // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13).
-      pitchClient: context.sharedDocument ? { script: enhanceScript, styles: pitchStyles, serviceWorker: serviceWorkerScript } : null,
+      pitchClient: context.sharedDocument
+        ? { script: enhanceScript, styles: pitchStyles, qrCode: qrCodeScript, serviceWorker: serviceWorkerScript }
+        : null,
     },
     { headers },
   );
@@ -74,7 +76,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
-      <html lang="en" data-service-worker={pitchClient.serviceWorker}>
+      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode}>
         <head>
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

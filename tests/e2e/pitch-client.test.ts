@@ -68,6 +68,31 @@ describe.each([
   });
 });
 
+describe("the phone dialog", () => {
+  it("draws this page's address as a QR code (without `?qr=`), loading the library only then", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP, serviceWorkers: "block" });
+    const scripts: string[] = [];
+    page.on("request", (request) => request.resourceType() === "script" && scripts.push(new URL(request.url()).pathname));
+    try {
+      await page.goto(`${app.url}/pitch/${DEMO_SLUG}?qr=booth-code`);
+      await waitForEnhancement(page);
+      expect(scripts).toHaveLength(1);
+      await page.getByRole("link", { name: "Open on my phone" }).click();
+      const dialog = page.getByRole("dialog", { name: "Open on my phone" });
+      const code = dialog.getByRole("img", { name: "QR code linking to this pitch page" });
+      await code.waitFor();
+      expect(await code.getAttribute("src")).toMatch(/^data:image\/svg\+xml;utf8,%3Csvg/);
+      await dialog.getByText(`${app.url}/pitch/${DEMO_SLUG}`, { exact: true }).waitFor();
+      expect(scripts.slice(1)).toEqual([expect.stringMatching(/^\/assets\/pitch-qr-code-[\w-]+\.js$/)]);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(new URL(page.url()).search).toBe("?qr=booth-code");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("offline", () => {
   let proxy: CuttableProxy;
 
