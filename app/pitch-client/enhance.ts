@@ -10,6 +10,9 @@ import { enhanceDialogs, type OpenedDialog } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";
 import { enhanceLiveWall, keepTimesCurrent } from "./live-wall";
 import { canKeepOffline } from "./offline-queue";
+import type * as QrCodeModule from "./qr-code";
+
+type QrCodeDrawer = typeof QrCodeModule;
 
 /** The phone dialog's QR code, drawn in the browser (the library loads only when the dialog opens). */
 async function drawPhoneCode(dialog: OpenedDialog) {
@@ -22,7 +25,7 @@ async function drawPhoneCode(dialog: OpenedDialog) {
   try {
     const drawer = document.documentElement.dataset.qrCode;
     if (!drawer) throw new Error("No QR code drawer on this page");
-    const { qrCodeSvg } = (await import(/* @vite-ignore */ drawer)) as typeof import("./qr-code");
+    const { qrCodeSvg } = (await import(/* @vite-ignore */ drawer)) as QrCodeDrawer;
     const svg = await qrCodeSvg(url, PHONE_QR_SIZE);
     const image = document.createElement("img");
     image.src = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
