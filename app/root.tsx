@@ -21,6 +21,7 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
 import { enhanceScript, pitchStyles, qrCodeScript, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { PITCH_OFFLINE_CACHE } from "~/pitch-client/offline-cache";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -141,6 +142,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // SPEC.md: My Projects shows skeleton cards while it loads, also when arriving from another page.
   const showProjectsSkeleton =
     navigation.state === "loading" && navigation.location.pathname === "/my-projects" && location.pathname !== "/my-projects";
+  const signedIn = loaderData.user !== null;
+  useEffect(() => {
+    // Someone signed in (a founder, say) is never shown the anonymous pitch page's offline copy (decision 13).
+    if (signedIn && typeof caches !== "undefined") caches.delete(PITCH_OFFLINE_CACHE).catch(() => undefined);
+  }, [signedIn]);
   useEffect(() => {
     if (!toast) return;
     const show = toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;

@@ -8,6 +8,7 @@
  * owner's page, say) removes the kept copy, so an owner is never shown a stale page. Other addresses of the
  * page (`?dialog=`, rendered afresh for everyone) neither store nor remove it.
  */
+import { PITCH_OFFLINE_CACHE } from "./offline-cache";
 
 // The few service-worker types used here (the project compiles against the DOM library, not WebWorker's).
 type ExtendableEvent = Event & { waitUntil(work: Promise<unknown>): void };
@@ -23,7 +24,7 @@ type WorkerScope = {
 const worker = self as unknown as WorkerScope;
 export {};
 
-const CACHE = "pitchqr-pitch-v1";
+const CACHE = PITCH_OFFLINE_CACHE;
 const isPitchPage = (url: URL) => url.pathname.startsWith("/pitch/") && !url.pathname.slice("/pitch/".length).includes("/");
 const isHashedAsset = (url: URL) => url.pathname.startsWith("/assets/");
 /** Kept by address alone: `?qr=` and `?dialog=` open the same document. */

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
 import { contactsByEmail, DEMO_SLUG, marker, newVisitor, openDatabase, openPitchDialog, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForEnhancement } from "./support";
+import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -153,6 +154,32 @@ describe("offline", () => {
       }))).toBe(0);
       await page.waitForTimeout(500);
       expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", name: "Olive Offline", note }]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("gives a signed-in visitor the React page and never the kept anonymous copy, even offline", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    try {
+      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await waitForEnhancement(page);
+      await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
+
+      const email = uniqueEmail("owner");
+      await signUpThroughPage(page, app.url, email);
+      await signInThroughPage(page, app.url, email, "secret123", `/pitch/${DEMO_SLUG}`);
+      await page.waitForURL(`${app.url}/pitch/${DEMO_SLUG}`);
+      await waitForHydration(page);
+      expect(await page.evaluate(() => document.documentElement.dataset.enhanced)).toBeUndefined();
+
+      await context.setOffline(true);
+      const reopened = await page.reload().then(
+        () => "reopened",
+        () => "failed",
+      );
+      expect(reopened).toBe("failed");
+      expect(await page.getByRole("heading", { level: 1 }).count()).toBe(0);
     } finally {
       await context.close();
     }
