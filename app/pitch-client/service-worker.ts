@@ -1,7 +1,7 @@
 /**
  * The pitch page's service worker (scope `/pitch/`, decision 13): keeps each visited pitch page and its
- * script so the page reopens with no connection. It only ever answers GET requests for pitch pages and
- * hashed assets: form posts, the live wall's event stream and everything else go to the network untouched.
+ * script so the page reopens with no connection. It only ever answers GET requests for pitch pages and their
+ * own hashed scripts: form posts, the live wall's event stream and everything else go to the network untouched.
  *
  * Pages are network first: the cached copy is used only when the network fails. Only the shared anonymous
  * document (`Cache-Control: public`) is kept; any other answer for the page's plain address (a signed-in
@@ -26,7 +26,8 @@ export {};
 
 const CACHE = PITCH_OFFLINE_CACHE;
 const isPitchPage = (url: URL) => url.pathname.startsWith("/pitch/") && !url.pathname.slice("/pitch/".length).includes("/");
-const isHashedAsset = (url: URL) => url.pathname.startsWith("/assets/");
+/** This page's own hashed files (the React app's, loaded by signed-in owners, are not kept). */
+const isHashedAsset = (url: URL) => /^\/assets\/pitch-(?:enhance|qr-code)-[\w-]+\.js$/.test(url.pathname);
 /** Kept by address alone: `?qr=` and `?dialog=` open the same document. */
 const pageKey = (url: URL) => `${url.origin}${url.pathname}`;
 /** The addresses the server answers with the shared document when nobody is signed in. */
@@ -47,9 +48,13 @@ const ENHANCE_MODULE = /\/assets\/pitch-enhance-[\w-]+\.js/g;
 
 async function keepPage(url: URL, response: Response) {
   if (!isPlainAddress(url)) return;
+  if (!isShared(response)) {
+    // Opening the cache would create it again after the React app deleted it for a signed-in owner.
+    if (await caches.has(CACHE)) await (await caches.open(CACHE)).delete(pageKey(url));
+    return;
+  }
   const cache = await caches.open(CACHE);
-  if (isShared(response)) await cache.put(pageKey(url), response);
-  else await cache.delete(pageKey(url));
+  await cache.put(pageKey(url), response);
   await forgetOldModules(cache);
 }
 

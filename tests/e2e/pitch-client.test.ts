@@ -6,7 +6,17 @@ import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
-import { contactsByEmail, DEMO_SLUG, marker, newVisitor, openDatabase, openPitchDialog, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
+import {
+  contactsByEmail,
+  DEMO_SLUG,
+  marker,
+  newVisitor,
+  nextAddress,
+  openDatabase,
+  openPitchDialog,
+  startCuttableProxy,
+  type CuttableProxy,
+} from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
@@ -66,6 +76,34 @@ describe.each([
     } finally {
       await context.close();
     }
+  });
+});
+
+describe("the form endpoint", () => {
+  const post = (body: Record<string, string>, key: string) =>
+    fetch(`${app.url}/pitch/${DEMO_SLUG}/submit`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url, "idempotency-key": key, "x-forwarded-for": nextAddress() },
+      body: new URLSearchParams(body).toString(),
+    });
+
+  it("answers a repeated Idempotency-Key with the first result and stores the intro once", async () => {
+    const email = `${marker("keyed")}@example.com`;
+    const key = `e2e-${marker("")}-${marker("")}`;
+    const intro = { intent: "intro", name: "Kim Keyed", email, note: "Sent twice by a flaky network" };
+    const first = await post(intro, key);
+    const again = await post({ ...intro, note: "Changed on the way" }, key);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    const [firstBody, againBody] = [await first.json(), await again.json()];
+    expect(firstBody).toMatchObject({ intent: "intro", ok: true, message: "Intro request sent!" });
+    expect(againBody).toEqual(firstBody);
+    expect(contactsByEmail(db, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
+
+    const refused = await post(intro, "not a key");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ ok: false, formError: "Invalid idempotency key" });
+    expect(contactsByEmail(db, email)).toHaveLength(1);
   });
 });
 
@@ -172,6 +210,8 @@ describe("offline", () => {
       await page.waitForURL(`${app.url}/pitch/${DEMO_SLUG}`);
       await waitForHydration(page);
       expect(await page.evaluate(() => document.documentElement.dataset.enhanced)).toBeUndefined();
+      // The React app drops the anonymous copies as soon as it knows someone is signed in.
+      await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBe(0);
 
       await context.setOffline(true);
       const reopened = await page.reload().then(
@@ -201,7 +241,7 @@ describe("offline", () => {
       await context.addCookies([{ name: "flash", value: "x", url: app.url }]);
       await page.reload();
       expect(await kept()).not.toContain(`GET /pitch/${DEMO_SLUG}`);
-      expect((await kept()).every((entry) => entry.startsWith("GET /assets/"))).toBe(true);
+      expect((await kept()).every((entry) => entry.startsWith("GET /assets/pitch-enhance-"))).toBe(true);
     } finally {
       await context.close();
     }
