@@ -6,6 +6,7 @@ import { build, defineConfig, type Plugin } from "vite";
 
 const ENHANCE_ENTRY = "app/pitch-client/enhance.ts";
 const SERVICE_WORKER_ENTRY = "app/pitch-client/service-worker.ts";
+const QR_CODE_ENTRY = "app/pitch-client/qr-code.ts";
 /** A stable address: a service worker is updated in place, never renamed (decision 13). */
 const SERVICE_WORKER_FILE = "pitch-sw.js";
 const CLIENT_BUILD_DIR = "build/client";
@@ -40,11 +41,15 @@ function pitchClient(): Plugin {
           outDir: CLIENT_BUILD_DIR,
           emptyOutDir: false,
           copyPublicDir: false,
-          // No preload helper: the one dynamic import (the QR code library) has no dependencies to preload.
-          modulePreload: false,
           manifest: PITCH_CLIENT_MANIFEST,
           rollupOptions: {
-            input: { "pitch-enhance": path.resolve(root, ENHANCE_ENTRY), "pitch-sw": path.resolve(root, SERVICE_WORKER_ENTRY) },
+            // The QR code drawer is imported by address: its export must survive.
+            preserveEntrySignatures: "exports-only",
+            input: {
+              "pitch-enhance": path.resolve(root, ENHANCE_ENTRY),
+              "pitch-qr-code": path.resolve(root, QR_CODE_ENTRY),
+              "pitch-sw": path.resolve(root, SERVICE_WORKER_ENTRY),
+            },
             output: { entryFileNames: (chunk) => (chunk.name === "pitch-sw" ? SERVICE_WORKER_FILE : "assets/[name]-[hash].js") },
           },
         },
@@ -57,14 +62,18 @@ function pitchClient(): Plugin {
       if (id !== `\0${ASSETS_MODULE}`) return undefined;
       if (this.environment.name === "client") this.error(`${ASSETS_MODULE} is for the server only`);
       // `npm run dev` renders every page with React (no page cache), so these are never used there.
-      if (serving) return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const pitchStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
+      if (serving) {
+        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const pitchStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
+      }
       const clientDir = path.resolve(root, CLIENT_BUILD_DIR);
       const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, PITCH_CLIENT_MANIFEST), "utf8")) as Record<string, { file: string; css?: string[] }>;
       const entry = manifest[ENHANCE_ENTRY];
-      if (!entry) this.error(`${ENHANCE_ENTRY} is missing from ${PITCH_CLIENT_MANIFEST}`);
+      const qrCode = manifest[QR_CODE_ENTRY];
+      if (!entry || !qrCode) this.error(`${ENHANCE_ENTRY} or ${QR_CODE_ENTRY} is missing from ${PITCH_CLIENT_MANIFEST}`);
       const styles = (entry.css ?? []).map((file) => fs.readFileSync(path.join(clientDir, file), "utf8")).join("\n");
       return [
         `export const enhanceScript = ${JSON.stringify(`/${entry.file}`)};`,
+        `export const qrCodeScript = ${JSON.stringify(`/${qrCode.file}`)};`,
         `export const pitchStyles = ${JSON.stringify(styles)};`,
         `export const serviceWorkerScript = ${JSON.stringify(`/${SERVICE_WORKER_FILE}`)};`,
       ].join("\n");

@@ -20,7 +20,8 @@ import { SiteHeader } from "~/components/site-header";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
-import { enhanceScript, pitchStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { enhanceScript, pitchStyles, qrCodeScript, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { PITCH_OFFLINE_CACHE } from "~/pitch-client/offline-cache";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -36,7 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
       // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13).
-      pitchClient: context.sharedDocument ? { script: enhanceScript, styles: pitchStyles, serviceWorker: serviceWorkerScript } : null,
+      pitchClient: context.sharedDocument
+        ? { script: enhanceScript, styles: pitchStyles, qrCode: qrCodeScript, serviceWorker: serviceWorkerScript }
+        : null,
     },
     { headers },
   );
@@ -74,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
-      <html lang="en" data-service-worker={pitchClient.serviceWorker}>
+      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode}>
         <head>
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
@@ -139,6 +142,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // SPEC.md: My Projects shows skeleton cards while it loads, also when arriving from another page.
   const showProjectsSkeleton =
     navigation.state === "loading" && navigation.location.pathname === "/my-projects" && location.pathname !== "/my-projects";
+  const signedIn = loaderData.user !== null;
+  useEffect(() => {
+    // Someone signed in (a founder, say) is never shown the anonymous pitch page's offline copy (decision 13).
+    if (signedIn && typeof caches !== "undefined") caches.delete(PITCH_OFFLINE_CACHE).catch(() => undefined);
+  }, [signedIn]);
   useEffect(() => {
     if (!toast) return;
     const show = toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;

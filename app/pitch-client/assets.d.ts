@@ -1,6 +1,8 @@
 declare module "virtual:pitch-client-assets" {
   /** The enhancement module's hashed address. */
   export const enhanceScript: string;
+  /** The phone dialog's QR code drawer (`qr-code.ts`), loaded only when that dialog opens. */
+  export const qrCodeScript: string;
   /** The pitch-only stylesheet's text, inlined into the anonymous page. */
   export const pitchStyles: string;
   /** The service worker's stable address. */

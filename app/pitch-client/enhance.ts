@@ -10,6 +10,9 @@ import { enhanceDialogs, type OpenedDialog } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";
 import { enhanceLiveWall, keepTimesCurrent } from "./live-wall";
 import { canKeepOffline } from "./offline-queue";
+import type * as QrCodeModule from "./qr-code";
+
+type QrCodeDrawer = typeof QrCodeModule;
 
 /** The phone dialog's QR code, drawn in the browser (the library loads only when the dialog opens). */
 async function drawPhoneCode(dialog: OpenedDialog) {
@@ -20,9 +23,10 @@ async function drawPhoneCode(dialog: OpenedDialog) {
   address.className = "max-w-full break-all text-xs text-slate-500";
   address.textContent = url;
   try {
-    const module = await import("qrcode");
-    const QRCode = (module.default as typeof module | undefined) ?? module;
-    const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "H", width: PHONE_QR_SIZE, margin: 1 });
+    const drawer = document.documentElement.dataset.qrCode;
+    if (!drawer) throw new Error("No QR code drawer on this page");
+    const { qrCodeSvg } = (await import(/* @vite-ignore */ drawer)) as QrCodeDrawer;
+    const svg = await qrCodeSvg(url, PHONE_QR_SIZE);
     const image = document.createElement("img");
     image.src = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
     image.width = image.height = PHONE_QR_SIZE;
@@ -75,7 +79,8 @@ async function registerServiceWorker() {
   if (!script || !canKeepOffline()) return;
   const offlineReady = () => (document.documentElement.dataset.offlineReady = "true");
   try {
-    const registration = await navigator.serviceWorker.register(script, { scope: "/pitch/" });
+    const registration = (await navigator.serviceWorker.register(script, { scope: "/pitch/" })) as ServiceWorkerRegistration | undefined;
+    if (!registration) return;
     if (navigator.serviceWorker.controller) return void offlineReady();
     const worker = registration.active ?? (await navigator.serviceWorker.ready).active;
     const channel = new MessageChannel();

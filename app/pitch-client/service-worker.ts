@@ -1,13 +1,14 @@
 /**
  * The pitch page's service worker (scope `/pitch/`, decision 13): keeps each visited pitch page and its
- * script so the page reopens with no connection. It only ever answers GET requests for pitch pages and
- * hashed assets: form posts, the live wall's event stream and everything else go to the network untouched.
+ * script so the page reopens with no connection. It only ever answers GET requests for pitch pages and their
+ * own hashed scripts: form posts, the live wall's event stream and everything else go to the network untouched.
  *
  * Pages are network first: the cached copy is used only when the network fails. Only the shared anonymous
  * document (`Cache-Control: public`) is kept; any other answer for the page's plain address (a signed-in
  * owner's page, say) removes the kept copy, so an owner is never shown a stale page. Other addresses of the
  * page (`?dialog=`, rendered afresh for everyone) neither store nor remove it.
  */
+import { PITCH_OFFLINE_CACHE } from "./offline-cache";
 
 // The few service-worker types used here (the project compiles against the DOM library, not WebWorker's).
 type ExtendableEvent = Event & { waitUntil(work: Promise<unknown>): void };
@@ -23,9 +24,10 @@ type WorkerScope = {
 const worker = self as unknown as WorkerScope;
 export {};
 
-const CACHE = "pitchqr-pitch-v1";
+const CACHE = PITCH_OFFLINE_CACHE;
 const isPitchPage = (url: URL) => url.pathname.startsWith("/pitch/") && !url.pathname.slice("/pitch/".length).includes("/");
-const isHashedAsset = (url: URL) => url.pathname.startsWith("/assets/");
+/** This page's own hashed files (the React app's, loaded by signed-in owners, are not kept). */
+const isHashedAsset = (url: URL) => /^\/assets\/pitch-(?:enhance|qr-code)-[\w-]+\.js$/.test(url.pathname);
 /** Kept by address alone: `?qr=` and `?dialog=` open the same document. */
 const pageKey = (url: URL) => `${url.origin}${url.pathname}`;
 /** The addresses the server answers with the shared document when nobody is signed in. */
@@ -46,9 +48,13 @@ const ENHANCE_MODULE = /\/assets\/pitch-enhance-[\w-]+\.js/g;
 
 async function keepPage(url: URL, response: Response) {
   if (!isPlainAddress(url)) return;
+  if (!isShared(response)) {
+    // Opening the cache would create it again after the React app deleted it for a signed-in owner.
+    if (await caches.has(CACHE)) await (await caches.open(CACHE)).delete(pageKey(url));
+    return;
+  }
   const cache = await caches.open(CACHE);
-  if (isShared(response)) await cache.put(pageKey(url), response);
-  else await cache.delete(pageKey(url));
+  await cache.put(pageKey(url), response);
   await forgetOldModules(cache);
 }
 

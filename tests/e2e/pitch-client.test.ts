@@ -6,8 +6,19 @@ import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
-import { contactsByEmail, DEMO_SLUG, marker, newVisitor, openDatabase, openPitchDialog, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForEnhancement } from "./support";
+import {
+  contactsByEmail,
+  DEMO_SLUG,
+  marker,
+  newVisitor,
+  nextAddress,
+  openDatabase,
+  openPitchDialog,
+  startCuttableProxy,
+  type CuttableProxy,
+} from "../support/pitch-e2e";
+import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -62,6 +73,59 @@ describe.each([
       expect(inlineStyles).toBeGreaterThan(0);
       expect(module.responseBodySize).toBeLessThanOrEqual(10 * 1024);
       expect(html.responseBodySize).toBeLessThanOrEqual(20 * 1024);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the form endpoint", () => {
+  const post = (body: Record<string, string>, key: string) =>
+    fetch(`${app.url}/pitch/${DEMO_SLUG}/submit`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url, "idempotency-key": key, "x-forwarded-for": nextAddress() },
+      body: new URLSearchParams(body).toString(),
+    });
+
+  it("answers a repeated Idempotency-Key with the first result and stores the intro once", async () => {
+    const email = `${marker("keyed")}@example.com`;
+    const key = `e2e-${marker("")}-${marker("")}`;
+    const intro = { intent: "intro", name: "Kim Keyed", email, note: "Sent twice by a flaky network" };
+    const first = await post(intro, key);
+    const again = await post({ ...intro, note: "Changed on the way" }, key);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    const [firstBody, againBody] = [await first.json(), await again.json()];
+    expect(firstBody).toMatchObject({ intent: "intro", ok: true, message: "Intro request sent!" });
+    expect(againBody).toEqual(firstBody);
+    expect(contactsByEmail(db, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
+
+    const refused = await post(intro, "not a key");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ ok: false, formError: "Invalid idempotency key" });
+    expect(contactsByEmail(db, email)).toHaveLength(1);
+  });
+});
+
+describe("the phone dialog", () => {
+  it("draws this page's address as a QR code (without `?qr=`), loading the library only then", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP, serviceWorkers: "block" });
+    const scripts: string[] = [];
+    page.on("request", (request) => request.resourceType() === "script" && scripts.push(new URL(request.url()).pathname));
+    try {
+      await page.goto(`${app.url}/pitch/${DEMO_SLUG}?qr=booth-code`);
+      await waitForEnhancement(page);
+      expect(scripts).toHaveLength(1);
+      await page.getByRole("link", { name: "Open on my phone" }).click();
+      const dialog = page.getByRole("dialog", { name: "Open on my phone" });
+      const code = dialog.getByRole("img", { name: "QR code linking to this pitch page" });
+      await code.waitFor();
+      expect(await code.getAttribute("src")).toMatch(/^data:image\/svg\+xml;utf8,%3Csvg/);
+      await dialog.getByText(`${app.url}/pitch/${DEMO_SLUG}`, { exact: true }).waitFor();
+      expect(scripts.slice(1)).toEqual([expect.stringMatching(/^\/assets\/pitch-qr-code-[\w-]+\.js$/)]);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(new URL(page.url()).search).toBe("?qr=booth-code");
     } finally {
       await context.close();
     }
@@ -133,6 +197,35 @@ describe("offline", () => {
     }
   });
 
+  it("gives a signed-in visitor the React page and never the kept anonymous copy, even offline", async () => {
+    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    try {
+      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await waitForEnhancement(page);
+      await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
+
+      const email = uniqueEmail("owner");
+      await signUpThroughPage(page, app.url, email);
+      await signInThroughPage(page, app.url, email, "secret123", `/pitch/${DEMO_SLUG}`);
+      await page.waitForURL(`${app.url}/pitch/${DEMO_SLUG}`);
+      await waitForHydration(page);
+      expect(await page.evaluate(() => document.documentElement.dataset.enhanced)).toBeUndefined();
+      // The React app drops the anonymous copies as soon as it knows someone is signed in.
+      await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBe(0);
+
+      await context.setOffline(true);
+      const reopened = await page.reload().then(
+        () => "reopened",
+        () => "failed",
+      );
+      // The worker had nothing to answer with: the browser shows its own offline page, not the pitch.
+      expect(reopened).toBe("failed");
+      await expect.poll(() => page.locator("[data-pitch-page]").count().catch(() => -1)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("never caches a form post or the live wall's stream, and drops the kept page when the address answers privately", async () => {
     const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
     try {
@@ -148,7 +241,7 @@ describe("offline", () => {
       await context.addCookies([{ name: "flash", value: "x", url: app.url }]);
       await page.reload();
       expect(await kept()).not.toContain(`GET /pitch/${DEMO_SLUG}`);
-      expect((await kept()).every((entry) => entry.startsWith("GET /assets/"))).toBe(true);
+      expect((await kept()).every((entry) => entry.startsWith("GET /assets/pitch-enhance-"))).toBe(true);
     } finally {
       await context.close();
     }
