@@ -4,6 +4,7 @@ import { visitorActions } from "./migrations/0002-visitor-actions.server";
 import { founderAnalytics } from "./migrations/0003-founder-analytics.server";
 import { mailOutbox } from "./migrations/0004-mail-outbox.server";
 import { projectUpdates } from "./migrations/0005-project-updates.server";
+import { leadInbox } from "./migrations/0006-lead-inbox.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "0003-founder-analytics": founderAnalytics,
   "0004-mail-outbox": mailOutbox,
   "0005-project-updates": projectUpdates,
+  "0006-lead-inbox": leadInbox,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -3,6 +3,7 @@ import type { Database } from "~/db/schema";
 import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
@@ -25,6 +26,7 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const id = crypto.randomUUID();
   const blurb = buildIntroBlurb(input, project.title);
+  const now = new Date().toISOString();
   await db.transaction().execute(async (trx) => {
     await trx
     .insertInto("contacts")
@@ -39,10 +41,11 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
       linkedin_url: input.linkedinUrl,
       note: input.note,
       user_id: visitor.userId,
-      created_at: new Date().toISOString(),
+      created_at: now,
     })
     .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
+    await recordLeadActivity(trx, { projectId: project.id, email: input.email, name: input.name, action: "intro", eventSource: null, at: now });
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
     if (founderEmail) {
       await enqueueMail(
@@ -93,10 +96,14 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
         .where("subscribed", "=", false)
         .executeTakeFirst();
       await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
-      if (!known.some((contact) => contact.subscribed)) await welcome(known[0]!.id);
+      if (!known.some((contact) => contact.subscribed)) {
+        await recordLeadActivity(trx, { projectId: project.id, email, name: input.name, action: "subscription", eventSource: null, at: new Date().toISOString() });
+        await welcome(known[0]!.id);
+      }
       return { created: false };
     }
     const contactId = crypto.randomUUID();
+    const now = new Date().toISOString();
     await trx
       .insertInto("contacts")
       .values({
@@ -110,10 +117,11 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
         linkedin_url: null,
         note: null,
         user_id: visitor.userId,
-        created_at: new Date().toISOString(),
+        created_at: now,
       })
       .execute();
     await addToProjectStats(trx, project.id, { subscribers: 1 });
+    await recordLeadActivity(trx, { projectId: project.id, email, name: input.name, action: "subscription", eventSource: null, at: now });
     await welcome(contactId);
     return { created: true };
   });

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { VisitorContext } from "~/modules/contacts/contacts.server";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
+import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { DomainError } from "~/modules/errors.server";
 import type { SignalInput } from "~/modules/pitch/visitor-forms";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
@@ -95,6 +96,7 @@ export async function recordSignal(
       wallEntryId = Number(entry.id);
     }
     await addToProjectStats(trx, project.id, { signals: 1 });
+    await recordLeadActivity(trx, { projectId: project.id, email: input.email, name: input.name, action: "signal", eventSource, at: now });
     await bumpContentVersion(trx, project.id);
 
     const email = input.email.toLowerCase();
