@@ -12,12 +12,11 @@ import { formatAmountRange } from "~/modules/signals/amount-format";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { useCopy } from "../form/use-copy";
 import { useSettledResult } from "../form/use-settled-result";
-import { cardClass, iconButtonClass, secondaryButtonClass } from "../insights/ui";
+import { cardClass, primaryButtonClass, secondaryButtonClass } from "../insights/ui";
 
 type TriageResult = FormResult & { id?: string };
 
 const STATUS_TONES = {
-  new: "bg-sky-50 text-sky-700 ring-sky-600/20",
   contacted: "bg-violet-50 text-violet-700 ring-violet-600/20",
   meeting: "bg-emerald-50 text-emerald-700 ring-emerald-600/20",
   passed: "bg-slate-100 text-slate-600 ring-slate-500/20",
@@ -50,7 +49,11 @@ export function LeadCard({
         <div className="min-w-0 flex-1">
           <h2 id={titleId} className="flex flex-wrap items-center gap-2 text-base leading-snug font-semibold break-words text-slate-950">
             {lead.name}
-            {isNew ? <span className="rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold tracking-wide text-white uppercase">New</span> : null}
+            {isNew ? (
+              <span title="Arrived since you last looked" className="rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold tracking-wide text-white uppercase">
+                New
+              </span>
+            ) : null}
           </h2>
           <div className="mt-0.5 flex min-w-0 items-center gap-1">
             <a href={`mailto:${lead.email}`} className="min-w-0 truncate text-sm font-medium text-brand-700 hover:underline">
@@ -67,9 +70,11 @@ export function LeadCard({
             </button>
           </div>
         </div>
-        <span className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_TONES[lead.status]}`}>
-          {LEAD_STATUS_LABELS[lead.status]}
-        </span>
+        {lead.status === "new" ? null : (
+          <span className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_TONES[lead.status]}`}>
+            {LEAD_STATUS_LABELS[lead.status]}
+          </span>
+        )}
       </div>
 
       <p className="mt-2 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
@@ -237,11 +242,11 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
-        <a href={`/project/${projectId}/leads/${lead.id}/vcard.vcf`} download className={`${secondaryButtonClass} py-2`} aria-label={`Download vCard for ${lead.name}`}>
+        <a href={`/project/${projectId}/leads/${lead.id}/vcard.vcf`} download className={`${secondaryButtonClass} py-2`} title={`Download ${lead.name} as a contact card`}>
           <Download aria-hidden className="size-4" />
           vCard
         </a>
-        <button type="submit" disabled={busy} className={`${iconButtonClass} w-auto gap-2 bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700 hover:text-white`}>
+        <button type="submit" disabled={busy} className={`${primaryButtonClass} py-2`}>
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
           {busy ? "Saving..." : "Save"}
         </button>

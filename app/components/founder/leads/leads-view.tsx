@@ -51,23 +51,23 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
             {newCount ? <span className="font-semibold text-brand-700"> · {newCount} new since you last looked</span> : null}
           </>
         }
-        actions={
-          <>
-            <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
-              <Download aria-hidden className="size-4" />
-              Download vCards
-            </a>
-            <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
-              <Settings2 aria-hidden className="size-4" />
-              Alerts &amp; webhooks
-            </Link>
-            <Link to={`${base}/analytics`} className={secondaryButtonClass}>
-              <BarChart3 aria-hidden className="size-4" />
-              Analytics
-            </Link>
-          </>
-        }
       />
+
+      {/* Below the title rather than beside it, so the three buttons wrap on a phone instead of widening the page. */}
+      <div className="-mt-2 mb-5 flex flex-wrap gap-2">
+        <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
+          <Download aria-hidden className="size-4" />
+          Download vCards
+        </a>
+        <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
+          <Settings2 aria-hidden className="size-4" />
+          Alerts &amp; webhooks
+        </Link>
+        <Link to={`${base}/analytics`} className={secondaryButtonClass}>
+          <BarChart3 aria-hidden className="size-4" />
+          Analytics
+        </Link>
+      </div>
 
       <FilterBar filters={filters} events={inbox.events} action={`${base}/leads`} />
 
