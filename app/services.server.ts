@@ -13,6 +13,8 @@ import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
+import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
+import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import path from "node:path";
 
 /** Everything a request handler needs, created once per process. */
@@ -29,6 +31,8 @@ export type AppServices = {
   unsubscribeTokens: UnsubscribeTokens;
   mailLinks: MailLinks;
   digests: DigestScheduler;
+  leadAlerts: LeadAlertScheduler;
+  webhooks: WebhookWorker;
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
@@ -50,13 +54,34 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
   const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
   digests.start();
-  return { config, database, auth, logger, flashCookie, events, scans, streams: new LiveStreams(), mail, unsubscribeTokens, mailLinks, digests };
+  const leadAlerts = new LeadAlertScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
+  leadAlerts.start();
+  const webhooks = new WebhookWorker(database.db, config.webhooks, logger);
+  webhooks.start();
+  return {
+    config,
+    database,
+    auth,
+    logger,
+    flashCookie,
+    events,
+    scans,
+    streams: new LiveStreams(),
+    mail,
+    unsubscribeTokens,
+    mailLinks,
+    digests,
+    leadAlerts,
+    webhooks,
+  };
 }
 
 /** Finishes queued writes, then closes connections; called after the HTTP server stopped taking requests. */
 export async function stopServices(services: AppServices): Promise<void> {
   await services.scans.idle();
   await services.digests.stop();
+  await services.leadAlerts.stop();
+  await services.webhooks.stop();
   await services.mail.stop();
   await services.events.close();
   await services.database.close();

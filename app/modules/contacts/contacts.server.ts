@@ -4,6 +4,7 @@ import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
+import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
@@ -45,12 +46,19 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
     })
     .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
-    await recordLeadActivity(trx, { projectId: project.id, email: input.email, name: input.name, action: "intro", eventSource: null, at: now });
+    await recordLeadActivity(trx, {
+      project,
+      email: input.email,
+      name: input.name,
+      action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note },
+      eventSource: null,
+      at: now,
+    });
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
     if (founderEmail) {
-      await enqueueMail(
-        trx,
-        introAlertMail({
+      const roles = input.roleTags.length ? ` (${input.roleTags.join(", ")})` : "";
+      await queueFounderAlert(trx, project.id, "intro", {
+        mail: introAlertMail({
           to: founderEmail,
           projectTitle: project.title,
           visitorName: input.name,
@@ -60,7 +68,8 @@ export async function submitIntro(db: Kysely<Database>, links: MailLinks, projec
           blurb,
           analyticsUrl: links.analyticsUrl(project.id),
         }),
-      );
+        summary: `Intro request: ${input.name} <${input.email.toLowerCase()}>${roles}`,
+      });
     }
   });
   return { contactId: id, blurb };
@@ -97,7 +106,7 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
         .executeTakeFirst();
       await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
       if (!known.some((contact) => contact.subscribed)) {
-        await recordLeadActivity(trx, { projectId: project.id, email, name: input.name, action: "subscription", eventSource: null, at: new Date().toISOString() });
+        await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: null, at: new Date().toISOString() });
         await welcome(known[0]!.id);
       }
       return { created: false };
@@ -121,7 +130,7 @@ export async function subscribeToUpdates(db: Kysely<Database>, links: MailLinks,
       })
       .execute();
     await addToProjectStats(trx, project.id, { subscribers: 1 });
-    await recordLeadActivity(trx, { projectId: project.id, email, name: input.name, action: "subscription", eventSource: null, at: now });
+    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: null, at: now });
     await welcome(contactId);
     return { created: true };
   });

@@ -1,31 +1,34 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import type { LeadAction } from "./lead-forms";
+import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
+import { UNKNOWN_EVENT, type LeadAction } from "./lead-forms";
 
 export type LeadActivity = {
-  projectId: string;
+  project: { id: string; title: string; slug: string };
   email: string;
   name: string;
-  action: LeadAction;
+  /** What they did, as the project's webhooks report it. */
+  action: WebhookAction;
   /** The event of the QR code the visitor came through, when known. */
   eventSource: string | null;
   at: string;
 };
 
-const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signal: "did_signal" } as const;
+const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signal: "did_signal" } as const satisfies Record<LeadAction, string>;
 
 /**
  * Keeps the project's lead for this e-mail up to date, inside the caller's transaction (the visitor's write):
  * created on a first action, otherwise moved to the top of the inbox with the latest name and the action added.
- * The founder's triage is never touched here. Returns the lead's id.
+ * The founder's triage is never touched here. The project's webhooks are queued in the same transaction.
+ * Returns the lead's id.
  */
 export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadActivity): Promise<string> {
-  const column = ACTION_COLUMN[activity.action];
+  const column = ACTION_COLUMN[activity.action.kind];
   const row = await trx
     .insertInto("leads")
     .values({
       id: crypto.randomUUID(),
-      project_id: activity.projectId,
+      project_id: activity.project.id,
       email: activity.email.toLowerCase(),
       name: activity.name,
       first_seen_at: activity.at,
@@ -45,5 +48,14 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     )
     .returning("id")
     .executeTakeFirstOrThrow();
+  await enqueueWebhookEvent(trx, {
+    id: crypto.randomUUID(),
+    type: `lead.${activity.action.kind}`,
+    createdAt: activity.at,
+    project: { id: activity.project.id, title: activity.project.title, slug: activity.project.slug },
+    lead: { id: row.id, name: activity.name, email: activity.email.toLowerCase() },
+    action: activity.action,
+    sourceEvent: activity.eventSource ?? UNKNOWN_EVENT,
+  });
   return row.id;
 }

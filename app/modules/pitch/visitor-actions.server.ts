@@ -30,7 +30,10 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
  * honeypot, per-visitor rate limit, the shared schema, then the domain write. Throws DomainError on bad input.
  */
-export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail">, submission: VisitorSubmission): Promise<VisitorOutcome> {
+export async function handleVisitorSubmission(
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "webhooks">,
+  submission: VisitorSubmission,
+): Promise<VisitorOutcome> {
   const { db } = services.database;
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
@@ -45,6 +48,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, submission.visitor);
       services.mail.wake();
+      services.webhooks.wake();
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
@@ -52,6 +56,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, submission.visitor);
       services.mail.wake();
+      services.webhooks.wake();
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
@@ -59,6 +64,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, submission.visitor, qrCodeIdOf(submission));
       services.mail.wake();
+      services.webhooks.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
       });
