@@ -8,7 +8,9 @@ import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.ser
 import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { validate } from "~/modules/forms/validation";
 import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
+import { getLeadAlertSettings, saveLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
 import { openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
+import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
 import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
 import {
   createProject,
@@ -284,6 +286,13 @@ const OWNER_ONLY: Operation[] = [
       const vcards = await exportLeadVCards(db, userId, t.projectId, ANY_LEAD);
       for await (const chunk of vcards.body) void chunk;
     },
+  },
+  { name: "alert settings read", run: (db, userId, t) => getLeadAlertSettings(db, userId, t.projectId) },
+  { name: "alert settings save", run: (db, userId, t) => saveLeadAlertSettings(db, userId, t.projectId, { introAlerts: "daily", signalAlerts: "off" }) },
+  { name: "webhooks list", run: (db, userId, t) => listWebhookEndpoints(db, userId, t.projectId) },
+  {
+    name: "webhook add",
+    run: (db, userId, t) => addWebhookEndpoint(db, userId, t.projectId, { url: "https://hooks.example/in" }, { allowPrivateTargets: false }, async () => [{ address: "93.184.216.34", family: 4 }]),
   },
   { name: "QR delete", run: (db, userId, t) => deleteQrCode(db, userId, t.projectId, t.qrCodeId) },
 ];
