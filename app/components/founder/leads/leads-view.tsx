@@ -140,8 +140,8 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
   const selectClass = `${inputClass} pr-8`;
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
-        <div className="sm:col-span-2 lg:col-span-1">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
+        <div className="col-span-2 sm:col-span-3 lg:col-span-1">
           <label htmlFor="lead-search" className={labelClass}>
             Search
           </label>
@@ -174,7 +174,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
             <option value={UNKNOWN_EVENT}>Unknown</option>
           </select>
         </div>
-        <div>
+        <div className="col-span-2 sm:col-span-1">
           <label htmlFor="lead-status" className={labelClass}>
             Status
           </label>
@@ -187,7 +187,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
             ))}
           </select>
         </div>
-        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
+        <div className="col-span-2 flex gap-2 sm:col-span-3 lg:col-span-1">
           <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
             Filter
           </button>
