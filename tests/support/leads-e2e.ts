@@ -93,3 +93,22 @@ export async function visitorAction(app: AppServer, slug: string, qrCodeId: stri
   if (response.status >= 300) throw new Error(`visitor ${fields.intent} answered ${response.status}: ${await response.text()}`);
   return response;
 }
+
+/** Reads vCards as an importer would: unfolds continuation lines, splits properties, undoes RFC 6350 escaping. */
+export function parseVCards(text: string): Record<string, string>[] {
+  const cards: Record<string, string>[] = [];
+  let card: Record<string, string> | null = null;
+  for (const line of text.replace(/\r\n[ \t]/g, "").split("\r\n")) {
+    if (line === "BEGIN:VCARD") card = {};
+    else if (line === "END:VCARD" && card) {
+      cards.push(card);
+      card = null;
+    } else if (card && line) {
+      const colon = line.indexOf(":");
+      const name = line.slice(0, colon).split(";")[0]!.toUpperCase();
+      const raw = line.slice(colon + 1);
+      card[name] = name === "URL" ? raw : raw.replace(/\\(.)/g, (_, char: string) => (char === "n" || char === "N" ? "\n" : char));
+    }
+  }
+  return cards;
+}

@@ -69,7 +69,8 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
         </Link>
       </div>
 
-      <FilterBar filters={filters} events={inbox.events} action={`${base}/leads`} />
+      {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
+      <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} action={`${base}/leads`} />
 
       {inbox.leads.length === 0 ? (
         filtered ? (
