@@ -106,6 +106,7 @@ const pages = [
   { name: "edit page", path: () => `/project/${projectId}/edit` },
   { name: "analytics page", path: () => `/project/${projectId}/analytics` },
   { name: "leads page", path: () => `/project/${projectId}/leads` },
+  { name: "alerts and webhooks page", path: () => `/project/${projectId}/leads/settings` },
 ];
 
 describe.each(pages)("$name", ({ path: pagePath }) => {
@@ -260,6 +261,46 @@ describe("owner-only actions and APIs", () => {
       expect(mine.headers.get("content-disposition")).toMatch(/\.vcf"/);
       expect(await mine.text()).toContain("FN:Ada Private\r\n");
     }
+  });
+
+  it("alerts and webhooks: signed out → /auth, another founder → /my-projects and nothing changes, internal URLs refused, owner → saved", async () => {
+    const settings = (cookie: string | undefined, fields: Record<string, string>) =>
+      request(`/project/${projectId}/leads/settings`, { cookie, method: "POST", body: new URLSearchParams(fields) });
+    const rows = () => {
+      const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+      try {
+        return {
+          alerts: db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
+          webhooks: db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
+        };
+      } finally {
+        db.close();
+      }
+    };
+    for (const fields of [
+      { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
+      { intent: "add-webhook", url: "https://hooks.example.com/in" },
+    ]) {
+      const anonymous = await settings(undefined, fields);
+      expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+      const other = await settings(intruder.cookie, fields);
+      expect(other.status).toBe(302);
+      expect(locationOf(other, app.url).pathname).toBe("/my-projects");
+    }
+    expect(rows()).toEqual({ alerts: [], webhooks: [] });
+
+    for (const url of ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.0.0.8/in", "https://169.254.169.254/latest", "https://[::1]/in", "https://localhost/in"]) {
+      const refused = await settings(owner.cookie, { intent: "add-webhook", url });
+      expect(refused.status, url).toBe(400);
+      expect(await refused.text()).toMatch(/must start with https:\/\/|points inside a private network/);
+    }
+    const badMode = await settings(owner.cookie, { intent: "alerts", introAlerts: "hourly", signalAlerts: "off" });
+    expect(badMode.status).toBe(400);
+    expect(rows()).toEqual({ alerts: [], webhooks: [] });
+
+    const mine = await settings(owner.cookie, { intent: "alerts", introAlerts: "daily", signalAlerts: "off" });
+    expect(mine.status).toBe(200);
+    expect(rows().alerts).toEqual([{ intro_alerts: "daily", signal_alerts: "off" }]);
   });
 
   it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {
