@@ -277,7 +277,7 @@ describe("owner-only actions and APIs", () => {
         db.close();
       }
     };
-    for (const fields of [
+    for (const fields of <Record<string, string>[]>[
       { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
       { intent: "add-webhook", url: "https://hooks.example.com/in" },
     ]) {
