@@ -262,11 +262,14 @@ function DeliveryRow({ delivery, now }: { delivery: WebhookDeliveryView; now: Da
     <tr className="border-t border-slate-100 align-top">
       <td className="py-1.5 pr-2 font-mono text-slate-800">{delivery.eventType}</td>
       <td className="py-1.5 pr-2">
-        <span className={`rounded-full px-2 py-0.5 font-semibold ${DELIVERY_TONES[delivery.status]}`}>
+        <span className={`rounded-full px-2 py-0.5 font-semibold whitespace-nowrap ${DELIVERY_TONES[delivery.status]}`}>
           {label}
           {delivery.responseStatus ? ` · ${delivery.responseStatus}` : ""}
         </span>
-        {delivery.lastError && delivery.status !== "sent" ? <span className="mt-1 block break-words text-slate-500">{delivery.lastError}</span> : null}
+        {/* 'answered 500' repeats the badge; a refusal, a timeout or a redirect says more. */}
+        {delivery.lastError && delivery.status !== "sent" && delivery.lastError !== `answered ${delivery.responseStatus}` ? (
+          <span className="mt-1 block break-words text-slate-500">{delivery.lastError}</span>
+        ) : null}
       </td>
       <td className="hidden py-1.5 pr-2 text-slate-600 tabular-nums sm:table-cell">{delivery.attempts}</td>
       <td className="py-1.5 text-right whitespace-nowrap text-slate-500">
