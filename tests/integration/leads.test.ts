@@ -238,3 +238,16 @@ describeEachDialect("lead inbox", (getDb) => {
   });
 });
 
+
+describeEachDialect("lead inbox input that no database could hold", (getDb) => {
+  it("ignores a NUL in a filter or cursor and answers 'not found' for such a lead id", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    const { readLeadFilters } = await import("~/modules/leads/lead-forms");
+    const filters = readLeadFilters(new URLSearchParams({ q: "a\u0000", event: "x\u0000", after: Buffer.from("2026-01-01T00:00:00.000Z|\u0000").toString("base64url") }));
+    expect(filters).toMatchObject({ q: null, event: null });
+    expect((await openLeadInbox(db, project.ownerId, project.id, filters)).leads).toHaveLength(1);
+    await expect(leadVCard(db, project.ownerId, project.id, "lead\u0000")).rejects.toMatchObject({ code: "not_found" });
+  });
+});

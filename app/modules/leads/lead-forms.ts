@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import type { LeadStatus } from "~/db/schema";
+import { isStorableText } from "~/modules/forms/storable-text";
 
 /** The founder's triage (issue 12), in the order a lead moves through them. */
 export const LEAD_STATUSES = ["new", "contacted", "meeting", "passed"] as const satisfies readonly LeadStatus[];
@@ -37,7 +38,8 @@ const optionalChoice = <const T extends readonly [string, ...string[]]>(values: 
 const optionalQueryText = (max: number) =>
   z.pipe(
     z.optional(z.string()),
-    z.transform((value: string | undefined) => value?.trim().slice(0, max) || null),
+    // Text no database could hold (a NUL, say) filters nothing rather than reaching a query.
+    z.transform((value: string | undefined) => (value && isStorableText(value) ? value.trim().slice(0, max) || null : null)),
   );
 
 /**

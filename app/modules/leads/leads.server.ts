@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
 import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
+import { isStorableText } from "~/modules/forms/storable-text";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { LEAD_NOT_FOUND_MESSAGE, UNKNOWN_EVENT, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
 
@@ -63,7 +64,7 @@ export function encodeLeadCursor(cursor: Cursor): string {
 function decodeLeadCursor(value: string | null): Cursor | null {
   if (!value) return null;
   const [at, id, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
-  if (!at || !id || rest.length || Number.isNaN(Date.parse(at))) return null;
+  if (!at || !id || rest.length || Number.isNaN(Date.parse(at)) || id.length > 64 || !isStorableText(id) || !isStorableText(at)) return null;
   return { at, id };
 }
 
@@ -281,6 +282,7 @@ export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, pr
 /** One lead with what they did, for its vCard. */
 export async function getLead(db: Kysely<Database>, ownerId: string, projectId: string, leadId: string) {
   const project = await assertOwner(db, ownerId, projectId);
+  if (leadId.length > 64 || !isStorableText(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
   const row = (await filteredLeads(db, project.id, { action: null, status: null, event: null, q: null })
     .where("id", "=", leadId)
     .executeTakeFirst()) as LeadRow | undefined;
