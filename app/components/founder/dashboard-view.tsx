@@ -120,7 +120,11 @@ function ProjectsCard({ projects, className }: { projects: DashboardProject[]; c
               >
                 <Inbox aria-hidden className="size-4" />
                 {project.newLeads ? (
-                  <span className="rounded-full bg-brand-600 px-1.5 py-0.5 text-xs leading-none text-white">{project.newLeads} new</span>
+                  <span className="rounded-full bg-brand-600 px-1.5 py-0.5 text-xs leading-none text-white">
+                    {project.newLeads}
+                    {/* The link's label says "N new" to everyone; on a phone the pill keeps the title room. */}
+                    <span className="hidden sm:inline"> new</span>
+                  </span>
                 ) : (
                   <span className="sr-only sm:not-sr-only">Leads</span>
                 )}
