@@ -102,7 +102,7 @@ export const leadInbox: Migration = {
 };
 
 /** One lead per project and e-mail from the contacts that exist, newest name, first and last activity. */
-async function backfillLeads(db: Kysely<any>, sqlite: boolean) {
+export async function backfillLeads(db: Kysely<any>, sqlite: boolean) {
   const flag = (condition: ReturnType<typeof sql>) => (sqlite ? sql`max(case when ${condition} then 1 else 0 end)` : sql`bool_or(${condition})`);
   const rows = (await db
     .selectFrom("contacts")
