@@ -254,7 +254,10 @@ export interface LeadsTable {
 export interface LeadInboxViewsTable {
   user_id: string;
   project_id: string;
+  /** The owner's latest look at the inbox (My Projects counts from it). */
   seen_at: Timestamp;
+  /** The latest look before the current sitting (the inbox's 'New' marks count from it); null during the first. */
+  previous_seen_at: Timestamp | null;
 }
 
 export type AlertMode = "instant" | "daily" | "off";

@@ -177,9 +177,20 @@ describeEachDialect("lead inbox", (getDb) => {
     await intro(db, project.id, { name: "Cy", email: "cy@example.com" });
     await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
     expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 1 });
-    const second = await openLeadInbox(db, project.ownerId, project.id, ANY);
-    expect(second.newSinceLastVisit).toBe(1);
+    await tick();
+    // Still the first sitting (a note saved, the next page): the same leads are new.
+    const sameSitting = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    expect(sameSitting.previousVisitAt).toBeNull();
+    expect(sameSitting.newSinceLastVisit).toBe(3);
+    expect(await countNewLeads(db, project.ownerId)).toEqual({});
+    await intro(db, project.id, { name: "Di", email: "di@example.com" });
+    // An hour later: a new sitting, counting from the last look of the one before.
+    const second = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_600_000) });
     expect(second.previousVisitAt).not.toBeNull();
+    expect(second.newSinceLastVisit).toBe(1);
+    expect(second.leads.filter((lead) => lead.firstSeenAt > second.previousVisitAt!).map((lead) => lead.name)).toEqual(["Di"]);
+    const again = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_700_000) });
+    expect(again.previousVisitAt).toBe(second.previousVisitAt);
     const intruder = await createUser(db);
     expect(await countNewLeads(db, intruder)).toEqual({});
   });

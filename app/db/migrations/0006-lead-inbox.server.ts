@@ -40,6 +40,7 @@ export const leadInbox: Migration = {
       .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
       .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
       .addColumn("seen_at", t.timestamp, (c) => c.notNull())
+      .addColumn("previous_seen_at", t.timestamp)
       .addPrimaryKeyConstraint("lead_inbox_views_pkey", ["user_id", "project_id"])
       .execute();
 

@@ -193,14 +193,14 @@ export type LeadInbox = {
   newSinceLastVisit: number;
   /** The events a lead can have come through: the project's QR code events, for the filter. */
   events: string[];
-  /** When the owner last opened this inbox before now (null the first time): leads first seen after it are new. */
+  /** When the owner last looked before this sitting (null during the first): leads first seen after it are new. */
   previousVisitAt: string | null;
 };
 
 /**
  * The owner's lead inbox for one project: one page of leads (newest activity first, keyset paging, so a page costs
- * the same at 100,000 leads as at 100) with what each did, and the choices for the filters. Opening the first page
- * records the visit, so 'N new since you last looked' counts from now.
+ * the same at 100,000 leads as at 100) with what each did, and the choices for the filters. Opening it records the
+ * visit: leads first seen since the owner's previous sitting are new.
  */
 export async function openLeadInbox(
   db: Kysely<Database>,
@@ -214,12 +214,7 @@ export async function openLeadInbox(
   const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1).execute()) as LeadRow[];
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
-  const visit = await db
-    .selectFrom("lead_inbox_views")
-    .select("seen_at")
-    .where("user_id", "=", ownerId)
-    .where("project_id", "=", project.id)
-    .executeTakeFirst();
+  const previousVisitAt = await recordInboxVisit(db, ownerId, project.id, options.now ?? new Date());
   const countLeads = (since: string | null) => {
     let query = db.selectFrom("leads").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id);
     if (since) query = query.where("first_seen_at", ">", since);
@@ -228,10 +223,9 @@ export async function openLeadInbox(
   const [leads, total, newSinceLastVisit, codes] = await Promise.all([
     toLeadViews(db, project.id, page),
     countLeads(null),
-    visit ? countLeads(visit.seen_at) : null,
+    previousVisitAt ? countLeads(previousVisitAt) : null,
     db.selectFrom("qr_codes").select(["label", "event_tag"]).where("project_id", "=", project.id).orderBy("created_at").execute(),
   ]);
-  if (!filters.after) await markLeadInboxSeen(db, ownerId, project.id, options.now ?? new Date());
   return {
     project: { id: project.id, title: project.title, slug: project.slug },
     leads,
@@ -239,16 +233,34 @@ export async function openLeadInbox(
     total,
     newSinceLastVisit: newSinceLastVisit ?? total,
     events: [...new Set(codes.map((code) => code.event_tag ?? code.label))],
-    previousVisitAt: visit?.seen_at ?? null,
+    previousVisitAt,
   };
 }
 
-async function markLeadInboxSeen(db: Kysely<Database>, ownerId: string, projectId: string, now: Date) {
+/** Requests closer together than this are one sitting: saving a note or paging on does not end the visit. */
+const SITTING_GAP_MS = 30 * 60_000;
+
+/**
+ * Records that the owner is looking at the inbox now, and answers when they last looked before this sitting (null
+ * on the first). Within a sitting the answer stays the same, so 'New' marks survive a saved note or the next page;
+ * My Projects counts from the latest look.
+ */
+async function recordInboxVisit(db: Kysely<Database>, ownerId: string, projectId: string, now: Date): Promise<string | null> {
+  const visit = await db
+    .selectFrom("lead_inbox_views")
+    .select(["seen_at", "previous_seen_at"])
+    .where("user_id", "=", ownerId)
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
+  const sameSitting = visit !== undefined && now.getTime() - Date.parse(visit.seen_at) < SITTING_GAP_MS;
+  const previousVisitAt = !visit ? null : sameSitting ? visit.previous_seen_at : visit.seen_at;
+  const values = { seen_at: now.toISOString(), previous_seen_at: previousVisitAt };
   await db
     .insertInto("lead_inbox_views")
-    .values({ user_id: ownerId, project_id: projectId, seen_at: now.toISOString() })
-    .onConflict((oc) => oc.columns(["user_id", "project_id"]).doUpdateSet({ seen_at: now.toISOString() }))
+    .values({ user_id: ownerId, project_id: projectId, ...values })
+    .onConflict((oc) => oc.columns(["user_id", "project_id"]).doUpdateSet(values))
     .execute();
+  return previousVisitAt;
 }
 
 /** For each of the owner's projects with new leads: how many arrived since the owner last opened its inbox. */
