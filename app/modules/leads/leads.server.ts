@@ -125,11 +125,13 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
       "signals.event_source",
       "signals.is_public",
     ])
+    .select("contacts.id")
     .where("contacts.project_id", "=", projectId)
     .where("contacts.email", "in", emails)
-    .orderBy("contacts.created_at", "desc")
-    .orderBy("contacts.id", "desc")
     .execute();
+  // Sorted here, not in SQL: an ORDER BY on created_at leads SQLite to walk every contact of the project by date
+  // instead of looking up these few people by e-mail.
+  rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
   for (const row of rows) {
     const entry = byEmail.get(row.email) ?? { activity: [], following: false, linkedinUrl: null };
     byEmail.set(row.email, entry);
