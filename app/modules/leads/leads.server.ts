@@ -96,9 +96,8 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
 /** Newest activity first; ties broken by id so every lead appears exactly once across pages. */
 function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number) {
   if (cursor) {
-    query = query.where((eb) =>
-      eb.or([eb("last_activity_at", "<", cursor.at), eb.and([eb("last_activity_at", "=", cursor.at), eb("id", "<", cursor.id)])]),
-    );
+    // A row-value comparison, which both databases answer from the (project_id, last_activity_at, id) index.
+    query = query.where((eb) => eb(eb.refTuple("last_activity_at", "id"), "<", eb.tuple(cursor.at, cursor.id)));
   }
   return query.orderBy("last_activity_at", "desc").orderBy("id", "desc").limit(limit);
 }
