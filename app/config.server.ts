@@ -25,6 +25,7 @@ const envSchema = z.object({
     .string()
     .default("UTC")
     .refine(isValidTimeZone, { message: "DIGEST_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/New_York" }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false").default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -44,6 +45,8 @@ export type AppConfig = {
   mailFrom: string;
   /** The weekly digest goes out on Fridays at this hour in this time zone. */
   digest: { hour: number; timeZone: string };
+  /** Whether webhooks may reach loopback, private and link-local addresses (and plain http): off unless the operator says so. */
+  webhooks: { allowPrivateTargets: boolean };
   logLevel: string;
 };
 
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: vars.SMTP_URL || undefined,
     mailFrom: vars.MAIL_FROM,
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
+    webhooks: { allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true" },
     logLevel: vars.LOG_LEVEL,
   };
 }

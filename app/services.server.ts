@@ -14,6 +14,8 @@ import { createFileTransport, createSmtpTransport } from "~/modules/mail/transpo
 import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
+import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
+import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import path from "node:path";
 
 /** Everything a request handler needs, created once per process. */
@@ -34,6 +36,8 @@ export type AppServices = {
   unsubscribeTokens: UnsubscribeTokens;
   mailLinks: MailLinks;
   digests: DigestScheduler;
+  leadAlerts: LeadAlertScheduler;
+  webhooks: WebhookWorker;
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
@@ -56,6 +60,10 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
   const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
   digests.start();
+  const leadAlerts = new LeadAlertScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
+  leadAlerts.start();
+  const webhooks = new WebhookWorker(database.db, config.webhooks, logger);
+  webhooks.start();
   return {
     config,
     database,
@@ -71,6 +79,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     unsubscribeTokens,
     mailLinks,
     digests,
+    leadAlerts,
+    webhooks,
   };
 }
 
@@ -78,6 +88,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
 export async function stopServices(services: AppServices): Promise<void> {
   await services.scans.idle();
   await services.digests.stop();
+  await services.leadAlerts.stop();
+  await services.webhooks.stop();
   await services.mail.stop();
   await services.events.close();
   await services.database.close();

@@ -6,6 +6,7 @@ import { mailOutbox } from "./migrations/0004-mail-outbox.server";
 import { projectUpdates } from "./migrations/0005-project-updates.server";
 import { doorCounting } from "./migrations/0006-door-counting.server";
 import { visitorSubmissionKeys } from "./migrations/0007-visitor-submission-keys.server";
+import { leadInbox } from "./migrations/0008-lead-inbox.server";
 import { attribution } from "./migrations/0009-attribution.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0005-project-updates": projectUpdates,
   "0006-door-counting": doorCounting,
   "0007-visitor-submission-keys": visitorSubmissionKeys,
+  "0008-lead-inbox": leadInbox,
   "0009-attribution": attribution,
 };
 

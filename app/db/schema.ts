@@ -281,6 +281,94 @@ export interface VisitorSubmissionsTable {
   created_at: Generated<Timestamp>;
 }
 
+export type LeadStatus = "new" | "contacted" | "meeting" | "passed";
+
+/** One person per project: their contacts merged by e-mail, kept by every visitor write (issue 12). */
+export interface LeadsTable {
+  id: string;
+  project_id: string;
+  /** Lower-case, as every contact's e-mail is stored. */
+  email: string;
+  /** The name they gave most recently. */
+  name: string;
+  first_seen_at: Timestamp;
+  last_activity_at: Timestamp;
+  did_intro: Generated<boolean>;
+  did_subscribe: Generated<boolean>;
+  did_signal: Generated<boolean>;
+  /** The event of the first QR code they came through (a signal's `event_source`); null when unknown. */
+  event_source: string | null;
+  /** The founder's private triage: never on a public surface or in an e-mail. */
+  status: Generated<LeadStatus>;
+  note: string | null;
+  triaged_at: Timestamp | null;
+}
+
+export interface LeadInboxViewsTable {
+  user_id: string;
+  project_id: string;
+  /** The owner's latest look at the inbox (My Projects counts from it). */
+  seen_at: Timestamp;
+  /** The latest look before the current sitting (the inbox's 'New' marks count from it); null during the first. */
+  previous_seen_at: Timestamp | null;
+}
+
+export type AlertMode = "instant" | "daily" | "off";
+
+export interface ProjectAlertSettingsTable {
+  project_id: string;
+  intro_alerts: Generated<AlertMode>;
+  signal_alerts: Generated<AlertMode>;
+}
+
+export interface PendingLeadAlertsTable {
+  id: string;
+  project_id: string;
+  kind: "intro" | "signal";
+  /** One line for the daily summary, written when the event happened. */
+  summary: string;
+  created_at: Timestamp;
+  /** The day whose summary mailed this line; null until then. */
+  summary_slot: string | null;
+}
+
+export interface LeadAlertRunsTable {
+  /** The UTC day ('YYYY-MM-DD') of the summary run. */
+  slot: string;
+  ran_at: Timestamp;
+  messages: Generated<number>;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  /** HMAC-SHA256 key; shown to the founder once, when the endpoint is added. */
+  secret: string;
+  created_at: Timestamp;
+}
+
+export type WebhookDeliveryStatus = "pending" | "sent" | "failed";
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  project_id: string;
+  /** The visitor action this delivery reports; unique per endpoint, so each event is queued once per endpoint. */
+  event_id: string;
+  event_type: string;
+  /** The JSON body, fixed when the event happened. */
+  payload: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  response_status: number | null;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -307,10 +395,25 @@ export interface Database {
   project_updates: ProjectUpdatesTable;
   digest_runs: DigestRunsTable;
   visitor_submissions: VisitorSubmissionsTable;
+  leads: LeadsTable;
+  lead_inbox_views: LeadInboxViewsTable;
+  project_alert_settings: ProjectAlertSettingsTable;
+  pending_lead_alerts: PendingLeadAlertsTable;
+  lead_alert_runs: LeadAlertRunsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
-export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(["email_verified", "subscribed", "is_public", "hidden"]);
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
+  "email_verified",
+  "subscribed",
+  "is_public",
+  "hidden",
+  "did_intro",
+  "did_subscribe",
+  "did_signal",
+]);
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "metrics",
@@ -328,3 +431,4 @@ export type Contact = Selectable<ContactsTable>;
 export type SignalTier = Selectable<SignalTiersTable>;
 export type Signal = Selectable<SignalsTable>;
 export type ShippedUpdate = Selectable<ProjectUpdatesTable>;
+export type Lead = Selectable<LeadsTable>;

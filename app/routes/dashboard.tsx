@@ -1,6 +1,7 @@
 import { DashboardView } from "~/components/founder/dashboard-view";
 import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
+import { countNewLeads } from "~/modules/leads/leads.server";
 import { listOwnedProjects } from "~/modules/projects/founder-projects.server";
 import { listMySignals } from "~/modules/signals/my-signals.server";
 import { PRODUCT_NAME } from "~/product";
@@ -12,14 +13,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request);
   const session = await auth.api.getSession({ headers: request.headers });
-  const [projects, mySignals] = await Promise.all([
+  const [projects, mySignals, newLeads] = await Promise.all([
     listOwnedProjects(database.db, user.id),
     listMySignals(database.db, { id: user.id, email: user.email, emailVerified: Boolean(session?.user.emailVerified) }),
+    countNewLeads(database.db, user.id),
   ]);
   const isFounder = projects.length > 0;
   return {
     isFounder,
-    projects: projects.map(({ id, title, slug, status }) => ({ id, title, slug, status })),
+    projects: projects.map(({ id, title, slug, status }) => ({ id, title, slug, status, newLeads: newLeads[id] ?? 0 })),
     activity: isFounder ? await loadActivityFeed(database.db, user.id) : [],
     mySignals,
     now: new Date().toISOString(),

@@ -13,6 +13,7 @@ const intruder = { cookie: "", email: `intruder-${Date.now()}@example.com` };
 let projectId = "";
 let slug = "";
 let qrCodeId = "";
+let leadId = "";
 
 async function signedIn(email: string): Promise<string> {
   const address = nextClientAddress();
@@ -75,7 +76,25 @@ beforeAll(async () => {
   const read = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
   qrCodeId = (read.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
   read.close();
+
+  const intro = await request("/api/functions/submit-intro", {
+    method: "POST",
+    json: { projectId, contact: { name: "Ada Private", email: "ada-private@example.com", linkedinUrl: null }, note: "Met at the booth", roleTags: [] },
+  });
+  expect(intro.status, await intro.text()).toBe(200);
+  const leads = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+  leadId = (leads.prepare("select id from leads where project_id = ?").get(projectId) as { id: string }).id;
+  leads.close();
 });
+
+function leadTriage(): { status: string; note: string | null } {
+  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+  try {
+    return db.prepare("select status, note from leads where id = ?").get(leadId) as { status: string; note: string | null };
+  } finally {
+    db.close();
+  }
+}
 
 afterAll(async () => {
   await app?.stop();
@@ -86,6 +105,8 @@ showServerLogsOnFailure(() => [app]);
 const pages = [
   { name: "edit page", path: () => `/project/${projectId}/edit` },
   { name: "analytics page", path: () => `/project/${projectId}/analytics` },
+  { name: "leads page", path: () => `/project/${projectId}/leads` },
+  { name: "alerts and webhooks page", path: () => `/project/${projectId}/leads/settings` },
 ];
 
 describe.each(pages)("$name", ({ path: pagePath }) => {
@@ -188,6 +209,98 @@ describe("owner-only actions and APIs", () => {
     expect(mine.status).toBe(200);
     expect(mine.headers.get("content-disposition")).toContain("Access-Test-contacts.csv");
     expect((await mine.text()).split("\r\n")[0]).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag");
+  });
+
+  it("lead status and note: signed out → /auth, another founder → /my-projects and nothing changes, owner → saved", async () => {
+    const triage = (cookie?: string, fields: Record<string, string> = {}) =>
+      request(`/project/${projectId}/leads`, {
+        cookie,
+        method: "POST",
+        body: new URLSearchParams({ intent: "triage", leadId, status: "passed", note: "intruder was here", ...fields }),
+      });
+    const anonymous = await triage();
+    expect(anonymous.status).toBe(302);
+    expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+    const other = await triage(intruder.cookie);
+    expect(other.status).toBe(302);
+    expect(locationOf(other, app.url).pathname).toBe("/my-projects");
+    // The same post as a fetcher would send it: the answer is the 404 message, not the lead.
+    const otherData = await request(`/project/${projectId}/leads.data`, {
+      cookie: intruder.cookie,
+      method: "POST",
+      body: new URLSearchParams({ intent: "triage", leadId, status: "passed", note: "intruder was here" }),
+    });
+    expect(otherData.status).toBe(404);
+    expect(await otherData.text()).toContain("Project not found or access denied");
+    expect(leadTriage()).toEqual({ status: "new", note: null });
+
+    const tooLong = await triage(owner.cookie, { status: "contacted", note: "x".repeat(2_001) });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.text()).toContain("Note must be at most 2,000 characters");
+    const unknownStatus = await triage(owner.cookie, { status: "won", note: "" });
+    expect(unknownStatus.status).toBe(400);
+    expect(leadTriage()).toEqual({ status: "new", note: null });
+
+    const mine = await triage(owner.cookie, { status: "contacted", note: "Call on Tuesday" });
+    expect(mine.status).toBe(200);
+    expect(leadTriage()).toEqual({ status: "contacted", note: "Call on Tuesday" });
+  });
+
+  it("vCards: 401 signed out, 404 for another founder, the owner gets the .vcf", async () => {
+    for (const vcf of [`/project/${projectId}/leads/${leadId}/vcard.vcf`, `/project/${projectId}/leads.vcf`]) {
+      const anonymous = await request(vcf);
+      expect(anonymous.status).toBe(401);
+      const other = await request(vcf, { cookie: intruder.cookie });
+      expect(other.status).toBe(404);
+      const otherText = await other.text();
+      expect(otherText).toContain("Project not found or access denied");
+      expect(otherText).not.toContain("Ada Private");
+      const mine = await request(vcf, { cookie: owner.cookie });
+      expect(mine.status).toBe(200);
+      expect(mine.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
+      expect(mine.headers.get("content-disposition")).toMatch(/\.vcf"/);
+      expect(await mine.text()).toContain("FN:Ada Private\r\n");
+    }
+  });
+
+  it("alerts and webhooks: signed out → /auth, another founder → /my-projects and nothing changes, internal URLs refused, owner → saved", async () => {
+    const settings = (cookie: string | undefined, fields: Record<string, string>) =>
+      request(`/project/${projectId}/leads/settings`, { cookie, method: "POST", body: new URLSearchParams(fields) });
+    const rows = () => {
+      const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
+      try {
+        return {
+          alerts: db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
+          webhooks: db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
+        };
+      } finally {
+        db.close();
+      }
+    };
+    for (const fields of <Record<string, string>[]>[
+      { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
+      { intent: "add-webhook", url: "https://hooks.example.com/in" },
+    ]) {
+      const anonymous = await settings(undefined, fields);
+      expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+      const other = await settings(intruder.cookie, fields);
+      expect(other.status).toBe(302);
+      expect(locationOf(other, app.url).pathname).toBe("/my-projects");
+    }
+    expect(rows()).toEqual({ alerts: [], webhooks: [] });
+
+    for (const url of ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.0.0.8/in", "https://169.254.169.254/latest", "https://[::1]/in", "https://localhost/in"]) {
+      const refused = await settings(owner.cookie, { intent: "add-webhook", url });
+      expect(refused.status, url).toBe(400);
+      expect(await refused.text()).toMatch(/must start with https:\/\/|points inside a private network/);
+    }
+    const badMode = await settings(owner.cookie, { intent: "alerts", introAlerts: "hourly", signalAlerts: "off" });
+    expect(badMode.status).toBe(400);
+    expect(rows()).toEqual({ alerts: [], webhooks: [] });
+
+    const mine = await settings(owner.cookie, { intent: "alerts", introAlerts: "daily", signalAlerts: "off" });
+    expect(mine.status).toBe(200);
+    expect(rows().alerts).toEqual([{ intro_alerts: "daily", signal_alerts: "off" }]);
   });
 
   it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {

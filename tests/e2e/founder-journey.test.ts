@@ -560,10 +560,13 @@ describe("a founder's journey", () => {
     await goto(page, "/dashboard");
     expect(await heading1(page).textContent()).toBe("Founder Dashboard");
     const projects = page.getByRole("region", { name: "My Projects" });
-    const harbor = projects.getByRole("link", { name: new RegExp(TITLE) });
+    const harbor = projects.getByRole("link", { name: new RegExp(`^${TITLE}`) });
     expect(await harbor.getAttribute("href")).toBe(`/project/${projectId}/edit`);
     expect(await visibleText(harbor)).toBe(`${TITLE} /pitch/${SLUG} Published`);
-    expect(await visibleText(projects.getByRole("link", { name: new RegExp(SECOND.title) }))).toBe(`${SECOND.title} /pitch/${SECOND.slug} Draft`);
+    expect(await visibleText(projects.getByRole("link", { name: new RegExp(`^${SECOND.title}`) }))).toBe(`${SECOND.title} /pitch/${SECOND.slug} Draft`);
+    // Beside each project, its lead inbox with what arrived since the founder last looked (issue 12).
+    const harborLeads = projects.getByRole("link", { name: `Leads for ${TITLE}: 3 new` });
+    expect(await harborLeads.getAttribute("href")).toBe(`/project/${projectId}/leads`);
     await page.getByRole("heading", { name: "Your Interest Signals" }).waitFor();
 
     const titles = await activityTitles(page);

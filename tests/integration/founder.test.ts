@@ -7,6 +7,10 @@ import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { validate } from "~/modules/forms/validation";
+import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
+import { getLeadAlertSettings, saveLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
+import { openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
+import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
 import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
 import {
   createProject,
@@ -252,7 +256,12 @@ describeEachDialect("CSV export across pages", (getDb) => {
   });
 });
 
-type Operation = { name: string; run: (db: TestDatabase["db"], userId: string, target: { projectId: string; slug: string; qrCodeId: string }) => Promise<unknown> };
+type Operation = {
+  name: string;
+  run: (db: TestDatabase["db"], userId: string, target: { projectId: string; slug: string; qrCodeId: string; leadId: string }) => Promise<unknown>;
+};
+
+const ANY_LEAD = { action: null, event: null, status: null, q: null, after: null };
 
 const OWNER_ONLY: Operation[] = [
   { name: "project read", run: (db, userId, t) => getOwnedProject(db, userId, t.projectId) },
@@ -268,6 +277,23 @@ const OWNER_ONLY: Operation[] = [
       for await (const chunk of csv.body) void chunk;
     },
   },
+  { name: "leads page", run: (db, userId, t) => openLeadInbox(db, userId, t.projectId, ANY_LEAD) },
+  { name: "lead status and note", run: (db, userId, t) => updateLeadTriage(db, userId, t.projectId, { leadId: t.leadId, status: "contacted", note: "mine" }) },
+  { name: "lead vCard", run: (db, userId, t) => leadVCard(db, userId, t.projectId, t.leadId) },
+  {
+    name: "leads vCards download",
+    run: async (db, userId, t) => {
+      const vcards = await exportLeadVCards(db, userId, t.projectId, ANY_LEAD);
+      for await (const chunk of vcards.body) void chunk;
+    },
+  },
+  { name: "alert settings read", run: (db, userId, t) => getLeadAlertSettings(db, userId, t.projectId) },
+  { name: "alert settings save", run: (db, userId, t) => saveLeadAlertSettings(db, userId, t.projectId, { introAlerts: "daily", signalAlerts: "off" }) },
+  { name: "webhooks list", run: (db, userId, t) => listWebhookEndpoints(db, userId, t.projectId) },
+  {
+    name: "webhook add",
+    run: (db, userId, t) => addWebhookEndpoint(db, userId, t.projectId, { url: "https://hooks.example/in" }, { allowPrivateTargets: false }, async () => [{ address: "93.184.216.34", family: 4 }]),
+  },
   { name: "QR delete", run: (db, userId, t) => deleteQrCode(db, userId, t.projectId, t.qrCodeId) },
 ];
 
@@ -277,11 +303,15 @@ describeEachDialect("access control: owner-only operations", (getDb) => {
       const database = getDb();
       const { ownerId, projectId, slug } = await founderWithProject(database);
       const { id: qrCodeId } = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: null });
+      await submitIntro(database.db, testMailLinks, projectId, parse(introSchema, { name: "Ada", email: "ada@example.com", note: "n" }), { userId: null });
+      const { id: leadId } = await database.db.selectFrom("leads").select("id").where("project_id", "=", projectId).executeTakeFirstOrThrow();
       const intruder = await createUser(database.db);
-      const error = await run(database.db, intruder, { projectId, slug, qrCodeId }).catch((e: unknown) => e);
+      const error = await run(database.db, intruder, { projectId, slug, qrCodeId, leadId }).catch((e: unknown) => e);
       expect(error, name).toMatchObject({ code: "not_found" });
       expect([NOT_FOUND_OR_DENIED, "QR code not found"]).toContain((error as Error).message);
-      await expect(run(database.db, ownerId, { projectId, slug, qrCodeId })).resolves.not.toThrow();
+      const lead = await database.db.selectFrom("leads").select(["status", "note"]).where("id", "=", leadId).executeTakeFirstOrThrow();
+      expect(lead).toEqual({ status: "new", note: null });
+      await expect(run(database.db, ownerId, { projectId, slug, qrCodeId, leadId })).resolves.not.toThrow();
     });
   });
 

@@ -4,13 +4,14 @@ import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/pitch
 import { parseSubmissionKey } from "~/modules/pitch/submission-keys.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor } from "~/modules/scans/page-door.server";
+import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
 
 let clientCounter = 0;
 
 function servicesOf(database: TestDatabase) {
-  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }) } as unknown as Parameters<
+  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent")) } as unknown as Parameters<
     typeof handleVisitorSubmission
   >[0];
 }

@@ -11,6 +11,7 @@ import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor, VIEWER_COOKIE } from "~/modules/scans/page-door.server";
+import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
 
@@ -29,6 +30,7 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
       mailLinks: testMailLinks,
       mail: new MailWorker(db, createFileTransport(mailDir, "PitchQR <no-reply@localhost>"), logger),
       pageDoor: new PageDoor({ secret: "limits-secret-0123456789abcdef0123", secureCookie: false }),
+      webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger),
     };
   };
   let browsers = 0;

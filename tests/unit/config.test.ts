@@ -43,6 +43,7 @@ describe("loadConfig", () => {
     [{ AUTH_SECRET: "short" }, "AUTH_SECRET"],
     [{ DIGEST_HOUR: "24" }, "DIGEST_HOUR must be an hour from 0 to 23"],
     [{ DIGEST_TIME_ZONE: "Mars/Olympus" }, "DIGEST_TIME_ZONE must be an IANA time zone"],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: "yes" }, "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false"],
   ])("stops with a clear message on %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
   });
@@ -53,6 +54,11 @@ describe("loadConfig", () => {
       hour: 17,
       timeZone: "America/Los_Angeles",
     });
+  });
+
+  it("keeps webhooks off internal addresses unless the operator allows them", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).webhooks).toEqual({ allowPrivateTargets: false });
+    expect(loadConfig({ DATA_DIR: tempDir(), WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }).webhooks).toEqual({ allowPrivateTargets: true });
   });
 
   it("reads TRUST_PROXY as Express understands it", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidTimeZone, latestDigestSlot } from "~/modules/updates/digest-slot";
+import { isValidTimeZone, latestDailySlot, latestDigestSlot } from "~/modules/updates/digest-slot";
 
 describe("latestDigestSlot", () => {
   it("is this Friday from the configured hour on, and last Friday before it (UTC)", () => {
@@ -35,5 +35,15 @@ describe("latestDigestSlot", () => {
   it("validates time zone names", () => {
     expect(isValidTimeZone("Europe/Berlin")).toBe(true);
     expect(isValidTimeZone("Mars/Olympus")).toBe(false);
+  });
+});
+
+describe("latestDailySlot", () => {
+  it("is today at the hour once it has passed, else yesterday, in the configured zone", () => {
+    expect(latestDailySlot(new Date("2026-11-23T09:00:00Z"), 9, "UTC")).toEqual({ slot: "2026-11-23", at: new Date("2026-11-23T09:00:00Z") });
+    expect(latestDailySlot(new Date("2026-11-23T08:59:59Z"), 9, "UTC")).toEqual({ slot: "2026-11-22", at: new Date("2026-11-22T09:00:00Z") });
+    // 9:00 in New York is 14:00 UTC in November (EST).
+    expect(latestDailySlot(new Date("2026-11-23T13:00:00Z"), 9, "America/New_York")).toEqual({ slot: "2026-11-22", at: new Date("2026-11-22T14:00:00Z") });
+    expect(latestDailySlot(new Date("2026-11-23T14:00:00Z"), 9, "America/New_York").slot).toBe("2026-11-23");
   });
 });

@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowUpRight, BellRing, Gauge, Handshake, QrCode, ScanLine, Target, TrendingUp, type LucideIcon } from "lucide-react";
+import { ArrowLeft, ArrowUpRight, BellRing, Inbox, Gauge, Handshake, QrCode, ScanLine, Target, TrendingUp, type LucideIcon } from "lucide-react";
 import { useMemo, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
@@ -7,7 +7,7 @@ import { ExportCsvButton } from "./insights/export-csv-button";
 import { HowWeCount } from "./insights/how-we-count";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
-import { cardClass, PageHeader, SectionCard } from "./insights/ui";
+import { cardClass, PageHeader, SectionCard, secondaryButtonClass } from "./insights/ui";
 
 /** SPEC.md section 2, Analytics: counts, conversion, key metrics, scans over time and per QR code. */
 export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics; now: string }) {
@@ -46,7 +46,15 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
             <span className="sr-only">(opens in a new tab)</span>
           </a>
         }
-        actions={<ExportCsvButton projectId={project.id} projectTitle={project.title} />}
+        actions={
+          <>
+            <Link to={`/project/${project.id}/leads`} className={secondaryButtonClass}>
+              <Inbox aria-hidden className="size-4" />
+              Leads
+            </Link>
+            <ExportCsvButton projectId={project.id} projectTitle={project.title} />
+          </>
+        }
       />
 
       <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3">

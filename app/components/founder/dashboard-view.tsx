@@ -1,4 +1,4 @@
-import { ChevronRight, FolderKanban, FolderPlus, Plus } from "lucide-react";
+import { ChevronRight, FolderKanban, FolderPlus, Inbox, Plus } from "lucide-react";
 import { Link } from "react-router";
 import type { ActivityItem } from "~/modules/activity/activity.server";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
@@ -8,7 +8,7 @@ import { SignalList } from "./insights/signal-list";
 import { cardClass, EmptyState, PageHeader, primaryButtonClass, SectionCard, StatusBadge } from "./insights/ui";
 import { useClock } from "./insights/use-clock";
 
-export type DashboardProject = Pick<ProjectCard, "id" | "title" | "slug" | "status">;
+export type DashboardProject = Pick<ProjectCard, "id" | "title" | "slug" | "status"> & { newLeads?: number };
 
 export type DashboardViewProps = {
   isFounder: boolean;
@@ -102,8 +102,8 @@ function ProjectsCard({ projects, className }: { projects: DashboardProject[]; c
       ) : (
         <ul aria-labelledby="projects-title" className="-mx-2 space-y-1">
           {projects.map((project) => (
-            <li key={project.id}>
-              <Link to={`/project/${project.id}/edit`} className="group flex items-center gap-3 rounded-xl px-2 py-2.5 hover:bg-slate-50">
+            <li key={project.id} className="flex items-center gap-1">
+              <Link to={`/project/${project.id}/edit`} className="group flex min-w-0 flex-1 items-center gap-3 rounded-xl px-2 py-2.5 hover:bg-slate-50">
                 <span className="min-w-0 flex-1">
                   <span title={project.title} className="block truncate font-medium text-slate-900 group-hover:text-brand-700">
                     {project.title}
@@ -112,6 +112,22 @@ function ProjectsCard({ projects, className }: { projects: DashboardProject[]; c
                 </span>
                 <StatusBadge status={project.status} />
                 <ChevronRight aria-hidden className="size-4 shrink-0 text-slate-400 group-hover:text-slate-600" />
+              </Link>
+              <Link
+                to={`/project/${project.id}/leads`}
+                aria-label={`Leads for ${project.title}${project.newLeads ? `: ${project.newLeads} new` : ""}`}
+                className="inline-flex shrink-0 items-center gap-1.5 rounded-lg px-2 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50 hover:text-brand-700"
+              >
+                <Inbox aria-hidden className="size-4" />
+                {project.newLeads ? (
+                  <span className="rounded-full bg-brand-600 px-1.5 py-0.5 text-xs leading-none text-white">
+                    {project.newLeads}
+                    {/* The link's label says "N new" to everyone; on a phone the pill keeps the title room. */}
+                    <span className="hidden sm:inline"> new</span>
+                  </span>
+                ) : (
+                  <span className="sr-only sm:not-sr-only">Leads</span>
+                )}
               </Link>
             </li>
           ))}

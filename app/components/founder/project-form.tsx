@@ -1,4 +1,4 @@
-import { AlertTriangle, ArrowLeft, ExternalLink, LoaderCircle } from "lucide-react";
+import { AlertTriangle, ArrowLeft, ExternalLink, Inbox, LoaderCircle } from "lucide-react";
 import { type FormEvent, type ReactNode, useCallback, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
@@ -168,6 +168,16 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
             <p className="mt-1 text-sm text-slate-600">Set up your pitch page. You can change everything later.</p>
           )}
         </div>
+        <div className="flex flex-wrap gap-2">
+        {isEdit && project ? (
+          <Link
+            to={`/project/${project.id}/leads`}
+            className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+          >
+            <Inbox aria-hidden className="size-4" />
+            Leads
+          </Link>
+        ) : null}
         {savedPublished && project ? (
           <a
             href={`/pitch/${project.slug}`}
@@ -180,6 +190,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
             <span className="sr-only">(opens in a new tab)</span>
           </a>
         ) : null}
+        </div>
       </div>
 
       <FormElement

@@ -1,4 +1,4 @@
-import { BarChart3, ExternalLink, FolderPlus, Pencil, Plus } from "lucide-react";
+import { BarChart3, ExternalLink, FolderPlus, Inbox, Pencil, Plus } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
 import { gridClass, ProjectGridSkeleton } from "./project-grid-skeleton";
@@ -6,7 +6,7 @@ import { cardClass, EmptyState, iconButtonClass, PageHeader, primaryButtonClass,
 
 
 /** SPEC.md section 2, My Projects: the owner's projects as cards, with counts and the three ways onward. */
-export function ProjectGrid({ projects }: { projects: ProjectCard[] }) {
+export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard[]; newLeads?: Record<string, number> }) {
   const navigation = useNavigation();
   // Coming back to this page (the menu's My Projects, a revalidation): skeletons until the new list arrives.
   const loading = navigation.state === "loading" && navigation.location.pathname === "/my-projects";
@@ -39,7 +39,7 @@ export function ProjectGrid({ projects }: { projects: ProjectCard[] }) {
       ) : (
         <ul aria-label="Projects" className={gridClass}>
           {projects.map((project) => (
-            <ProjectCardItem key={project.id} project={project} />
+            <ProjectCardItem key={project.id} project={project} newLeads={newLeads[project.id] ?? 0} />
           ))}
         </ul>
       )}
@@ -47,7 +47,7 @@ export function ProjectGrid({ projects }: { projects: ProjectCard[] }) {
   );
 }
 
-function ProjectCardItem({ project }: { project: ProjectCard }) {
+function ProjectCardItem({ project, newLeads }: { project: ProjectCard; newLeads: number }) {
   const titleId = `project-${project.id}-title`;
   const counts = [
     { label: "Signals", value: project.signals },
@@ -73,7 +73,19 @@ function ProjectCardItem({ project }: { project: ProjectCard }) {
             </div>
           ))}
         </dl>
-        <div className="mt-4 flex gap-2">
+        <Link
+          to={`/project/${project.id}/leads`}
+          className="mt-3 flex items-center gap-2 rounded-lg px-2 py-2 text-sm font-semibold text-slate-800 ring-1 ring-slate-200 ring-inset hover:bg-slate-50"
+        >
+          <Inbox aria-hidden className="size-4 text-brand-600" />
+          Leads
+          {newLeads ? (
+            <span className="ml-auto rounded-full bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">{newLeads.toLocaleString("en-US")} new</span>
+          ) : (
+            <span className="ml-auto text-xs font-medium text-slate-500">Nothing new</span>
+          )}
+        </Link>
+        <div className="mt-3 flex gap-2">
           <Link to={`/project/${project.id}/analytics`} className={`${primaryButtonClass} flex-1 px-3`}>
             <BarChart3 aria-hidden className="size-4" />
             Analytics

@@ -37,6 +37,14 @@ export async function resolveSource(db: Kysely<Database>, projectId: string, ide
   return viewer?.last_source ?? UNKNOWN;
 }
 
+/** The event a QR source stands for (its event tag, else its label), or null for the plain link or unknown. */
+export async function qrEventOf(db: Kysely<Database>, projectId: string, source: string): Promise<string | null> {
+  const qrCodeId = qrCodeIdOfSource(source);
+  if (!qrCodeId) return null;
+  const code = await db.selectFrom("qr_codes").select(["label", "event_tag"]).where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
+  return code ? (code.event_tag ?? code.label) : null;
+}
+
 type ActionCounter = "intros" | "subscribers" | "signals";
 
 /** One action of one person through `source`, inside the caller's transaction. */

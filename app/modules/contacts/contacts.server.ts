@@ -4,11 +4,13 @@ import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
 import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
+import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "~/modules/pitch/visitor-action-result";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
-import { countSourceAction, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
+import { countSourceAction, qrEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
 /** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
 export type VisitorContext = { userId: string | null; identity?: VisitorIdentity };
@@ -36,6 +38,7 @@ export async function submitIntro(
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const id = crypto.randomUUID();
   const blurb = buildIntroBlurb(input, project.title);
+  const now = new Date().toISOString();
   await db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: INTRO_SENT_MESSAGE, blurb });
     const source = await resolveSource(trx, project.id, visitor.identity);
@@ -53,16 +56,24 @@ export async function submitIntro(
       note: input.note,
       user_id: visitor.userId,
       source,
-      created_at: new Date().toISOString(),
+      created_at: now,
     })
     .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
     await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "intros");
+    await recordLeadActivity(trx, {
+      project,
+      email: input.email,
+      name: input.name,
+      action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note },
+      eventSource: await qrEventOf(trx, project.id, source),
+      at: now,
+    });
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
     if (founderEmail) {
-      await enqueueMail(
-        trx,
-        introAlertMail({
+      const roles = input.roleTags.length ? ` (${input.roleTags.join(", ")})` : "";
+      await queueFounderAlert(trx, project.id, "intro", {
+        mail: introAlertMail({
           to: founderEmail,
           projectTitle: project.title,
           visitorName: input.name,
@@ -72,7 +83,8 @@ export async function submitIntro(
           blurb,
           analyticsUrl: links.analyticsUrl(project.id),
         }),
-      );
+        summary: `Intro request: ${input.name} <${input.email.toLowerCase()}>${roles}`,
+      });
     }
   });
   return { contactId: id, blurb };
@@ -119,11 +131,13 @@ export async function subscribeToUpdates(
       await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
       if (!known.some((contact) => contact.subscribed)) {
         await countSourceAction(trx, project.id, source, email, "subscribers");
+        await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await qrEventOf(trx, project.id, source), at: new Date().toISOString() });
         await welcome(known[0]!.id);
       }
       return { created: false };
     }
     const contactId = crypto.randomUUID();
+    const now = new Date().toISOString();
     await trx
       .insertInto("contacts")
       .values({
@@ -138,11 +152,12 @@ export async function subscribeToUpdates(
         note: null,
         user_id: visitor.userId,
         source,
-        created_at: new Date().toISOString(),
+        created_at: now,
       })
       .execute();
     await addToProjectStats(trx, project.id, { subscribers: 1 });
     await countSourceAction(trx, project.id, source, email, "subscribers");
+    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await qrEventOf(trx, project.id, source), at: now });
     await welcome(contactId);
     return { created: true };
   });

@@ -9,6 +9,7 @@ export type MailLinks = {
   unsubscribe(contactId: string): UnsubscribeLinks;
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
+  leadsUrl(projectId: string): string;
 };
 
 export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, clock: () => Date = () => new Date()): MailLinks {
@@ -20,5 +21,6 @@ export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, cl
     },
     analyticsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/analytics`,
     editUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/edit`,
+    leadsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads`,
   };
 }

@@ -250,3 +250,30 @@ export function digestMail(input: DigestInput): OutgoingMail {
   });
   return { kind: "digest", to: input.to, subject: `${input.projectTitle}: what shipped this week`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }
+
+export type LeadAlertSummaryInput = {
+  to: string;
+  projectTitle: string;
+  /** The day's intros and signals, oldest first, each one line written when it happened. */
+  lines: { kind: "intro" | "signal"; summary: string }[];
+  leadsUrl: string;
+};
+
+/** To the founder who chose a daily summary instead of one alert per intro or signal. */
+export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail {
+  const intros = input.lines.filter((line) => line.kind === "intro").length;
+  const signals = input.lines.length - intros;
+  const counts = [intros ? `${intros} intro ${intros === 1 ? "request" : "requests"}` : null, signals ? `${signals} interest ${signals === 1 ? "signal" : "signals"}` : null]
+    .filter(Boolean)
+    .join(" and ");
+  const { text, html } = compose({
+    heading: `${input.projectTitle}: ${counts}`,
+    blocks: [
+      { kind: "p", text: `Since your last summary, ${input.projectTitle} received ${counts}:` },
+      { kind: "list", items: input.lines.map((line) => line.summary) },
+      { kind: "link", label: "Open your leads", url: input.leadsUrl },
+    ],
+    footer: [{ kind: "p", text: `You receive one summary a day because you chose it for ${input.projectTitle} on ${PRODUCT_NAME}. Change it under Leads, Alerts & webhooks.` }],
+  });
+  return { kind: "lead-alert-summary", to: input.to, subject: `Daily summary for ${input.projectTitle}: ${counts}`, text, html };
+}

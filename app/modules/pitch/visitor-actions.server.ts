@@ -35,7 +35,10 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
  * honeypot, the limits (per network address, per browser, per target e-mail), the shared schema, then the domain write. Throws DomainError on bad input.
  */
-export async function handleVisitorSubmission(services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor">, submission: VisitorSubmission): Promise<VisitorOutcome> {
+export async function handleVisitorSubmission(
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "webhooks">,
+  submission: VisitorSubmission,
+): Promise<VisitorOutcome> {
   const { db } = services.database;
   const key = parseSubmissionKey(submission.idempotencyKey);
   if (key) {
@@ -77,7 +80,7 @@ export async function handleVisitorSubmission(services: Pick<AppServices, "datab
 }
 
 async function writeSubmission(
-  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail">,
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "webhooks">,
   submission: VisitorSubmission,
   visitor: VisitorContext,
   limitPerEmail: (email: string) => Promise<void>,
@@ -91,6 +94,7 @@ async function writeSubmission(
       await limitPerEmail(input.data.email);
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       services.mail.wake();
+      services.webhooks.wake();
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
@@ -99,6 +103,7 @@ async function writeSubmission(
       await limitPerEmail(input.data.email);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       services.mail.wake();
+      services.webhooks.wake();
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
@@ -107,6 +112,7 @@ async function writeSubmission(
       await limitPerEmail(input.data.email);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       services.mail.wake();
+      services.webhooks.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
       });

@@ -2,6 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { VisitorContext } from "~/modules/contacts/contacts.server";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
+import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
+import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
+import { formatAmountRange } from "~/modules/signals/amount-format";
 import { DomainError } from "~/modules/errors.server";
 import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
 import { SIGNAL_RECORDED_MESSAGE } from "~/modules/pitch/visitor-action-result";
@@ -104,6 +107,21 @@ export async function recordSignal(
     }
     await addToProjectStats(trx, project.id, { signals: 1 });
     await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "signals");
+    await recordLeadActivity(trx, {
+      project,
+      email: input.email,
+      name: input.name,
+      action: {
+        kind: "signal",
+        tier: tier.range_label,
+        rangeMin: Number(tier.range_min),
+        rangeMax: tier.range_max === null ? null : Number(tier.range_max),
+        message: input.message,
+        public: input.showName,
+      },
+      eventSource,
+      at: now,
+    });
     await bumpContentVersion(trx, project.id);
 
     const email = input.email.toLowerCase();
@@ -123,9 +141,10 @@ export async function recordSignal(
     );
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
     if (founderEmail) {
-      await enqueueMail(
-        trx,
-        signalAlertMail({
+      const met = eventSource ? `, met at ${eventSource}` : "";
+      await queueFounderAlert(trx, project.id, "signal", {
+        summary: `Signal: ${input.name} <${email}>, ${tier.range_label} (${formatAmountRange(range.rangeMin, range.rangeMax)})${met}`,
+        mail: signalAlertMail({
           to: founderEmail,
           projectTitle: project.title,
           visitorName: input.name,
@@ -136,7 +155,7 @@ export async function recordSignal(
           eventSource,
           analyticsUrl: links.analyticsUrl(project.id),
         }),
-      );
+      });
     }
     return { signalId, contactId, wallEntryId, projectId: project.id, slug: project.slug };
   });

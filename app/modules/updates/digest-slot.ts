@@ -70,3 +70,15 @@ export function latestDigestSlot(now: Date, hour: number, timeZone: string): Dig
   }
   throw new Error("unreachable: a Friday within two weeks always precedes now");
 }
+
+/** The latest day-at-`hour` in `timeZone` that is not after `now` (the founders' daily lead summary), named by its local date. */
+export function latestDailySlot(now: Date, hour: number, timeZone: string): DigestSlot {
+  const local = localParts(now, timeZone);
+  const today = new Date(Date.UTC(local.year, local.month - 1, local.day));
+  for (const back of [0, 1]) {
+    const day = new Date(today.getTime() - back * 86_400_000);
+    const at = zonedHour(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), hour, timeZone);
+    if (at.getTime() <= now.getTime()) return { slot: day.toISOString().slice(0, 10), at };
+  }
+  throw new Error("unreachable: yesterday at that hour always precedes now");
+}

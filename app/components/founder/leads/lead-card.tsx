@@ -1,0 +1,256 @@
+import { Check, Copy, Download, ExternalLink, LoaderCircle, MapPin } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { useFetcher } from "react-router";
+import { toast } from "sonner";
+import { FieldError, inputClass, labelClass } from "~/components/form-fields";
+import { httpUrlOrNull } from "~/components/pitch/safe-url";
+import { formToObject, validate } from "~/modules/forms/validation";
+import type { FormResult } from "~/modules/http/form-result";
+import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, NOTE_MAX_LENGTH, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
+import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
+import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatActivityTime } from "~/modules/time/relative-time";
+import { useCopy } from "../form/use-copy";
+import { useSettledResult } from "../form/use-settled-result";
+import { cardClass, primaryButtonClass, secondaryButtonClass } from "../insights/ui";
+
+type TriageResult = FormResult & { id?: string };
+
+const STATUS_TONES = {
+  contacted: "bg-violet-50 text-violet-700 ring-violet-600/20",
+  meeting: "bg-emerald-50 text-emerald-700 ring-emerald-600/20",
+  passed: "bg-slate-100 text-slate-600 ring-slate-500/20",
+} as const;
+
+const ACTION_TONES = { intro: "bg-violet-50 text-violet-700", subscription: "bg-amber-50 text-amber-800", signal: "bg-emerald-50 text-emerald-700" } as const;
+
+const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
+/** One person: who they are, what they did and where, and the founder's private status and note. */
+export function LeadCard({
+  projectId,
+  lead,
+  isNew,
+  now,
+  documentResult,
+}: {
+  projectId: string;
+  lead: LeadView;
+  isNew: boolean;
+  now: Date;
+  /** The result of a triage post made without JavaScript, when it was this lead's. */
+  documentResult?: TriageResult | undefined;
+}) {
+  const titleId = `lead-${lead.id}-name`;
+  const { copied, copy } = useCopy();
+  return (
+    <li aria-labelledby={titleId} className={`${cardClass} p-4 sm:p-5`}>
+      <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
+        <div className="min-w-0 flex-1">
+          <h2 id={titleId} className="flex flex-wrap items-center gap-2 text-base leading-snug font-semibold break-words text-slate-950">
+            {lead.name}
+            {isNew ? (
+              <span title="Arrived since you last looked" className="rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold tracking-wide text-white uppercase">
+                New
+              </span>
+            ) : null}
+          </h2>
+          <div className="mt-0.5 flex min-w-0 items-center gap-1">
+            <a href={`mailto:${lead.email}`} className="min-w-0 truncate text-sm font-medium text-brand-700 hover:underline">
+              {lead.email}
+            </a>
+            <button
+              type="button"
+              onClick={() => void copy(lead.email, "email")}
+              aria-label={copied ? "Copied!" : `Copy ${lead.email}`}
+              title="Copy e-mail"
+              className="inline-flex size-8 shrink-0 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+            >
+              {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
+            </button>
+          </div>
+        </div>
+        {lead.status === "new" ? null : (
+          <span className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_TONES[lead.status]}`}>
+            {LEAD_STATUS_LABELS[lead.status]}
+          </span>
+        )}
+      </div>
+
+      <p className="mt-2 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
+        {lead.actions.map((action) => (
+          <span key={action} className={`rounded-full px-2 py-0.5 font-semibold ${ACTION_TONES[action]}`}>
+            {LEAD_ACTION_LABELS[action]}
+          </span>
+        ))}
+        <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">
+          <MapPin aria-hidden className="size-3" />
+          {lead.event === UNKNOWN_EVENT ? "Event unknown" : `Met at ${lead.event}`}
+        </span>
+        <time dateTime={lead.lastActivityAt} suppressHydrationWarning className="text-slate-500">
+          {formatActivityTime(lead.lastActivityAt, now)}
+        </time>
+      </p>
+
+      <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
+        {lead.activity.map((item, index) => (
+          <ActivityLine key={`${item.kind}-${item.at}-${index}`} item={item} following={lead.following} />
+        ))}
+      </ul>
+
+      <TriageForm projectId={projectId} lead={lead} documentResult={documentResult} />
+    </li>
+  );
+}
+
+function ActivityLine({ item, following }: { item: LeadActivityItem; following: boolean }) {
+  if (item.kind === "subscription") {
+    return (
+      <li className="text-sm text-slate-800">
+        <span className="font-medium">Followed updates</span>
+        {following ? null : <span className="text-slate-500"> (unsubscribed since)</span>}
+        {item.at ? <> · <When at={item.at} /></> : null}
+      </li>
+    );
+  }
+  const when = <When at={item.at} />;
+  if (item.kind === "intro") {
+    const linkedin = httpUrlOrNull(item.linkedinUrl);
+    return (
+      <li className="text-sm text-slate-800">
+        <span className="font-medium">Requested an intro</span> · {when}
+        {item.roleTags.length ? (
+          <span className="mt-1 flex flex-wrap gap-1">
+            {item.roleTags.map((tag) => (
+              <span key={tag} className="rounded-md bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-700">
+                {tag}
+              </span>
+            ))}
+          </span>
+        ) : null}
+        {linkedin ? (
+          <a href={linkedin} target="_blank" rel="noopener noreferrer nofollow" className="mt-1 inline-flex items-center gap-1 text-xs font-medium text-brand-700 hover:underline">
+            <ExternalLink aria-hidden className="size-3.5" />
+            LinkedIn
+          </a>
+        ) : null}
+        {item.note ? <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.note}</blockquote> : null}
+      </li>
+    );
+  }
+  return (
+    <li className="text-sm text-slate-800">
+      <span className="font-medium">
+        Signaled interest: {item.rangeLabel} {formatAmountRange(item.rangeMin, item.rangeMax)}
+      </span>{" "}
+      <span className="text-xs text-slate-500">({item.isPublic ? "on the wall" : "private"})</span> · {when}
+      {item.message ? (
+        <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.message}</blockquote>
+      ) : null}
+    </li>
+  );
+}
+
+function When({ at }: { at: string }) {
+  return (
+    <time dateTime={at} className="text-xs text-slate-500">
+      {day.format(new Date(at))}
+    </time>
+  );
+}
+
+function TriageForm({ projectId, lead, documentResult }: { projectId: string; lead: LeadView; documentResult?: TriageResult | undefined }) {
+  const fetcher = useFetcher<TriageResult>();
+  const busy = fetcher.state !== "idle";
+  const [note, setNote] = useState(lead.note ?? "");
+  const [clientError, setClientError] = useState<string | null>(null);
+  const result = fetcher.data ?? documentResult;
+  const serverError = !busy && result && !result.ok ? (result.fieldErrors.note ?? result.fieldErrors.status ?? result.formError) : null;
+  const error = clientError ?? serverError ?? undefined;
+  const noteId = `lead-${lead.id}-note`;
+  const statusId = `lead-${lead.id}-status`;
+
+  useSettledResult(fetcher.data, !busy, (settled) => {
+    if (settled.ok) toast.success(`${lead.name}: saved`);
+    else toast.error(settled.formError);
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (busy) {
+      event.preventDefault();
+      return;
+    }
+    const checked = validate(leadTriageSchema, formToObject(new FormData(event.currentTarget)));
+    if (checked.ok) {
+      setClientError(null);
+      return;
+    }
+    event.preventDefault();
+    setClientError(checked.fieldErrors.note ?? checked.fieldErrors.status ?? checked.formError);
+    document.getElementById(noteId)?.focus();
+  }
+
+  return (
+    <fetcher.Form
+      method="post"
+      action={`/project/${projectId}/leads`}
+      noValidate
+      onSubmit={onSubmit}
+      aria-label={`Status and note for ${lead.name}`}
+      className="mt-4 border-t border-slate-100 pt-3"
+    >
+      <input type="hidden" name="intent" value="triage" />
+      <input type="hidden" name="leadId" value={lead.id} />
+      <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
+        <div>
+          <label htmlFor={statusId} className={labelClass}>
+            Status
+          </label>
+          <select id={statusId} name="status" defaultValue={lead.status} className={inputClass}>
+            {LEAD_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {LEAD_STATUS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <div className="flex items-baseline justify-between gap-2">
+            <label htmlFor={noteId} className={labelClass}>
+              Private note
+            </label>
+            <span className={`text-xs tabular-nums ${note.trim().length > NOTE_MAX_LENGTH ? "text-red-600" : "text-slate-500"}`}>
+              {note.trim().length}/{NOTE_MAX_LENGTH}
+              <span className="sr-only"> characters</span>
+            </span>
+          </div>
+          <textarea
+            id={noteId}
+            name="note"
+            rows={2}
+            value={note}
+            onChange={(event) => {
+              setNote(event.target.value);
+              if (clientError) setClientError(null);
+            }}
+            placeholder="Only you see this"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${noteId}-error` : undefined}
+            className={inputClass}
+          />
+          <FieldError id={`${noteId}-error`} message={error} />
+        </div>
+      </div>
+      <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
+        <a href={`/project/${projectId}/leads/${lead.id}/vcard.vcf`} download className={`${secondaryButtonClass} py-2`} title={`Download ${lead.name} as a contact card`}>
+          <Download aria-hidden className="size-4" />
+          vCard
+        </a>
+        <button type="submit" disabled={busy} className={`${primaryButtonClass} py-2`}>
+          {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
+          {busy ? "Saving..." : "Save"}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}

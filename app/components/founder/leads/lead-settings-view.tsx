@@ -1,0 +1,282 @@
+import { ArrowLeft, BellRing, Check, Copy, KeyRound, LoaderCircle, Trash2, Webhook } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { Form, Link, useFetcher } from "react-router";
+import { toast } from "sonner";
+import { FieldError, labelClass } from "~/components/form-fields";
+import { bareInputClass } from "../form/ui";
+import type { AlertMode } from "~/db/schema";
+import { formToObject, validate } from "~/modules/forms/validation";
+import type { FormResult } from "~/modules/http/form-result";
+import { ALERT_MODE_LABELS, ALERT_MODES, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
+import { formatActivityTime } from "~/modules/time/relative-time";
+import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
+import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
+import { useCopy } from "../form/use-copy";
+import { useSettledResult } from "../form/use-settled-result";
+import { PageHeader, primaryButtonClass, secondaryButtonClass, SectionCard } from "../insights/ui";
+import { useClock } from "../insights/use-clock";
+
+type SettingsResult = FormResult & { secret?: string };
+
+export type LeadSettingsViewProps = {
+  project: { id: string; title: string; slug: string };
+  alerts: LeadAlertSettings;
+  webhooks: WebhookEndpointView[];
+  now: string;
+  actionData?: SettingsResult | undefined;
+};
+
+/** Issue 12: how the founder hears about new leads (alert e-mails) and where else they go (webhooks). */
+export function LeadSettingsView({ project, alerts, webhooks, now, actionData }: LeadSettingsViewProps) {
+  const clock = useClock(now);
+  const action = `/project/${project.id}/leads/settings`;
+  return (
+    <main className="mx-auto max-w-3xl px-4 pt-6 pb-16 sm:pt-8">
+      <PageHeader
+        before={
+          <Link
+            to={`/project/${project.id}/leads`}
+            className="-ml-2 mb-3 inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          >
+            <ArrowLeft aria-hidden className="size-4" />
+            Back to Leads
+          </Link>
+        }
+        title="Alerts & webhooks"
+        subtitle={project.title}
+      />
+      <div className="space-y-5">
+        <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
+        <WebhooksCard action={action} webhooks={webhooks} now={clock} documentResult={actionData?.intent !== "alerts" ? actionData : undefined} />
+      </div>
+    </main>
+  );
+}
+
+function AlertsCard({ action, alerts, documentResult }: { action: string; alerts: LeadAlertSettings; documentResult?: SettingsResult | undefined }) {
+  const fetcher = useFetcher<SettingsResult>();
+  const busy = fetcher.state !== "idle";
+  const result = fetcher.data ?? documentResult;
+  useSettledResult(fetcher.data, !busy, (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)));
+  return (
+    <SectionCard id="alerts-title" title="E-mail alerts" icon={BellRing} description="What reaches your inbox when someone acts on your pitch page.">
+      <fetcher.Form method="post" action={action} className="space-y-5">
+        <input type="hidden" name="intent" value="alerts" />
+        <AlertChoice name="introAlerts" legend="Intro requests" value={alerts.introAlerts} />
+        <AlertChoice name="signalAlerts" legend="Interest signals" value={alerts.signalAlerts} />
+        <p className="text-xs text-slate-500">The daily summary goes out once a day at the hour your operator set for digests. Subscriptions never send alerts.</p>
+        {result && !result.ok ? (
+          <p role="alert" className="text-sm text-red-600">
+            {result.formError}
+          </p>
+        ) : null}
+        <div className="flex justify-end">
+          <button type="submit" disabled={busy} className={primaryButtonClass}>
+            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
+            {busy ? "Saving..." : "Save alerts"}
+          </button>
+        </div>
+      </fetcher.Form>
+    </SectionCard>
+  );
+}
+
+function AlertChoice({ name, legend, value }: { name: string; legend: string; value: AlertMode }) {
+  return (
+    <fieldset>
+      <legend className={labelClass}>{legend}</legend>
+      <div className="mt-2 grid gap-2 sm:grid-cols-3">
+        {ALERT_MODES.map((mode) => (
+          <label
+            key={mode}
+            className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 py-2.5 text-sm font-medium text-slate-800 has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:text-brand-700"
+          >
+            <input type="radio" name={name} value={mode} defaultChecked={mode === value} className="accent-brand-600" />
+            {ALERT_MODE_LABELS[mode]}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function WebhooksCard({ action, webhooks, now, documentResult }: { action: string; webhooks: WebhookEndpointView[]; now: Date; documentResult?: SettingsResult | undefined }) {
+  const fetcher = useFetcher<SettingsResult>();
+  const busy = fetcher.state !== "idle";
+  const [url, setUrl] = useState("");
+  const [clientError, setClientError] = useState<string | null>(null);
+  const result = fetcher.data ?? documentResult;
+  const added = result?.ok && result.intent === "add-webhook" && result.secret ? result : null;
+  const serverError = !busy && result && !result.ok && result.intent === "add-webhook" ? (result.fieldErrors.url ?? result.formError) : null;
+  const error = clientError ?? serverError ?? undefined;
+
+  const [resetFor, setResetFor] = useState(fetcher.data);
+  if (!busy && fetcher.data !== resetFor) {
+    setResetFor(fetcher.data);
+    if (fetcher.data?.ok) setUrl("");
+  }
+  useSettledResult(fetcher.data, !busy, (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const checked = validate(webhookEndpointSchema, formToObject(new FormData(event.currentTarget)));
+    if (checked.ok) return setClientError(null);
+    event.preventDefault();
+    setClientError(checked.fieldErrors.url ?? checked.formError);
+  }
+
+  return (
+    <SectionCard
+      id="webhooks-title"
+      title="Webhooks"
+      icon={Webhook}
+      description="Send every new intro, subscription and signal to your CRM, Zapier or Slack as signed JSON, as it happens."
+    >
+      {added ? <SecretOnce secret={added.secret!} /> : null}
+      <fetcher.Form method="post" action={action} noValidate onSubmit={onSubmit} aria-label="Add a webhook" className="space-y-2">
+        <input type="hidden" name="intent" value="add-webhook" />
+        <label htmlFor="webhook-url" className={labelClass}>
+          Endpoint URL
+        </label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <input
+            id="webhook-url"
+            name="url"
+            type="url"
+            inputMode="url"
+            placeholder="https://hooks.example.com/pitchqr"
+            value={url}
+            onChange={(event) => {
+              setUrl(event.target.value);
+              if (clientError) setClientError(null);
+            }}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "webhook-url-error" : "webhook-url-hint"}
+            className={`${bareInputClass} sm:flex-1`}
+          />
+          <button type="submit" disabled={busy} className={`${primaryButtonClass} shrink-0`}>
+            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
+            {busy ? "Adding..." : "Add webhook"}
+          </button>
+        </div>
+        {error ? (
+          <FieldError id="webhook-url-error" message={error} />
+        ) : (
+          <p id="webhook-url-hint" className="text-xs text-slate-500">
+            https only, on the public internet. Each delivery is retried with backoff until your endpoint answers 2xx.
+          </p>
+        )}
+      </fetcher.Form>
+
+      {webhooks.length ? (
+        <ul aria-label="Your webhooks" className="mt-5 space-y-4">
+          {webhooks.map((endpoint) => (
+            <EndpointItem key={endpoint.id} action={action} endpoint={endpoint} now={now} />
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-5 text-sm text-slate-600">No webhooks yet.</p>
+      )}
+
+      <details className="mt-5 rounded-xl border border-slate-200 bg-slate-50 p-3 text-sm">
+        <summary className="cursor-pointer font-semibold text-slate-800">Verify a signature</summary>
+        <p className="mt-2 text-slate-600">
+          Each POST carries <code>X-PitchQR-Timestamp</code> and <code>X-PitchQR-Signature</code>: <code>sha256=</code> and the hex HMAC-SHA256 of{" "}
+          <code>timestamp.body</code> with your secret. <code>X-PitchQR-Delivery</code> is unique per delivery; the body&rsquo;s <code>id</code> per event.
+        </p>
+        <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">{VERIFY_SIGNATURE_SNIPPET}</pre>
+      </details>
+    </SectionCard>
+  );
+}
+
+function SecretOnce({ secret }: { secret: string }) {
+  const { copied, copy } = useCopy();
+  return (
+    <div role="status" className="mb-5 rounded-xl border border-amber-300 bg-amber-50 p-4">
+      <p className="flex items-center gap-2 text-sm font-semibold text-amber-900">
+        <KeyRound aria-hidden className="size-4" />
+        Signing secret, shown this once
+      </p>
+      <p className="mt-1 text-xs text-amber-900/80">Copy it into your receiver now. To get a new one, delete the webhook and add it again.</p>
+      <div className="mt-2 flex items-center gap-2">
+        <code data-testid="webhook-secret" className="min-w-0 flex-1 rounded-md bg-white px-2 py-1.5 font-mono text-xs break-all text-slate-900 ring-1 ring-amber-200">
+          {secret}
+        </code>
+        <button type="button" onClick={() => void copy(secret, "secret")} className={`${secondaryButtonClass} shrink-0 px-3 py-1.5`}>
+          {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
+          {copied ? "Copied!" : "Copy"}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const DELIVERY_TONES = { sent: "bg-emerald-50 text-emerald-700", pending: "bg-amber-50 text-amber-800", failed: "bg-red-50 text-red-700" } as const;
+
+function EndpointItem({ action, endpoint, now }: { action: string; endpoint: WebhookEndpointView; now: Date }) {
+  return (
+    <li className="rounded-xl border border-slate-200 p-3">
+      <div className="flex items-start gap-2">
+        <p className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900">{endpoint.url}</p>
+        <Form
+          method="post"
+          action={action}
+          onSubmit={(event) => {
+            if (!confirm("Delete this webhook? Its queued deliveries are dropped.")) event.preventDefault();
+          }}
+        >
+          <input type="hidden" name="intent" value="delete-webhook" />
+          <input type="hidden" name="endpointId" value={endpoint.id} />
+          <button type="submit" aria-label={`Delete webhook ${endpoint.url}`} className="inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-red-50 hover:text-red-700">
+            <Trash2 aria-hidden className="size-4" />
+          </button>
+        </Form>
+      </div>
+      {endpoint.deliveries.length ? (
+        <table className="mt-2 w-full text-left text-xs">
+          <caption className="sr-only">Latest deliveries</caption>
+          <thead className="text-slate-500">
+            <tr>
+              <th className="py-1 font-medium">Event</th>
+              <th className="py-1 font-medium">Status</th>
+              <th className="hidden py-1 font-medium sm:table-cell">Attempts</th>
+              <th className="py-1 text-right font-medium">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {endpoint.deliveries.map((delivery) => (
+              <DeliveryRow key={delivery.id} delivery={delivery} now={now} />
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="mt-2 text-xs text-slate-500">No deliveries yet: the next intro, subscription or signal is sent here.</p>
+      )}
+    </li>
+  );
+}
+
+function DeliveryRow({ delivery, now }: { delivery: WebhookDeliveryView; now: Date }) {
+  const label = delivery.status === "sent" ? "Delivered" : delivery.status === "failed" ? "Failed" : delivery.attempts ? "Retrying" : "Queued";
+  return (
+    <tr className="border-t border-slate-100 align-top">
+      <td className="py-1.5 pr-2 font-mono text-slate-800">{delivery.eventType}</td>
+      <td className="py-1.5 pr-2">
+        <span className={`rounded-full px-2 py-0.5 font-semibold whitespace-nowrap ${DELIVERY_TONES[delivery.status]}`}>
+          {label}
+          {delivery.responseStatus ? ` · ${delivery.responseStatus}` : ""}
+        </span>
+        {/* 'answered 500' repeats the badge; a refusal, a timeout or a redirect says more. */}
+        {delivery.lastError && delivery.status !== "sent" && delivery.lastError !== `answered ${delivery.responseStatus}` ? (
+          <span className="mt-1 block break-words text-slate-500">{delivery.lastError}</span>
+        ) : null}
+      </td>
+      <td className="hidden py-1.5 pr-2 text-slate-600 tabular-nums sm:table-cell">{delivery.attempts}</td>
+      <td className="py-1.5 text-right whitespace-nowrap text-slate-500">
+        <time dateTime={delivery.createdAt} suppressHydrationWarning>
+          {formatActivityTime(delivery.createdAt, now)}
+        </time>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,202 @@
+import { ArrowLeft, BarChart3, ChevronRight, Contact, Download, Inbox, SearchX, Settings2 } from "lucide-react";
+import { Form, Link } from "react-router";
+import { inputClass, labelClass } from "~/components/form-fields";
+import type { FormResult } from "~/modules/http/form-result";
+import {
+  LEAD_ACTION_LABELS,
+  LEAD_ACTIONS,
+  LEAD_STATUS_LABELS,
+  LEAD_STATUSES,
+  leadFilterQuery,
+  UNKNOWN_EVENT,
+  type LeadFilters,
+} from "~/modules/leads/lead-forms";
+import type { LeadInbox } from "~/modules/leads/leads.server";
+import { EmptyState, PageHeader, primaryButtonClass, secondaryButtonClass } from "../insights/ui";
+import { useClock } from "../insights/use-clock";
+import { LeadCard } from "./lead-card";
+
+export type LeadsViewProps = {
+  inbox: LeadInbox;
+  filters: LeadFilters;
+  now: string;
+  actionData?: (FormResult & { id?: string }) | undefined;
+};
+
+/** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
+export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
+  const clock = useClock(now);
+  const { project } = inbox;
+  const filtered = Boolean(filters.action || filters.event || filters.status || filters.q);
+  const newCount = inbox.newSinceLastVisit;
+  const base = `/project/${project.id}`;
+  const { after: _after, ...currentFilters } = filters;
+
+  return (
+    <main className="mx-auto max-w-5xl px-4 pt-6 pb-16 sm:pt-8">
+      <PageHeader
+        before={
+          <Link
+            to="/my-projects"
+            className="-ml-2 mb-3 inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          >
+            <ArrowLeft aria-hidden className="size-4" />
+            Back to Projects
+          </Link>
+        }
+        title={`Leads: ${project.title}`}
+        subtitle={
+          <>
+            {inbox.total.toLocaleString("en-US")} {inbox.total === 1 ? "person" : "people"} asked, followed or signaled
+            {newCount ? <span className="font-semibold text-brand-700"> · {newCount} new since you last looked</span> : null}
+          </>
+        }
+      />
+
+      {/* Below the title rather than beside it, so the three buttons wrap on a phone instead of widening the page. */}
+      <div className="-mt-2 mb-5 flex flex-wrap gap-2">
+        <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
+          <Download aria-hidden className="size-4" />
+          Download vCards
+        </a>
+        <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
+          <Settings2 aria-hidden className="size-4" />
+          Alerts &amp; webhooks
+        </Link>
+        <Link to={`${base}/analytics`} className={secondaryButtonClass}>
+          <BarChart3 aria-hidden className="size-4" />
+          Analytics
+        </Link>
+      </div>
+
+      {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
+      <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} action={`${base}/leads`} />
+
+      {inbox.leads.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            icon={SearchX}
+            title="No leads match these filters"
+            text="Try another name, or clear the filters to see everyone."
+            action={
+              <Link to={`${base}/leads`} className={secondaryButtonClass}>
+                Clear filters
+              </Link>
+            }
+          />
+        ) : (
+          <EmptyState
+            icon={Inbox}
+            title="No leads yet"
+            text="When someone requests an intro, follows updates or signals interest on your pitch page, they appear here."
+            action={
+              <Link to={`${base}/edit`} className={primaryButtonClass}>
+                Print a QR code
+              </Link>
+            }
+          />
+        )
+      ) : (
+        <ol aria-label="Leads, newest activity first" className="space-y-3">
+          {inbox.leads.map((lead) => (
+            <LeadCard
+              key={lead.id}
+              projectId={project.id}
+              lead={lead}
+              isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
+              now={clock}
+              documentResult={actionData?.id === lead.id ? actionData : undefined}
+            />
+          ))}
+        </ol>
+      )}
+
+      {inbox.nextCursor || filters.after ? (
+        <nav aria-label="Pages" className="mt-6 flex flex-wrap items-center justify-between gap-3">
+          {filters.after ? (
+            <Link to={`${base}/leads${leadFilterQuery(currentFilters)}`} className={secondaryButtonClass}>
+              Newest leads
+            </Link>
+          ) : (
+            <span />
+          )}
+          {inbox.nextCursor ? (
+            <Link to={`${base}/leads${leadFilterQuery({ ...currentFilters, after: inbox.nextCursor })}`} className={secondaryButtonClass}>
+              Older leads
+              <ChevronRight aria-hidden className="size-4" />
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+      <p className="mt-8 flex items-start gap-2 text-xs text-slate-500">
+        <Contact aria-hidden className="mt-0.5 size-3.5 shrink-0" />
+        Status and notes are private to you: they never appear on your pitch page or in any e-mail.
+      </p>
+    </main>
+  );
+}
+
+function FilterBar({ filters, events, action }: { filters: LeadFilters; events: string[]; action: string }) {
+  const eventChoices = [...new Set([...events, ...(filters.event && filters.event !== UNKNOWN_EVENT ? [filters.event] : [])])];
+  const selectClass = `${inputClass} pr-8`;
+  return (
+    <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
+        <div className="col-span-2 sm:col-span-3 lg:col-span-1">
+          <label htmlFor="lead-search" className={labelClass}>
+            Search
+          </label>
+          <input id="lead-search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Name or e-mail" maxLength={100} className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="lead-action" className={labelClass}>
+            Action
+          </label>
+          <select id="lead-action" name="action" defaultValue={filters.action ?? ""} className={selectClass}>
+            <option value="">Any action</option>
+            {LEAD_ACTIONS.map((value) => (
+              <option key={value} value={value}>
+                {LEAD_ACTION_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="lead-event" className={labelClass}>
+            Event
+          </label>
+          <select id="lead-event" name="event" defaultValue={filters.event ?? ""} className={selectClass}>
+            <option value="">Any event</option>
+            {eventChoices.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+            <option value={UNKNOWN_EVENT}>Unknown</option>
+          </select>
+        </div>
+        <div className="col-span-2 sm:col-span-1">
+          <label htmlFor="lead-status" className={labelClass}>
+            Status
+          </label>
+          <select id="lead-status" name="status" defaultValue={filters.status ?? ""} className={selectClass}>
+            <option value="">Any status</option>
+            {LEAD_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {LEAD_STATUS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-span-2 flex gap-2 sm:col-span-3 lg:col-span-1">
+          <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
+            Filter
+          </button>
+          <Link to={action} className={`${secondaryButtonClass} flex-1 lg:flex-none`}>
+            Clear
+          </Link>
+        </div>
+      </div>
+    </Form>
+  );
+}

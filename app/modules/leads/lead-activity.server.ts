@@ -1,0 +1,61 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
+import { UNKNOWN_EVENT, type LeadAction } from "./lead-forms";
+
+export type LeadActivity = {
+  project: { id: string; title: string; slug: string };
+  email: string;
+  name: string;
+  /** What they did, as the project's webhooks report it. */
+  action: WebhookAction;
+  /** The event of the QR code the visitor came through, when known. */
+  eventSource: string | null;
+  at: string;
+};
+
+const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signal: "did_signal" } as const satisfies Record<LeadAction, string>;
+
+/**
+ * Keeps the project's lead for this e-mail up to date, inside the caller's transaction (the visitor's write):
+ * created on a first action, otherwise moved to the top of the inbox with the latest name and the action added.
+ * The founder's triage is never touched here. The project's webhooks are queued in the same transaction.
+ * Returns the lead's id.
+ */
+export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadActivity): Promise<string> {
+  const column = ACTION_COLUMN[activity.action.kind];
+  const row = await trx
+    .insertInto("leads")
+    .values({
+      id: crypto.randomUUID(),
+      project_id: activity.project.id,
+      email: activity.email.toLowerCase(),
+      name: activity.name,
+      first_seen_at: activity.at,
+      last_activity_at: activity.at,
+      [column]: true,
+      event_source: activity.eventSource,
+      note: null,
+      triaged_at: null,
+    })
+    .onConflict((oc) =>
+      oc.columns(["project_id", "email"]).doUpdateSet((eb) => ({
+        name: eb.ref("excluded.name"),
+        last_activity_at: eb.ref("excluded.last_activity_at"),
+        [column]: true,
+        event_source: eb.fn.coalesce("leads.event_source", "excluded.event_source"),
+      })),
+    )
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await enqueueWebhookEvent(trx, {
+    id: crypto.randomUUID(),
+    type: `lead.${activity.action.kind}`,
+    createdAt: activity.at,
+    project: { id: activity.project.id, title: activity.project.title, slug: activity.project.slug },
+    lead: { id: row.id, name: activity.name, email: activity.email.toLowerCase() },
+    action: activity.action,
+    sourceEvent: activity.eventSource ?? UNKNOWN_EVENT,
+  });
+  return row.id;
+}

@@ -1,0 +1,140 @@
+import type { Kysely } from "kysely";
+import type { AlertMode, Database } from "~/db/schema";
+import type { Logger } from "~/modules/logging/logger.server";
+import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
+import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { latestDailySlot, type DigestSlot } from "~/modules/updates/digest-slot";
+import type { LeadAlertSettings } from "./lead-alert-form";
+
+const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };
+
+export async function getLeadAlertSettings(db: Kysely<Database>, ownerId: string, projectId: string): Promise<LeadAlertSettings> {
+  const project = await assertOwner(db, ownerId, projectId);
+  return alertSettingsOf(db, project.id);
+}
+
+async function alertSettingsOf(db: Kysely<Database>, projectId: string): Promise<LeadAlertSettings> {
+  const row = await db.selectFrom("project_alert_settings").select(["intro_alerts", "signal_alerts"]).where("project_id", "=", projectId).executeTakeFirst();
+  return row ? { introAlerts: row.intro_alerts, signalAlerts: row.signal_alerts } : DEFAULT_SETTINGS;
+}
+
+export async function saveLeadAlertSettings(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadAlertSettings): Promise<void> {
+  const project = await assertOwner(db, ownerId, projectId);
+  const values = { intro_alerts: input.introAlerts, signal_alerts: input.signalAlerts };
+  await db
+    .insertInto("project_alert_settings")
+    .values({ project_id: project.id, ...values })
+    .onConflict((oc) => oc.column("project_id").doUpdateSet(values))
+    .execute();
+}
+
+/**
+ * The founder's alert for a new intro or signal, as the founder chose for this project, inside the visitor's
+ * transaction: queued now, kept for the daily summary as one line, or not sent at all.
+ */
+export async function queueFounderAlert(
+  trx: Kysely<Database>,
+  projectId: string,
+  kind: "intro" | "signal",
+  alert: { mail: OutgoingMail; summary: string },
+  now = new Date(),
+): Promise<AlertMode> {
+  const settings = await alertSettingsOf(trx, projectId);
+  const mode = kind === "intro" ? settings.introAlerts : settings.signalAlerts;
+  if (mode === "instant") await enqueueMail(trx, alert.mail, now);
+  if (mode === "daily") {
+    await trx
+      .insertInto("pending_lead_alerts")
+      .values({ id: crypto.randomUUID(), project_id: projectId, kind, summary: alert.summary, created_at: now.toISOString(), summary_slot: null })
+      .execute();
+  }
+  return mode;
+}
+
+export type SummaryRun = { slot: string; messages: number };
+
+/**
+ * Sends the daily summaries of `slot`, once across instances (the run is claimed by inserting its row, as the weekly
+ * digest does): one e-mail per project with the lines kept before the slot, which are then marked as sent.
+ */
+export async function sendLeadAlertSummaries(db: Kysely<Database>, links: MailLinks, slot: DigestSlot, now = new Date()): Promise<SummaryRun | null> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto("lead_alert_runs")
+      .values({ slot: slot.slot, ran_at: now.toISOString(), messages: 0 })
+      .onConflict((oc) => oc.column("slot").doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    const pending = await trx
+      .selectFrom("pending_lead_alerts")
+      .innerJoin("projects", "projects.id", "pending_lead_alerts.project_id")
+      .innerJoin("users", "users.id", "projects.owner_id")
+      .select(["pending_lead_alerts.id", "pending_lead_alerts.project_id", "pending_lead_alerts.kind", "pending_lead_alerts.summary", "projects.title", "users.email"])
+      .where("pending_lead_alerts.summary_slot", "is", null)
+      .where("pending_lead_alerts.created_at", "<=", slot.at.toISOString())
+      .orderBy("pending_lead_alerts.created_at")
+      .orderBy("pending_lead_alerts.id")
+      .execute();
+    const byProject = new Map<string, typeof pending>();
+    for (const line of pending) byProject.set(line.project_id, [...(byProject.get(line.project_id) ?? []), line]);
+    const mails = [...byProject].map(([projectId, lines]) =>
+      leadAlertSummaryMail({ to: lines[0]!.email, projectTitle: lines[0]!.title, lines, leadsUrl: links.leadsUrl(projectId) }),
+    );
+    const messages = await enqueueMails(trx, mails, now);
+    if (pending.length) {
+      await trx.updateTable("pending_lead_alerts").set({ summary_slot: slot.slot }).where("id", "in", pending.map((line) => line.id)).execute();
+    }
+    await trx.updateTable("lead_alert_runs").set({ messages }).where("slot", "=", slot.slot).execute();
+    return { slot: slot.slot, messages };
+  });
+}
+
+/** Sends the day's summaries at `DIGEST_HOUR` in `DIGEST_TIME_ZONE`, checked every minute, like the weekly digest. */
+export class LeadAlertScheduler {
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<SummaryRun | null> | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly links: MailLinks,
+    private readonly schedule: { hour: number; timeZone: string },
+    private readonly logger: Logger,
+    private readonly options: { clock?: () => Date; onMailQueued?: () => void } = {},
+  ) {}
+
+  runDue(): Promise<SummaryRun | null> {
+    this.#running ??= this.#runLatest().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  start(intervalMs = 60_000): void {
+    if (this.#timer) return;
+    const tick = () => void this.runDue().catch((error: unknown) => this.logger.error({ err: error }, "daily lead summary failed"));
+    this.#timer = setInterval(tick, intervalMs);
+    this.#timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => undefined);
+  }
+
+  async #runLatest(): Promise<SummaryRun | null> {
+    const now = this.options.clock?.() ?? new Date();
+    const slot = latestDailySlot(now, this.schedule.hour, this.schedule.timeZone);
+    const done = await this.db.selectFrom("lead_alert_runs").select("slot").where("slot", "=", slot.slot).executeTakeFirst();
+    if (done) return null;
+    const run = await sendLeadAlertSummaries(this.db, this.links, slot, now);
+    if (run?.messages) {
+      this.logger.info(run, "daily lead summaries queued");
+      this.options.onMailQueued?.();
+    }
+    return run;
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from "zod/mini";
+import type { LeadStatus } from "~/db/schema";
+import { isStorableText } from "~/modules/forms/storable-text";
+
+/** The founder's triage (issue 12), in the order a lead moves through them. */
+export const LEAD_STATUSES = ["new", "contacted", "meeting", "passed"] as const satisfies readonly LeadStatus[];
+export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = { new: "New", contacted: "Contacted", meeting: "Meeting", passed: "Passed" };
+
+export const LEAD_ACTIONS = ["intro", "subscription", "signal"] as const;
+export type LeadAction = (typeof LEAD_ACTIONS)[number];
+export const LEAD_ACTION_LABELS: Record<LeadAction, string> = { intro: "Intro", subscription: "Subscription", signal: "Signal" };
+
+/** The filter value for leads without a known event (no QR attribution yet). */
+export const UNKNOWN_EVENT = "unknown";
+
+export const NOTE_MAX_LENGTH = 2_000;
+export const NOTE_TOO_LONG_MESSAGE = `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters`;
+export const UNKNOWN_STATUS_MESSAGE = "Choose New, Contacted, Meeting or Passed";
+export const LEAD_NOT_FOUND_MESSAGE = "Lead not found in this project";
+
+/** The triage form on each lead, run by the browser and the server. An empty note clears it. */
+export const leadTriageSchema = z.object({
+  leadId: z.string(LEAD_NOT_FOUND_MESSAGE).check(z.minLength(1, LEAD_NOT_FOUND_MESSAGE), z.maxLength(64, LEAD_NOT_FOUND_MESSAGE)),
+  status: z.enum(LEAD_STATUSES, UNKNOWN_STATUS_MESSAGE),
+  note: z.pipe(
+    z.optional(z.string().check(z.trim(), z.maxLength(NOTE_MAX_LENGTH, NOTE_TOO_LONG_MESSAGE))),
+    z.transform((value: string | undefined) => value || null),
+  ),
+});
+export type LeadTriageInput = z.infer<typeof leadTriageSchema>;
+
+const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((value: string | undefined) => ((values as readonly string[]).includes(value ?? "") ? (value as T[number]) : null)),
+  );
+
+const optionalQueryText = (max: number) =>
+  z.pipe(
+    z.optional(z.string()),
+    // Text no database could hold (a NUL, say) filters nothing rather than reaching a query.
+    z.transform((value: string | undefined) => (value && isStorableText(value) ? value.trim().slice(0, max) || null : null)),
+  );
+
+/**
+ * The inbox's filters, read from the URL (`?action=signal&event=Expo&status=new&q=ada&after=…`). A value that is not
+ * one of the choices means 'any': a stale or hand-edited link shows the whole inbox rather than an error.
+ */
+export const leadFilterSchema = z.object({
+  action: optionalChoice(LEAD_ACTIONS),
+  status: optionalChoice(LEAD_STATUSES),
+  event: optionalQueryText(100),
+  q: optionalQueryText(100),
+  after: optionalQueryText(200),
+});
+export type LeadFilters = z.infer<typeof leadFilterSchema>;
+
+export function readLeadFilters(search: URLSearchParams): LeadFilters {
+  const parsed = z.safeParse(leadFilterSchema, Object.fromEntries(search));
+  return parsed.success ? parsed.data : { action: null, status: null, event: null, q: null, after: null };
+}
+
+/** The query string for a set of filters (without empty ones), for links and the vCards download. */
+export function leadFilterQuery(filters: Partial<LeadFilters>): string {
+  const params = new URLSearchParams();
+  for (const key of ["action", "event", "status", "q", "after"] as const) {
+    const value = filters[key];
+    if (value) params.set(key, value);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}

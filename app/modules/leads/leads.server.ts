@@ -1,0 +1,320 @@
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
+import type { Database, LeadStatus } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { isStorableText } from "~/modules/forms/storable-text";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { LEAD_NOT_FOUND_MESSAGE, UNKNOWN_EVENT, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+
+export const LEADS_PAGE_SIZE = 25;
+
+export type LeadActivityItem =
+  | { kind: "intro"; at: string; roleTags: string[]; linkedinUrl: string | null; note: string | null }
+  /** `at` is null when they followed from an earlier contact (an intro or signal), whose row keeps no date for it. */
+  | { kind: "subscription"; at: string | null }
+  | {
+      kind: "signal";
+      at: string;
+      rangeLabel: string;
+      rangeMin: number;
+      rangeMax: number | null;
+      message: string | null;
+      eventSource: string | null;
+      isPublic: boolean;
+    };
+
+export type LeadView = {
+  id: string;
+  name: string;
+  email: string;
+  firstSeenAt: string;
+  lastActivityAt: string;
+  actions: LeadAction[];
+  /** The event of the QR code they came through, or 'unknown' until attribution exists for their action. */
+  event: string;
+  /** Whether any of their contacts still follows updates (they may have unsubscribed since). */
+  following: boolean;
+  linkedinUrl: string | null;
+  status: LeadStatus;
+  note: string | null;
+  /** What they did, newest first. */
+  activity: LeadActivityItem[];
+};
+
+type LeadRow = {
+  id: string;
+  email: string;
+  name: string;
+  first_seen_at: string;
+  last_activity_at: string;
+  did_intro: boolean;
+  did_subscribe: boolean;
+  did_signal: boolean;
+  event_source: string | null;
+  status: LeadStatus;
+  note: string | null;
+};
+
+type Cursor = { at: string; id: string };
+
+/** `after` in the URL: the last row of the previous page, so the next page starts strictly below it. */
+export function encodeLeadCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.at}|${cursor.id}`, "utf8").toString("base64url");
+}
+
+function decodeLeadCursor(value: string | null): Cursor | null {
+  if (!value) return null;
+  const [at, id, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
+  if (!at || !id || rest.length || Number.isNaN(Date.parse(at)) || id.length > 64 || !isStorableText(id) || !isStorableText(at)) return null;
+  return { at, id };
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">) {
+  let query = db
+    .selectFrom("leads")
+    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "event_source", "status", "note"])
+    .where("project_id", "=", projectId);
+  if (filters.action === "intro") query = query.where("did_intro", "=", true);
+  if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
+  if (filters.action === "signal") query = query.where("did_signal", "=", true);
+  if (filters.status) query = query.where("status", "=", filters.status);
+  if (filters.event === UNKNOWN_EVENT) query = query.where("event_source", "is", null);
+  else if (filters.event) query = query.where("event_source", "=", filters.event);
+  if (filters.q) {
+    const pattern = containsPattern(filters.q);
+    query = query.where((eb) =>
+      eb.or([sql<SqlBool>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`, sql<SqlBool>`${sql.ref("email")} like ${pattern} escape '\\'`]),
+    );
+  }
+  return query;
+}
+
+/** Newest activity first; ties broken by id so every lead appears exactly once across pages. */
+function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number) {
+  if (cursor) {
+    // A row-value comparison, which both databases answer from the (project_id, last_activity_at, id) index.
+    query = query.where((eb) => eb(eb.refTuple("last_activity_at", "id"), "<", eb.tuple(cursor.at, cursor.id)));
+  }
+  return query.orderBy("last_activity_at", "desc").orderBy("id", "desc").limit(limit);
+}
+
+/** What each lead did, from their contacts (and those contacts' signals), newest first. */
+async function activityOf(db: Kysely<Database>, projectId: string, emails: string[]) {
+  const byEmail = new Map<string, { activity: LeadActivityItem[]; following: boolean; linkedinUrl: string | null }>();
+  if (emails.length === 0) return byEmail;
+  const rows = await db
+    .selectFrom("contacts")
+    .leftJoin("signals", "signals.contact_id", "contacts.id")
+    .select([
+      "contacts.email",
+      "contacts.intent",
+      "contacts.subscribed",
+      "contacts.role_tags",
+      "contacts.linkedin_url",
+      "contacts.note",
+      "contacts.created_at",
+      "signals.range_label",
+      "signals.range_min",
+      "signals.range_max",
+      "signals.message",
+      "signals.event_source",
+      "signals.is_public",
+    ])
+    .select("contacts.id")
+    .where("contacts.project_id", "=", projectId)
+    .where("contacts.email", "in", emails)
+    .execute();
+  // Sorted here, not in SQL: an ORDER BY on created_at leads SQLite to walk every contact of the project by date
+  // instead of looking up these few people by e-mail.
+  rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
+  for (const row of rows) {
+    const entry = byEmail.get(row.email) ?? { activity: [], following: false, linkedinUrl: null };
+    byEmail.set(row.email, entry);
+    entry.following ||= Boolean(row.subscribed);
+    if (row.intent === "Intro") {
+      entry.linkedinUrl ??= row.linkedin_url;
+      entry.activity.push({ kind: "intro", at: row.created_at, roleTags: row.role_tags, linkedinUrl: row.linkedin_url, note: row.note });
+    } else if (row.intent === "Subscriber") {
+      entry.activity.push({ kind: "subscription", at: row.created_at });
+    } else if (row.range_label !== null) {
+      entry.activity.push({
+        kind: "signal",
+        at: row.created_at,
+        rangeLabel: row.range_label,
+        rangeMin: Number(row.range_min),
+        rangeMax: row.range_max === null ? null : Number(row.range_max),
+        message: row.message,
+        eventSource: row.event_source,
+        isPublic: Boolean(row.is_public),
+      });
+    }
+  }
+  return byEmail;
+}
+
+async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRow[]): Promise<LeadView[]> {
+  const activity = await activityOf(db, projectId, rows.map((row) => row.email));
+  return rows.map((row) => {
+    const done = activity.get(row.email);
+    const items = done?.activity ?? [];
+    if (row.did_subscribe && !items.some((item) => item.kind === "subscription")) items.unshift({ kind: "subscription", at: null });
+    const actions: LeadAction[] = [];
+    if (row.did_intro) actions.push("intro");
+    if (row.did_subscribe) actions.push("subscription");
+    if (row.did_signal) actions.push("signal");
+    return {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      firstSeenAt: row.first_seen_at,
+      lastActivityAt: row.last_activity_at,
+      actions,
+      event: row.event_source ?? UNKNOWN_EVENT,
+      following: done?.following ?? false,
+      linkedinUrl: done?.linkedinUrl ?? null,
+      status: row.status,
+      note: row.note,
+      activity: items,
+    };
+  });
+}
+
+export type LeadInbox = {
+  project: { id: string; title: string; slug: string };
+  leads: LeadView[];
+  /** The `after` value for the next page, or null on the last page. */
+  nextCursor: string | null;
+  /** Leads in the project, whatever the filters. */
+  total: number;
+  /** Leads first seen since the owner's previous visit (all of them on the first visit). */
+  newSinceLastVisit: number;
+  /** The events a lead can have come through: the project's QR code events, for the filter. */
+  events: string[];
+  /** When the owner last looked before this sitting (null during the first): leads first seen after it are new. */
+  previousVisitAt: string | null;
+};
+
+/**
+ * The owner's lead inbox for one project: one page of leads (newest activity first, keyset paging, so a page costs
+ * the same at 100,000 leads as at 100) with what each did, and the choices for the filters. Opening it records the
+ * visit: leads first seen since the owner's previous sitting are new.
+ */
+export async function openLeadInbox(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  filters: LeadFilters,
+  options: { pageSize?: number; now?: Date } = {},
+): Promise<LeadInbox> {
+  const project = await assertOwner(db, ownerId, projectId);
+  const pageSize = options.pageSize ?? LEADS_PAGE_SIZE;
+  const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1).execute()) as LeadRow[];
+  const page = rows.slice(0, pageSize);
+  const last = page[page.length - 1];
+  const previousVisitAt = await recordInboxVisit(db, ownerId, project.id, options.now ?? new Date());
+  const countLeads = (since: string | null) => {
+    let query = db.selectFrom("leads").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id);
+    if (since) query = query.where("first_seen_at", ">", since);
+    return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
+  };
+  const [leads, total, newSinceLastVisit, codes] = await Promise.all([
+    toLeadViews(db, project.id, page),
+    countLeads(null),
+    previousVisitAt ? countLeads(previousVisitAt) : null,
+    db.selectFrom("qr_codes").select(["label", "event_tag"]).where("project_id", "=", project.id).orderBy("created_at").execute(),
+  ]);
+  return {
+    project: { id: project.id, title: project.title, slug: project.slug },
+    leads,
+    nextCursor: rows.length > pageSize && last ? encodeLeadCursor({ at: last.last_activity_at, id: last.id }) : null,
+    total,
+    newSinceLastVisit: newSinceLastVisit ?? total,
+    events: [...new Set(codes.map((code) => code.event_tag ?? code.label))],
+    previousVisitAt,
+  };
+}
+
+/** Requests closer together than this are one sitting: saving a note or paging on does not end the visit. */
+const SITTING_GAP_MS = 30 * 60_000;
+
+/**
+ * Records that the owner is looking at the inbox now, and answers when they last looked before this sitting (null
+ * on the first). Within a sitting the answer stays the same, so 'New' marks survive a saved note or the next page;
+ * My Projects counts from the latest look.
+ */
+async function recordInboxVisit(db: Kysely<Database>, ownerId: string, projectId: string, now: Date): Promise<string | null> {
+  const visit = await db
+    .selectFrom("lead_inbox_views")
+    .select(["seen_at", "previous_seen_at"])
+    .where("user_id", "=", ownerId)
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
+  const sameSitting = visit !== undefined && now.getTime() - Date.parse(visit.seen_at) < SITTING_GAP_MS;
+  const previousVisitAt = !visit ? null : sameSitting ? visit.previous_seen_at : visit.seen_at;
+  const values = { seen_at: now.toISOString(), previous_seen_at: previousVisitAt };
+  await db
+    .insertInto("lead_inbox_views")
+    .values({ user_id: ownerId, project_id: projectId, ...values })
+    .onConflict((oc) => oc.columns(["user_id", "project_id"]).doUpdateSet(values))
+    .execute();
+  return previousVisitAt;
+}
+
+/** For each of the owner's projects with new leads: how many arrived since the owner last opened its inbox. */
+export async function countNewLeads(db: Kysely<Database>, ownerId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom("leads")
+    .innerJoin("projects", "projects.id", "leads.project_id")
+    .leftJoin("lead_inbox_views", (join) =>
+      join.onRef("lead_inbox_views.project_id", "=", "leads.project_id").on("lead_inbox_views.user_id", "=", ownerId),
+    )
+    .select(["leads.project_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("projects.owner_id", "=", ownerId)
+    .where((eb) => eb.or([eb("lead_inbox_views.seen_at", "is", null), eb("leads.first_seen_at", ">", eb.ref("lead_inbox_views.seen_at"))]))
+    .groupBy("leads.project_id")
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.project_id, Number(row.count)]));
+}
+
+/** Sets a lead's status and private note. A lead of another project is 'not found', and nothing changes. */
+export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadTriageInput, now = new Date()) {
+  const project = await assertOwner(db, ownerId, projectId);
+  const updated = await db
+    .updateTable("leads")
+    .set({ status: input.status, note: input.note, triaged_at: now.toISOString() })
+    .where("id", "=", input.leadId)
+    .where("project_id", "=", project.id)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
+}
+
+/** One lead with what they did, for its vCard. */
+export async function getLead(db: Kysely<Database>, ownerId: string, projectId: string, leadId: string) {
+  const project = await assertOwner(db, ownerId, projectId);
+  if (leadId.length > 64 || !isStorableText(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
+  const row = (await filteredLeads(db, project.id, { action: null, status: null, event: null, q: null })
+    .where("id", "=", leadId)
+    .executeTakeFirst()) as LeadRow | undefined;
+  if (!row) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
+  const [lead] = await toLeadViews(db, project.id, [row]);
+  return { project, lead: lead! };
+}
+
+const EXPORT_PAGE_SIZE = 500;
+
+/** Every lead matching the filters, in keyset pages (memory stays flat), for the vCards download. */
+export async function* iterateLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">): AsyncGenerator<LeadView[]> {
+  let cursor: Cursor | null = null;
+  for (;;) {
+    const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE).execute()) as LeadRow[];
+    if (rows.length === 0) return;
+    yield await toLeadViews(db, projectId, rows);
+    const last = rows[rows.length - 1]!;
+    cursor = { at: last.last_activity_at, id: last.id };
+    if (rows.length < EXPORT_PAGE_SIZE) return;
+  }
+}

@@ -1,0 +1,97 @@
+import { formatAmountRange } from "~/modules/signals/amount-format";
+import type { LeadActivityItem } from "./leads.server";
+
+export type VCardLead = {
+  name: string;
+  email: string;
+  linkedinUrl: string | null;
+  event: string;
+  activity: LeadActivityItem[];
+  /** The founder's own note: the vCard goes to the founder's address book, never to anyone else. */
+  note: string | null;
+};
+
+/** RFC 6350 section 3.4 (and RFC 2426 for 3.0): backslash, comma, semicolon and line breaks in a text value. */
+export function escapeVCardText(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/,/g, "\\,").replace(/;/g, "\\;").replace(/\r\n|\r|\n|\u2028|\u2029/g, "\\n");
+}
+
+const MAX_LINE_OCTETS = 75;
+
+/**
+ * RFC 6350 section 3.2: lines longer than 75 octets continue on the next line after CRLF and one space. Folds
+ * between characters, never inside a UTF-8 sequence, so every line stays valid UTF-8.
+ */
+export function foldVCardLine(line: string): string {
+  const encoder = new TextEncoder();
+  const parts: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const char of line) {
+    const size = encoder.encode(char).length;
+    // Continuation lines start with a space, which counts towards their 75 octets.
+    const limit = parts.length === 0 ? MAX_LINE_OCTETS : MAX_LINE_OCTETS - 1;
+    if (octets + size > limit) {
+      parts.push(current);
+      current = "";
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join("\r\n ");
+}
+
+/** 'Ada Lovelace' → family 'Lovelace', given 'Ada'; a single word is the given name. */
+function splitName(name: string): { family: string; given: string } {
+  const words = name.trim().split(/\s+/);
+  if (words.length < 2) return { family: "", given: words[0] ?? "" };
+  return { family: words[words.length - 1]!, given: words.slice(0, -1).join(" ") };
+}
+
+const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
+/** What they did and where the founder met them, in words, for the contact's NOTE. */
+export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">, projectTitle: string): string {
+  const lines = [lead.event === "unknown" ? `Lead from ${projectTitle} (PitchQR).` : `Met at ${lead.event} through ${projectTitle} (PitchQR).`];
+  for (const item of [...lead.activity].reverse()) {
+    const when = item.at ? day.format(new Date(item.at)) : "Since then";
+    if (item.kind === "intro") {
+      const roles = item.roleTags.length ? ` (${item.roleTags.join(", ")})` : "";
+      lines.push(`${when}: requested an intro${roles}${item.note ? `: ${item.note}` : ""}`);
+    } else if (item.kind === "subscription") {
+      lines.push(`${when}: followed updates`);
+    } else {
+      const range = formatAmountRange(item.rangeMin, item.rangeMax);
+      lines.push(`${when}: signaled interest, ${item.rangeLabel} ${range}${item.message ? `: ${item.message}` : ""}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** One vCard 3.0 (broadest import: iOS, Google, Outlook, CRMs), CRLF line ends, folded, UTF-8. */
+export function buildVCard(lead: VCardLead, projectTitle: string): string {
+  const { family, given } = splitName(lead.name);
+  let note = describeLeadActivity(lead, projectTitle);
+  if (lead.note) note += `\n\nMy note: ${lead.note}`;
+  const lines = [
+    "BEGIN:VCARD",
+    "VERSION:3.0",
+    `N:${escapeVCardText(family)};${escapeVCardText(given)};;;`,
+    `FN:${escapeVCardText(lead.name)}`,
+    `EMAIL;TYPE=INTERNET:${escapeVCardText(lead.email)}`,
+    // A URI value is not text-escaped (a comma is part of the address); line breaks cannot occur in a validated URL.
+    ...(lead.linkedinUrl ? [`URL:${lead.linkedinUrl.replace(/[\r\n]/g, "")}`] : []),
+    `NOTE:${escapeVCardText(note)}`,
+    `CATEGORIES:${escapeVCardText(projectTitle)}`,
+    "END:VCARD",
+  ];
+  return lines.map(foldVCardLine).join("\r\n") + "\r\n";
+}
+
+/** 'Ada Lovelace' → 'Ada-Lovelace.vcf'; the list download is named after the project. */
+export function vcardFileName(name: string): string {
+  const base = name.trim().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+  return `${base || "lead"}.vcf`;
+}

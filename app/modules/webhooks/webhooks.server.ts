@@ -1,0 +1,148 @@
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database, WebhookDeliveryStatus } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { MAX_WEBHOOKS_PER_PROJECT, WEBHOOK_NOT_FOUND_MESSAGE, type WebhookEndpointInput } from "./webhook-form";
+import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
+
+export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal";
+
+export type WebhookAction =
+  | { kind: "intro"; roleTags: string[]; linkedinUrl: string | null; note: string }
+  | { kind: "subscription" }
+  | { kind: "signal"; tier: string; rangeMin: number; rangeMax: number | null; message: string | null; public: boolean };
+
+/** The JSON a receiver gets: what happened, on which project, by whom, through which event. */
+export type WebhookPayload = {
+  id: string;
+  type: WebhookEventType;
+  createdAt: string;
+  project: { id: string; title: string; slug: string };
+  lead: { id: string; name: string; email: string };
+  action: WebhookAction;
+  /** The event of the QR code the visitor came through, or 'unknown'. */
+  sourceEvent: string;
+};
+
+/** `sha256=` + hex HMAC-SHA256 over `timestamp.body`, keyed by the endpoint's secret. */
+export function signWebhook(secret: string, timestamp: number, body: string): string {
+  return `sha256=${crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+/**
+ * Queues the event for every webhook of the project, inside the caller's transaction (the visitor's write), so a
+ * delivery exists exactly when the event does. The (endpoint, event) pair is unique: queued once per endpoint.
+ */
+export async function enqueueWebhookEvent(trx: Kysely<Database>, payload: WebhookPayload): Promise<number> {
+  const endpoints = await trx.selectFrom("webhook_endpoints").select("id").where("project_id", "=", payload.project.id).execute();
+  if (endpoints.length === 0) return 0;
+  const body = JSON.stringify(payload);
+  await trx
+    .insertInto("webhook_deliveries")
+    .values(
+      endpoints.map((endpoint) => ({
+        id: crypto.randomUUID(),
+        endpoint_id: endpoint.id,
+        project_id: payload.project.id,
+        event_id: payload.id,
+        event_type: payload.type,
+        payload: body,
+        next_attempt_at: payload.createdAt,
+        locked_until: null,
+        last_error: null,
+        response_status: null,
+        created_at: payload.createdAt,
+        delivered_at: null,
+      })),
+    )
+    .onConflict((oc) => oc.columns(["endpoint_id", "event_id"]).doNothing())
+    .execute();
+  return endpoints.length;
+}
+
+/**
+ * Adds an endpoint after checking where its URL points (https, public addresses only unless the operator allows
+ * internal ones). Returns the signing secret, which is shown to the founder this once.
+ */
+export async function addWebhookEndpoint(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  input: WebhookEndpointInput,
+  policy: WebhookTargetPolicy,
+  resolve?: Resolver,
+): Promise<{ id: string; secret: string }> {
+  const project = await assertOwner(db, ownerId, projectId);
+  try {
+    await resolveWebhookTarget(input.url, policy, resolve);
+  } catch (error) {
+    if (error instanceof WebhookTargetRefused) throw new DomainError("invalid_input", error.message, { url: error.message });
+    throw error;
+  }
+  const existing = await db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id).executeTakeFirstOrThrow();
+  if (Number(existing.count) >= MAX_WEBHOOKS_PER_PROJECT) {
+    const message = `A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks`;
+    throw new DomainError("conflict", message, { url: message });
+  }
+  const id = crypto.randomUUID();
+  const secret = `whsec_${crypto.randomBytes(24).toString("base64url")}`;
+  await db.insertInto("webhook_endpoints").values({ id, project_id: project.id, url: input.url, secret, created_at: new Date().toISOString() }).execute();
+  return { id, secret };
+}
+
+export async function deleteWebhookEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string): Promise<void> {
+  const project = await assertOwner(db, ownerId, projectId);
+  const deleted = await db.deleteFrom("webhook_endpoints").where("id", "=", endpointId).where("project_id", "=", project.id).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", WEBHOOK_NOT_FOUND_MESSAGE);
+}
+
+export type WebhookDeliveryView = {
+  id: string;
+  eventType: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextAttemptAt: string;
+};
+
+export type WebhookEndpointView = { id: string; url: string; createdAt: string; deliveries: WebhookDeliveryView[] };
+
+const RECENT_DELIVERIES = 10;
+
+/** The project's webhooks with their latest deliveries (never the secrets), for the owner. */
+export async function listWebhookEndpoints(db: Kysely<Database>, ownerId: string, projectId: string): Promise<WebhookEndpointView[]> {
+  const project = await assertOwner(db, ownerId, projectId);
+  const endpoints = await db.selectFrom("webhook_endpoints").select(["id", "url", "created_at"]).where("project_id", "=", project.id).orderBy("created_at").execute();
+  return Promise.all(
+    endpoints.map(async (endpoint) => {
+      const deliveries = await db
+        .selectFrom("webhook_deliveries")
+        .select(["id", "event_type", "status", "attempts", "response_status", "last_error", "created_at", "delivered_at", "next_attempt_at"])
+        .where("endpoint_id", "=", endpoint.id)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(RECENT_DELIVERIES)
+        .execute();
+      return {
+        id: endpoint.id,
+        url: endpoint.url,
+        createdAt: endpoint.created_at,
+        deliveries: deliveries.map((delivery) => ({
+          id: delivery.id,
+          eventType: delivery.event_type,
+          status: delivery.status,
+          attempts: Number(delivery.attempts),
+          responseStatus: delivery.response_status === null ? null : Number(delivery.response_status),
+          lastError: delivery.last_error,
+          createdAt: delivery.created_at,
+          deliveredAt: delivery.delivered_at,
+          nextAttemptAt: delivery.next_attempt_at,
+        })),
+      };
+    }),
+  );
+}

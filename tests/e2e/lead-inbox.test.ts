@@ -1,0 +1,196 @@
+// The founder's lead inbox in Chromium, on a phone and on a laptop: three visitors act on a project through two QR
+// codes; the founder finds each by name, filters by event, sets a status and a note, downloads a vCard and reads it;
+// a webhook receiver started here (on 127.0.0.1; the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) gets each
+// event once, signed.
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
+import { createProjectWithCodes, founderSession, parseVCards, readDb } from "../support/leads-e2e";
+import { newVisitor, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { uniqueEmail } from "../support/sign-up";
+import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
+import { collectPageErrors, showServerLogsOnFailure, waitForHydration } from "./support";
+
+let app: AppServer;
+let browser: Browser;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  [app, browser] = await Promise.all([startAppServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await receiver?.close();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true });
+
+async function visitorActs(qrCodeId: string, slug: string, act: (page: Page) => Promise<void>) {
+  const visitor = await newVisitor(browser, { viewport: PHONE, userAgent: visitorUserAgent(browser) });
+  try {
+    await visitor.page.goto(`${app.url}/pitch/${slug}?qr=${qrCodeId}`);
+    await waitForHydration(visitor.page);
+    await act(visitor.page);
+  } finally {
+    await visitor.context.close();
+  }
+}
+
+describe.each([
+  { device: "phone", viewport: PHONE },
+  { device: "laptop", viewport: DESKTOP },
+])("lead inbox on a $device", ({ device, viewport }) => {
+  it("finds, filters, triages and exports three visitors; the webhook gets each event once, signed", { timeout: 120_000 }, async () => {
+    const cookie = await founderSession(app, uniqueEmail(`leads-${device}`));
+    const project = await createProjectWithCodes(app, cookie, `Harbor ${device}`, [
+      { label: "Booth 4", eventTag: "Web Summit" },
+      { label: "Stage", eventTag: "Demo Day" },
+    ]);
+    const [summit, demoDay] = [project.codes.find((code) => code.eventTag === "Web Summit")!, project.codes.find((code) => code.eventTag === "Demo Day")!];
+
+    const context = await browser.newContext({ viewport, acceptDownloads: true });
+    await context.addCookies(
+      cookie.split("; ").map((pair) => {
+        const [name, ...value] = pair.split("=");
+        return { name: name!, value: value.join("="), url: app.url };
+      }),
+    );
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    try {
+      // The founder adds a webhook and keeps the secret shown once.
+      const hookUrl = `${receiver.url}/${device}`;
+      await page.goto(`${app.url}/project/${project.projectId}/leads/settings`);
+      await waitForHydration(page);
+      await page.getByLabel("Endpoint URL").fill(hookUrl);
+      await page.getByRole("button", { name: "Add webhook" }).click();
+      const secret = (await page.getByTestId("webhook-secret").textContent())!.trim();
+      expect(secret).toMatch(/^whsec_/);
+      await page.reload();
+      expect(await page.getByTestId("webhook-secret").count()).toBe(0);
+      expect(await page.content()).not.toContain(secret);
+
+      // Three visitors, through two QR codes.
+      await visitorActs(summit.id, project.slug, async (visitor) => {
+        const signal = await openPitchDialog(visitor, "Signal Interest");
+        await signal.locator("label", { hasText: "Angel" }).first().click();
+        await field(signal, "Name").fill("Omar Haddad");
+        await field(signal, "Email").fill("omar.haddad@example.com");
+        await field(signal, "Message").fill("Loved the pilot numbers; send the deck, please");
+        await signal.getByRole("button", { name: "Signal Interest" }).click();
+        await visitor.getByText("Signal of interest recorded!").waitFor();
+      });
+      await visitorActs(demoDay.id, project.slug, async (visitor) => {
+        const intro = await openPitchDialog(visitor, "Request Intro");
+        await field(intro, "Name").fill("Ada Marsh");
+        await field(intro, "Email").fill("Ada.Marsh@example.com");
+        await field(intro, "LinkedIn URL").fill("https://www.linkedin.com/in/ada-marsh");
+        await field(intro, "Note").fill("I run procurement for two district health offices, and can introduce you");
+        await intro.getByText("Angel", { exact: true }).click();
+        await intro.getByRole("button", { name: "Request Intro" }).click();
+        await intro.getByText("Intro request sent!").waitFor();
+      });
+      await visitorActs(demoDay.id, project.slug, async (visitor) => {
+        const signal = await openPitchDialog(visitor, "Signal Interest");
+        await signal.locator("label", { hasText: "Lead" }).first().click();
+        await field(signal, "Name").fill("Grace Lin");
+        await field(signal, "Email").fill("grace.lin@example.com");
+        await signal.getByRole("button", { name: "Signal Interest" }).click();
+        await visitor.getByText("Signal of interest recorded!").waitFor();
+      });
+
+      // The webhook: each event once, each with a valid signature.
+      const mine = () => receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"] && webhook.body.includes(project.projectId));
+      await expect.poll(() => mine().length, { timeout: 20_000 }).toBe(3);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(mine()).toHaveLength(3);
+      for (const webhook of mine()) expect(hasValidSignature(webhook, secret)).toBe(true);
+      const events = mine().map((webhook) => JSON.parse(webhook.body) as { id: string; type: string; lead: { name: string }; sourceEvent: string });
+      expect(new Set(events.map((event) => event.id)).size).toBe(3);
+      expect(events.map((event) => [event.lead.name, event.type, event.sourceEvent]).sort()).toEqual([
+        ["Ada Marsh", "lead.intro", "unknown"],
+        ["Grace Lin", "lead.signal", "Demo Day"],
+        ["Omar Haddad", "lead.signal", "Web Summit"],
+      ]);
+
+      // My Projects counts them as new until the founder opens the inbox.
+      await page.goto(`${app.url}/my-projects`);
+      const card = page.getByRole("listitem").filter({ hasText: `Harbor ${device}` });
+      await card.getByText("3 new").waitFor();
+      await card.getByRole("link", { name: /Leads/ }).click();
+      await page.waitForURL(`**/project/${project.projectId}/leads`);
+      await waitForHydration(page);
+      await page.getByText("3 new since you last looked").waitFor();
+      const leads = page.getByRole("list", { name: "Leads, newest activity first" }).locator(":scope > li");
+      expect(await leads.locator("h2").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("Grace Lin")]));
+      expect(await leads.count()).toBe(3);
+
+      // Each visitor, found by name.
+      const ada = leads.filter({ hasText: "Ada Marsh" });
+      for (const name of ["Omar Haddad", "Grace Lin", "Ada Marsh"]) {
+        await page.getByLabel("Search").fill(name.split(" ")[1]!.toLowerCase());
+        await page.getByRole("button", { name: "Filter" }).click();
+        await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining(name)]);
+      }
+      expect(await ada.getByRole("link", { name: "ada.marsh@example.com" }).getAttribute("href")).toBe("mailto:ada.marsh@example.com");
+      await ada.getByText("I run procurement for two district health offices").waitFor();
+
+      // Filtered by event.
+      await page.getByRole("link", { name: "Clear" }).click();
+      await expect.poll(() => leads.count()).toBe(3);
+      await page.getByLabel("Event").selectOption("Web Summit");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
+      await page.getByLabel("Event").selectOption("Demo Day");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Grace Lin")]);
+      await page.getByLabel("Event").selectOption("unknown");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Ada Marsh")]);
+
+      // Status and a private note: a note too long is refused with the message, then a good one is kept.
+      const triage = page.getByRole("form", { name: "Status and note for Ada Marsh" });
+      await triage.getByLabel("Private note").fill("x".repeat(2_001));
+      await triage.getByRole("button", { name: "Save" }).click();
+      await triage.getByText("Note must be at most 2,000 characters").waitFor();
+      await triage.getByLabel("Status").selectOption("meeting");
+      await triage.getByLabel("Private note").fill("Call Tuesday <b>about</b> the district pilot");
+      await triage.getByRole("button", { name: "Save" }).click();
+      await waitForToast(page, "Ada Marsh: saved");
+      const stored = readDb(app, (db) => db.prepare("select status, note from leads where project_id = ? and email = ?").get(project.projectId, "ada.marsh@example.com"));
+      expect(stored).toEqual({ status: "meeting", note: "Call Tuesday <b>about</b> the district pilot" });
+      await page.reload();
+      await waitForHydration(page);
+      expect(await triage.getByLabel("Status").inputValue()).toBe("meeting");
+      expect(await triage.getByLabel("Private note").inputValue()).toBe("Call Tuesday <b>about</b> the district pilot");
+      await page.getByLabel("Status", { exact: true }).first().selectOption("meeting");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Ada Marsh")]);
+
+      // Her vCard, parsed as an address book would.
+      const [download] = await collectDownloads(page, 1, () => ada.getByRole("link", { name: "vCard" }).click());
+      expect(download!.suggestedFilename()).toBe("Ada-Marsh.vcf");
+      const [vcard, ...others] = parseVCards((await downloadBytes(download!)).toString("utf8"));
+      expect(others).toEqual([]);
+      expect(vcard).toMatchObject({ VERSION: "3.0", FN: "Ada Marsh", N: "Marsh;Ada;;;", EMAIL: "ada.marsh@example.com", URL: "https://www.linkedin.com/in/ada-marsh" });
+      expect(vcard!.NOTE).toContain("requested an intro (Angel): I run procurement for two district health offices, and can introduce you");
+      expect(vcard!.NOTE).toContain("My note: Call Tuesday <b>about</b> the district pilot");
+
+      // The whole list as vCards: the three of them.
+      await page.getByRole("link", { name: "Clear" }).click();
+      await expect.poll(() => leads.count()).toBe(3);
+      const [all] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download vCards" }).click());
+      expect(parseVCards((await downloadBytes(all!)).toString("utf8")).map((card) => card.FN).sort()).toEqual(["Ada Marsh", "Grace Lin", "Omar Haddad"]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import { expect, it } from "vitest";
+import { submitIntro } from "~/modules/contacts/contacts.server";
+import { validate } from "~/modules/forms/validation";
+import { leadAlertSettingsSchema } from "~/modules/leads/lead-alert-form";
+import { getLeadAlertSettings, LeadAlertScheduler, saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/lead-alerts.server";
+import { updateLeadTriage } from "~/modules/leads/leads.server";
+import { createLogger } from "~/modules/logging/logger.server";
+import { introSchema, signalSchema } from "~/modules/pitch/visitor-forms";
+import { recordSignal } from "~/modules/signals/signals.server";
+import { latestDailySlot } from "~/modules/updates/digest-slot";
+import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { createProject, createUser, testMailLinks } from "../support/fixtures";
+
+type Db = TestDatabase["db"];
+const anonymous = { userId: null };
+
+function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
+  const result = validate(schema, input);
+  if (!result.ok) throw new Error(`fixture invalid: ${result.formError}`);
+  return result.data;
+}
+
+async function founderProject(db: Db) {
+  const ownerId = await createUser(db, { email: `founder-${crypto.randomUUID().slice(0, 8)}@example.com` });
+  return createProject(db, { ownerId });
+}
+
+const intro = (db: Db, projectId: string, name: string, email: string) =>
+  submitIntro(db, testMailLinks, projectId, parse(introSchema, { name, email, note: "Happy to help", roleTags: ["Angel"] }), anonymous);
+const signal = (db: Db, projectId: string, tierId: string, name: string, email: string) =>
+  recordSignal(db, testMailLinks, projectId, parse(signalSchema, { tierId, name, email, showName: "on" }), anonymous);
+
+async function founderMail(db: Db, ownerId: string) {
+  const { email } = await db.selectFrom("users").select("email").where("id", "=", ownerId).executeTakeFirstOrThrow();
+  return db.selectFrom("mail_outbox").select(["kind", "subject", "text_body", "html_body"]).where("recipient", "=", email).orderBy("created_at").execute();
+}
+
+describeEachDialect("founder alerts per project", (getDb) => {
+  it("sends an alert per intro and per signal by default, and none when turned off", async () => {
+    const { db } = getDb();
+    const project = await founderProject(db);
+    expect(await getLeadAlertSettings(db, project.ownerId, project.id)).toEqual({ introAlerts: "instant", signalAlerts: "instant" });
+    await intro(db, project.id, "Ada", "ada@example.com");
+    await signal(db, project.id, project.tiers[0]!.id, "Bo", "bo@example.com");
+    expect((await founderMail(db, project.ownerId)).map((mail) => mail.kind)).toEqual(["intro-alert", "signal-alert"]);
+
+    await saveLeadAlertSettings(db, project.ownerId, project.id, { introAlerts: "off", signalAlerts: "instant" });
+    await intro(db, project.id, "Cy", "cy@example.com");
+    await signal(db, project.id, project.tiers[0]!.id, "Di", "di@example.com");
+    expect((await founderMail(db, project.ownerId)).map((mail) => mail.kind)).toEqual(["intro-alert", "signal-alert", "signal-alert"]);
+    // The visitor's own confirmation does not depend on the founder's choice.
+    expect(await db.selectFrom("mail_outbox").select("kind").where("recipient", "=", "di@example.com").execute()).toEqual([{ kind: "signal-confirmation" }]);
+  });
+
+  it("keeps intros and signals for one daily summary per project, sent once per day, never with the private note", async () => {
+    const { db } = getDb();
+    const project = await founderProject(db);
+    await saveLeadAlertSettings(db, project.ownerId, project.id, { introAlerts: "daily", signalAlerts: "daily" });
+    await intro(db, project.id, "Ada <script>alert(1)</script>", "ada@example.com");
+    await signal(db, project.id, project.tiers[0]!.id, "Bo", "bo@example.com");
+    const lead = await db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", "ada@example.com").executeTakeFirstOrThrow();
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: lead.id, status: "contacted", note: "PRIVATE-NOTE-123" });
+    expect(await founderMail(db, project.ownerId)).toEqual([]);
+
+    const slot = latestDailySlot(new Date(Date.now() + 86_400_000), 9, "UTC");
+    const run = await sendLeadAlertSummaries(db, testMailLinks, slot);
+    expect(run?.messages).toBeGreaterThanOrEqual(1);
+    expect(await sendLeadAlertSummaries(db, testMailLinks, slot)).toBeNull();
+    const [summary, ...rest] = await founderMail(db, project.ownerId);
+    expect(rest).toEqual([]);
+    expect(summary).toMatchObject({ kind: "lead-alert-summary", subject: "Daily summary for Harbor Cold Chain: 1 intro request and 1 interest signal" });
+    expect(summary!.text_body).toContain("Intro request: Ada <script>alert(1)</script> <ada@example.com> (Angel)");
+    expect(summary!.text_body).toContain("Signal: Bo <bo@example.com>, Angel ($5k-$25k)");
+    expect(summary!.text_body).toContain(`https://pitch.example/project/${project.id}/leads`);
+    expect(summary!.html_body).not.toContain("<script>");
+    expect(summary!.html_body).toContain("&lt;script&gt;");
+    const everything = await db.selectFrom("mail_outbox").select(["text_body", "html_body", "subject"]).execute();
+    expect(JSON.stringify(everything)).not.toContain("PRIVATE-NOTE-123");
+  });
+
+  it("runs the day's summary from the scheduler once, at the configured hour", async () => {
+    const { db } = getDb();
+    const project = await founderProject(db);
+    await saveLeadAlertSettings(db, project.ownerId, project.id, { introAlerts: "daily", signalAlerts: "off" });
+    await intro(db, project.id, "Ada", "ada@example.com");
+    await signal(db, project.id, project.tiers[0]!.id, "Bo", "bo@example.com");
+    // A clock a few days ahead, so this test's slot is one no other test in this database has claimed.
+    let now = new Date(Date.UTC(2031, 0, 10 + Math.floor(Math.random() * 300), 8, 59));
+    let woken = 0;
+    const scheduler = new LeadAlertScheduler(db, testMailLinks, { hour: 9, timeZone: "UTC" }, createLogger("silent"), {
+      clock: () => now,
+      onMailQueued: () => (woken += 1),
+    });
+    const first = await scheduler.runDue();
+    now = new Date(now.getTime() + 2 * 60_000);
+    const second = await scheduler.runDue();
+    expect(second?.slot).toBe(now.toISOString().slice(0, 10));
+    expect(await scheduler.runDue()).toBeNull();
+    expect(first?.slot).not.toBe(second?.slot);
+    const mails = await founderMail(db, project.ownerId);
+    expect(mails.map((mail) => mail.kind)).toEqual(["lead-alert-summary"]);
+    expect(mails[0]!.text_body).toContain("Ada");
+    expect(mails[0]!.text_body).not.toContain("Signal: Bo");
+    expect(woken).toBeGreaterThanOrEqual(1);
+  });
+
+  it("validates the choices and keeps them owner-only", async () => {
+    const { db } = getDb();
+    const project = await founderProject(db);
+    expect(validate(leadAlertSettingsSchema, { introAlerts: "hourly", signalAlerts: "off" })).toMatchObject({ ok: false, fieldErrors: { introAlerts: expect.any(String) } });
+    const intruder = await createUser(db);
+    await expect(saveLeadAlertSettings(db, intruder, project.id, { introAlerts: "off", signalAlerts: "off" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(getLeadAlertSettings(db, intruder, project.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await getLeadAlertSettings(db, project.ownerId, project.id)).toEqual({ introAlerts: "instant", signalAlerts: "instant" });
+  });
+});

@@ -1,0 +1,269 @@
+import { expect, it } from "vitest";
+import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
+import { validate } from "~/modules/forms/validation";
+import { LEAD_NOT_FOUND_MESSAGE, leadTriageSchema, NOTE_TOO_LONG_MESSAGE, UNKNOWN_STATUS_MESSAGE, type LeadFilters } from "~/modules/leads/lead-forms";
+import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
+import { countNewLeads, openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
+import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { createQrCode } from "~/modules/qr/qr-codes.server";
+import { recordScans } from "~/modules/scans/scans.server";
+import { recordSignal } from "~/modules/signals/signals.server";
+import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { createProject, createUser, testMailLinks } from "../support/fixtures";
+
+const anonymous = { userId: null };
+const ANY: LeadFilters = { action: null, event: null, status: null, q: null, after: null };
+
+function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
+  const result = validate(schema, input);
+  if (!result.ok) throw new Error(`fixture invalid: ${result.formError}`);
+  return result.data;
+}
+
+type Db = TestDatabase["db"];
+
+function intro(db: Db, projectId: string, fields: { name: string; email: string; note?: string; roleTags?: string[]; linkedinUrl?: string }) {
+  return submitIntro(db, testMailLinks, projectId, parse(introSchema, { note: "Let's talk", ...fields }), anonymous);
+}
+
+function subscribe(db: Db, projectId: string, fields: { name: string; email: string }) {
+  return subscribeToUpdates(db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", ...fields }), anonymous);
+}
+
+/** A signal from a visitor who came through `qrCodeId` (their page load is recorded first, as the door does). */
+async function signal(db: Db, projectId: string, tierId: string, fields: { name: string; email: string; message?: string }, qrCodeId: string | null = null) {
+  const viewerFingerprint = `viewer-${fields.email}`;
+  if (qrCodeId) await recordScans(db, [{ projectId, qrCodeId, viewerFingerprint }]);
+  const visitor = qrCodeId ? { userId: null, identity: { viewerFingerprint, addressHash: null } } : anonymous;
+  return recordSignal(db, testMailLinks, projectId, parse(signalSchema, { tierId, showName: "on", ...fields }), visitor);
+}
+
+/** The clock moves on between writes, so 'newest activity first' has a well-defined order on both databases. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describeEachDialect("lead inbox", (getDb) => {
+  it("merges a person's contacts by e-mail into one lead, newest activity first, with what each did", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const expo = await createQrCode(db, project.ownerId, project.id, { label: "Booth 4", eventTag: "Expo" });
+    await intro(db, project.id, { name: "Ada", email: "Ada@Example.com", note: "Two buyers", roleTags: ["Angel", "Operator"], linkedinUrl: "https://linkedin.com/in/ada" });
+    await tick();
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo Chen", email: "bo@example.com", message: "Ping me" }, expo.id);
+    await tick();
+    await subscribe(db, project.id, { name: "Ada L.", email: "ADA@example.com" });
+
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    expect(inbox.total).toBe(2);
+    expect(inbox.leads.map((lead) => [lead.name, lead.email, lead.actions, lead.event])).toEqual([
+      ["Ada L.", "ada@example.com", ["intro", "subscription"], "unknown"],
+      ["Bo Chen", "bo@example.com", ["signal"], "Expo"],
+    ]);
+    const ada = inbox.leads[0]!;
+    expect(ada.status).toBe("new");
+    expect(ada.following).toBe(true);
+    expect(ada.linkedinUrl).toBe("https://linkedin.com/in/ada");
+    expect(ada.activity).toEqual([
+      { kind: "subscription", at: null },
+      { kind: "intro", at: expect.any(String), roleTags: ["Angel", "Operator"], linkedinUrl: "https://linkedin.com/in/ada", note: "Two buyers" },
+    ]);
+    expect(inbox.leads[1]!.activity).toEqual([
+      expect.objectContaining({ kind: "signal", rangeLabel: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: "Ping me", eventSource: "Expo", isPublic: true }),
+    ]);
+    expect(inbox.events).toEqual(["Expo"]);
+  });
+
+  it("filters by action, event, status and name or e-mail (case-insensitive, LIKE characters literal)", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const expo = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "Expo" });
+    const demo = await createQrCode(db, project.ownerId, project.id, { label: "Demo Day", eventTag: null });
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Ada Lovelace", email: "ada@example.com" }, expo.id);
+    await tick();
+    await signal(db, project.id, project.tiers[1]!.id, { name: "Bo_Chen", email: "bo@example.com" }, demo.id);
+    await intro(db, project.id, { name: "Cy 100%", email: "cy@sample.org" });
+
+    const names = async (filters: Partial<LeadFilters>) =>
+      (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters })).leads.map((lead) => lead.name).sort();
+    expect(await names({ action: "signal" })).toEqual(["Ada Lovelace", "Bo_Chen"]);
+    expect(await names({ action: "intro" })).toEqual(["Cy 100%"]);
+    expect(await names({ event: "Expo" })).toEqual(["Ada Lovelace"]);
+    expect(await names({ event: "Demo Day" })).toEqual(["Bo_Chen"]);
+    expect(await names({ event: "unknown" })).toEqual(["Cy 100%"]);
+    expect(await names({ q: "LOVE" })).toEqual(["Ada Lovelace"]);
+    expect(await names({ q: "sample.org" })).toEqual(["Cy 100%"]);
+    expect(await names({ q: "_" })).toEqual(["Bo_Chen"]);
+    expect(await names({ q: "%" })).toEqual(["Cy 100%"]);
+
+    const bo = (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, q: "bo@" })).leads[0]!;
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: bo.id, status: "meeting", note: null });
+    expect(await names({ status: "meeting" })).toEqual(["Bo_Chen"]);
+    expect(await names({ status: "new", action: "signal" })).toEqual(["Ada Lovelace"]);
+  });
+
+  it("pages with a keyset: every lead exactly once, newest first, even with equal activity times", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const sameTime = "2026-11-20T10:00:00.000Z";
+    await db
+      .insertInto("leads")
+      .values(
+        Array.from({ length: 23 }, (_, index) => ({
+          id: crypto.randomUUID(),
+          project_id: project.id,
+          email: `p${index}@example.com`,
+          name: `Person ${index}`,
+          first_seen_at: sameTime,
+          last_activity_at: index < 10 ? sameTime : `2026-11-2${index % 2}T09:00:${String(index).padStart(2, "0")}.000Z`,
+          did_signal: true,
+          event_source: null,
+          note: null,
+          triaged_at: null,
+        })),
+      )
+      .execute();
+    const seen: string[] = [];
+    const order: string[] = [];
+    let after: string | null = null;
+    for (let pages = 0; pages < 10; pages += 1) {
+      const inbox = await openLeadInbox(db, project.ownerId, project.id, { ...ANY, after }, { pageSize: 5 });
+      seen.push(...inbox.leads.map((lead) => lead.email));
+      order.push(...inbox.leads.map((lead) => lead.lastActivityAt));
+      after = inbox.nextCursor;
+      if (!after) break;
+    }
+    expect(seen).toHaveLength(23);
+    expect(new Set(seen).size).toBe(23);
+    expect([...order].sort().reverse()).toEqual(order);
+    // A cursor that is not one of ours starts from the top rather than failing.
+    const garbled = await openLeadInbox(db, project.ownerId, project.id, { ...ANY, after: "not-a-cursor" }, { pageSize: 5 });
+    expect(garbled.leads).toHaveLength(5);
+  });
+
+  it("keeps status and note, validates them, and refuses a lead of another project without changing anything", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db, { ownerId: project.ownerId });
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    await intro(db, other.id, { name: "Eve", email: "eve@example.com" });
+    const [ada] = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
+    const [eve] = (await openLeadInbox(db, project.ownerId, other.id, ANY)).leads;
+
+    const input = parse(leadTriageSchema, { leadId: ada!.id, status: "contacted", note: "  Call <script>alert(1)</script> Tue  " });
+    await updateLeadTriage(db, project.ownerId, project.id, input);
+    const saved = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads[0]!;
+    expect(saved).toMatchObject({ status: "contacted", note: "Call <script>alert(1)</script> Tue" });
+
+    expect(validate(leadTriageSchema, { leadId: ada!.id, status: "contacted", note: "x".repeat(2_001) })).toMatchObject({
+      ok: false,
+      fieldErrors: { note: NOTE_TOO_LONG_MESSAGE },
+    });
+    expect(validate(leadTriageSchema, { leadId: ada!.id, status: "won", note: "" })).toMatchObject({ ok: false, fieldErrors: { status: UNKNOWN_STATUS_MESSAGE } });
+    expect(validate(leadTriageSchema, { leadId: ada!.id, status: "passed", note: "x".repeat(2_000) })).toMatchObject({ ok: true });
+
+    const crossProject = await updateLeadTriage(db, project.ownerId, project.id, { leadId: eve!.id, status: "passed", note: "hijack" }).catch((e: unknown) => e);
+    expect(crossProject).toMatchObject({ code: "not_found", message: LEAD_NOT_FOUND_MESSAGE });
+    expect((await openLeadInbox(db, project.ownerId, other.id, ANY)).leads[0]).toMatchObject({ status: "new", note: null });
+
+    // A later action by the same person keeps the founder's triage.
+    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
+    expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).leads[0]).toMatchObject({ status: "contacted", note: "Call <script>alert(1)</script> Tue" });
+  });
+
+  it("counts new leads since the owner last opened the inbox, per project", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo", email: "bo@example.com" });
+    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 2 });
+    const first = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    expect(first.newSinceLastVisit).toBe(2);
+    expect(await countNewLeads(db, project.ownerId)).toEqual({});
+    await tick();
+    await intro(db, project.id, { name: "Cy", email: "cy@example.com" });
+    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
+    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 1 });
+    await tick();
+    // Still the first sitting (a note saved, the next page): the same leads are new.
+    const sameSitting = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    expect(sameSitting.previousVisitAt).toBeNull();
+    expect(sameSitting.newSinceLastVisit).toBe(3);
+    expect(await countNewLeads(db, project.ownerId)).toEqual({});
+    await intro(db, project.id, { name: "Di", email: "di@example.com" });
+    // An hour later: a new sitting, counting from the last look of the one before.
+    const second = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_600_000) });
+    expect(second.previousVisitAt).not.toBeNull();
+    expect(second.newSinceLastVisit).toBe(1);
+    expect(second.leads.filter((lead) => lead.firstSeenAt > second.previousVisitAt!).map((lead) => lead.name)).toEqual(["Di"]);
+    const again = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_700_000) });
+    expect(again.previousVisitAt).toBe(second.previousVisitAt);
+    const intruder = await createUser(db);
+    expect(await countNewLeads(db, intruder)).toEqual({});
+  });
+
+  it("writes vCards 3.0 with RFC 6350 escaping, folding and UTF-8, one per lead or for the filtered list", async () => {
+    const { db } = getDb();
+    const project = await createProject(db, { title: "Harbor; Cold, Chain" });
+    const expo = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "Expo, Berlin" });
+    await intro(db, project.id, {
+      name: "Zoë O'Brien-Łukasz",
+      email: "zoe@example.com",
+      note: "Line one; with semicolon\nLine two, with comma \\ and backslash. 日本語のメモ",
+      roleTags: ["Angel"],
+      linkedinUrl: "https://www.linkedin.com/in/zoe",
+    });
+    await tick();
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo Chen", email: "bo@example.com", message: "END:VCARD\nBEGIN:VCARD" }, expo.id);
+    const [bo, zoe] = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: zoe!.id, status: "contacted", note: "Met; liked it" });
+
+    const card = await leadVCard(db, project.ownerId, project.id, zoe!.id);
+    expect(card.fileName).toBe("Zoë-O-Brien-Łukasz.vcf");
+    const lines = card.body.split("\r\n");
+    expect(lines[0]).toBe("BEGIN:VCARD");
+    expect(lines[1]).toBe("VERSION:3.0");
+    expect(card.body.endsWith("END:VCARD\r\n")).toBe(true);
+    for (const line of lines) expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(75);
+    const unfolded = card.body.replace(/\r\n /g, "");
+    expect(unfolded).toContain("N:O'Brien-Łukasz;Zoë;;;\r\n");
+    expect(unfolded).toContain("FN:Zoë O'Brien-Łukasz\r\n");
+    expect(unfolded).toContain("EMAIL;TYPE=INTERNET:zoe@example.com\r\n");
+    expect(unfolded).toContain("URL:https://www.linkedin.com/in/zoe\r\n");
+    expect(unfolded).toContain("Line one\\; with semicolon\\nLine two\\, with comma \\\\ and backslash. 日本語のメモ");
+    expect(unfolded).toContain("My note: Met\\; liked it");
+    expect(unfolded).toContain("CATEGORIES:Harbor\\; Cold\\, Chain\r\n");
+    // Folding never splits a UTF-8 sequence: every physical line decodes on its own.
+    for (const line of lines) expect(Buffer.from(Buffer.from(line, "utf8").toString("utf8"), "utf8").equals(Buffer.from(line, "utf8"))).toBe(true);
+
+    const boCard = (await leadVCard(db, project.ownerId, project.id, bo!.id)).body.replace(/\r\n /g, "");
+    expect(boCard.match(/^BEGIN:VCARD$/gm)).toHaveLength(1);
+    expect(boCard).toContain("Met at Expo\\, Berlin through Harbor\\; Cold\\, Chain");
+    expect(boCard).toContain("END:VCARD\\nBEGIN:VCARD");
+
+    const all = await exportLeadVCards(db, project.ownerId, project.id, ANY);
+    let text = "";
+    for await (const chunk of all.body) text += String(chunk);
+    expect(text.match(/^BEGIN:VCARD\r$/gm)).toHaveLength(2);
+    const signalsOnly = await exportLeadVCards(db, project.ownerId, project.id, { ...ANY, action: "signal" });
+    let filtered = "";
+    for await (const chunk of signalsOnly.body) filtered += String(chunk);
+    expect(filtered.match(/^FN:/gm)).toEqual(["FN:"]);
+    expect(filtered).toContain("FN:Bo Chen");
+
+    const other = await createProject(db);
+    await expect(leadVCard(db, other.ownerId, other.id, zoe!.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+
+describeEachDialect("lead inbox input that no database could hold", (getDb) => {
+  it("ignores a NUL in a filter or cursor and answers 'not found' for such a lead id", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    const { readLeadFilters } = await import("~/modules/leads/lead-forms");
+    const filters = readLeadFilters(new URLSearchParams({ q: "a\u0000", event: "x\u0000", after: Buffer.from("2026-01-01T00:00:00.000Z|\u0000").toString("base64url") }));
+    expect(filters).toMatchObject({ q: null, event: null });
+    expect((await openLeadInbox(db, project.ownerId, project.id, filters)).leads).toHaveLength(1);
+    await expect(leadVCard(db, project.ownerId, project.id, "lead\u0000")).rejects.toMatchObject({ code: "not_found" });
+  });
+});

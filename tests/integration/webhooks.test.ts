@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
+import { validate } from "~/modules/forms/validation";
+import { updateLeadTriage } from "~/modules/leads/leads.server";
+import { createLogger } from "~/modules/logging/logger.server";
+import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { createQrCode } from "~/modules/qr/qr-codes.server";
+import { recordScans } from "~/modules/scans/scans.server";
+import { recordSignal } from "~/modules/signals/signals.server";
+import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { HTTPS_REQUIRED_MESSAGE, INTERNAL_TARGET_MESSAGE, isPublicAddress } from "~/modules/webhooks/webhook-target.server";
+import { addWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, signWebhook, type WebhookPayload } from "~/modules/webhooks/webhooks.server";
+import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { createProject, createUser, testMailLinks } from "../support/fixtures";
+import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
+
+type Db = TestDatabase["db"];
+const anonymous = { userId: null };
+const logger = createLogger("silent");
+const LOCAL_RECEIVERS = { allowPrivateTargets: true };
+const PUBLIC_ONLY = { allowPrivateTargets: false };
+
+function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
+  const result = validate(schema, input);
+  if (!result.ok) throw new Error(`fixture invalid: ${result.formError}`);
+  return result.data;
+}
+
+const intro = (db: Db, projectId: string, fields: Record<string, unknown>) =>
+  submitIntro(db, testMailLinks, projectId, parse(introSchema, { note: "Let's talk", ...fields }), anonymous);
+
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let answers: number[] = [];
+beforeAll(async () => {
+  receiver = await startWebhookReceiver(() => ({ status: answers.shift() ?? 200 }));
+});
+afterAll(() => receiver.close());
+
+/** The deliveries this test's receiver got for one project (tests share the receiver, never a project). */
+function receivedFor(projectId: string) {
+  return receiver.received.filter((webhook) => (JSON.parse(webhook.body) as WebhookPayload).project.id === projectId);
+}
+
+describeEachDialect("webhooks", (getDb) => {
+  it("POSTs each new intro, subscription and signal once, signed over timestamp.body, with visitor text intact in the JSON", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const expo = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "Expo" });
+    const { secret } = await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    expect(secret).toMatch(/^whsec_/);
+
+    const tricky = 'Ada "The Count" <script>alert(1)</script>\nLovelace';
+    await intro(db, project.id, { name: "Ada", email: "Ada@Example.com", note: tricky, roleTags: ["Angel"] });
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Ada", email: "ada@example.com" }), anonymous);
+    // Bo came through the Expo code: the door recorded that page load first.
+    await recordScans(db, [{ projectId: project.id, qrCodeId: expo.id, viewerFingerprint: "bo-viewer" }]);
+    await recordSignal(
+      db,
+      testMailLinks,
+      project.id,
+      parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Bo", email: "bo@example.com", message: "}{\"injected\": true", showName: "" }),
+      { userId: null, identity: { viewerFingerprint: "bo-viewer", addressHash: null } },
+    );
+    const lead = await db.selectFrom("leads").select("id").where("email", "=", "ada@example.com").where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: lead.id, status: "meeting", note: "PRIVATE-NOTE-456" });
+
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    expect(await worker.runOnce()).toBe(3);
+    expect(await worker.runOnce()).toBe(0);
+    const mine = receivedFor(project.id);
+    expect(mine).toHaveLength(3);
+    for (const webhook of mine) {
+      expect(hasValidSignature(webhook, secret)).toBe(true);
+      expect(hasValidSignature(webhook, `${secret}x`)).toBe(false);
+      expect(webhook.headers["content-type"]).toBe("application/json");
+      expect(Math.abs(Number(webhook.headers["x-pitchqr-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+      expect(webhook.body).not.toContain("PRIVATE-NOTE-456");
+    }
+    // Receivers get no ordering promise (retries reorder deliveries anyway): compare in a fixed order.
+    const ORDER = ["lead.intro", "lead.subscription", "lead.signal"];
+    const payloads = mine.map((webhook) => JSON.parse(webhook.body) as WebhookPayload).sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
+    expect(payloads.map((payload) => [payload.type, payload.lead.email, payload.sourceEvent])).toEqual([
+      ["lead.intro", "ada@example.com", "unknown"],
+      ["lead.subscription", "ada@example.com", "unknown"],
+      ["lead.signal", "bo@example.com", "Expo"],
+    ]);
+    expect(payloads[0]).toMatchObject({
+      project: { id: project.id, title: "Harbor Cold Chain", slug: project.slug },
+      lead: { id: lead.id, name: "Ada" },
+      action: { kind: "intro", roleTags: ["Angel"], note: tricky },
+    });
+    expect(payloads[2]!.action).toEqual({ kind: "signal", tier: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: '}{"injected": true', public: false });
+    expect(new Set(payloads.map((payload) => payload.id)).size).toBe(3);
+    expect(mine[0]!.headers["x-pitchqr-signature"]).toBe(signWebhook(secret, Number(mine[0]!.headers["x-pitchqr-timestamp"]), mine[0]!.body));
+
+    const [endpoint] = await listWebhookEndpoints(db, project.ownerId, project.id);
+    expect(endpoint!.deliveries.map((delivery) => [delivery.eventType, delivery.status, delivery.responseStatus]).sort()).toEqual([
+      ["lead.intro", "sent", 200],
+      ["lead.signal", "sent", 200],
+      ["lead.subscription", "sent", 200],
+    ]);
+    expect(JSON.stringify(endpoint)).not.toContain(secret);
+  });
+
+  it("retries after a 500 with backoff, then delivers once", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const { secret } = await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    let now = new Date(Date.now() + 1_000);
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, { clock: () => now });
+    answers = [500];
+    expect(await worker.runOnce()).toBe(0);
+    let [delivery] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, responseStatus: 500, lastError: "answered 500" });
+    expect(Date.parse(delivery!.nextAttemptAt) - now.getTime()).toBe(30_000);
+
+    now = new Date(now.getTime() + 10_000);
+    expect(await worker.runOnce()).toBe(0);
+    now = new Date(now.getTime() + 21_000);
+    expect(await worker.runOnce()).toBe(1);
+    [delivery] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
+    expect(delivery).toMatchObject({ status: "sent", attempts: 2, responseStatus: 200, lastError: null });
+    const mine = receivedFor(project.id);
+    expect(mine).toHaveLength(2);
+    expect(mine[0]!.body).toBe(mine[1]!.body);
+    expect(mine.every((webhook) => hasValidSignature(webhook, secret))).toBe(true);
+  });
+
+  it("delivers each event exactly once per endpoint with two workers running at the same time", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    await addWebhookEndpoint(db, project.ownerId, project.id, { url: `${receiver.url}?second` }, LOCAL_RECEIVERS);
+    for (let index = 0; index < 15; index += 1) await intro(db, project.id, { name: `Visitor ${index}`, email: `v${index}@example.com` });
+    const first = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    const second = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    const [a, b] = await Promise.all([first.runOnce(), second.runOnce()]);
+    expect(a + b).toBe(30);
+    const mine = receivedFor(project.id);
+    expect(mine).toHaveLength(30);
+    const perEndpointAndEvent = new Set(mine.map((webhook) => `${webhook.headers["x-pitchqr-delivery"]}`));
+    expect(perEndpointAndEvent.size).toBe(30);
+    const events = new Set(mine.map((webhook) => (JSON.parse(webhook.body) as WebhookPayload).id));
+    expect(events.size).toBe(15);
+    const pending = await db.selectFrom("webhook_deliveries").select("id").where("project_id", "=", project.id).where("status", "!=", "sent").execute();
+    expect(pending).toEqual([]);
+  });
+
+  it("refuses URLs that are not https or point inside the network, before connecting, and stores nothing", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const refused: [string, string][] = [
+      ["https://127.0.0.1/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://10.1.2.3/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://169.254.169.254/latest/meta-data", INTERNAL_TARGET_MESSAGE],
+      ["https://[::1]/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://[::ffff:127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://[fe80::1]/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://0.0.0.0/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://localhost/hook", INTERNAL_TARGET_MESSAGE],
+      ["http://hooks.example.com/hook", HTTPS_REQUIRED_MESSAGE],
+      ["ftp://hooks.example.com/hook", HTTPS_REQUIRED_MESSAGE],
+    ];
+    for (const [url, message] of refused) {
+      const error = await addWebhookEndpoint(db, project.ownerId, project.id, { url }, PUBLIC_ONLY).catch((e: unknown) => e);
+      expect(error, url).toMatchObject({ code: "invalid_input", message, fieldErrors: { url: message } });
+    }
+    // A public name whose DNS answers include a private address is refused too (one bad answer is enough).
+    const mixed = async () => [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.7", family: 4 }];
+    await expect(addWebhookEndpoint(db, project.ownerId, project.id, { url: "https://mixed.example/hook" }, PUBLIC_ONLY, mixed)).rejects.toMatchObject({
+      message: INTERNAL_TARGET_MESSAGE,
+    });
+    expect(await db.selectFrom("webhook_endpoints").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+    expect(isPublicAddress("93.184.216.34")).toBe(true);
+    expect(isPublicAddress("2606:4700:4700::1111")).toBe(true);
+  });
+
+  it("checks the address again at delivery and connects only to it: a name that now resolves inside is given up unsent", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    // Added while the name resolved to a public address; by delivery time it resolves to loopback (DNS rebinding).
+    let answer = "93.184.216.34";
+    const rebinding = async () => [{ address: answer, family: 4 }];
+    await addWebhookEndpoint(db, project.ownerId, project.id, { url: `https://rebind.example:${receiver.port}/hook` }, PUBLIC_ONLY, rebinding);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    answer = "127.0.0.1";
+    const before = receiver.received.length;
+    const worker = new WebhookWorker(db, PUBLIC_ONLY, logger, { resolve: rebinding });
+    expect(await worker.runOnce()).toBe(0);
+    expect(receiver.received.length).toBe(before);
+    const [delivery] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
+    expect(delivery).toMatchObject({ status: "failed", attempts: 1, responseStatus: null, lastError: INTERNAL_TARGET_MESSAGE });
+  });
+
+  it("never follows a redirect, so a receiver cannot send the request on to a loopback address", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const inside = await startWebhookReceiver();
+    const redirecting = await startWebhookReceiver(() => ({ status: 307, headers: { location: inside.url } }));
+    try {
+      await addWebhookEndpoint(db, project.ownerId, project.id, { url: redirecting.url }, LOCAL_RECEIVERS);
+      await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+      const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+      expect(await worker.runOnce()).toBe(0);
+      expect(redirecting.received).toHaveLength(1);
+      expect(inside.received).toHaveLength(0);
+      const [delivery] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
+      expect(delivery).toMatchObject({ status: "pending", responseStatus: 307 });
+      expect(delivery!.lastError).toContain("redirects are not followed");
+    } finally {
+      await inside.close();
+      await redirecting.close();
+    }
+  });
+
+  it("keeps webhook settings owner-only; deleting an endpoint drops its queued deliveries", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const intruder = await createUser(db);
+    await expect(addWebhookEndpoint(db, intruder, project.id, { url: receiver.url }, LOCAL_RECEIVERS)).rejects.toMatchObject({ code: "not_found" });
+    await expect(listWebhookEndpoints(db, intruder, project.id)).rejects.toMatchObject({ code: "not_found" });
+    const { id } = await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    await expect(deleteWebhookEndpoint(db, intruder, project.id, id)).rejects.toMatchObject({ code: "not_found" });
+    const other = await createProject(db);
+    await expect(deleteWebhookEndpoint(db, other.ownerId, other.id, id)).rejects.toMatchObject({ code: "not_found" });
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    await deleteWebhookEndpoint(db, project.ownerId, project.id, id);
+    expect(await db.selectFrom("webhook_deliveries").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+  });
+});

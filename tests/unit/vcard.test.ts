@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { buildVCard, escapeVCardText, foldVCardLine, vcardFileName } from "~/modules/leads/vcard";
+
+describe("vCard text", () => {
+  it("escapes backslash, comma, semicolon and every kind of line break (RFC 6350 3.4)", () => {
+    expect(escapeVCardText("a\\b,c;d\ne\r\nf\rg")).toBe("a\\\\b\\,c\\;d\\ne\\nf\\ng");
+    expect(escapeVCardText("END:VCARD")).toBe("END:VCARD");
+  });
+
+  it("folds at 75 octets with CRLF and a space, never inside a UTF-8 sequence", () => {
+    const line = `NOTE:${"é".repeat(60)}${"😀".repeat(20)}`;
+    const folded = foldVCardLine(line);
+    const physical = folded.split("\r\n");
+    expect(physical.length).toBeGreaterThan(2);
+    for (const part of physical) expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(75);
+    for (const part of physical.slice(1)) expect(part.startsWith(" ")).toBe(true);
+    expect(physical.map((part, index) => (index ? part.slice(1) : part)).join("")).toBe(line);
+    expect(folded).not.toContain("\uFFFD");
+    expect(foldVCardLine("FN:short")).toBe("FN:short");
+  });
+
+  it("cannot be broken by what a visitor typed", () => {
+    const card = buildVCard(
+      { name: "Eve\r\nEND:VCARD\r\nBEGIN:VCARD\r\nFN:Mallory", email: "eve@example.com", linkedinUrl: null, event: "unknown", activity: [], note: null },
+      "Harbor",
+    );
+    expect(card.match(/^BEGIN:VCARD$/gm)).toHaveLength(1);
+    expect(card.match(/^END:VCARD\r?$/gm)).toHaveLength(1);
+    expect(card).toContain("FN:Eve\\nEND:VCARD\\nBEGIN:VCARD\\nFN:Mallory");
+  });
+
+  it("names files after the person, keeping letters of any script", () => {
+    expect(vcardFileName("Zoë O'Brien")).toBe("Zoë-O-Brien.vcf");
+    expect(vcardFileName("  ")).toBe("lead.vcf");
+  });
+});
