@@ -11,7 +11,7 @@ import { createProjectWithCodes, founderSession, parseVCards, readDb } from "../
 import { newVisitor, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
 import { uniqueEmail } from "../support/sign-up";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
-import { collectPageErrors, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
 let app: AppServer;
 let browser: Browser;
@@ -36,7 +36,8 @@ async function visitorActs(qrCodeId: string, slug: string, act: (page: Page) => 
   const visitor = await newVisitor(browser, { viewport: PHONE, userAgent: visitorUserAgent(browser) });
   try {
     await visitor.page.goto(`${app.url}/pitch/${slug}?qr=${qrCodeId}`);
-    await waitForHydration(visitor.page);
+    // The anonymous pitch page has no React: its enhancement module says when it is ready (decision 13).
+    await waitForEnhancement(visitor.page);
     await act(visitor.page);
   } finally {
     await visitor.context.close();
@@ -115,7 +116,8 @@ describe.each([
       const events = mine().map((webhook) => JSON.parse(webhook.body) as { id: string; type: string; lead: { name: string }; sourceEvent: string });
       expect(new Set(events.map((event) => event.id)).size).toBe(3);
       expect(events.map((event) => [event.lead.name, event.type, event.sourceEvent]).sort()).toEqual([
-        ["Ada Marsh", "lead.intro", "unknown"],
+        // Every action carries the event of the code its visitor came through (decision 16).
+        ["Ada Marsh", "lead.intro", "Demo Day"],
         ["Grace Lin", "lead.signal", "Demo Day"],
         ["Omar Haddad", "lead.signal", "Web Summit"],
       ]);
@@ -150,10 +152,13 @@ describe.each([
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
       await page.getByLabel("Event").selectOption("Demo Day");
       await page.getByRole("button", { name: "Filter" }).click();
-      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Grace Lin")]);
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Grace Lin"), expect.stringContaining("Ada Marsh")]);
+      // Everyone came through a code: no lead of unknown origin.
       await page.getByLabel("Event").selectOption("unknown");
       await page.getByRole("button", { name: "Filter" }).click();
-      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Ada Marsh")]);
+      await expect.poll(() => leads.count()).toBe(0);
+      await page.getByRole("link", { name: "Clear" }).first().click();
+      await expect.poll(() => leads.count()).toBe(3);
 
       // Status and a private note: a note too long is refused with the message, then a good one is kept.
       const triage = page.getByRole("form", { name: "Status and note for Ada Marsh" });
