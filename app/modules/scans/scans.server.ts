@@ -210,6 +210,8 @@ export async function recordExclusions(db: Kysely<Database>, exclusions: Readonl
   });
 }
 
+const EXCLUSION_FLUSH_MS = 1_000;
+
 function countBy(keys: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -224,6 +226,8 @@ function countBy(keys: readonly string[]): Map<string, number> {
 export class ScanRecorder {
   #queue: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }[] = [];
   #exclusions = new Map<string, Map<ExclusionReason, number>>();
+  #exclusionTimer: NodeJS.Timeout | null = null;
+  #writingExclusions: Promise<void> | null = null;
   #flushing: Promise<void> | null = null;
 
   constructor(
@@ -245,25 +249,39 @@ export class ScanRecorder {
     let reasons = this.#exclusions.get(projectId);
     if (!reasons) this.#exclusions.set(projectId, (reasons = new Map()));
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-    if (!this.#flushing) this.#flushing = this.#drain();
+    // A tally, written once a second: a flood of bots costs one small transaction a second, not one per tick.
+    this.#exclusionTimer ??= setTimeout(() => {
+      this.#exclusionTimer = null;
+      void this.#writeExclusions();
+    }, EXCLUSION_FLUSH_MS).unref();
   }
 
-  /** Waits until every queued scan is written (used at shutdown). */
+  /** Waits until every queued scan and tallied exclusion is written (used at shutdown). */
   async idle(): Promise<void> {
+    if (this.#exclusionTimer) clearTimeout(this.#exclusionTimer);
+    this.#exclusionTimer = null;
+    await this.#writeExclusions();
     while (this.#flushing) await this.#flushing;
+  }
+
+  async #writeExclusions(): Promise<void> {
+    await this.#writingExclusions;
+    if (this.#exclusions.size === 0) return;
+    const exclusions = this.#exclusions;
+    this.#exclusions = new Map();
+    // Exclusions are a tally for the founder, acknowledged to no one: a failed write is reported, not retried.
+    this.#writingExclusions = recordExclusions(this.db, exclusions)
+      .catch((error: unknown) => this.onExclusionError(error))
+      .finally(() => {
+        this.#writingExclusions = null;
+      });
+    await this.#writingExclusions;
   }
 
   async #drain(): Promise<void> {
     // Let the requests arriving in the same tick join this batch.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.#queue.length || this.#exclusions.size) {
-      if (this.#exclusions.size) {
-        const exclusions = this.#exclusions;
-        this.#exclusions = new Map();
-        // Exclusions are a tally for the founder, acknowledged to no one: a failed write is reported, not retried.
-        await recordExclusions(this.db, exclusions).catch((error: unknown) => this.onExclusionError(error));
-      }
-      if (!this.#queue.length) continue;
+    while (this.#queue.length) {
       const batch = this.#queue.splice(0, this.maxBatch);
       try {
         const stored = await recordScans(
