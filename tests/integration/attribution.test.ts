@@ -58,6 +58,14 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
     const stored = await db.selectFrom("signals").select(["source", "event_source"]).where("id", "=", recorded.signalId).executeTakeFirstOrThrow();
     expect(stored).toEqual({ source: `qr:${codes.booth}`, event_source: "Expo" });
 
+    // The lead inbox names the same event: the code's event tag, else its label, or the plain link.
+    const leads = await db.selectFrom("leads").select(["email", "event_source"]).where("project_id", "=", project.id).orderBy("email").execute();
+    expect(leads).toEqual([
+      { email: "ada@example.com", event_source: "Expo" },
+      { email: "bo@example.com", event_source: "Badge" },
+      { email: "cy@example.com", event_source: "Direct link" },
+    ]);
+
     const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
     expect(analytics.peopleWhoActed).toBe(3);
     expect(analytics.peopleShare).toBe(100);

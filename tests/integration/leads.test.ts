@@ -69,7 +69,7 @@ describeEachDialect("lead inbox", (getDb) => {
     expect(inbox.leads[1]!.activity).toEqual([
       expect.objectContaining({ kind: "signal", rangeLabel: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: "Ping me", eventSource: "Expo", isPublic: true }),
     ]);
-    expect(inbox.events).toEqual(["Expo"]);
+    expect(inbox.events).toEqual(["Expo", "Direct link"]);
   });
 
   it("filters by action, event, status and name or e-mail (case-insensitive, LIKE characters literal)", async () => {

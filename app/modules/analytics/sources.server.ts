@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
 
 /**
  * Where a visitor came from (decision 16): `qr:{code id}`, `direct` for the plain link, or `unknown` when the
@@ -37,8 +38,12 @@ export async function resolveSource(db: Kysely<Database>, projectId: string, ide
   return viewer?.last_source ?? UNKNOWN;
 }
 
-/** The event a QR source stands for (its event tag, else its label), or null for the plain link or unknown. */
-export async function qrEventOf(db: Kysely<Database>, projectId: string, source: string): Promise<string | null> {
+/**
+ * The event a lead came through: a QR code's event tag (else its label), `Direct link` for the plain link, or
+ * null when unknown.
+ */
+export async function leadEventOf(db: Kysely<Database>, projectId: string, source: string): Promise<string | null> {
+  if (source === DIRECT) return DIRECT_EVENT;
   const qrCodeId = qrCodeIdOfSource(source);
   if (!qrCodeId) return null;
   const code = await db.selectFrom("qr_codes").select(["label", "event_tag"]).where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();

@@ -10,7 +10,7 @@ import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "~/modules/pitch/visitor-action-result";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
-import { countSourceAction, qrEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
+import { countSourceAction, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
 /** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
 export type VisitorContext = { userId: string | null; identity?: VisitorIdentity };
@@ -66,7 +66,7 @@ export async function submitIntro(
       email: input.email,
       name: input.name,
       action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note },
-      eventSource: await qrEventOf(trx, project.id, source),
+      eventSource: await leadEventOf(trx, project.id, source),
       at: now,
     });
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
@@ -131,7 +131,7 @@ export async function subscribeToUpdates(
       await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
       if (!known.some((contact) => contact.subscribed)) {
         await countSourceAction(trx, project.id, source, email, "subscribers");
-        await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await qrEventOf(trx, project.id, source), at: new Date().toISOString() });
+        await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await leadEventOf(trx, project.id, source), at: new Date().toISOString() });
         await welcome(known[0]!.id);
       }
       return { created: false };
@@ -157,7 +157,7 @@ export async function subscribeToUpdates(
       .execute();
     await addToProjectStats(trx, project.id, { subscribers: 1 });
     await countSourceAction(trx, project.id, source, email, "subscribers");
-    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await qrEventOf(trx, project.id, source), at: now });
+    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await leadEventOf(trx, project.id, source), at: now });
     await welcome(contactId);
     return { created: true };
   });

@@ -3,7 +3,7 @@ import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isStorableText } from "~/modules/forms/storable-text";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
-import { LEAD_NOT_FOUND_MESSAGE, UNKNOWN_EVENT, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+import { DIRECT_EVENT, LEAD_NOT_FOUND_MESSAGE, UNKNOWN_EVENT, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
 
 export const LEADS_PAGE_SIZE = 25;
 
@@ -233,7 +233,7 @@ export async function openLeadInbox(
     nextCursor: rows.length > pageSize && last ? encodeLeadCursor({ at: last.last_activity_at, id: last.id }) : null,
     total,
     newSinceLastVisit: newSinceLastVisit ?? total,
-    events: [...new Set(codes.map((code) => code.event_tag ?? code.label))],
+    events: [...new Set([...codes.map((code) => code.event_tag ?? code.label), DIRECT_EVENT])],
     previousVisitAt,
   };
 }

@@ -1,3 +1,4 @@
+import { DIRECT_EVENT, UNKNOWN_EVENT } from "./lead-forms";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import type { LeadActivityItem } from "./leads.server";
 
@@ -54,7 +55,13 @@ const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", 
 
 /** What they did and where the founder met them, in words, for the contact's NOTE. */
 export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">, projectTitle: string): string {
-  const lines = [lead.event === "unknown" ? `Lead from ${projectTitle} (PitchQR).` : `Met at ${lead.event} through ${projectTitle} (PitchQR).`];
+  const lines = [
+    lead.event === UNKNOWN_EVENT
+      ? `Lead from ${projectTitle} (PitchQR).`
+      : lead.event === DIRECT_EVENT
+        ? `Came by the link to ${projectTitle} (PitchQR).`
+        : `Met at ${lead.event} through ${projectTitle} (PitchQR).`,
+  ];
   for (const item of [...lead.activity].reverse()) {
     const when = item.at ? day.format(new Date(item.at)) : "Since then";
     if (item.kind === "intro") {

@@ -13,7 +13,7 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
-import { countSourceAction, qrCodeIdOfSource, resolveSource } from "~/modules/analytics/sources.server";
+import { countSourceAction, leadEventOf, qrCodeIdOfSource, resolveSource } from "~/modules/analytics/sources.server";
 
 /**
  * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
@@ -119,7 +119,7 @@ export async function recordSignal(
         message: input.message,
         public: input.showName,
       },
-      eventSource,
+      eventSource: await leadEventOf(trx, project.id, source),
       at: now,
     });
     await bumpContentVersion(trx, project.id);

@@ -6,7 +6,7 @@ import { FieldError, inputClass, labelClass } from "~/components/form-fields";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/http/form-result";
-import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, NOTE_MAX_LENGTH, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
+import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, NOTE_MAX_LENGTH, DIRECT_EVENT, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import { formatActivityTime } from "~/modules/time/relative-time";
@@ -85,7 +85,7 @@ export function LeadCard({
         ))}
         <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">
           <MapPin aria-hidden className="size-3" />
-          {lead.event === UNKNOWN_EVENT ? "Event unknown" : `Met at ${lead.event}`}
+          {lead.event === UNKNOWN_EVENT ? "Event unknown" : lead.event === DIRECT_EVENT ? "Came by your link" : `Met at ${lead.event}`}
         </span>
         <time dateTime={lead.lastActivityAt} suppressHydrationWarning className="text-slate-500">
           {formatActivityTime(lead.lastActivityAt, now)}
