@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import proxyaddr from "proxy-addr";
 import type { Auth } from "~/modules/auth/auth.server";
-import { getSessionUser, hasSessionCookie } from "~/modules/auth/session.server";
+import { getSessionUserByCookie } from "~/modules/auth/session.server";
+import { hasFlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { PitchPageCache} from "~/modules/pitch/page-cache.server";
 import { type CachedPitchPage } from "~/modules/pitch/page-cache.server";
@@ -47,7 +48,7 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     if (decision.kind === "excluded") return scans.exclude(project.id, decision.reason);
     if (decision.kind !== "counted") return;
     scans.record(decision.scan).catch((error: unknown) => logger.error({ err: error, projectId: project.id }, "page-load scan could not be recorded"));
-    if (decision.viewerFingerprint) recentLoads.remember(decision.viewerFingerprint, project.id);
+    if (decision.scan.viewerFingerprint) recentLoads.remember(decision.scan.viewerFingerprint, project.id);
     if (decision.newViewerId) setHeader("Set-Cookie", door.viewerCookie(decision.newViewerId));
   }
 
@@ -70,9 +71,10 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     if (options.isShuttingDown?.()) res.setHeader("Connection", "close");
 
     let setsCookie = false;
+    const pitch = { id: project.projectId, ownerId: project.ownerId };
     admit(
-      door.decide(pageLoadRequest(req, proxyaddr(req, options.trustProxy), query.get("qr"), false), { id: project.projectId, ownerId: project.ownerId }, null),
-      { id: project.projectId, ownerId: project.ownerId },
+      door.decide(pageLoadRequest(req, proxyaddr(req, options.trustProxy), query.get("qr"), false), pitch, null),
+      pitch,
       (name, value) => {
         setsCookie = true;
         res.setHeader(name, value);
@@ -108,9 +110,9 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
       const project = await readPitchRevision(options.db, slug);
       if (!project?.published) return next();
       const cookie = req.headers.cookie;
-      const sessionUser = hasSessionCookie(cookie) ? await getSessionUser(options.auth, new Request("http://session.invalid/", { headers: { cookie: cookie ?? "" } })) : null;
+      const sessionUser = await getSessionUserByCookie(options.auth, cookie);
       const qr = typeof req.query.qr === "string" ? req.query.qr : null;
-      const withinPage = "dialog" in req.query || "sent" in req.query || /(?:^|;\s*)flash=/.test(cookie ?? "");
+      const withinPage = "dialog" in req.query || "sent" in req.query || hasFlashCookie(cookie);
       const pitch = { id: project.projectId, ownerId: project.ownerId };
       admit(door.decide(pageLoadRequest(req, req.ip ?? "unknown", qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));
       next();

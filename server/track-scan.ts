@@ -3,7 +3,7 @@ import { isbot } from "isbot";
 import { validate } from "~/modules/forms/validation";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { AppServices } from "~/services.server";
-import { getSessionUser, hasSessionCookie } from "~/modules/auth/session.server";
+import { getSessionUserByCookie } from "~/modules/auth/session.server";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
 
@@ -28,7 +28,7 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
     if (isbot(req.get("user-agent"))) return void res.json({ success: true, counted: false });
     try {
       const scan = normalizeScan(input.data);
-      if (hasSessionCookie(req.headers.cookie) && (await isOwnView(services, req, scan.projectId))) return void res.json({ success: true, counted: false });
+      if (await isOwnView(services, req.headers.cookie, scan.projectId)) return void res.json({ success: true, counted: false });
       const outcome = await recordScriptedScan(services, scan, req.headers.cookie);
       if (outcome === "unknown-project") return void res.status(404).json({ error: "Project not found" });
       res.json({ success: true, counted: true, ...(outcome === "already-counted" ? { alreadyCounted: true } : {}) });
@@ -45,7 +45,7 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
 }
 
 /** The founder looking at their own page is not a visitor. */
-async function isOwnView(services: Pick<AppServices, "auth" | "database">, req: express.Request, projectId: string): Promise<boolean> {
-  const user = await getSessionUser(services.auth, new Request("http://session.invalid/", { headers: { cookie: req.headers.cookie ?? "" } }));
+async function isOwnView(services: Pick<AppServices, "auth" | "database">, cookieHeader: string | undefined, projectId: string): Promise<boolean> {
+  const user = await getSessionUserByCookie(services.auth, cookieHeader);
   return !!user && (await readProjectOwnerId(services.database.db, projectId)) === user.id;
 }

@@ -25,9 +25,9 @@ describeEachDialect("page loads counted at the door", (getDb) => {
   it("counts a page load and the track-scan call after it once", async () => {
     const { db, project, scans, recentPageLoads } = await setup();
     const decision = door.decide({ ...visit, cookieHeader: undefined }, { id: project.id, ownerId: project.ownerId }, null);
-    if (decision.kind !== "counted" || !decision.newViewerId || !decision.viewerFingerprint) throw new Error("expected a new viewer");
+    if (decision.kind !== "counted" || !decision.newViewerId || !decision.scan.viewerFingerprint) throw new Error("expected a new viewer");
     await scans.record(decision.scan);
-    recentPageLoads.remember(decision.viewerFingerprint, project.id);
+    recentPageLoads.remember(decision.scan.viewerFingerprint, project.id);
 
     const cookie = `${VIEWER_COOKIE}=${decision.newViewerId}`;
     const fromScript = { projectId: project.id, qrCodeId: null, viewerFingerprint: "f".repeat(32) };

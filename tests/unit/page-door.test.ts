@@ -30,7 +30,7 @@ describe("PageDoor.decide", () => {
   it("counts a returning browser as the viewer its cookie names, and sets no new cookie", () => {
     const id = "0123456789abcdef0123456789abcdef";
     const decision = door.decide(visit({ cookieHeader: `a=b; ${VIEWER_COOKIE}=${id}` }), project, null);
-    expect(decision).toMatchObject({ kind: "counted", newViewerId: null, viewerFingerprint: viewerFingerprintOf(id) });
+    expect(decision).toMatchObject({ kind: "counted", newViewerId: null, scan: { viewerFingerprint: viewerFingerprintOf(id) } });
   });
 
   it("ignores a forged cookie value and issues a real id", () => {

@@ -11,10 +11,15 @@ export function hasSessionCookie(cookieHeader: string | null | undefined): boole
   return !!cookieHeader && SESSION_COOKIE.test(cookieHeader);
 }
 
-export async function getSessionUser(auth: Auth, request: Request): Promise<SessionUser | null> {
+export function getSessionUser(auth: Auth, request: Request): Promise<SessionUser | null> {
+  return getSessionUserByCookie(auth, request.headers.get("cookie"));
+}
+
+/** The signed-in user of a Cookie header (for the HTTP layers that answer before React Router). */
+export async function getSessionUserByCookie(auth: Auth, cookieHeader: string | null | undefined): Promise<SessionUser | null> {
   // Most requests are anonymous visitors: no cookie, no session lookup (and no better-auth request context).
-  if (!hasSessionCookie(request.headers.get("cookie"))) return null;
-  const session = await auth.api.getSession({ headers: request.headers });
+  if (!hasSessionCookie(cookieHeader)) return null;
+  const session = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader ?? "" }) });
   if (!session) return null;
   return { id: session.user.id, email: session.user.email, name: session.user.name };
 }

@@ -10,6 +10,13 @@ export type Flash = { toast?: Toast; introBlurb?: string };
 
 export const FLASH_COOKIE_NAME = "flash";
 
+const FLASH_COOKIE_PRESENT = new RegExp(`(?:^|;\\s*)${FLASH_COOKIE_NAME}=`);
+
+/** Whether a Cookie header carries a one-shot message (the page answering it is for this visitor only). */
+export function hasFlashCookie(cookieHeader: string | null | undefined): boolean {
+  return !!cookieHeader && FLASH_COOKIE_PRESENT.test(cookieHeader);
+}
+
 export function createFlashCookie(secret: string, secure: boolean) {
   return createCookie(FLASH_COOKIE_NAME, { httpOnly: true, sameSite: "lax", path: "/", secure, secrets: [secret], maxAge: 60 });
 }

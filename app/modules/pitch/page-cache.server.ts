@@ -3,6 +3,7 @@ import zlib from "node:zlib";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { hasSessionCookie } from "~/modules/auth/session.server";
+import { hasFlashCookie } from "~/modules/flash/flash.server";
 import { readPitchRevision, type PitchRevision } from "./pitch-page.server";
 
 export type CachedPitchPage = {
@@ -23,7 +24,6 @@ export type PitchPageRequest = { slug: string; cookie: string | undefined; query
 /** Renders the anonymous page (no cookies) through the app's own request handler. */
 export type RenderPitchPage = (slug: string) => Promise<Response>;
 
-const FLASH_COOKIE = /(?:^|;\s*)flash=/;
 const CACHEABLE_QUERY_KEYS = new Set(["qr"]);
 const MAX_PAGES = 1_000;
 
@@ -43,7 +43,7 @@ export class PitchPageCache {
   ) {}
 
   static isCacheable(request: PitchPageRequest): boolean {
-    if (hasSessionCookie(request.cookie) || (request.cookie && FLASH_COOKIE.test(request.cookie))) return false;
+    if (hasSessionCookie(request.cookie) || hasFlashCookie(request.cookie)) return false;
     return request.queryKeys.every((key) => CACHEABLE_QUERY_KEYS.has(key));
   }
 

@@ -45,7 +45,7 @@ export type PitchProject = { id: string; ownerId: string };
 export type PageLoadDecision =
   | { kind: "ignored" }
   | { kind: "excluded"; reason: ExclusionReason }
-  | { kind: "counted"; scan: ScanInput; viewerFingerprint: string | null; newViewerId: string | null };
+  | { kind: "counted"; scan: ScanInput; newViewerId: string | null };
 
 export class PageDoor {
   readonly #secret: string;
@@ -74,17 +74,11 @@ export class PageDoor {
 
     const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
     const viewerId = viewerIdFromCookie(request.cookieHeader);
-    if (viewerId) {
-      const viewerFingerprint = viewerFingerprintOf(viewerId);
-      return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, viewerFingerprint, newViewerId: null };
-    }
-    const newViewerId = crypto.randomBytes(16).toString("hex");
-    if (request.revalidating) {
-      // It kept the page but not the cookie set with it: storage is blocked. Counted by address hash.
-      return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint: null, addressHash }, viewerFingerprint: null, newViewerId };
-    }
-    const viewerFingerprint = viewerFingerprintOf(newViewerId);
-    return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, viewerFingerprint, newViewerId };
+    const newViewerId = viewerId ? null : crypto.randomBytes(16).toString("hex");
+    // A browser that kept the page but not the cookie set with it blocks storage: counted by address hash.
+    const storageBlocked = !viewerId && request.revalidating;
+    const viewerFingerprint = storageBlocked ? null : viewerFingerprintOf((viewerId ?? newViewerId)!);
+    return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, newViewerId };
   }
 
   /** Whether a request for the page is a fetch in the background rather than a page being opened (see `backgroundFetch`). */

@@ -13,7 +13,8 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
-import { countSourceAction, leadEventOf, qrCodeIdOfSource, resolveSource } from "~/modules/analytics/sources.server";
+import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
+import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
 
 /**
  * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
@@ -40,12 +41,10 @@ export async function recordSignal(
       .executeTakeFirst();
     if (!tier) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
     // Where the founder met this visitor: the event of the QR code they came through (SPEC.md "Met at {event source}").
+    // The lead inbox also names the plain link; the signal's event source is a QR code's event only.
     const source = await resolveSource(trx, project.id, visitor.identity);
-    const qrCodeId = qrCodeIdOfSource(source);
-    const code = qrCodeId
-      ? await trx.selectFrom("qr_codes").select(["label", "event_tag"]).where("id", "=", qrCodeId).where("project_id", "=", project.id).executeTakeFirst()
-      : undefined;
-    const eventSource = code ? (code.event_tag ?? code.label) : null;
+    const leadEvent = await leadEventOf(trx, project.id, source);
+    const eventSource = leadEvent === DIRECT_EVENT ? null : leadEvent;
 
     const now = new Date().toISOString();
     const contactId = crypto.randomUUID();
@@ -119,7 +118,7 @@ export async function recordSignal(
         message: input.message,
         public: input.showName,
       },
-      eventSource: await leadEventOf(trx, project.id, source),
+      eventSource: leadEvent,
       at: now,
     });
     await bumpContentVersion(trx, project.id);
