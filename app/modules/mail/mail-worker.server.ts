@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { claimDueMail, markFailed, markForRetry, markSent } from "./outbox.server";
+import { RecurringPass } from "./recurring-pass.server";
 import { isPermanentFailure, type MailTransport } from "./transport.server";
 
 export const MAX_ATTEMPTS = 10;
@@ -17,39 +18,36 @@ export function retryDelayMs(attempts: number): number {
  * down, 4xx) is retried with backoff; a permanent one (5xx) or the tenth attempt gives up with the reason logged.
  */
 export class MailWorker {
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<number> | null = null;
+  readonly #passes: RecurringPass;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly transport: MailTransport,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.#passes = new RecurringPass(
+      () => this.#deliverDue(),
+      (error) => this.logger.error({ err: error }, "mail worker pass failed"),
+    );
+  }
 
   /** One pass over what is due; resolves with how many messages were sent. */
   runOnce(): Promise<number> {
-    this.#running ??= this.#deliverDue().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#passes.runOnce();
   }
 
   start(intervalMs = 5_000): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => this.wake(), intervalMs);
-    this.#timer.unref();
+    this.#passes.start(intervalMs);
   }
 
   /** Starts a pass now, without waiting for it: called after a request queued mail, so it leaves within a moment. */
   wake(): void {
-    void this.runOnce().catch((error: unknown) => this.logger.error({ err: error }, "mail worker pass failed"));
+    this.#passes.wake();
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running?.catch(() => undefined);
+    await this.#passes.stop();
     this.transport.close();
   }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from "kysely";
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { dialectOf } from "~/db/dialect.server";
 import type { Database, MailOutboxTable } from "~/db/schema";
 import { isSingleMailbox } from "./address";
@@ -57,24 +57,33 @@ export async function enqueueMails(db: Kysely<Database>, mails: OutgoingMail[], 
 }
 
 /**
+ * The ids of up to `limit` pending rows of a delivery queue (mail, webhooks) that are due and not claimed, or whose
+ * claim expired, to be claimed in the caller's transaction. On PostgreSQL rows another worker is claiming are
+ * skipped (FOR UPDATE SKIP LOCKED); SQLite has a single writer.
+ */
+export async function claimableIds(trx: Transaction<Database>, table: "mail_outbox" | "webhook_deliveries", limit: number, now: Date): Promise<string[]> {
+  const nowIso = now.toISOString();
+  let due = trx
+    .selectFrom(table)
+    .select("id")
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", nowIso)
+    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowIso)]))
+    .orderBy("next_attempt_at")
+    .limit(limit);
+  if (dialectOf(trx) === "postgres") due = due.forUpdate().skipLocked();
+  return (await due.execute()).map((row) => row.id);
+}
+
+/**
  * Claims up to `limit` due messages for `lockMs`. On PostgreSQL the rows are picked with FOR UPDATE SKIP LOCKED,
  * so several app instances never claim the same message; SQLite has a single writer. A claim that is not
  * settled (the process died mid-send) expires and the message is tried again.
  */
 export async function claimDueMail(db: Kysely<Database>, limit: number, lockMs: number, now = new Date()): Promise<QueuedMail[]> {
-  const nowIso = now.toISOString();
   const lockedUntil = new Date(now.getTime() + lockMs).toISOString();
   return db.transaction().execute(async (trx) => {
-    let due = trx
-      .selectFrom("mail_outbox")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "<=", nowIso)
-      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowIso)]))
-      .orderBy("next_attempt_at")
-      .limit(limit);
-    if (dialectOf(trx) === "postgres") due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((row) => row.id);
+    const ids = await claimableIds(trx, "mail_outbox", limit, now);
     if (ids.length === 0) return [];
     return trx
       .updateTable("mail_outbox")

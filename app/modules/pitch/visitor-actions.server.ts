@@ -70,7 +70,11 @@ export async function handleVisitorSubmission(
 
   const claim = key ? claimSubmission(submission.projectId, key, submission.intent) : undefined;
   try {
-    return await writeSubmission(services, submission, visitor, limitPerEmail, claim);
+    const outcome = await writeSubmission(services, submission, visitor, limitPerEmail, claim);
+    // What the write queued (mail, webhooks) leaves now rather than at the workers' next tick.
+    services.mail.wake();
+    services.webhooks.wake();
+    return outcome;
   } catch (error) {
     // The same key committed by a concurrent request first: this one wrote nothing, and answers as that one.
     const winner = key && isUniqueViolation(error) ? await recordedOutcome(db, submission.projectId, key) : null;
@@ -80,7 +84,7 @@ export async function handleVisitorSubmission(
 }
 
 async function writeSubmission(
-  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "webhooks">,
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks">,
   submission: VisitorSubmission,
   visitor: VisitorContext,
   limitPerEmail: (email: string) => Promise<void>,
@@ -93,8 +97,6 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
-      services.mail.wake();
-      services.webhooks.wake();
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
@@ -102,8 +104,6 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
-      services.mail.wake();
-      services.webhooks.wake();
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
@@ -111,8 +111,6 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
-      services.mail.wake();
-      services.webhooks.wake();
       await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
         services.logger.error({ err: error }, "could not publish wall event");
       });

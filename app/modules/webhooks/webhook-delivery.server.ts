@@ -2,10 +2,11 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { sql, type Kysely } from "kysely";
-import { dialectOf } from "~/db/dialect.server";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { retryDelayMs } from "~/modules/mail/mail-worker.server";
+import { claimableIds } from "~/modules/mail/outbox.server";
+import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import { signWebhook } from "./webhooks.server";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 
@@ -65,18 +66,8 @@ type ClaimedDelivery = { id: string; event_type: string; payload: string; attemp
  * settled (the process died) expires and the delivery is tried again.
  */
 export async function claimDueDeliveries(db: Kysely<Database>, limit: number, lockMs: number, now = new Date()): Promise<ClaimedDelivery[]> {
-  const nowIso = now.toISOString();
   return db.transaction().execute(async (trx) => {
-    let due = trx
-      .selectFrom("webhook_deliveries")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "<=", nowIso)
-      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowIso)]))
-      .orderBy("next_attempt_at")
-      .limit(limit);
-    if (dialectOf(trx) === "postgres") due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((row) => row.id);
+    const ids = await claimableIds(trx, "webhook_deliveries", limit, now);
     if (ids.length === 0) return [];
     await trx
       .updateTable("webhook_deliveries")
@@ -99,42 +90,39 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, lo
  * hour, ten attempts); a URL that now points inside the network is given up at once.
  */
 export class WebhookWorker {
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<number> | null = null;
+  readonly #passes: RecurringPass;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly policy: WebhookTargetPolicy,
     private readonly logger: Logger,
     private readonly options: { clock?: () => Date; resolve?: Resolver } = {},
-  ) {}
+  ) {
+    this.#passes = new RecurringPass(
+      () => this.#deliverDue(),
+      (error) => this.logger.error({ err: error }, "webhook worker pass failed"),
+    );
+  }
 
   #now(): Date {
     return this.options.clock?.() ?? new Date();
   }
 
   runOnce(): Promise<number> {
-    this.#running ??= this.#deliverDue().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#passes.runOnce();
   }
 
   start(intervalMs = 5_000): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => this.wake(), intervalMs);
-    this.#timer.unref();
+    this.#passes.start(intervalMs);
   }
 
   /** Starts a pass now, without waiting: called after a visitor's write queued deliveries. */
   wake(): void {
-    void this.runOnce().catch((error: unknown) => this.logger.error({ err: error }, "webhook worker pass failed"));
+    this.#passes.wake();
   }
 
-  async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#passes.stop();
   }
 
   async #deliverDue(): Promise<number> {
