@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { AlertMode, Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
+import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
 import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
@@ -93,8 +94,7 @@ export async function sendLeadAlertSummaries(db: Kysely<Database>, links: MailLi
 
 /** Sends the day's summaries at `DIGEST_HOUR` in `DIGEST_TIME_ZONE`, checked every minute, like the weekly digest. */
 export class LeadAlertScheduler {
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<SummaryRun | null> | null = null;
+  readonly #passes: RecurringPass<SummaryRun | null>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -102,27 +102,25 @@ export class LeadAlertScheduler {
     private readonly schedule: { hour: number; timeZone: string },
     private readonly logger: Logger,
     private readonly options: { clock?: () => Date; onMailQueued?: () => void } = {},
-  ) {}
+  ) {
+    this.#passes = new RecurringPass(
+      () => this.#runLatest(),
+      (error) => this.logger.error({ err: error }, "daily lead summary failed"),
+    );
+  }
 
   runDue(): Promise<SummaryRun | null> {
-    this.#running ??= this.#runLatest().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#passes.runOnce();
   }
 
+  /** Runs every `intervalMs`, and once now (a missed run is caught up at start-up). */
   start(intervalMs = 60_000): void {
-    if (this.#timer) return;
-    const tick = () => void this.runDue().catch((error: unknown) => this.logger.error({ err: error }, "daily lead summary failed"));
-    this.#timer = setInterval(tick, intervalMs);
-    this.#timer.unref();
-    tick();
+    this.#passes.start(intervalMs);
+    this.#passes.wake();
   }
 
-  async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#passes.stop();
   }
 
   async #runLatest(): Promise<SummaryRun | null> {

@@ -18,7 +18,7 @@ export function retryDelayMs(attempts: number): number {
  * down, 4xx) is retried with backoff; a permanent one (5xx) or the tenth attempt gives up with the reason logged.
  */
 export class MailWorker {
-  readonly #passes: RecurringPass;
+  readonly #passes: RecurringPass<number>;
 
   constructor(
     private readonly db: Kysely<Database>,

@@ -1,18 +1,18 @@
 /**
- * A queue drained in passes (the mail outbox, webhook deliveries): one pass at a time, started when a request
- * queued something (`wake`) and every `intervalMs` in case nothing did; `stop` waits for the pass in progress.
+ * Work done in passes (draining the mail outbox or webhook deliveries, sending a scheduled digest): one pass at
+ * a time, started on demand (`wake`) and every `intervalMs`; `stop` waits for the pass in progress.
  */
-export class RecurringPass {
+export class RecurringPass<T> {
   #timer: NodeJS.Timeout | null = null;
-  #running: Promise<number> | null = null;
+  #running: Promise<T> | null = null;
 
   constructor(
-    private readonly pass: () => Promise<number>,
+    private readonly pass: () => Promise<T>,
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** One pass over what is due (joining the one in progress); resolves with how many items it handled. */
-  runOnce(): Promise<number> {
+  /** One pass (joining the one in progress); resolves with what it did. */
+  runOnce(): Promise<T> {
     this.#running ??= this.pass().finally(() => {
       this.#running = null;
     });

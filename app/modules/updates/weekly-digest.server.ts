@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
+import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { digestMail } from "~/modules/mail/messages.server";
 import { enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
@@ -84,8 +85,7 @@ export async function sendDigestFor(db: Kysely<Database>, links: MailLinks, slot
  * down on Friday catches up once when it is back, and never replays older weeks.
  */
 export class DigestScheduler {
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<DigestRun | null> | null = null;
+  readonly #passes: RecurringPass<DigestRun | null>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -97,28 +97,26 @@ export class DigestScheduler {
       /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
       onMailQueued?: () => void;
     } = {},
-  ) {}
+  ) {
+    this.#passes = new RecurringPass(
+      () => this.#runLatest(),
+      (error) => this.logger.error({ err: error }, "weekly digest failed"),
+    );
+  }
 
   /** Sends the latest due digest unless some instance already did; resolves with what was sent, or null. */
   runDue(): Promise<DigestRun | null> {
-    this.#running ??= this.#runLatest().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#passes.runOnce();
   }
 
+  /** Runs every `intervalMs`, and once now (a missed run is caught up at start-up). */
   start(intervalMs = 60_000): void {
-    if (this.#timer) return;
-    const tick = () => void this.runDue().catch((error: unknown) => this.logger.error({ err: error }, "weekly digest failed"));
-    this.#timer = setInterval(tick, intervalMs);
-    this.#timer.unref();
-    tick();
+    this.#passes.start(intervalMs);
+    this.#passes.wake();
   }
 
-  async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#passes.stop();
   }
 
   async #runLatest(): Promise<DigestRun | null> {

@@ -90,7 +90,7 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, lo
  * hour, ten attempts); a URL that now points inside the network is given up at once.
  */
 export class WebhookWorker {
-  readonly #passes: RecurringPass;
+  readonly #passes: RecurringPass<number>;
 
   constructor(
     private readonly db: Kysely<Database>,
