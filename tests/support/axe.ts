@@ -96,6 +96,16 @@ export type PageState<P = void> = {
 
 /** Opens the account menu in the site header (signed in) and waits for its items. */
 export async function openAccountMenu(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Account menu" }).click();
+  const trigger = page.getByRole("button", { name: "Account menu" });
+  // The menu is its own chunk behind a Suspense boundary, which hydrates after the page: a click before that is lost.
+  await trigger.evaluate(
+    (button) =>
+      new Promise<void>((resolve) => {
+        const hydrated = () => Object.keys(button).some((key) => key.startsWith("__reactProps"));
+        const check = () => (hydrated() ? resolve() : setTimeout(check, 50));
+        check();
+      }),
+  );
+  await trigger.click();
   await page.getByRole("menu").getByRole("menuitem", { name: "My Projects" }).waitFor();
 }
