@@ -39,11 +39,12 @@ beforeAll(async () => {
   });
   if (created.status !== 302) throw new Error(`project create answered ${created.status}: ${await created.text()}`);
   project = { id: new URL(created.headers.get("location")!, app.url).pathname.split("/")[2]!, slug };
-  for (const fields of [
+  const edits: Record<string, string>[] = [
     { intent: "create-qr", label: "Booth 4", eventTag: "Web Summit" },
     { intent: "create-qr", label: "Flyer", eventTag: "" },
     { intent: "post-update", body: "Shipped remote temperature alerts" },
-  ]) {
+  ];
+  for (const fields of edits) {
     const response = await founderPost(app, founder.cookie, `/project/${project.id}/edit`, fields);
     if (response.status !== 200) throw new Error(`${fields.intent} answered ${response.status}: ${await response.text()}`);
   }
