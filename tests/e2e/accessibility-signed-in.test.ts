@@ -92,6 +92,7 @@ const PAGES: PageState<Project>[] = [
   },
   { name: "analytics", path: at("/analytics") },
   { name: "leads", path: at("/leads") },
+  { name: "leads, filtered to none", path: at("/leads?status=passed") },
   { name: "lead settings", path: at("/leads/settings") },
   { name: "pitch page as owner", path: ownerPitch() },
   { name: "pitch page as owner, account menu open", path: ownerPitch(), act: openAccountMenu },

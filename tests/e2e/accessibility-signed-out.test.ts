@@ -36,6 +36,16 @@ async function followDemo(page: Page, consent: boolean): Promise<void> {
   else await dialog.getByText("Please agree to receive updates.").first().waitFor();
 }
 
+/** A visitor requests an intro: the dialog turns into the forwardable blurb with Copy and 'Open in email'. */
+async function requestIntro(page: Page): Promise<void> {
+  const dialog = await openPitchDialog(page, "Request Intro");
+  await dialog.getByLabel("Name", { exact: true }).fill("Ada Marsh");
+  await dialog.getByLabel("Email", { exact: true }).fill(`${marker("a11y")}@example.com`);
+  await dialog.getByLabel("Note", { exact: true }).fill("I run procurement for two district health offices");
+  await dialog.getByRole("button", { name: "Request Intro" }).click();
+  await dialog.getByText("Intro request sent!").waitFor();
+}
+
 const PAGES: PageState[] = [
   { name: "home", path: () => "/" },
   { name: "sign in", path: () => "/auth" },
@@ -55,6 +65,7 @@ const PAGES: PageState[] = [
   { name: "pitch page, phone dialog", path: () => pitch("?dialog=phone") },
   { name: "pitch page, subscribe dialog with an error", path: () => pitch(), act: (page) => followDemo(page, false) },
   { name: "pitch page, subscribed toast", path: () => pitch(), act: (page) => followDemo(page, true) },
+  { name: "pitch page, intro request sent", path: () => pitch(), act: requestIntro },
   { name: "pledge success", path: () => "/pledge-success" },
   { name: "unsubscribe", path: () => "/unsubscribe" },
   {
