@@ -24,7 +24,7 @@ export function StaticPage({ title, effectiveDate, children }: StaticPageProps) 
             "[&_h3]:mt-6 [&_h3]:font-semibold [&_h3]:text-slate-900",
             "[&_p]:mt-3 [&_p]:leading-relaxed [&_p]:text-slate-700",
             "[&_ul]:mt-3 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:mt-3 [&_ol]:list-decimal [&_ol]:pl-6",
-            "[&_li]:mt-1 [&_li]:leading-relaxed [&_li::marker]:text-slate-400",
+            "[&_li]:mt-1 [&_li]:leading-relaxed [&_li::marker]:text-slate-500",
             "[&_a]:font-medium [&_a]:text-brand-600 [&_a]:underline [&_a]:underline-offset-2 [&_a:hover]:text-brand-700",
             "[&_strong]:font-semibold [&_strong]:text-slate-900",
           ].join(" ")}

@@ -1,7 +1,7 @@
-/** The React page's toasts (sonner, rich colours), drawn without it: colours, icon and close control alike. */
+/** The React page's toasts (sonner, rich colours as app/app.css sets them for contrast), drawn without it: colours, icon and close control alike. */
 const TOAST_STYLES = {
-  success: "border-[#bffcd9] bg-[#ecfdf3] text-[#008a2e]",
-  error: "border-[#ffe0e1] bg-[#fff0f0] text-[#e60000]",
+  success: "border-[#bffcd9] bg-[#ecfdf3] text-[#008236]",
+  error: "border-[#ffe0e1] bg-[#fff0f0] text-[#c10007]",
 } as const;
 
 const ICON_PATHS = {

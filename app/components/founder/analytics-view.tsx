@@ -232,7 +232,7 @@ function QrBreakdown({ codes, colors }: { codes: ProjectAnalytics["qrCodes"]; co
                   </span>
                 </th>
                 <td className="hidden px-3 py-3 sm:table-cell">
-                  {code.eventTag ? <EventTag tag={code.eventTag} /> : <span className="text-slate-400">None</span>}
+                  {code.eventTag ? <EventTag tag={code.eventTag} /> : <span className="text-slate-500">None</span>}
                 </td>
                 <td className="px-3 py-3 text-right font-semibold text-slate-950 tabular-nums">{code.totalScans.toLocaleString("en-US")}</td>
                 <td className="px-4 py-3 text-right text-slate-700 tabular-nums sm:px-5">{code.uniqueScans.toLocaleString("en-US")}</td>

@@ -111,7 +111,7 @@ function ProjectsCard({ projects, className }: { projects: DashboardProject[]; c
                   <span className="block truncate font-mono text-xs text-slate-500">/pitch/{project.slug}</span>
                 </span>
                 <StatusBadge status={project.status} />
-                <ChevronRight aria-hidden className="size-4 shrink-0 text-slate-400 group-hover:text-slate-600" />
+                <ChevronRight aria-hidden className="size-4 shrink-0 text-slate-500 group-hover:text-slate-700" />
               </Link>
               <Link
                 to={`/project/${project.id}/leads`}

@@ -98,7 +98,7 @@ export function MobileActionBar({ dialogs, calendlyUrl }: { dialogs: PitchDialog
               Book
             </a>
           ) : (
-            <button type="button" disabled aria-label={`${BOOK_LABEL}: ${CALENDAR_SOON_LABEL}`} className={`${barItem} w-full cursor-not-allowed text-slate-400`}>
+            <button type="button" disabled aria-label={`${BOOK_LABEL}: ${CALENDAR_SOON_LABEL}`} className={`${barItem} w-full cursor-not-allowed text-slate-500`}>
               <CalendarDays aria-hidden className="size-5" />
               Soon
             </button>

@@ -24,7 +24,7 @@ export function VideoBlock({ source, title }: { source: VideoSource; title: stri
           <Play className="ml-0.5 size-4 fill-current" />
         </span>
         Watch video
-        <ArrowUpRight aria-hidden className="size-4 text-slate-400 group-hover:text-slate-600" />
+        <ArrowUpRight aria-hidden className="size-4 text-slate-500 group-hover:text-slate-700" />
         <span className="sr-only">(opens in a new tab)</span>
       </a>
     );

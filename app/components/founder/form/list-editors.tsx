@@ -159,7 +159,7 @@ export function PointsEditor({
             return (
               <li key={row.key}>
                 <div className="flex items-start gap-2">
-                  <span aria-hidden className="mt-2.5 w-5 shrink-0 text-right text-sm font-medium tabular-nums text-slate-400">
+                  <span aria-hidden className="mt-2.5 w-5 shrink-0 text-right text-sm font-medium tabular-nums text-slate-500">
                     {index + 1}.
                   </span>
                   <label htmlFor={id} className="sr-only">

@@ -152,7 +152,7 @@ function ActivityRow({ item, now, fresh, hydrated }: { item: ActivityItem; now: 
         </time>
         <p className="mt-0.5 text-sm break-words text-slate-600 sm:col-span-2">
           {item.description}
-          {item.description !== item.projectTitle ? <span className="text-slate-400"> · {item.projectTitle}</span> : null}
+          {item.description !== item.projectTitle ? <span className="text-slate-500"> · {item.projectTitle}</span> : null}
         </p>
       </div>
     </li>

@@ -22,7 +22,7 @@ export function SignalList({ signals, labelledBy }: { signals: MySignal[]; label
           >
             <div className="flex items-start justify-between gap-3">
               <h3 className="min-w-0 font-semibold break-words text-slate-950 group-hover:text-brand-700">{signal.projectTitle}</h3>
-              <ArrowRight aria-hidden className="size-4 shrink-0 text-slate-400 group-hover:text-brand-600" />
+              <ArrowRight aria-hidden className="size-4 shrink-0 text-slate-500 group-hover:text-brand-600" />
             </div>
             <p className="mt-2 text-2xl font-bold tracking-tight text-slate-950 tabular-nums">{formatAmountRange(signal.rangeMin, signal.rangeMax)}</p>
             <div className="mt-2 flex flex-wrap items-center gap-1.5">

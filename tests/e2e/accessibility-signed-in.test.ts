@@ -1,0 +1,144 @@
+// Accessibility of the founder's workspace, at phone and desktop sizes: every signed-in page with its data filled
+// in (a project with metrics, points and tiers; QR codes with and without an event; an update; an intro, a follower
+// and a signal), the account menu open, the pitch page as its owner sees it with each dialog open, and the toasts.
+// axe-core (WCAG 2.0/2.1 A and AA, best practices) must find nothing. Adding a page is one line in PAGES.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { axeViolations, formatViolations, openAccountMenu, waitForPageReady, type PageState } from "../support/axe";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { waitForToast } from "../support/founder-e2e";
+import { founderPost, founderSession, readDb, visitorAction } from "../support/leads-e2e";
+import { signInThroughPage, uniqueEmail } from "../support/sign-up";
+import { newClientContext, showServerLogsOnFailure } from "./support";
+
+let app: AppServer;
+let browser: Browser;
+/** One founder (read-only for the checks below) and their project, set up over HTTP as the forms post. */
+let founder: { email: string; cookie: string };
+let project: { id: string; slug: string };
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  const email = uniqueEmail("a11y");
+  founder = { email, cookie: await founderSession(app, email) };
+  const slug = `a11y-${Date.now().toString(36)}`;
+  const created = await founderPost(app, founder.cookie, "/project/create", {
+    title: "Harbor Cold Chain",
+    slug,
+    oneLiner: "Solar cold rooms for clinics",
+    summary: "We rent solar-powered cold rooms to district clinics.",
+    status: "published",
+    metrics: JSON.stringify([{ label: "Pilot clinics", value: "12" }]),
+    problemPoints: JSON.stringify(["A third of vaccines spoil between port and clinic", "Diesel generators fail"]),
+    solutionPoints: JSON.stringify(["Solar cold rooms with remote alerts"]),
+    tiers: JSON.stringify([
+      { rangeLabel: "Angel", rangeMin: 5000, rangeMax: 25000, perks: ["Updates"] },
+      { rangeLabel: "Lead", rangeMin: 250000, rangeMax: null, perks: [] },
+    ]),
+  });
+  if (created.status !== 302) throw new Error(`project create answered ${created.status}: ${await created.text()}`);
+  project = { id: new URL(created.headers.get("location")!, app.url).pathname.split("/")[2]!, slug };
+  const edits: Record<string, string>[] = [
+    { intent: "create-qr", label: "Booth 4", eventTag: "Web Summit" },
+    { intent: "create-qr", label: "Flyer", eventTag: "" },
+    { intent: "post-update", body: "Shipped remote temperature alerts" },
+  ];
+  for (const fields of edits) {
+    const response = await founderPost(app, founder.cookie, `/project/${project.id}/edit`, fields);
+    if (response.status !== 200) throw new Error(`${fields.intent} answered ${response.status}: ${await response.text()}`);
+  }
+  const [code] = readDb(app, (db) => db.prepare("select id from qr_codes where project_id = ? and event_tag is not null").all(project.id) as { id: string }[]);
+  const tierId = readDb(app, (db) => (db.prepare("select id from signal_tiers where project_id = ? order by sort_order").get(project.id) as { id: string }).id);
+  await visitorAction(app, slug, code!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
+  await visitorAction(app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
+  await visitorAction(app, slug, null, { intent: "signal", tierId, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+type Project = { id: string; slug: string };
+const at = (suffix: string) => (p: Project) => `/project/${p.id}${suffix}`;
+const ownerPitch = (query = "") => (p: Project) => `/pitch/${p.slug}${query}`;
+
+const PAGES: PageState<Project>[] = [
+  { name: "dashboard", path: () => "/dashboard" },
+  { name: "dashboard, account menu open", path: () => "/dashboard", act: openAccountMenu },
+  { name: "home, signed in", path: () => "/" },
+  { name: "my projects", path: () => "/my-projects" },
+  { name: "my projects, account menu open", path: () => "/my-projects", act: openAccountMenu },
+  { name: "create project", path: () => "/project/create" },
+  {
+    name: "create project with errors",
+    path: () => "/project/create",
+    act: async (page) => {
+      await page.getByRole("button", { name: "Create Project" }).click();
+      await page.locator("[aria-invalid=true]").first().waitFor();
+    },
+  },
+  { name: "edit project", path: at("/edit") },
+  {
+    name: "edit project, saved toast",
+    path: at("/edit"),
+    act: async (page) => {
+      await page.getByRole("button", { name: "Update Project" }).click();
+      await waitForToast(page, "Project updated successfully");
+    },
+  },
+  { name: "analytics", path: at("/analytics") },
+  { name: "leads", path: at("/leads") },
+  { name: "leads, filtered to none", path: at("/leads?status=passed") },
+  { name: "lead settings", path: at("/leads/settings") },
+  { name: "pitch page as owner", path: ownerPitch() },
+  { name: "pitch page as owner, account menu open", path: ownerPitch(), act: openAccountMenu },
+  { name: "pitch page as owner, intro dialog", path: ownerPitch("?dialog=intro") },
+  { name: "pitch page as owner, subscribe dialog", path: ownerPitch("?dialog=subscribe") },
+  { name: "pitch page as owner, signal dialog", path: ownerPitch("?dialog=signal") },
+  { name: "pitch page as owner, phone dialog", path: ownerPitch("?dialog=phone") },
+  { name: "404, signed in", path: () => "/no-such-page" },
+];
+
+describe.each([
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+])("signed in on a %s: axe finds no violations", (label, viewport) => {
+  it.each(PAGES.map((state) => [state.name, state] as const))("%s", async (_name, state) => {
+    // bypassCSP lets the test inject axe-core; the app's policy itself is untouched.
+    const { context } = await newClientContext(browser, { viewport, bypassCSP: true });
+    await context.addCookies(
+      founder.cookie.split("; ").map((pair) => {
+        const [name, ...value] = pair.split("=");
+        return { name: name!, value: value.join("="), url: app.url };
+      }),
+    );
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}${state.path(project)}`);
+      await waitForPageReady(page);
+      await state.act?.(page, project);
+      const violations = await axeViolations(page);
+      expect(violations, formatViolations(`${state.name} (${label}, ${state.path(project)})`, violations)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("signing in: the dashboard with its 'Successfully signed in!' toast", async () => {
+    const { context } = await newClientContext(browser, { viewport, bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      await signInThroughPage(page, app.url, founder.email, "secret123", "/dashboard");
+      await waitForPageReady(page);
+      await waitForToast(page, "Successfully signed in!");
+      const violations = await axeViolations(page);
+      expect(violations, formatViolations(`dashboard after signing in (${label})`, violations)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+// Accessibility of every page a signed-out visitor can reach, at phone and desktop sizes, with each dialog open
+// and each toast shown: axe-core (WCAG 2.0/2.1 A and AA, best practices) must find nothing. A failure lists each
+// rule, its impact, and every offending element's selector with axe's explanation. Adding a page is one line.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { axeViolations, formatViolations, waitForPageReady, type PageState } from "../support/axe";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { DEMO_SLUG, marker, openPitchDialog } from "../support/pitch-e2e";
+import { newClientContext, showServerLogsOnFailure } from "./support";
+
+let app: AppServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+showServerLogsOnFailure(() => [app]);
+
+const pitch = (query = "") => `/pitch/${DEMO_SLUG}${query}`;
+
+/** A visitor follows the demo project from its dialog: the page's own toast (no React on this page) shows. */
+async function followDemo(page: Page, consent: boolean): Promise<void> {
+  const dialog = await openPitchDialog(page, "Follow Updates");
+  await dialog.getByLabel("Name", { exact: true }).fill("Grace Follower");
+  await dialog.getByLabel("Email", { exact: true }).fill(`${marker("a11y")}@example.com`);
+  if (consent) await dialog.getByLabel("I agree to receive project updates by e-mail").check();
+  await dialog.getByRole("button", { name: "Follow Updates" }).click();
+  if (consent) await page.getByText("You're on the list").waitFor();
+  else await dialog.getByText("Please agree to receive updates.").first().waitFor();
+}
+
+/** A visitor requests an intro: the dialog turns into the forwardable blurb with Copy and 'Open in email'. */
+async function requestIntro(page: Page): Promise<void> {
+  const dialog = await openPitchDialog(page, "Request Intro");
+  await dialog.getByLabel("Name", { exact: true }).fill("Ada Marsh");
+  await dialog.getByLabel("Email", { exact: true }).fill(`${marker("a11y")}@example.com`);
+  await dialog.getByLabel("Note", { exact: true }).fill("I run procurement for two district health offices");
+  await dialog.getByRole("button", { name: "Request Intro" }).click();
+  await dialog.getByText("Intro request sent!").waitFor();
+}
+
+const PAGES: PageState[] = [
+  { name: "home", path: () => "/" },
+  { name: "sign in", path: () => "/auth" },
+  { name: "sign up", path: () => "/auth?mode=signup" },
+  {
+    name: "sign in with errors",
+    path: () => "/auth",
+    act: async (page) => {
+      await page.getByRole("button", { name: "Sign In", exact: true }).last().click();
+      await page.locator("[aria-invalid=true]").first().waitFor();
+    },
+  },
+  { name: "pitch page", path: () => pitch() },
+  { name: "pitch page, intro dialog", path: () => pitch("?dialog=intro") },
+  { name: "pitch page, subscribe dialog", path: () => pitch("?dialog=subscribe") },
+  { name: "pitch page, signal dialog", path: () => pitch("?dialog=signal") },
+  { name: "pitch page, phone dialog", path: () => pitch("?dialog=phone") },
+  { name: "pitch page, subscribe dialog with an error", path: () => pitch(), act: (page) => followDemo(page, false) },
+  { name: "pitch page, subscribed toast", path: () => pitch(), act: (page) => followDemo(page, true) },
+  { name: "pitch page, intro request sent", path: () => pitch(), act: requestIntro },
+  { name: "pledge success", path: () => "/pledge-success" },
+  { name: "unsubscribe", path: () => "/unsubscribe" },
+  {
+    name: "unsubscribe, invalid e-mail toast",
+    path: () => "/unsubscribe",
+    act: async (page) => {
+      await page.getByLabel("Email").fill("not-an-address");
+      await page.getByRole("button", { name: "Unsubscribe" }).click();
+      await page.locator("[data-sonner-toast]").first().waitFor();
+    },
+  },
+  { name: "unsubscribe, bad link", path: () => "/unsubscribe?token=not-a-token" },
+  { name: "privacy", path: () => "/privacy" },
+  { name: "terms", path: () => "/terms" },
+  { name: "support", path: () => "/support" },
+  { name: "app icon generator", path: () => "/app-icon-generator" },
+  { name: "404", path: () => "/no-such-page" },
+];
+
+describe.each([
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+])("signed out on a %s: axe finds no violations", (label, viewport) => {
+  it.each(PAGES.map((state) => [state.name, state] as const))("%s", async (_name, state) => {
+    // bypassCSP lets the test inject axe-core; the app's policy itself is untouched.
+    const { context } = await newClientContext(browser, { viewport, bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}${state.path()}`);
+      await waitForPageReady(page);
+      await state.act?.(page);
+      const violations = await axeViolations(page);
+      expect(violations, formatViolations(`${state.name} (${label}, ${state.path()})`, violations)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
