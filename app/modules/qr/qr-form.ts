@@ -11,6 +11,13 @@ export const qrCodeFormSchema = z.object({
   ),
 });
 
+export const DUPLICATE_LABEL = "A QR code with this label already exists";
+
+/** Two labels name the same code when they match trimmed and case-folded. */
+export function sameLabel(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 export type QrCodeFormInput = z.infer<typeof qrCodeFormSchema>;
 
 /** `{slug}-{label with spaces as hyphens}-qr.{ext}`, as SPEC.md section 7 names the downloads. */
