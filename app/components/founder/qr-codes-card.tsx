@@ -1,12 +1,12 @@
 import { Check, Copy, Download, LoaderCircle, Printer, QrCode, ScanLine, Tag, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { TextField } from "~/components/pitch/form-controls";
 import { useHydrated } from "~/components/pitch/use-hydrated";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/http/form-result";
-import { printSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { printPagePath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 import { cardClass } from "./form/ui";
 import { useCopy } from "./form/use-copy";
@@ -20,6 +20,8 @@ export type QrCodeItem = {
   uniqueScans: number;
   createdAt: string | Date;
   url: string;
+  /** SVG markup of the code, shown small beside it. */
+  svg: string;
 };
 
 type QrCodesCardProps = {
@@ -132,9 +134,13 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
   );
 }
 
+function svgSource(svg: string): string {
+  return `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
+}
+
 function PitchQrCode({ slug, pitchUrl, svg, copier }: { slug: string; pitchUrl: string; svg: string; copier: Copier }) {
   const hydrated = useHydrated();
-  const src = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
+  const src = svgSource(svg);
   return (
     <section aria-labelledby="pitch-qr-title" className={`${cardClass} p-4 sm:p-6`}>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:gap-6">
@@ -307,6 +313,14 @@ function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:gap-4">
+        <div className="flex min-w-0 flex-1 items-start gap-3">
+        <img
+          src={svgSource(code.svg)}
+          alt={`QR code for ${code.label}`}
+          width={88}
+          height={88}
+          className="size-22 shrink-0 rounded-lg bg-white ring-1 ring-slate-200"
+        />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <h4 className="min-w-0 truncate text-sm font-semibold text-slate-900">{code.label}</h4>
@@ -335,6 +349,7 @@ function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps
             onCopy={hydrated ? () => copier.copy(code.url, code.id) : undefined}
           />
         </div>
+        </div>
         <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:flex-nowrap">
           <button
             type="button"
@@ -345,7 +360,7 @@ function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps
             {downloading ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Download aria-hidden className="size-4" />}
             {downloading ? "Generating..." : "Download"}
           </button>
-          <PrintLinks projectId={projectId} code={code} />
+          <PrintLink projectId={projectId} code={code} />
           {deleteForm}
         </div>
       </div>
@@ -353,33 +368,16 @@ function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps
   );
 }
 
-/**
- * 'Print': the code's print sheet as an SVG download (decision 11), an A6 card, or the same card centred on
- * US Letter with cut marks. Plain links, so they work before JavaScript loads.
- */
-function PrintLinks({ projectId, code }: { projectId: string; code: QrCodeItem }) {
-  const segment =
-    "inline-flex h-10 items-center justify-center gap-2 border border-slate-300 bg-white text-sm font-semibold text-slate-800 transition-colors hover:bg-slate-50 focus-visible:z-10";
+/** 'Print' opens the code's print-ready page (the sheet, a Print button, and the SVG as a download). */
+function PrintLink({ projectId, code }: { projectId: string; code: QrCodeItem }) {
   return (
-    <div role="group" aria-label={`Print sheets for ${code.label}`} className="flex flex-1 rounded-lg shadow-sm sm:flex-none">
-      <a
-        href={printSheetPath(projectId, code.id)}
-        download
-        title="A6 card (105 × 148 mm) with the title, the code, its label and the link"
-        className={`${segment} flex-1 rounded-l-lg px-3.5`}
-      >
-        <Printer aria-hidden className="size-4" />
-        Print
-      </a>
-      <a
-        href={printSheetPath(projectId, code.id, "letter")}
-        download
-        aria-label="Print on US Letter"
-        title="The A6 card centred on a US Letter page, with cut marks"
-        className={`${segment} -ml-px rounded-r-lg px-3 text-slate-600`}
-      >
-        Letter
-      </a>
-    </div>
+    <Link
+      to={printPagePath(projectId, code.id)}
+      title="Print an A6 card (or US Letter) with the title, the code, its label and the link"
+      className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm transition-colors hover:bg-slate-50 sm:flex-none"
+    >
+      <Printer aria-hidden className="size-4" />
+      Print
+    </Link>
   );
 }

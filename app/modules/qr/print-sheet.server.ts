@@ -31,7 +31,7 @@ export type PrintSheetInput = {
   size: PrintSheetSize;
 };
 
-export type PrintSheet = { svg: string; fileName: string; url: string };
+export type PrintSheet = { svg: string; fileName: string; url: string; label: string; title: string };
 
 function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -234,5 +234,5 @@ export async function renderPrintSheet(
     shortUrl: shortPitchAddress(publicUrl, code.slug),
     size,
   });
-  return { svg, url, fileName: printSheetName(code.slug, code.label, size) };
+  return { svg, url, fileName: printSheetName(code.slug, code.label, size), label: code.label, title: code.title };
 }

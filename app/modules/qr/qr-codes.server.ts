@@ -88,3 +88,28 @@ export async function renderQrImages(db: Kysely<Database>, ownerId: string, publ
 export function renderQrSvg(url: string): Promise<string> {
   return QRCode.toString(url, { type: "svg", errorCorrectionLevel: "H", margin: 2 });
 }
+
+export type QrCodesSection = {
+  project: Pick<QrCode, "id"> & { title: string; slug: string; status: string };
+  pitchUrl: string;
+  pitchQrSvg: string;
+  /** Newest first, each with the URL it encodes and its image. */
+  codes: (QrCode & { url: string; svg: string })[];
+};
+
+/** Everything the project's QR codes section shows: the pitch URL's code and every tracked code with its image. */
+export async function loadQrCodesSection(db: Kysely<Database>, ownerId: string, projectId: string, publicUrl: string): Promise<QrCodesSection> {
+  const project = await assertOwner(db, ownerId, projectId);
+  const codes = await listQrCodes(db, ownerId, projectId);
+  const pitchUrl = untrackedPitchUrl(publicUrl, project.slug);
+  const [pitchQrSvg, ...svgs] = await Promise.all([
+    renderQrSvg(pitchUrl),
+    ...codes.map((code) => renderQrSvg(trackedPitchUrl(publicUrl, project.slug, code.id))),
+  ]);
+  return {
+    project,
+    pitchUrl,
+    pitchQrSvg: pitchQrSvg!,
+    codes: codes.map((code, index) => ({ ...code, url: trackedPitchUrl(publicUrl, project.slug, code.id), svg: svgs[index]! })),
+  };
+}
