@@ -6,7 +6,7 @@ import { useHydrated } from "~/components/pitch/use-hydrated";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { isDomainError } from "~/modules/errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { parsePrintSheetSize, renderPrintSheet } from "~/modules/qr/print-sheet.server";
+import { loadPrintPageSheet, parsePrintSheetSize } from "~/modules/qr/print-sheet.server";
 import { publicUrlWarning } from "~/modules/qr/public-url";
 import { PRINT_SHEET_SIZES, printPagePath, printSheetPath, type PrintSheetSize } from "~/modules/qr/qr-form";
 import { PRODUCT_NAME } from "~/product";
@@ -29,7 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (isDomainError(error)) throw data(error.message, { status: error.status });
     throw error;
   }
-  const sheet = await orRedirectToMyProjects(flashCookie, () => renderPrintSheet(database.db, user.id, config.publicUrl, params.id, params.qrId, size));
+  const sheet = await orRedirectToMyProjects(flashCookie, () => loadPrintPageSheet(database.db, user.id, config.publicUrl, params.id, params.qrId, size));
   const warning = publicUrlWarning(config.publicUrl);
   return {
     projectId: params.id,
