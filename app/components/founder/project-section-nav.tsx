@@ -24,7 +24,7 @@ export function projectSectionPath(projectId: string, section: ProjectSection): 
 export function ProjectSectionNav({ projectId, current }: { projectId: string; current: ProjectSection }) {
   return (
     <nav aria-label="Project sections" className="-mx-4 mt-2 mb-4 overflow-x-auto px-4 [scrollbar-width:none] print:hidden">
-      <ul className="flex min-w-max gap-1 border-b border-slate-200">
+      <ul className="flex min-w-max border-b border-slate-200 sm:gap-1">
         {SECTIONS.map((section) => {
           const active = section.id === current;
           return (
@@ -32,7 +32,7 @@ export function ProjectSectionNav({ projectId, current }: { projectId: string; c
               <Link
                 to={projectSectionPath(projectId, section.id)}
                 aria-current={active ? "page" : undefined}
-                className={`-mb-px inline-flex h-11 items-center border-b-2 px-3 text-sm font-semibold whitespace-nowrap transition-colors ${
+                className={`-mb-px inline-flex h-11 items-center border-b-2 px-2 text-[13px] font-semibold sm:px-3 sm:text-sm whitespace-nowrap transition-colors ${
                   active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
                 }`}
               >

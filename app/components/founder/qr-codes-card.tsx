@@ -311,58 +311,57 @@ function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps
   }
 
   return (
-    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:gap-4">
-        <div className="flex min-w-0 flex-1 items-start gap-3">
-        <img
-          src={svgSource(code.svg)}
-          alt={`QR code for ${code.label}`}
-          width={88}
-          height={88}
-          className="size-22 shrink-0 rounded-lg bg-white ring-1 ring-slate-200"
-        />
-        <div className="min-w-0 flex-1">
-          <div className="flex flex-wrap items-center gap-2">
-            <h4 className="min-w-0 truncate text-sm font-semibold text-slate-900">{code.label}</h4>
-            {code.eventTag ? (
-              <span className="inline-flex max-w-full items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100">
-                <Tag aria-hidden className="size-3 shrink-0" />
-                <span className="truncate">{code.eventTag}</span>
-              </span>
-            ) : null}
-          </div>
-          <p className="mt-1 text-sm text-slate-600">
-            <span className="font-medium tabular-nums text-slate-800">{scans}</span>
-            <span aria-hidden> · </span>
-            <span className="whitespace-nowrap">
-              Created{" "}
-              <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} suppressHydrationWarning>
-                {Number.isNaN(created.getTime()) ? "" : created.toLocaleDateString()}
-              </time>
+    <li className="grid grid-cols-[auto_minmax(0,1fr)] gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-xs sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4">
+      <img
+        src={svgSource(code.svg)}
+        alt={`QR code for ${code.label}`}
+        width={88}
+        height={88}
+        className="size-22 rounded-lg bg-white ring-1 ring-slate-200 sm:row-span-2"
+      />
+      <div className="min-w-0 self-center sm:self-start">
+        <div className="flex flex-wrap items-center gap-2">
+          <h4 className="min-w-0 truncate text-sm font-semibold text-slate-900">{code.label}</h4>
+          {code.eventTag ? (
+            <span className="inline-flex max-w-full items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100">
+              <Tag aria-hidden className="size-3 shrink-0" />
+              <span className="truncate">{code.eventTag}</span>
             </span>
-          </p>
-          <UrlBox
-            small
-            url={code.url}
-            copyLabel={`Copy link for ${code.label}`}
-            copied={copier.copied === code.id}
-            onCopy={hydrated ? () => copier.copy(code.url, code.id) : undefined}
-          />
+          ) : null}
         </div>
-        </div>
-        <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:flex-nowrap">
-          <button
-            type="button"
-            onClick={download}
-            disabled={!hydrated || downloading}
-            className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm transition-colors hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 sm:flex-none"
-          >
-            {downloading ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Download aria-hidden className="size-4" />}
-            {downloading ? "Generating..." : "Download"}
-          </button>
-          <PrintLink projectId={projectId} code={code} />
-          {deleteForm}
-        </div>
+        <p className="mt-1 text-sm text-slate-600">
+          <span className="font-medium tabular-nums text-slate-800">{scans}</span>
+          <span aria-hidden> · </span>
+          <span className="whitespace-nowrap">
+            Created{" "}
+            <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} suppressHydrationWarning>
+              {Number.isNaN(created.getTime()) ? "" : created.toLocaleDateString()}
+            </time>
+          </span>
+        </p>
+      </div>
+      {/* Under the image on a phone, so the link is not squeezed beside it. */}
+      <div className="col-span-2 -mt-2 min-w-0 sm:col-span-1 sm:col-start-2 sm:mt-0">
+        <UrlBox
+          small
+          url={code.url}
+          copyLabel={`Copy link for ${code.label}`}
+          copied={copier.copied === code.id}
+          onCopy={hydrated ? () => copier.copy(code.url, code.id) : undefined}
+        />
+      </div>
+      <div className="col-span-2 flex flex-wrap items-center gap-2 sm:col-span-1 sm:col-start-3 sm:row-span-2 sm:row-start-1 sm:flex-nowrap sm:self-start">
+        <button
+          type="button"
+          onClick={download}
+          disabled={!hydrated || downloading}
+          className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm transition-colors hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 sm:flex-none"
+        >
+          {downloading ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Download aria-hidden className="size-4" />}
+          {downloading ? "Generating..." : "Download"}
+        </button>
+        <PrintLink projectId={projectId} code={code} />
+        {deleteForm}
       </div>
     </li>
   );
