@@ -10,6 +10,7 @@ import { loadConfig, type AppConfig } from "~/config.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
+import { publicUrlWarning } from "~/modules/qr/public-url";
 import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
 import { createPitchPageServing } from "./pitch-page";
 import { startServices, stopServices, type AppServices } from "~/services.server";
@@ -40,6 +41,8 @@ export type AppOptions = {
 export async function createApp(options: AppOptions = {}) {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  const qrAddressWarning = publicUrlWarning(config.publicUrl);
+  if (qrAddressWarning) logger.warn({ publicUrl: qrAddressWarning.address }, qrAddressWarning.message);
   const services = await startServices(config, logger);
   const app = express();
 

@@ -3,6 +3,7 @@ import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { countNewLeads } from "~/modules/leads/leads.server";
 import { listOwnedProjects } from "~/modules/projects/founder-projects.server";
+import { publicUrlWarning } from "~/modules/qr/public-url";
 import { listMySignals } from "~/modules/signals/my-signals.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/dashboard";
@@ -10,7 +11,7 @@ import type { Route } from "./+types/dashboard";
 export const meta: Route.MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { auth, database } = context.services;
+  const { auth, database, config } = context.services;
   const user = await requireSessionUser(auth, request);
   const session = await auth.api.getSession({ headers: request.headers });
   const [projects, mySignals, newLeads] = await Promise.all([
@@ -19,7 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     countNewLeads(database.db, user.id),
   ]);
   const isFounder = projects.length > 0;
+  const warning = isFounder ? publicUrlWarning(config.publicUrl) : null;
   return {
+    qrAddressWarning: warning && { address: warning.address, message: warning.message },
     isFounder,
     projects: projects.map(({ id, title, slug, status }) => ({ id, title, slug, status, newLeads: newLeads[id] ?? 0 })),
     activity: isFounder ? await loadActivityFeed(database.db, user.id) : [],

@@ -1,7 +1,5 @@
 import { data } from "react-router";
 import { ProjectForm } from "~/components/founder/project-form";
-import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
-import { QrCodesCard } from "~/components/founder/qr-codes-card";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { isDomainError } from "~/modules/errors.server";
 import { formToObject, validate } from "~/modules/forms/validation";
@@ -9,10 +7,10 @@ import type { FormResult } from "~/modules/http/form-result";
 import { getOwnedProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
-import { createQrCode, deleteQrCode, listQrCodes, renderPitchUrlSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
+import { createQrCode, deleteQrCode } from "~/modules/qr/qr-codes.server";
 import { qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { projectUpdateSchema } from "~/modules/updates/project-update-form";
-import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
+import { postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-edit";
 
@@ -20,21 +18,16 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `Edit ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` },
 ];
 
+/**
+ * The project's Details section (the spec's edit route). Its action also takes the QR codes and Updates sections'
+ * writes (`intent=create-qr|delete-qr|post-update`), so every workspace write has one address.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request);
-  const [project, codes, updates] = await orRedirectToMyProjects(flashCookie, () =>
-    Promise.all([
-      getOwnedProject(database.db, user.id, params.id),
-      listQrCodes(database.db, user.id, params.id),
-      listProjectUpdates(database.db, user.id, params.id),
-    ]),
-  );
-  const pitchUrl = untrackedPitchUrl(config.publicUrl, project.slug);
+  const project = await orRedirectToMyProjects(flashCookie, () => getOwnedProject(database.db, user.id, params.id));
   return {
     publicUrl: config.publicUrl,
-    pitchUrl,
-    pitchQrSvg: await renderPitchUrlSvg(pitchUrl),
     project: {
       id: project.id,
       title: project.title,
@@ -56,17 +49,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         perks: tier.perks,
       })),
     },
-    serverNow: new Date().toISOString(),
-    updates: updates.map((update) => ({ id: update.id, body: update.body, createdAt: update.created_at, mailed: update.digest_slot !== null })),
-    qrCodes: codes.map((code) => ({
-      id: code.id,
-      label: code.label,
-      eventTag: code.event_tag,
-      totalScans: Number(code.total_scans),
-      uniqueScans: Number(code.unique_scans),
-      createdAt: code.created_at,
-      url: trackedPitchUrl(config.publicUrl, project.slug, code.id),
-    })),
   };
 }
 
@@ -123,17 +105,6 @@ export default function EditProject({ loaderData, actionData }: Route.ComponentP
       project={loaderData.project}
       publicUrl={loaderData.publicUrl}
       actionData={actionData?.intent === "save" ? actionData : undefined}
-    >
-      <div className="space-y-6 sm:space-y-8">
-        <ProjectUpdatesCard projectId={loaderData.project.id} updates={loaderData.updates} serverNow={loaderData.serverNow} />
-        <QrCodesCard
-          projectId={loaderData.project.id}
-          slug={loaderData.project.slug}
-          pitchUrl={loaderData.pitchUrl}
-          pitchQrSvg={loaderData.pitchQrSvg}
-          qrCodes={loaderData.qrCodes}
-        />
-      </div>
-    </ProjectForm>
+    />
   );
 }

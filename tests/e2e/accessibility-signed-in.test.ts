@@ -49,6 +49,7 @@ beforeAll(async () => {
     if (response.status !== 200) throw new Error(`${fields.intent} answered ${response.status}: ${await response.text()}`);
   }
   const [code] = readDb(app, (db) => db.prepare("select id from qr_codes where project_id = ? and event_tag is not null").all(project.id) as { id: string }[]);
+  project.qrCodeId = code!.id;
   const tierId = readDb(app, (db) => (db.prepare("select id from signal_tiers where project_id = ? order by sort_order").get(project.id) as { id: string }).id);
   await visitorAction(app, slug, code!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
   await visitorAction(app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
@@ -62,7 +63,7 @@ afterAll(async () => {
 
 showServerLogsOnFailure(() => [app]);
 
-type Project = { id: string; slug: string };
+type Project = { id: string; slug: string; qrCodeId?: string };
 const at = (suffix: string) => (p: Project) => `/project/${p.id}${suffix}`;
 const ownerPitch = (query = "") => (p: Project) => `/pitch/${p.slug}${query}`;
 
@@ -90,6 +91,19 @@ const PAGES: PageState<Project>[] = [
       await waitForToast(page, "Project updated successfully");
     },
   },
+  { name: "qr codes", path: at("/qr-codes") },
+  {
+    name: "qr codes, duplicate label refused",
+    path: at("/qr-codes"),
+    act: async (page) => {
+      const form = page.getByRole("form", { name: "Create QR code" });
+      await form.getByLabel("Label", { exact: true }).fill("Booth 4");
+      await form.getByRole("button", { name: "Generate QR Code" }).click();
+      await form.getByText("A QR code with this label already exists").waitFor();
+    },
+  },
+  { name: "print page", path: (p) => `/project/${p.id}/qr/${p.qrCodeId}/print` },
+  { name: "updates", path: at("/updates") },
   { name: "analytics", path: at("/analytics") },
   { name: "leads", path: at("/leads") },
   { name: "leads, filtered to none", path: at("/leads?status=passed") },

@@ -104,6 +104,9 @@ showServerLogsOnFailure(() => [app]);
 
 const pages = [
   { name: "edit page", path: () => `/project/${projectId}/edit` },
+  { name: "QR codes page", path: () => `/project/${projectId}/qr-codes` },
+  { name: "updates page", path: () => `/project/${projectId}/updates` },
+  { name: "print page", path: () => `/project/${projectId}/qr/${qrCodeId}/print` },
   { name: "analytics page", path: () => `/project/${projectId}/analytics` },
   { name: "leads page", path: () => `/project/${projectId}/leads` },
   { name: "alerts and webhooks page", path: () => `/project/${projectId}/leads/settings` },

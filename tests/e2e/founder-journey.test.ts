@@ -344,9 +344,9 @@ describe("a founder's journey", () => {
     expect(await page.getByRole("link", { name: /Preview Live/ }).count()).toBe(0);
   });
 
-  it("3. creates, downloads and deletes tracked QR codes on the edit screen", { timeout: 90_000 }, async () => {
+  it("3. creates, downloads and deletes tracked QR codes in the project's QR codes section", { timeout: 90_000 }, async () => {
     const { page } = founder;
-    await goto(page, `/project/${projectId}/edit`);
+    await goto(page, `/project/${projectId}/qr-codes`);
     const card = page.getByRole("region", { name: "QR Codes & Event Tracking" });
     const generate = card.getByRole("button", { name: "Generate QR Code" });
     const label = card.getByLabel("Label", { exact: true });

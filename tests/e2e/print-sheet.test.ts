@@ -1,5 +1,5 @@
-// Print sheets in Chromium: a founder makes a tracked QR code on the edit screen, clicks 'Print' (and
-// 'Letter'), and gets a vector sheet whose code, as the browser draws it, reads as the same tracked URL as the
+// Print sheets in Chromium: a founder makes a tracked QR code in the QR codes section, opens 'Print', and
+// downloads the sheet (A6, then US Letter) from the print page: a vector sheet whose code, as the browser draws it, reads as the same tracked URL as the
 // PNG download (decision 11).
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -84,10 +84,10 @@ async function decodeInBrowser(svg: string): Promise<string | null> {
   }
 }
 
-describe("print sheets on the edit screen", () => {
-  it("'Print' downloads an A6 sheet with the title, the label, the event tag and the short URL; its code reads as the PNG's", async () => {
+describe("print sheets from the QR codes section", () => {
+  it("'Print' opens the print page, whose SVG download is an A6 sheet with the title, the label, the event tag and the short URL; its code reads as the PNG's", async () => {
     const { page } = founder;
-    await page.goto(`${app.url}/project/${projectId}/edit`);
+    await page.goto(`${app.url}/project/${projectId}/qr-codes`);
     await waitForHydration(page);
     await page.getByLabel("Label", { exact: true }).fill("Disrupt booth");
     await page.getByLabel("Event Tag").fill("disrupt-2025");
@@ -98,24 +98,29 @@ describe("print sheets on the edit screen", () => {
     const trackedUrl = `${app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`;
     expect(await row.locator("code").textContent()).toBe(trackedUrl);
 
-    const [sheetDownload] = await collectDownloads(page, 1, () => row.getByRole("link", { name: "Print", exact: true }).click());
+    const pngDownloads = await collectDownloads(page, 2, () => row.getByRole("button", { name: "Download" }).click());
+    await row.getByRole("link", { name: "Print", exact: true }).click();
+    await page.waitForURL(`${app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print`);
+    await waitForHydration(page);
+    const [sheetDownload] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     expect(sheetDownload!.suggestedFilename()).toBe(`${SLUG}-Disrupt-booth-print-a6.svg`);
     const svg = (await downloadBytes(sheetDownload!)).toString("utf8");
     expect(svg).toMatch(/^<svg [^>]*width="105mm" height="148mm" viewBox="0 0 105 148"/);
     const shortUrl = `${new URL(app.url).host}/pitch/${SLUG}`;
     for (const text of [TITLE, "Disrupt booth", "disrupt-2025", shortUrl]) expect(svg).toContain(`>${text}</text>`);
 
-    const pngDownloads = await collectDownloads(page, 2, () => row.getByRole("button", { name: "Download" }).click());
     const png = pngDownloads.find((download) => download.suggestedFilename().endsWith(".png"))!;
     const fromPng = decodeQrPng(await downloadBytes(png)).text;
     expect(fromPng).toBe(trackedUrl);
     expect(await decodeInBrowser(svg)).toBe(fromPng);
   });
 
-  it("'Letter' downloads the same card centred on a US Letter page, still scanning", async () => {
+  it("'US Letter' on the print page downloads the same card centred on a US Letter page, still scanning", async () => {
     const { page } = founder;
-    const row = page.locator("li").filter({ has: page.getByRole("heading", { name: "Disrupt booth", exact: true }) });
-    const [download] = await collectDownloads(page, 1, () => row.getByRole("link", { name: "Print on US Letter" }).click());
+    await page.getByRole("group", { name: "Sheet size" }).getByRole("link", { name: "US Letter" }).click();
+    await page.waitForURL(/\/print\?size=letter$/);
+    await page.getByRole("group", { name: "Sheet size" }).locator('[aria-current="page"]', { hasText: "US Letter" }).waitFor();
+    const [download] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     expect(download!.suggestedFilename()).toBe(`${SLUG}-Disrupt-booth-print-letter.svg`);
     const svg = (await downloadBytes(download!)).toString("utf8");
     expect(svg).toMatch(/^<svg [^>]*width="215.9mm" height="279.4mm"/);

@@ -185,11 +185,11 @@ describe("e-mail to visitors", () => {
 });
 
 describe("project updates", () => {
-  it("posts an update on the edit screen: refused when empty or too long, then on the pitch page and in the feed", async () => {
+  it("posts an update in the project's Updates section: refused when empty or too long, then on the pitch page and in the feed", async () => {
     const { context } = await newClientContext(browser, { viewport: DESKTOP });
     const page = await context.newPage();
     try {
-      await signInThroughPage(page, app.url, founderEmail, "secret123", `/project/${project.id}/edit`);
+      await signInThroughPage(page, app.url, founderEmail, "secret123", `/project/${project.id}/updates`);
       await waitForHydration(page);
       const form = page.getByRole("form", { name: "Post an update" });
       const body = form.getByLabel("What shipped?");

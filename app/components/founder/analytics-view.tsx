@@ -1,13 +1,14 @@
-import { ArrowLeft, ArrowUpRight, BellRing, Inbox, Gauge, Handshake, QrCode, ScanLine, Target, TrendingUp, type LucideIcon } from "lucide-react";
+import { ArrowUpRight, BellRing, Gauge, Handshake, QrCode, ScanLine, Target, TrendingUp, type LucideIcon } from "lucide-react";
 import { useMemo, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { ProjectSectionTop } from "./project-section-nav";
 import { EventFunnel } from "./insights/event-funnel";
 import { ExportCsvButton } from "./insights/export-csv-button";
 import { HowWeCount } from "./insights/how-we-count";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
-import { cardClass, PageHeader, SectionCard, secondaryButtonClass } from "./insights/ui";
+import { cardClass, PageHeader, SectionCard } from "./insights/ui";
 
 /** SPEC.md section 2, Analytics: counts, conversion, key metrics, scans over time and per QR code. */
 export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics; now: string }) {
@@ -24,15 +25,7 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
   return (
     <main className="mx-auto max-w-6xl px-4 pt-6 pb-16 sm:pt-8">
       <PageHeader
-        before={
-          <Link
-            to="/my-projects"
-            className="-ml-2 mb-3 inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-          >
-            <ArrowLeft aria-hidden className="size-4" />
-            Back to Projects
-          </Link>
-        }
+        before={<ProjectSectionTop projectId={project.id} current="analytics" />}
         title={`Analytics: ${project.title}`}
         subtitle={
           <a
@@ -48,10 +41,6 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
         }
         actions={
           <>
-            <Link to={`/project/${project.id}/leads`} className={secondaryButtonClass}>
-              <Inbox aria-hidden className="size-4" />
-              Leads
-            </Link>
             <ExportCsvButton projectId={project.id} projectTitle={project.title} />
           </>
         }

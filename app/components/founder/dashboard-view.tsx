@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { ActivityItem } from "~/modules/activity/activity.server";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
 import type { MySignal } from "~/modules/signals/my-signals.server";
+import { PublicUrlWarningBanner } from "./public-url-warning";
 import { ActivityFeed } from "./insights/activity-feed";
 import { SignalList } from "./insights/signal-list";
 import { cardClass, EmptyState, PageHeader, primaryButtonClass, SectionCard, StatusBadge } from "./insights/ui";
@@ -16,6 +17,8 @@ export type DashboardViewProps = {
   activity: ActivityItem[];
   mySignals: MySignal[];
   now: string;
+  /** Set when the address QR codes encode will not open on visitors' phones (issue 13). */
+  qrAddressWarning?: { address: string; message: string } | null;
 };
 
 const newProjectLink = (
@@ -26,7 +29,7 @@ const newProjectLink = (
 );
 
 /** SPEC.md section 2, Dashboard: the founder's projects, live activity and own signals; for others, their signals. */
-export function DashboardView({ isFounder, projects, activity, mySignals, now }: DashboardViewProps) {
+export function DashboardView({ isFounder, projects, activity, mySignals, now, qrAddressWarning = null }: DashboardViewProps) {
   const clock = useClock(now);
 
   if (!isFounder) {
@@ -61,6 +64,7 @@ export function DashboardView({ isFounder, projects, activity, mySignals, now }:
   return (
     <main className="mx-auto max-w-6xl px-4 pt-8 pb-16 sm:pt-10">
       <PageHeader title="Founder Dashboard" subtitle="Your projects and what is happening on them, live" actions={newProjectLink} />
+      <PublicUrlWarningBanner warning={qrAddressWarning} className="mb-4" />
       <div className="grid gap-4 lg:grid-cols-5">
         <ProjectsCard projects={projects} className="lg:col-span-2" />
         <ActivityFeed initial={activity} now={clock} className="lg:col-span-3" />

@@ -1,5 +1,5 @@
-import { AlertTriangle, ArrowLeft, ExternalLink, Inbox, LoaderCircle } from "lucide-react";
-import { type FormEvent, type ReactNode, useCallback, useRef, useState } from "react";
+import { AlertTriangle, ArrowLeft, ExternalLink, LoaderCircle } from "lucide-react";
+import { type FormEvent, useCallback, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { TextAreaField, TextField } from "~/components/pitch/form-controls";
@@ -26,6 +26,7 @@ import {
 import { MetricsEditor, PointsEditor } from "./form/list-editors";
 import { StatusField } from "./form/status-field";
 import { TiersEditor } from "./form/tiers-editor";
+import { ProjectSectionTop } from "./project-section-nav";
 import { FormSection } from "./form/ui";
 import { useSettledResult } from "./form/use-settled-result";
 
@@ -51,7 +52,6 @@ type ProjectFormProps = {
   defaultTiers?: TierValue[];
   publicUrl: string;
   actionData?: FormResult;
-  children?: ReactNode;
 };
 
 type Errors = Record<string, string>;
@@ -69,7 +69,7 @@ function without(errors: Errors, drop: (slot: string) => boolean): Errors {
  * - Both run the shared schema first: messages go under the fields (paths such as `tiers.1.rangeMax` map to
  *   the field on screen) and the first one gets focus. Lists travel as JSON in hidden inputs.
  */
-export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData, children }: ProjectFormProps) {
+export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData }: ProjectFormProps) {
   const isEdit = mode === "edit";
   const fetcher = useFetcher<FormResult>();
   const navigation = useNavigation();
@@ -152,11 +152,15 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
 
   return (
     <main className="mx-auto max-w-3xl px-4 pb-10 pt-5 sm:pt-8">
-      <Link to="/my-projects" className="-ml-1 inline-flex items-center gap-1 rounded-md px-1 py-0.5 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <ArrowLeft aria-hidden className="size-4" /> Back to Projects
-      </Link>
+      {isEdit && project ? (
+        <ProjectSectionTop projectId={project.id} current="details" />
+      ) : (
+        <Link to="/my-projects" className="-ml-1 inline-flex items-center gap-1 rounded-md px-1 py-0.5 text-sm font-medium text-slate-600 hover:text-slate-900">
+          <ArrowLeft aria-hidden className="size-4" /> Back to Projects
+        </Link>
+      )}
 
-      <div className="mt-3 flex flex-wrap items-end justify-between gap-x-4 gap-y-3">
+      <div className={`${isEdit ? "" : "mt-3 "}flex flex-wrap items-end justify-between gap-x-4 gap-y-3`}>
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">{isEdit ? "Edit Project" : "Create Project"}</h1>
           {isEdit && project ? (
@@ -169,15 +173,6 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
           )}
         </div>
         <div className="flex flex-wrap gap-2">
-        {isEdit && project ? (
-          <Link
-            to={`/project/${project.id}/leads`}
-            className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-          >
-            <Inbox aria-hidden className="size-4" />
-            Leads
-          </Link>
-        ) : null}
         {savedPublished && project ? (
           <a
             href={`/pitch/${project.slug}`}
@@ -384,7 +379,6 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
         </div>
       </FormElement>
 
-      {children ? <div className="mt-8">{children}</div> : null}
     </main>
   );
 }

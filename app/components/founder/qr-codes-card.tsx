@@ -1,12 +1,12 @@
 import { Check, Copy, Download, LoaderCircle, Printer, QrCode, ScanLine, Tag, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { TextField } from "~/components/pitch/form-controls";
 import { useHydrated } from "~/components/pitch/use-hydrated";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/http/form-result";
-import { printSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { printPagePath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 import { cardClass } from "./form/ui";
 import { useCopy } from "./form/use-copy";
@@ -20,6 +20,8 @@ export type QrCodeItem = {
   uniqueScans: number;
   createdAt: string | Date;
   url: string;
+  /** SVG markup of the code, shown small beside it. */
+  svg: string;
 };
 
 type QrCodesCardProps = {
@@ -132,9 +134,13 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
   );
 }
 
+function svgSource(svg: string): string {
+  return `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
+}
+
 function PitchQrCode({ slug, pitchUrl, svg, copier }: { slug: string; pitchUrl: string; svg: string; copier: Copier }) {
   const hydrated = useHydrated();
-  const src = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
+  const src = svgSource(svg);
   return (
     <section aria-labelledby="pitch-qr-title" className={`${cardClass} p-4 sm:p-6`}>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:gap-6">
@@ -305,81 +311,72 @@ function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps
   }
 
   return (
-    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:gap-4">
-        <div className="min-w-0 flex-1">
-          <div className="flex flex-wrap items-center gap-2">
-            <h4 className="min-w-0 truncate text-sm font-semibold text-slate-900">{code.label}</h4>
-            {code.eventTag ? (
-              <span className="inline-flex max-w-full items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100">
-                <Tag aria-hidden className="size-3 shrink-0" />
-                <span className="truncate">{code.eventTag}</span>
-              </span>
-            ) : null}
-          </div>
-          <p className="mt-1 text-sm text-slate-600">
-            <span className="font-medium tabular-nums text-slate-800">{scans}</span>
-            <span aria-hidden> · </span>
-            <span className="whitespace-nowrap">
-              Created{" "}
-              <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} suppressHydrationWarning>
-                {Number.isNaN(created.getTime()) ? "" : created.toLocaleDateString()}
-              </time>
+    <li className="grid grid-cols-[auto_minmax(0,1fr)] gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-xs sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4">
+      <img
+        src={svgSource(code.svg)}
+        alt={`QR code for ${code.label}`}
+        width={88}
+        height={88}
+        className="size-22 rounded-lg bg-white ring-1 ring-slate-200 sm:row-span-2"
+      />
+      <div className="min-w-0 self-center sm:self-start">
+        <div className="flex flex-wrap items-center gap-2">
+          <h4 className="min-w-0 truncate text-sm font-semibold text-slate-900">{code.label}</h4>
+          {code.eventTag ? (
+            <span className="inline-flex max-w-full items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100">
+              <Tag aria-hidden className="size-3 shrink-0" />
+              <span className="truncate">{code.eventTag}</span>
             </span>
-          </p>
-          <UrlBox
-            small
-            url={code.url}
-            copyLabel={`Copy link for ${code.label}`}
-            copied={copier.copied === code.id}
-            onCopy={hydrated ? () => copier.copy(code.url, code.id) : undefined}
-          />
+          ) : null}
         </div>
-        <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:flex-nowrap">
-          <button
-            type="button"
-            onClick={download}
-            disabled={!hydrated || downloading}
-            className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm transition-colors hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 sm:flex-none"
-          >
-            {downloading ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Download aria-hidden className="size-4" />}
-            {downloading ? "Generating..." : "Download"}
-          </button>
-          <PrintLinks projectId={projectId} code={code} />
-          {deleteForm}
-        </div>
+        <p className="mt-1 text-sm text-slate-600">
+          <span className="font-medium tabular-nums text-slate-800">{scans}</span>
+          <span aria-hidden> · </span>
+          <span className="whitespace-nowrap">
+            Created{" "}
+            <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} suppressHydrationWarning>
+              {Number.isNaN(created.getTime()) ? "" : created.toLocaleDateString()}
+            </time>
+          </span>
+        </p>
+      </div>
+      {/* Under the image on a phone, so the link is not squeezed beside it. */}
+      <div className="col-span-2 -mt-2 min-w-0 sm:col-span-1 sm:col-start-2 sm:mt-0">
+        <UrlBox
+          small
+          url={code.url}
+          copyLabel={`Copy link for ${code.label}`}
+          copied={copier.copied === code.id}
+          onCopy={hydrated ? () => copier.copy(code.url, code.id) : undefined}
+        />
+      </div>
+      <div className="col-span-2 flex flex-wrap items-center gap-2 sm:col-span-1 sm:col-start-3 sm:row-span-2 sm:row-start-1 sm:flex-nowrap sm:self-start">
+        <button
+          type="button"
+          onClick={download}
+          disabled={!hydrated || downloading}
+          className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm transition-colors hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 sm:flex-none"
+        >
+          {downloading ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Download aria-hidden className="size-4" />}
+          {downloading ? "Generating..." : "Download"}
+        </button>
+        <PrintLink projectId={projectId} code={code} />
+        {deleteForm}
       </div>
     </li>
   );
 }
 
-/**
- * 'Print': the code's print sheet as an SVG download (decision 11), an A6 card, or the same card centred on
- * US Letter with cut marks. Plain links, so they work before JavaScript loads.
- */
-function PrintLinks({ projectId, code }: { projectId: string; code: QrCodeItem }) {
-  const segment =
-    "inline-flex h-10 items-center justify-center gap-2 border border-slate-300 bg-white text-sm font-semibold text-slate-800 transition-colors hover:bg-slate-50 focus-visible:z-10";
+/** 'Print' opens the code's print-ready page (the sheet, a Print button, and the SVG as a download). */
+function PrintLink({ projectId, code }: { projectId: string; code: QrCodeItem }) {
   return (
-    <div role="group" aria-label={`Print sheets for ${code.label}`} className="flex flex-1 rounded-lg shadow-sm sm:flex-none">
-      <a
-        href={printSheetPath(projectId, code.id)}
-        download
-        title="A6 card (105 × 148 mm) with the title, the code, its label and the link"
-        className={`${segment} flex-1 rounded-l-lg px-3.5`}
-      >
-        <Printer aria-hidden className="size-4" />
-        Print
-      </a>
-      <a
-        href={printSheetPath(projectId, code.id, "letter")}
-        download
-        aria-label="Print on US Letter"
-        title="The A6 card centred on a US Letter page, with cut marks"
-        className={`${segment} -ml-px rounded-r-lg px-3 text-slate-600`}
-      >
-        Letter
-      </a>
-    </div>
+    <Link
+      to={printPagePath(projectId, code.id)}
+      title="Print an A6 card (or US Letter) with the title, the code, its label and the link"
+      className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm transition-colors hover:bg-slate-50 sm:flex-none"
+    >
+      <Printer aria-hidden className="size-4" />
+      Print
+    </Link>
   );
 }

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import QRCode from "qrcode";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { trackedPitchUrl, untrackedPitchUrl } from "./qr-codes.server";
 import { PRINT_SHEET_SIZES, printSheetName, type PrintSheetSize } from "./qr-form";
 
@@ -31,7 +32,7 @@ export type PrintSheetInput = {
   size: PrintSheetSize;
 };
 
-export type PrintSheet = { svg: string; fileName: string; url: string };
+export type PrintSheet = { svg: string; fileName: string; url: string; label: string; title: string };
 
 function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -234,5 +235,21 @@ export async function renderPrintSheet(
     shortUrl: shortPitchAddress(publicUrl, code.slug),
     size,
   });
-  return { svg, url, fileName: printSheetName(code.slug, code.label, size) };
+  return { svg, url, fileName: printSheetName(code.slug, code.label, size), label: code.label, title: code.title };
+}
+
+/**
+ * The print page's sheet: someone else's (or a missing) project reads as the project-level 'not found or access
+ * denied', like every other project page; a missing code in the owner's project as 'QR code not found'.
+ */
+export async function loadPrintPageSheet(
+  db: Kysely<Database>,
+  ownerId: string,
+  publicUrl: string,
+  projectId: string,
+  qrCodeId: string,
+  size: PrintSheetSize,
+): Promise<PrintSheet> {
+  await assertOwner(db, ownerId, projectId);
+  return renderPrintSheet(db, ownerId, publicUrl, projectId, qrCodeId, size);
 }

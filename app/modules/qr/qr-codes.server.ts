@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import QRCode from "qrcode";
+import { isUniqueViolation } from "~/db/normalize.server";
 import type { Database, QrCode } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
-import type { QrCodeFormInput } from "./qr-form";
+import { DUPLICATE_LABEL, sameLabel, type QrCodeFormInput } from "./qr-form";
 
 const CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
 
@@ -23,10 +24,25 @@ export function untrackedPitchUrl(publicUrl: string, slug: string): string {
   return `${publicUrl}/pitch/${encodeURIComponent(slug)}`;
 }
 
+const labelTaken = () => new DomainError("conflict", DUPLICATE_LABEL, { label: DUPLICATE_LABEL });
+
+/**
+ * Labels are unique per project, trimmed and case-insensitively (decision "qr-labels-and-workspace"): the check
+ * folds case in JavaScript (Unicode, the same on both databases); the `(project_id, lower(label))` index catches
+ * two founders' tabs racing, and its violation becomes the same message.
+ */
 export async function createQrCode(db: Kysely<Database>, ownerId: string, projectId: string, input: QrCodeFormInput): Promise<QrCode> {
   await assertOwner(db, ownerId, projectId);
-  const row = { id: newQrCodeId(), project_id: projectId, label: input.label, event_tag: input.eventTag, created_at: new Date().toISOString() };
-  await db.insertInto("qr_codes").values(row).execute();
+  const label = input.label.trim();
+  const existing = await db.selectFrom("qr_codes").select("label").where("project_id", "=", projectId).execute();
+  if (existing.some((code) => sameLabel(code.label, label))) throw labelTaken();
+  const row = { id: newQrCodeId(), project_id: projectId, label, event_tag: input.eventTag, created_at: new Date().toISOString() };
+  try {
+    await db.insertInto("qr_codes").values(row).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw labelTaken();
+    throw error;
+  }
   return db.selectFrom("qr_codes").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
 }
 
@@ -68,7 +84,32 @@ export async function renderQrImages(db: Kysely<Database>, ownerId: string, publ
   return { url, label: code.label, slug: code.slug, png, svg };
 }
 
-/** The untracked code of the pitch URL shown on the edit screen (SVG markup). */
-export function renderPitchUrlSvg(url: string): Promise<string> {
+/** SVG markup of a code for `url`, as the QR codes section shows it (the pitch URL's code and each tracked code). */
+export function renderQrSvg(url: string): Promise<string> {
   return QRCode.toString(url, { type: "svg", errorCorrectionLevel: "H", margin: 2 });
+}
+
+export type QrCodesSection = {
+  project: Pick<QrCode, "id"> & { title: string; slug: string; status: string };
+  pitchUrl: string;
+  pitchQrSvg: string;
+  /** Newest first, each with the URL it encodes and its image. */
+  codes: (QrCode & { url: string; svg: string })[];
+};
+
+/** Everything the project's QR codes section shows: the pitch URL's code and every tracked code with its image. */
+export async function loadQrCodesSection(db: Kysely<Database>, ownerId: string, projectId: string, publicUrl: string): Promise<QrCodesSection> {
+  const project = await assertOwner(db, ownerId, projectId);
+  const codes = await listQrCodes(db, ownerId, projectId);
+  const pitchUrl = untrackedPitchUrl(publicUrl, project.slug);
+  const [pitchQrSvg, ...svgs] = await Promise.all([
+    renderQrSvg(pitchUrl),
+    ...codes.map((code) => renderQrSvg(trackedPitchUrl(publicUrl, project.slug, code.id))),
+  ]);
+  return {
+    project,
+    pitchUrl,
+    pitchQrSvg: pitchQrSvg!,
+    codes: codes.map((code, index) => ({ ...code, url: trackedPitchUrl(publicUrl, project.slug, code.id), svg: svgs[index]! })),
+  };
 }

@@ -11,6 +11,13 @@ export const qrCodeFormSchema = z.object({
   ),
 });
 
+export const DUPLICATE_LABEL = "A QR code with this label already exists";
+
+/** Two labels name the same code when they match trimmed and case-folded. */
+export function sameLabel(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 export type QrCodeFormInput = z.infer<typeof qrCodeFormSchema>;
 
 /** `{slug}-{label with spaces as hyphens}-qr.{ext}`, as SPEC.md section 7 names the downloads. */
@@ -27,8 +34,14 @@ export function printSheetName(slug: string, label: string, size: PrintSheetSize
   return `${slug}-${label.trim().replace(/\s+/g, "-")}-print-${size}.svg`;
 }
 
-/** Where the edit screen's 'Print' downloads one code's sheet. */
+/** Where 'Download SVG' on the print page downloads one code's sheet. */
 export function printSheetPath(projectId: string, qrCodeId: string, size: PrintSheetSize = "a6"): string {
   const path = `/project/${encodeURIComponent(projectId)}/qr/${encodeURIComponent(qrCodeId)}/print.svg`;
+  return size === "a6" ? path : `${path}?size=${size}`;
+}
+
+/** The print-ready page of one code's sheet (issue 13): the sheet, a Print button, and the SVG download. */
+export function printPagePath(projectId: string, qrCodeId: string, size: PrintSheetSize = "a6"): string {
+  const path = `/project/${encodeURIComponent(projectId)}/qr/${encodeURIComponent(qrCodeId)}/print`;
   return size === "a6" ? path : `${path}?size=${size}`;
 }

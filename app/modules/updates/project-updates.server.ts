@@ -37,3 +37,9 @@ export async function listProjectUpdates(db: Kysely<Database>, ownerId: string, 
     .limit(limit)
     .execute();
 }
+
+/** The project's updates section: the project's name and its latest updates. */
+export async function loadProjectUpdatesSection(db: Kysely<Database>, ownerId: string, projectId: string) {
+  const project = await assertOwner(db, ownerId, projectId);
+  return { project, updates: await listProjectUpdates(db, ownerId, projectId) };
+}

@@ -1,4 +1,4 @@
-import { ArrowLeft, BarChart3, ChevronRight, Contact, Download, Inbox, SearchX, Settings2 } from "lucide-react";
+import { ChevronRight, Contact, Download, Inbox, SearchX, Settings2 } from "lucide-react";
 import { Form, Link } from "react-router";
 import { inputClass, labelClass } from "~/components/form-fields";
 import type { FormResult } from "~/modules/http/form-result";
@@ -14,6 +14,7 @@ import {
 import type { LeadInbox } from "~/modules/leads/leads.server";
 import { EmptyState, PageHeader, primaryButtonClass, secondaryButtonClass } from "../insights/ui";
 import { useClock } from "../insights/use-clock";
+import { ProjectSectionTop } from "../project-section-nav";
 import { LeadCard } from "./lead-card";
 
 export type LeadsViewProps = {
@@ -35,15 +36,7 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
   return (
     <main className="mx-auto max-w-5xl px-4 pt-6 pb-16 sm:pt-8">
       <PageHeader
-        before={
-          <Link
-            to="/my-projects"
-            className="-ml-2 mb-3 inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-          >
-            <ArrowLeft aria-hidden className="size-4" />
-            Back to Projects
-          </Link>
-        }
+        before={<ProjectSectionTop projectId={project.id} current="leads" />}
         title={`Leads: ${project.title}`}
         subtitle={
           <>
@@ -62,10 +55,6 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
         <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
           <Settings2 aria-hidden className="size-4" />
           Alerts &amp; webhooks
-        </Link>
-        <Link to={`${base}/analytics`} className={secondaryButtonClass}>
-          <BarChart3 aria-hidden className="size-4" />
-          Analytics
         </Link>
       </div>
 
@@ -90,7 +79,7 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
             title="No leads yet"
             text="When someone requests an intro, follows updates or signals interest on your pitch page, they appear here."
             action={
-              <Link to={`${base}/edit`} className={primaryButtonClass}>
+              <Link to={`${base}/qr-codes`} className={primaryButtonClass}>
                 Print a QR code
               </Link>
             }

@@ -1,0 +1,53 @@
+import { ProjectSectionPage } from "~/components/founder/project-section-nav";
+import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
+import { QrCodesCard } from "~/components/founder/qr-codes-card";
+import { requireSessionUser } from "~/modules/auth/session.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { publicUrlWarning } from "~/modules/qr/public-url";
+import { loadQrCodesSection } from "~/modules/qr/qr-codes.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/project-qr-codes";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `QR codes: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` },
+];
+
+/** The project's QR codes section; creating and deleting codes post to the edit route's action. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { auth, database, config, flashCookie } = context.services;
+  const user = await requireSessionUser(auth, request);
+  const section = await orRedirectToMyProjects(flashCookie, () => loadQrCodesSection(database.db, user.id, params.id, config.publicUrl));
+  const warning = publicUrlWarning(config.publicUrl);
+  return {
+    project: { id: section.project.id, title: section.project.title, slug: section.project.slug },
+    pitchUrl: section.pitchUrl,
+    pitchQrSvg: section.pitchQrSvg,
+    qrAddressWarning: warning && { address: warning.address, message: warning.message },
+    qrCodes: section.codes.map((code) => ({
+      id: code.id,
+      label: code.label,
+      eventTag: code.event_tag,
+      totalScans: Number(code.total_scans),
+      uniqueScans: Number(code.unique_scans),
+      createdAt: code.created_at,
+      url: code.url,
+      svg: code.svg,
+    })),
+  };
+}
+
+export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
+  const { project } = loaderData;
+  return (
+    <ProjectSectionPage projectId={project.id} current="qr-codes" title={`QR codes: ${project.title}`}>
+      <PublicUrlWarningBanner warning={loaderData.qrAddressWarning} />
+      <QrCodesCard
+        projectId={project.id}
+        slug={project.slug}
+        pitchUrl={loaderData.pitchUrl}
+        pitchQrSvg={loaderData.pitchQrSvg}
+        qrCodes={loaderData.qrCodes}
+      />
+    </ProjectSectionPage>
+  );
+}

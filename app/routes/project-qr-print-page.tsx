@@ -1,0 +1,99 @@
+import { Download, Printer } from "lucide-react";
+import { data, Link } from "react-router";
+import { ProjectSectionTop } from "~/components/founder/project-section-nav";
+import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
+import { useHydrated } from "~/components/pitch/use-hydrated";
+import { requireSessionUser } from "~/modules/auth/session.server";
+import { isDomainError } from "~/modules/errors.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { loadPrintPageSheet, parsePrintSheetSize } from "~/modules/qr/print-sheet.server";
+import { publicUrlWarning } from "~/modules/qr/public-url";
+import { PRINT_SHEET_SIZES, printPagePath, printSheetPath, type PrintSheetSize } from "~/modules/qr/qr-form";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/project-qr-print-page";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `Print ${loaderData?.label ?? "QR code"} · ${PRODUCT_NAME}` },
+];
+
+const SIZE_NAMES: Record<PrintSheetSize, string> = { a6: "A6 card", letter: "US Letter" };
+
+/** GET /project/{id}/qr/{qrId}/print[?size=letter]: one code's print sheet, ready for the browser's print dialog. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { auth, database, config, flashCookie } = context.services;
+  const user = await requireSessionUser(auth, request);
+  let size: PrintSheetSize;
+  try {
+    size = parsePrintSheetSize(new URL(request.url).searchParams.get("size"));
+  } catch (error) {
+    if (isDomainError(error)) throw data(error.message, { status: error.status });
+    throw error;
+  }
+  const sheet = await orRedirectToMyProjects(flashCookie, () => loadPrintPageSheet(database.db, user.id, config.publicUrl, params.id, params.qrId, size));
+  const warning = publicUrlWarning(config.publicUrl);
+  return {
+    projectId: params.id,
+    qrCodeId: params.qrId,
+    size,
+    label: sheet.label,
+    title: sheet.title,
+    svg: sheet.svg,
+    qrAddressWarning: warning && { address: warning.address, message: warning.message },
+  };
+}
+
+export default function PrintQrSheet({ loaderData }: Route.ComponentProps) {
+  const { projectId, qrCodeId, size, label } = loaderData;
+  const hydrated = useHydrated();
+  const src = `data:image/svg+xml;utf8,${encodeURIComponent(loaderData.svg)}`;
+  return (
+    <main className="mx-auto max-w-3xl px-4 pb-10 pt-5 sm:pt-8 print:m-0 print:max-w-none print:p-0">
+      <ProjectSectionTop projectId={projectId} current="qr-codes" />
+      <div className="print:hidden">
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-950 sm:text-3xl">Print: {label}</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {loaderData.title} · prints at actual size; choose 100% (no scaling) in the print dialog.
+        </p>
+        <PublicUrlWarningBanner warning={loaderData.qrAddressWarning} className="mt-4" />
+        <div className="mt-4 flex flex-wrap items-center gap-2">
+          <div role="group" aria-label="Sheet size" className="flex rounded-lg shadow-sm">
+            {PRINT_SHEET_SIZES.map((option, index) => (
+              <Link
+                key={option}
+                to={printPagePath(projectId, qrCodeId, option)}
+                replace
+                aria-current={option === size ? "page" : undefined}
+                className={`inline-flex h-10 items-center border border-slate-300 px-3.5 text-sm font-semibold ${index === 0 ? "rounded-l-lg" : "-ml-px rounded-r-lg"} ${
+                  option === size ? "bg-slate-900 text-white" : "bg-white text-slate-800 hover:bg-slate-50"
+                }`}
+              >
+                {SIZE_NAMES[option]}
+              </Link>
+            ))}
+          </div>
+          <button
+            type="button"
+            onClick={() => window.print()}
+            disabled={!hydrated}
+            className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+          >
+            <Printer aria-hidden className="size-4" />
+            Print
+          </button>
+          <a
+            href={printSheetPath(projectId, qrCodeId, size)}
+            download
+            className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+          >
+            <Download aria-hidden className="size-4" />
+            Download SVG
+          </a>
+        </div>
+      </div>
+      {/* Drawn at its size in mm; on screen it shrinks to the column, on paper it prints at actual size. */}
+      <figure data-print-sheet className="mt-6 overflow-hidden rounded-xl bg-slate-100 p-4 ring-1 ring-slate-200 print:m-0 print:rounded-none print:bg-white print:p-0 print:ring-0">
+        <img src={src} alt={`Print sheet for ${label} (${SIZE_NAMES[size]})`} className="mx-auto h-auto max-w-full bg-white shadow-md print:max-w-none print:shadow-none" />
+      </figure>
+    </main>
+  );
+}

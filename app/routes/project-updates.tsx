@@ -1,0 +1,32 @@
+import { ProjectSectionPage } from "~/components/founder/project-section-nav";
+import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
+import { requireSessionUser } from "~/modules/auth/session.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { loadProjectUpdatesSection } from "~/modules/updates/project-updates.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/project-updates";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `Updates: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` },
+];
+
+/** The project's updates section; posting an update goes to the edit route's action. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { auth, database, flashCookie } = context.services;
+  const user = await requireSessionUser(auth, request);
+  const { project, updates } = await orRedirectToMyProjects(flashCookie, () => loadProjectUpdatesSection(database.db, user.id, params.id));
+  return {
+    project: { id: project.id, title: project.title },
+    serverNow: new Date().toISOString(),
+    updates: updates.map((update) => ({ id: update.id, body: update.body, createdAt: update.created_at, mailed: update.digest_slot !== null })),
+  };
+}
+
+export default function ProjectUpdates({ loaderData }: Route.ComponentProps) {
+  const { project } = loaderData;
+  return (
+    <ProjectSectionPage projectId={project.id} current="updates" title={`Updates: ${project.title}`}>
+      <ProjectUpdatesCard projectId={project.id} updates={loaderData.updates} serverNow={loaderData.serverNow} />
+    </ProjectSectionPage>
+  );
+}
