@@ -16,7 +16,7 @@ let app: AppServer;
 let browser: Browser;
 /** One founder (read-only for the checks below) and their project, set up over HTTP as the forms post. */
 let founder: { email: string; cookie: string };
-let project: { id: string; slug: string };
+let project: Project;
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
