@@ -8,6 +8,7 @@ import { doorCounting } from "./migrations/0006-door-counting.server";
 import { visitorSubmissionKeys } from "./migrations/0007-visitor-submission-keys.server";
 import { leadInbox } from "./migrations/0008-lead-inbox.server";
 import { attribution } from "./migrations/0009-attribution.server";
+import { wallMessageChoice } from "./migrations/0010-wall-message-choice.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0007-visitor-submission-keys": visitorSubmissionKeys,
   "0008-lead-inbox": leadInbox,
   "0009-attribution": attribution,
+  "0010-wall-message-choice": wallMessageChoice,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

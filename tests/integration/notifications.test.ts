@@ -113,7 +113,8 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(confirmation.text).toContain("Hi Omar Haddad,");
     expect(confirmation.text).toContain(`Interest level: ${tier.range_label}`);
     expect(confirmation.text).toContain("Your message: Loved the pilot numbers");
-    expect(confirmation.text).toContain("Recognition Wall: your name is shown as a supporter.");
+    expect(confirmation.text).toContain("On the Recognition Wall: your name, 'Omar Haddad', as a supporter.");
+    expect(confirmation.text).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
     expect(confirmation.text).toContain("This signal is non-binding: you have not committed to invest, no payment was made");
     expect(confirmation.html).toContain("non-binding");
     expect(header(confirmation, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
@@ -125,7 +126,41 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(alert.subject).toBe(`New interest signal for Harbor signal: ${tier.range_label}`);
     expect(alert.text).toContain("Omar Haddad signaled non-binding interest in Harbor signal.");
     expect(alert.text).toContain("> Loved the pilot numbers");
-    expect(alert.text).toContain("Shown on your Recognition Wall");
+    expect(alert.text).toContain("Shown on your Recognition Wall; their message is for you only");
+  });
+
+  it("tells a visitor who also shows their message that it is on the wall, and one who shows nothing that nothing is", async () => {
+    const database = getDb();
+    const { founderEmail, project } = await founderProject(database, "signal");
+    const tierId = project.tiers[0]!.id;
+    const everything = `ines-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const nothing = `noor-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await recordSignal(
+      database.db,
+      testMailLinks,
+      project.id,
+      parse(signalSchema, { tierId, name: "Ines", email: everything, message: "See you at demo day", showName: "on", showMessage: "on" }),
+      anonymous,
+    );
+    await recordSignal(
+      database.db,
+      testMailLinks,
+      project.id,
+      parse(signalSchema, { tierId, name: "Noor", email: nothing, message: "Quietly in", showMessage: "on" }),
+      anonymous,
+    );
+    const { mails } = await deliver(database, [founderEmail, everything, nothing]);
+
+    const toEverything = mails.find((mail) => addressOf(mail) === everything)!;
+    expect(toEverything.text).toContain("On the Recognition Wall: your name, 'Ines', as a supporter, and your message.");
+    expect(toEverything.text).toContain("Not on the wall: your interest level and your e-mail address.");
+    const toNothing = mails.find((mail) => addressOf(mail) === nothing)!;
+    expect(toNothing.text).toContain("On the Recognition Wall: nothing; your signal is only counted, as one more supporter.");
+    expect(toNothing.text).toContain("Not on the wall: your name, your interest level, your message (only the founders read it) and your e-mail address.");
+    // The founder reads both messages.
+    const alerts = mails.filter((mail) => addressOf(mail) === founderEmail).map((mail) => mail.text);
+    expect(alerts.some((text) => text.includes("> See you at demo day") && text.includes("Shown on your Recognition Wall, with their message"))).toBe(true);
+    expect(alerts.some((text) => text.includes("> Quietly in") && text.includes("Private: counted, not shown on the wall"))).toBe(true);
   });
 
   it("welcomes a new subscriber once; subscribing again sends nothing new", async () => {
