@@ -6,7 +6,7 @@ import pino from "pino";
 import { expect, it } from "vitest";
 import type { AppDatabase } from "~/db/client.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
-import { unsubscribeByToken } from "~/modules/contacts/unsubscribe-link.server";
+import { checkUnsubscribeLink, unsubscribeByToken } from "~/modules/contacts/unsubscribe-link.server";
 import { createUnsubscribeTokens, UNSUBSCRIBE_TOKEN_TTL_MS } from "~/modules/contacts/unsubscribe-token.server";
 import { validate } from "~/modules/forms/validation";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
@@ -158,7 +158,7 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(toNothing.text).toContain("On the Recognition Wall: nothing; your signal is only counted, as one more supporter.");
     expect(toNothing.text).toContain("Not on the wall: your name, your interest level, your message (only the founders read it) and your e-mail address.");
     // The founder reads both messages.
-    const alerts = mails.filter((mail) => addressOf(mail) === founderEmail).map((mail) => mail.text);
+    const alerts = mails.filter((mail) => addressOf(mail) === founderEmail).map((mail) => mail.text ?? "");
     expect(alerts.some((text) => text.includes("> See you at demo day") && text.includes("Shown on your Recognition Wall, with their message"))).toBe(true);
     expect(alerts.some((text) => text.includes("> Quietly in") && text.includes("Private: counted, not shown on the wall"))).toBe(true);
   });
@@ -196,7 +196,7 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(mails[0]?.bcc).toBeUndefined();
   });
 
-  it("unsubscribes through the e-mail's link, and changes nothing for a tampered or expired token", async () => {
+  it("unsubscribes through the e-mail's link once confirmed, and changes nothing on opening it or for a tampered or expired token", async () => {
     const database = getDb();
     const { project } = await founderProject(database, "unsub");
     const visitor = `lin-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -221,6 +221,14 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     const contact = await database.db.selectFrom("contacts").select("id").where("email", "=", visitor).executeTakeFirstOrThrow();
     const forged = createUnsubscribeTokens(`${TEST_SECRET}-other`).sign(contact.id);
     expect(await unsubscribeByToken(services(database), forged)).toMatchObject({ done: false });
+    expect(await subscribed()).toBe(true);
+    expect(await subscribers()).toBe(1);
+
+    // Opening the link (what a mail scanner does too) names the project and changes nothing.
+    expect(await checkUnsubscribeLink(services(database), token)).toEqual({ valid: true, projectTitle: "Harbor unsub" });
+    expect(await checkUnsubscribeLink(services(database), token)).toEqual({ valid: true, projectTitle: "Harbor unsub" });
+    expect(await checkUnsubscribeLink(services(database), tampered)).toMatchObject({ valid: false, title: "Invalid unsubscribe link" });
+    expect(await checkUnsubscribeLink({ ...services(database), unsubscribeTokens: expiredTokens }, token)).toMatchObject({ valid: false, title: "Expired unsubscribe link" });
     expect(await subscribed()).toBe(true);
     expect(await subscribers()).toBe(1);
 
