@@ -1,6 +1,9 @@
 // The operator's public facts come from the environment: a server started with its own support e-mail, address,
 // hours and legal dates shows them on /support, /privacy, /terms and the home page's Contact link, before and after
 // hydration; a bad value stops the app with a message naming the variable.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
@@ -74,7 +77,12 @@ describe("operator settings from the environment", () => {
   });
 
   it("refuses to start with a support e-mail that is not one, or a date that is not YYYY-MM-DD, naming the variable", async () => {
-    await expect(startAppServer({ env: { SUPPORT_EMAIL: "help-at-example" } })).rejects.toThrow(/SUPPORT_EMAIL must be an e-mail address/);
-    await expect(startAppServer({ env: { TERMS_EFFECTIVE_DATE: "2026-02-30" } })).rejects.toThrow(/TERMS_EFFECTIVE_DATE must be a date written YYYY-MM-DD/);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-e2e-bad-config-"));
+    try {
+      await expect(startAppServer({ dataDir, env: { SUPPORT_EMAIL: "help-at-example" } })).rejects.toThrow(/SUPPORT_EMAIL must be an e-mail address/);
+      await expect(startAppServer({ dataDir, env: { TERMS_EFFECTIVE_DATE: "2026-02-30" } })).rejects.toThrow(/TERMS_EFFECTIVE_DATE must be a date written YYYY-MM-DD/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
