@@ -2,7 +2,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/updates/digest-slot";
+
+const isoDate = (name: string, fallback: string) =>
+  z.string().trim().default(fallback).refine(isIsoDate, { message: `${name} must be a date written YYYY-MM-DD, such as 2025-10-14` });
+const publicText = (name: string, fallback: string) => z.string().trim().min(1, `${name} must not be empty`).default(fallback);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -27,6 +32,11 @@ const envSchema = z.object({
     .refine(isValidTimeZone, { message: "DIGEST_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/New_York" }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false").default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address such as support@example.com").default(DEFAULT_OPERATOR_SETTINGS.supportEmail),
+  SUPPORT_ADDRESS: publicText("SUPPORT_ADDRESS", DEFAULT_OPERATOR_SETTINGS.supportAddress),
+  SUPPORT_HOURS: publicText("SUPPORT_HOURS", DEFAULT_OPERATOR_SETTINGS.supportHours),
+  PRIVACY_EFFECTIVE_DATE: isoDate("PRIVACY_EFFECTIVE_DATE", DEFAULT_OPERATOR_SETTINGS.privacyEffectiveDate),
+  TERMS_EFFECTIVE_DATE: isoDate("TERMS_EFFECTIVE_DATE", DEFAULT_OPERATOR_SETTINGS.termsEffectiveDate),
 });
 
 export type DatabaseTarget = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
@@ -48,7 +58,15 @@ export type AppConfig = {
   /** Whether webhooks may reach loopback, private and link-local addresses (and plain http): off unless the operator says so. */
   webhooks: { allowPrivateTargets: boolean };
   logLevel: string;
+  /** Public: shown on /support, /privacy, /terms and the home page (see `browserSettings`). */
+  operator: OperatorSettings;
 };
+
+/** The allow-list of configuration the browser may see: the operator's public facts, field by field, nothing else. */
+export function browserSettings(config: AppConfig): OperatorSettings {
+  const { supportEmail, supportAddress, supportHours, privacyEffectiveDate, termsEffectiveDate } = config.operator;
+  return { supportEmail, supportAddress, supportHours, privacyEffectiveDate, termsEffectiveDate };
+}
 
 /** Reads and validates the environment once at start-up; a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -82,6 +100,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
     webhooks: { allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true" },
     logLevel: vars.LOG_LEVEL,
+    operator: {
+      supportEmail: vars.SUPPORT_EMAIL,
+      supportAddress: vars.SUPPORT_ADDRESS,
+      supportHours: vars.SUPPORT_HOURS,
+      privacyEffectiveDate: vars.PRIVACY_EFFECTIVE_DATE,
+      termsEffectiveDate: vars.TERMS_EFFECTIVE_DATE,
+    },
   };
 }
 

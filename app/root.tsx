@@ -17,6 +17,7 @@ import {
 import { toast as showToast, Toaster } from "sonner";
 import { ProjectGridSkeleton } from "~/components/founder/project-grid-skeleton";
 import { SiteHeader } from "~/components/site-header";
+import { browserSettings } from "~/config.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
@@ -36,6 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       toast: flash?.toast ? { ...flash.toast, id: crypto.randomUUID() } : null,
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
+      operator: browserSettings(context.services.config),
       // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13).
       pitchClient: context.sharedDocument
         ? { script: enhanceScript, styles: pitchStyles, qrCode: qrCodeScript, serviceWorker: serviceWorkerScript }

@@ -9,6 +9,7 @@ import { visitorSubmissionKeys } from "./migrations/0007-visitor-submission-keys
 import { leadInbox } from "./migrations/0008-lead-inbox.server";
 import { attribution } from "./migrations/0009-attribution.server";
 import { uniqueQrLabels } from "./migrations/0010-unique-qr-labels.server";
+import { wallMessageChoice } from "./migrations/0011-wall-message-choice.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "0008-lead-inbox": leadInbox,
   "0009-attribution": attribution,
   "0010-unique-qr-labels": uniqueQrLabels,
+  "0011-wall-message-choice": wallMessageChoice,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

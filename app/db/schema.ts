@@ -141,6 +141,8 @@ export interface SignalsTable {
   event_source: string | null;
   is_public: boolean;
   message: string | null;
+  /** The visitor also chose to show the message on the Recognition Wall (only with their name shown). */
+  message_public: Generated<boolean>;
   user_id: string | null;
   /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
   source: Generated<string>;
@@ -409,6 +411,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "email_verified",
   "subscribed",
   "is_public",
+  "message_public",
   "hidden",
   "did_intro",
   "did_subscribe",

@@ -231,6 +231,11 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
     counter!.classList.toggle("text-slate-500", counted.value.length <= max);
   });
 
+  // As on the React page: a message is only shown on the wall with the name, so that choice waits for 'Show my name'.
+  const showName = form.querySelector<HTMLInputElement>('input[name="showName"]');
+  const showMessage = form.querySelector<HTMLInputElement>('input[name="showMessage"]');
+  if (showName && showMessage) showName.addEventListener("change", () => (showMessage.disabled = !showName.checked));
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (busy) return;

@@ -1,6 +1,7 @@
 import { BarChart3, MousePointerClick, Timer } from "lucide-react";
 import { Link } from "react-router";
-import { PRODUCT_NAME, SUPPORT_EMAIL } from "~/product";
+import { useOperatorSettings } from "~/components/use-operator-settings";
+import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => [
@@ -27,6 +28,7 @@ const features = [
 ];
 
 export default function Home() {
+  const { supportEmail } = useOperatorSettings();
   return (
     <>
       <main className="mx-auto max-w-6xl px-4 pb-28 pt-12 sm:pt-20">
@@ -70,7 +72,7 @@ export default function Home() {
           <Link to="/terms" className="hover:text-slate-900">
             Terms
           </Link>
-          <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-slate-900">
+          <a href={`mailto:${supportEmail}`} className="hover:text-slate-900">
             Contact
           </a>
         </nav>

@@ -1,13 +1,16 @@
 import { Link } from "react-router";
 import { MailLink, StaticPage } from "~/components/static-page";
-import { LEGAL_EFFECTIVE_DATE, PRIVACY_EMAIL, PRODUCT_NAME } from "~/product";
+import { useOperatorSettings } from "~/components/use-operator-settings";
+import { formatEffectiveDate } from "~/modules/operator/operator-settings";
+import { PRIVACY_EMAIL, PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/privacy";
 
 export const meta: Route.MetaFunction = () => [{ title: `Privacy Policy · ${PRODUCT_NAME}` }];
 
 export default function Privacy() {
+  const operator = useOperatorSettings();
   return (
-    <StaticPage title="Privacy Policy" effectiveDate={LEGAL_EFFECTIVE_DATE}>
+    <StaticPage title="Privacy Policy" effectiveDate={formatEffectiveDate(operator.privacyEffectiveDate)}>
       <p>
         {PRODUCT_NAME} helps founders publish pitch pages and share them through QR codes. This policy explains
         what we collect, why, and the choices you have. We collect as little as we can to run the service.

@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { MailLink, StaticPage } from "~/components/static-page";
-import { COMPANY_LOCATION, FEEDBACK_EMAIL, PARTNERSHIPS_EMAIL, PRODUCT_NAME, SUPPORT_EMAIL } from "~/product";
+import { useOperatorSettings } from "~/components/use-operator-settings";
+import { FEEDBACK_EMAIL, PARTNERSHIPS_EMAIL, PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/support";
 
 export const meta: Route.MetaFunction = () => [{ title: `Support · ${PRODUCT_NAME}` }];
 
 export default function Support() {
+  const operator = useOperatorSettings();
   return (
     <StaticPage title="Support">
       <p>
@@ -16,10 +18,12 @@ export default function Support() {
 
       <ul className="mt-6! grid list-none! gap-3 pl-0! sm:grid-cols-3">
         <ContactCard label="E-mail">
-          <MailLink email={SUPPORT_EMAIL} />
+          <MailLink email={operator.supportEmail} />
         </ContactCard>
-        <ContactCard label="Hours">Monday–Friday, 9AM–6PM PST</ContactCard>
-        <ContactCard label="Location">{COMPANY_LOCATION}</ContactCard>
+        <ContactCard label="Hours">{operator.supportHours}</ContactCard>
+        <ContactCard label="Location">
+          <span className="whitespace-pre-line">{operator.supportAddress}</span>
+        </ContactCard>
       </ul>
 
       <h2>Help topics</h2>
@@ -59,7 +63,7 @@ export default function Support() {
       <h3>Account and sign-in</h3>
       <p>
         Founders <Link to="/auth">sign in</Link> to manage projects; visitors never need an account. If you can't
-        get in, e-mail <MailLink email={SUPPORT_EMAIL} /> from the address on your account.
+        get in, e-mail <MailLink email={operator.supportEmail} /> from the address on your account.
       </p>
 
       <h2>Feedback and partnerships</h2>

@@ -1,13 +1,16 @@
 import { Link } from "react-router";
 import { MailLink, StaticPage } from "~/components/static-page";
-import { LEGAL_EFFECTIVE_DATE, LEGAL_EMAIL, PRODUCT_NAME } from "~/product";
+import { useOperatorSettings } from "~/components/use-operator-settings";
+import { formatEffectiveDate } from "~/modules/operator/operator-settings";
+import { LEGAL_EMAIL, PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/terms";
 
 export const meta: Route.MetaFunction = () => [{ title: `Terms of Service · ${PRODUCT_NAME}` }];
 
 export default function Terms() {
+  const operator = useOperatorSettings();
   return (
-    <StaticPage title="Terms of Service" effectiveDate={LEGAL_EFFECTIVE_DATE}>
+    <StaticPage title="Terms of Service" effectiveDate={formatEffectiveDate(operator.termsEffectiveDate)}>
       <p>
         These terms govern your use of {PRODUCT_NAME}. By using the service you agree to them. Please also read
         our <Link to="/privacy">Privacy Policy</Link>.

@@ -4,7 +4,7 @@ import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { FieldError, inputClass, labelClass, primaryButtonClass } from "~/components/form-fields";
 import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
-import { unsubscribeByToken, type TokenUnsubscribeResult } from "~/modules/contacts/unsubscribe-link.server";
+import { checkUnsubscribeLink, unsubscribeByToken, type UnsubscribeLinkCheck } from "~/modules/contacts/unsubscribe-link.server";
 import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { isDomainError } from "~/modules/errors.server";
 import { formToObject, validate } from "~/modules/forms/validation";
@@ -17,16 +17,26 @@ export const meta: Route.MetaFunction = () => [{ title: `Unsubscribe · ${PRODUC
 
 type Result = { done: true; projectTitle?: string } | { done: false; title: string; message: string };
 
-/** The one-click link of an e-mail (`?token=`): unsubscribes that contact and says so, or says why it cannot. */
+/**
+ * The link of an e-mail (`?token=`): names the project and asks, with one button that posts the token back.
+ * Opening the link changes nothing (mail scanners open links); a bad or expired link says why.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token");
-  if (token === null) return { link: null };
-  const link = await unsubscribeByToken(context.services, token);
-  return data({ link }, { status: link.done ? 200 : 400 });
+  if (token === null) return { link: null, token: null };
+  const link = await checkUnsubscribeLink(context.services, token);
+  return data({ link, token: link.valid ? token : null }, { status: link.valid ? 200 : 400 });
 }
 
+/** The link's button (a `token` field) unsubscribes that contact; otherwise the e-mail form (SPEC.md section 5). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const input = validate(unsubscribeSchema, formToObject(await request.formData()));
+  const form = await request.formData();
+  const token = form.get("token");
+  if (typeof token === "string") {
+    const result = await unsubscribeByToken(context.services, token);
+    return data<Result>(result, { status: result.done ? 200 : 400 });
+  }
+  const input = validate(unsubscribeSchema, formToObject(form));
   if (!input.ok) return data<Result>({ done: false, title: "Invalid email", message: "Please enter a valid email address." }, { status: 400 });
   try {
     await consumeRateLimit(context.services.database.db, `unsubscribe:${clientIpOf(request)}`, UNSUBSCRIBE_LIMIT);
@@ -48,8 +58,8 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const [clientError, setClientError] = useState<Result | null>(null);
-  const link: TokenUnsubscribeResult | null = actionData ? null : loaderData.link;
-  const result = clientError ?? actionData ?? (link?.done ? link : null);
+  const link: UnsubscribeLinkCheck | null = actionData ? null : loaderData.link;
+  const result = clientError ?? actionData ?? null;
 
   useEffect(() => {
     if (!actionData) return;
@@ -69,6 +79,32 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     );
   }
 
+  if (link?.valid && loaderData.token) {
+    return (
+      <main className="mx-auto max-w-md px-4 py-12">
+        <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
+          <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
+          <h1 className="mt-4 text-2xl font-bold">Unsubscribe</h1>
+          <p className="mt-2 text-slate-600">
+            {link.projectTitle ? (
+              <>
+                Stop e-mails about <strong className="font-semibold text-slate-900">{link.projectTitle}</strong> to this address?
+              </>
+            ) : (
+              "Stop these e-mails to this address?"
+            )}
+          </p>
+          <Form method="post" className="mt-6">
+            <input type="hidden" name="token" value={loaderData.token} />
+            <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
+              {busy ? "Processing..." : "Unsubscribe"}
+            </button>
+          </Form>
+        </div>
+      </main>
+    );
+  }
+
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     const input = validate(unsubscribeSchema, formToObject(new FormData(event.currentTarget)));
     if (input.ok) return setClientError(null);
@@ -81,13 +117,13 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     <main className="mx-auto max-w-md px-4 py-12">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold">Unsubscribe</h1>
-        {link && !link.done ? (
+        {link && !link.valid ? (
           <div role="alert" className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
             <p className="font-semibold">{link.title}</p>
             <p className="mt-0.5">{link.message}</p>
           </div>
         ) : null}
-        <p className={`${link && !link.done ? "mt-3" : "mt-1"} text-sm text-slate-600`}>Enter your e-mail address to stop receiving project updates.</p>
+        <p className={`${link && !link.valid ? "mt-3" : "mt-1"} text-sm text-slate-600`}>Enter your e-mail address to stop receiving project updates.</p>
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-5 space-y-4">
           <div>
             <label htmlFor="email" className={labelClass}>

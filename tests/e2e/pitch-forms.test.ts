@@ -243,6 +243,7 @@ describe("the signal dialog", () => {
 
       const name = `Public Backer ${id}`;
       const message = `Met you at the expo ${id}`;
+      privateValues.push(message);
       await field(dialog, "Name").fill(name);
       await field(dialog, "Message").fill(message);
       expect(await dialog.getByLabel("Show my name on the Recognition Wall").isChecked()).toBe(true);
@@ -253,15 +254,18 @@ describe("the signal dialog", () => {
       // The cached anonymous page is renewed: the next visitor gets the new entry in the first response.
       const cached = await fetch(pitchUrl());
       expect(cached.headers.get("x-page-cache")).toBe("hit");
-      expect(await cached.text()).toContain(name);
+      const cachedHtml = await cached.text();
+      expect(cachedHtml).toContain(name);
+      // The message is for the founders: 'Also show my message on the wall' was left off.
+      expect(cachedHtml).not.toContain(message);
 
       const contacts = contactsByEmail(db, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: projectId });
       const signal = db.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
-      expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message });
+      expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message, message_public: 0 });
       const entries = db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(projectId, name);
-      expect(entries).toEqual([{ type: "Supporter", message, is_public: 1 }]);
+      expect(entries).toEqual([{ type: "Supporter", message: null, is_public: 1 }]);
 
       const again = await openPitchDialog(page, "Signal Interest");
       expect(await field(again, "Name").inputValue()).toBe("");

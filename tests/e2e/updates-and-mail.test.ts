@@ -77,7 +77,7 @@ function unsubscribeLinksOf(mail: ParsedMail): { page: string; oneClick: string 
 }
 
 describe("e-mail to visitors", () => {
-  it("welcomes a follower, whose one-click link unsubscribes them; a tampered link changes nothing", async () => {
+  it("welcomes a follower, whose unsubscribe link asks first and unsubscribes with its button; a tampered link changes nothing", async () => {
     const email = `${marker("follow")}@example.com`;
     const { context, page } = await newVisitor(browser, { viewport: PHONE });
     try {
@@ -103,11 +103,25 @@ describe("e-mail to visitors", () => {
       await page.getByText("Nothing was changed.").waitFor();
       expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([1]);
 
-      const done = await page.goto(link);
-      expect(done?.status()).toBe(200);
+      const followers = () => (db.prepare("select subscribers from project_stats where project_id = ?").get(project.id) as { subscribers: number }).subscribers;
+      const followersBefore = followers();
+      // A mail scanner prefetching the link, then the person opening it: nothing changes until the button.
+      const prefetched = await fetch(link);
+      expect(prefetched.status).toBe(200);
+      const opened = await page.goto(link);
+      expect(opened?.status()).toBe(200);
+      await waitForHydration(page);
+      await page.getByRole("heading", { name: "Unsubscribe" }).waitFor();
+      await page.getByText(`Stop e-mails about ${TITLE} to this address?`).waitFor();
+      expect(await page.getByRole("button").filter({ hasText: "Unsubscribe" }).count()).toBe(1);
+      expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect(followers()).toBe(followersBefore);
+
+      await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
       await page.getByText(`You will no longer receive emails about ${TITLE}.`).waitFor();
       expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([0]);
+      expect(followers()).toBe(followersBefore - 1);
     } finally {
       await context.close();
     }
@@ -133,6 +147,9 @@ describe("e-mail to visitors", () => {
     const confirmation = await mailTo(email, `Your interest in ${TITLE} is recorded`);
     expect(confirmation.text).toContain("Interest level: Angel ($5k-$25k)");
     expect(confirmation.text).toContain("This signal is non-binding");
+    // 'Show my name' stayed on and 'Also show my message on the wall' off: the e-mail says exactly that.
+    expect(confirmation.text).toContain("On the Recognition Wall: your name, 'Omar Haddad', as a supporter.");
+    expect(confirmation.text).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
     const alert = await mailTo(founderEmail, `New interest signal for ${TITLE}: Angel`);
     expect(alert.text).toContain(`Omar Haddad signaled non-binding interest in ${TITLE}.`);
     expect(alert.replyTo?.value[0]?.address).toBe(email);

@@ -6,7 +6,7 @@ import pino from "pino";
 import { expect, it } from "vitest";
 import type { AppDatabase } from "~/db/client.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
-import { unsubscribeByToken } from "~/modules/contacts/unsubscribe-link.server";
+import { checkUnsubscribeLink, unsubscribeByToken } from "~/modules/contacts/unsubscribe-link.server";
 import { createUnsubscribeTokens, UNSUBSCRIBE_TOKEN_TTL_MS } from "~/modules/contacts/unsubscribe-token.server";
 import { validate } from "~/modules/forms/validation";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
@@ -113,7 +113,8 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(confirmation.text).toContain("Hi Omar Haddad,");
     expect(confirmation.text).toContain(`Interest level: ${tier.range_label}`);
     expect(confirmation.text).toContain("Your message: Loved the pilot numbers");
-    expect(confirmation.text).toContain("Recognition Wall: your name is shown as a supporter.");
+    expect(confirmation.text).toContain("On the Recognition Wall: your name, 'Omar Haddad', as a supporter.");
+    expect(confirmation.text).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
     expect(confirmation.text).toContain("This signal is non-binding: you have not committed to invest, no payment was made");
     expect(confirmation.html).toContain("non-binding");
     expect(header(confirmation, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
@@ -125,7 +126,41 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(alert.subject).toBe(`New interest signal for Harbor signal: ${tier.range_label}`);
     expect(alert.text).toContain("Omar Haddad signaled non-binding interest in Harbor signal.");
     expect(alert.text).toContain("> Loved the pilot numbers");
-    expect(alert.text).toContain("Shown on your Recognition Wall");
+    expect(alert.text).toContain("Shown on your Recognition Wall; their message is for you only");
+  });
+
+  it("tells a visitor who also shows their message that it is on the wall, and one who shows nothing that nothing is", async () => {
+    const database = getDb();
+    const { founderEmail, project } = await founderProject(database, "signal");
+    const tierId = project.tiers[0]!.id;
+    const everything = `ines-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const nothing = `noor-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await recordSignal(
+      database.db,
+      testMailLinks,
+      project.id,
+      parse(signalSchema, { tierId, name: "Ines", email: everything, message: "See you at demo day", showName: "on", showMessage: "on" }),
+      anonymous,
+    );
+    await recordSignal(
+      database.db,
+      testMailLinks,
+      project.id,
+      parse(signalSchema, { tierId, name: "Noor", email: nothing, message: "Quietly in", showMessage: "on" }),
+      anonymous,
+    );
+    const { mails } = await deliver(database, [founderEmail, everything, nothing]);
+
+    const toEverything = mails.find((mail) => addressOf(mail) === everything)!;
+    expect(toEverything.text).toContain("On the Recognition Wall: your name, 'Ines', as a supporter, and your message.");
+    expect(toEverything.text).toContain("Not on the wall: your interest level and your e-mail address.");
+    const toNothing = mails.find((mail) => addressOf(mail) === nothing)!;
+    expect(toNothing.text).toContain("On the Recognition Wall: nothing; your signal is only counted, as one more supporter.");
+    expect(toNothing.text).toContain("Not on the wall: your name, your interest level, your message (only the founders read it) and your e-mail address.");
+    // The founder reads both messages.
+    const alerts = mails.filter((mail) => addressOf(mail) === founderEmail).map((mail) => mail.text ?? "");
+    expect(alerts.some((text) => text.includes("> See you at demo day") && text.includes("Shown on your Recognition Wall, with their message"))).toBe(true);
+    expect(alerts.some((text) => text.includes("> Quietly in") && text.includes("Private: counted, not shown on the wall"))).toBe(true);
   });
 
   it("welcomes a new subscriber once; subscribing again sends nothing new", async () => {
@@ -161,7 +196,7 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(mails[0]?.bcc).toBeUndefined();
   });
 
-  it("unsubscribes through the e-mail's link, and changes nothing for a tampered or expired token", async () => {
+  it("unsubscribes through the e-mail's link once confirmed, and changes nothing on opening it or for a tampered or expired token", async () => {
     const database = getDb();
     const { project } = await founderProject(database, "unsub");
     const visitor = `lin-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -186,6 +221,14 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     const contact = await database.db.selectFrom("contacts").select("id").where("email", "=", visitor).executeTakeFirstOrThrow();
     const forged = createUnsubscribeTokens(`${TEST_SECRET}-other`).sign(contact.id);
     expect(await unsubscribeByToken(services(database), forged)).toMatchObject({ done: false });
+    expect(await subscribed()).toBe(true);
+    expect(await subscribers()).toBe(1);
+
+    // Opening the link (what a mail scanner does too) names the project and changes nothing.
+    expect(await checkUnsubscribeLink(services(database), token)).toEqual({ valid: true, projectTitle: "Harbor unsub" });
+    expect(await checkUnsubscribeLink(services(database), token)).toEqual({ valid: true, projectTitle: "Harbor unsub" });
+    expect(await checkUnsubscribeLink(services(database), tampered)).toMatchObject({ valid: false, title: "Invalid unsubscribe link" });
+    expect(await checkUnsubscribeLink({ ...services(database), unsubscribeTokens: expiredTokens }, token)).toMatchObject({ valid: false, title: "Expired unsubscribe link" });
     expect(await subscribed()).toBe(true);
     expect(await subscribers()).toBe(1);
 

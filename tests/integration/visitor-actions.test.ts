@@ -77,7 +77,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const { db } = getDb();
     const project = await createProject(db);
     const tier = project.tiers[0]!;
-    const input = parse(signalSchema, { tierId: tier.id, name: "Linus", email: "linus@example.com", message: "In!", showName: "on" });
+    const input = parse(signalSchema, { tierId: tier.id, name: "Linus", email: "linus@example.com", message: "In!", showName: "on", showMessage: "on" });
     const result = await recordSignal(db, testMailLinks, project.id, input, anonymous);
 
     const signal = await db.selectFrom("signals").selectAll().where("id", "=", result.signalId).executeTakeFirstOrThrow();

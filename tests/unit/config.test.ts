@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "~/config.server";
+import { browserSettings, loadConfig } from "~/config.server";
+import { formatEffectiveDate } from "~/modules/operator/operator-settings";
 
 const dirs: string[] = [];
 function tempDir() {
@@ -44,8 +45,46 @@ describe("loadConfig", () => {
     [{ DIGEST_HOUR: "24" }, "DIGEST_HOUR must be an hour from 0 to 23"],
     [{ DIGEST_TIME_ZONE: "Mars/Olympus" }, "DIGEST_TIME_ZONE must be an IANA time zone"],
     [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: "yes" }, "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false"],
+    [{ SUPPORT_EMAIL: "help-at-example.com" }, "SUPPORT_EMAIL must be an e-mail address"],
+    [{ SUPPORT_EMAIL: "" }, "SUPPORT_EMAIL must be an e-mail address"],
+    [{ SUPPORT_ADDRESS: "   " }, "SUPPORT_ADDRESS must not be empty"],
+    [{ SUPPORT_HOURS: "" }, "SUPPORT_HOURS must not be empty"],
+    [{ PRIVACY_EFFECTIVE_DATE: "14/10/2025" }, "PRIVACY_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
+    [{ PRIVACY_EFFECTIVE_DATE: "2025-02-30" }, "PRIVACY_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
+    [{ TERMS_EFFECTIVE_DATE: "October 14, 2025" }, "TERMS_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
+    [{ TERMS_EFFECTIVE_DATE: "2025-13-01" }, "TERMS_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
   ])("stops with a clear message on %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
+  });
+
+  it("shows today's support contact, hours and legal dates unless the operator sets their own", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).operator).toEqual({
+      supportEmail: "support@pitchqr.app",
+      supportAddress: "San Francisco, California",
+      supportHours: "Monday–Friday, 9AM–6PM PST",
+      privacyEffectiveDate: "2025-10-14",
+      termsEffectiveDate: "2025-10-14",
+    });
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      SUPPORT_EMAIL: "help@operator.example",
+      SUPPORT_ADDRESS: " 1 Harbour Street, Leith ",
+      SUPPORT_HOURS: "Weekdays 10–16 CET",
+      PRIVACY_EFFECTIVE_DATE: "2026-03-01",
+      TERMS_EFFECTIVE_DATE: "2024-02-29",
+      AUTH_SECRET: "s".repeat(40),
+    });
+    expect(config.operator).toEqual({
+      supportEmail: "help@operator.example",
+      supportAddress: "1 Harbour Street, Leith",
+      supportHours: "Weekdays 10–16 CET",
+      privacyEffectiveDate: "2026-03-01",
+      termsEffectiveDate: "2024-02-29",
+    });
+    // Only these reach the browser: nothing else of the configuration.
+    expect(browserSettings(config)).toEqual(config.operator);
+    expect(JSON.stringify(browserSettings(config))).not.toContain(config.authSecret);
+    expect(formatEffectiveDate("2025-10-14")).toBe("October 14, 2025");
   });
 
   it("sends the weekly digest on Fridays at 9:00 UTC unless told otherwise", () => {

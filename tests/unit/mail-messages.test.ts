@@ -37,14 +37,40 @@ describe("e-mail messages", () => {
       rangeMax: 25000,
       message: null,
       showName: true,
+      messagePublic: false,
       pitchUrl: "https://pitch.example/pitch/harbor",
       unsubscribe: UNSUBSCRIBE,
     });
     expect(mail.subject).toBe("Your interest in Harbor Cold Chain is recorded");
+    expect(mail.text).toContain("On the Recognition Wall: your name, 'Omar', as a supporter.");
+    expect(mail.text).toContain("Not on the wall: your interest level and your e-mail address.");
     expect(mail.text).toContain("Interest level: Angel ($5k-$25k)");
     expect(mail.text).toContain("This signal is non-binding");
     expect(mail.text).toContain(`Unsubscribe: ${UNSUBSCRIBE.pageUrl}`);
     expect(mail.headers).toEqual({ "List-Unsubscribe": `<${UNSUBSCRIBE.oneClickUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+  });
+
+  it("say exactly what of a signal is on the Recognition Wall and what is not", () => {
+    const base = {
+      to: "omar@example.com",
+      name: "Omar",
+      projectTitle: "Harbor",
+      rangeLabel: "Angel",
+      rangeMin: 5000,
+      rangeMax: 25000,
+      message: "Loved the pilot",
+      pitchUrl: "u",
+      unsubscribe: UNSUBSCRIBE,
+    };
+    const everything = signalConfirmationMail({ ...base, showName: true, messagePublic: true }).text;
+    expect(everything).toContain("On the Recognition Wall: your name, 'Omar', as a supporter, and your message.");
+    expect(everything).toContain("Not on the wall: your interest level and your e-mail address.");
+    const nameOnly = signalConfirmationMail({ ...base, showName: true, messagePublic: false }).text;
+    expect(nameOnly).toContain("On the Recognition Wall: your name, 'Omar', as a supporter.");
+    expect(nameOnly).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
+    const nothing = signalConfirmationMail({ ...base, showName: false, messagePublic: false }).text;
+    expect(nothing).toContain("On the Recognition Wall: nothing; your signal is only counted, as one more supporter.");
+    expect(nothing).toContain("Not on the wall: your name, your interest level, your message (only the founders read it) and your e-mail address.");
   });
 
   it("list a digest's updates oldest first with their dates in the digest's time zone", () => {

@@ -107,10 +107,10 @@ export function CheckboxField({
           type="checkbox"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          className="mt-0.5 size-5 shrink-0 rounded border-slate-300 accent-brand-600"
+          className="peer mt-0.5 size-5 shrink-0 rounded border-slate-300 accent-brand-600 disabled:cursor-not-allowed"
           {...input}
         />
-        <label htmlFor={id} className="text-sm leading-snug text-slate-700">
+        <label htmlFor={id} className="text-sm leading-snug text-slate-700 peer-disabled:text-slate-400">
           {label}
         </label>
       </div>

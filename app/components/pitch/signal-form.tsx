@@ -8,7 +8,7 @@ import { formatAmountRange } from "~/modules/signals/amount-format";
 import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
-const FIELD_ORDER = ["tierId", "name", "email", "message", "showName"] as const;
+const FIELD_ORDER = ["tierId", "name", "email", "message", "showName", "showMessage"] as const;
 const MESSAGE_MAX = 1000;
 
 export const SIGNAL_NOTICE = "This is a non-binding signal of interest. No payment is made and no securities are offered.";
@@ -18,6 +18,8 @@ export type SignalFormProps = { tiers: PublicTier[]; actionData: VisitorActionRe
 export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
   const id = useId();
   const [messageLength, setMessageLength] = useState(0);
+  // The message is only ever shown with the name: without it, the second choice is off (the server agrees).
+  const [showName, setShowName] = useState(true);
   const form = useVisitorForm({
     intent: "signal",
     schema: signalSchema,
@@ -116,9 +118,28 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
         counter={{ length: messageLength, max: MESSAGE_MAX }}
         onChange={(event) => setMessageLength(event.currentTarget.value.length)}
         placeholder="Where we met, what caught your eye…"
+        hint="For the founders. It stays off the Recognition Wall unless you choose to show it below."
         error={form.fieldError("message")}
       />
-      <CheckboxField id={`${id}-show-name`} name="showName" value="on" defaultChecked label="Show my name on the Recognition Wall" error={form.fieldError("showName")} />
+      <div className="space-y-3">
+        <CheckboxField
+          id={`${id}-show-name`}
+          name="showName"
+          value="on"
+          defaultChecked
+          onChange={(event) => setShowName(event.currentTarget.checked)}
+          label="Show my name on the Recognition Wall"
+          error={form.fieldError("showName")}
+        />
+        <CheckboxField
+          id={`${id}-show-message`}
+          name="showMessage"
+          value="on"
+          disabled={!showName}
+          label="Also show my message on the wall"
+          error={form.fieldError("showMessage")}
+        />
+      </div>
       <SubmitButton busy={form.busy} label="Signal Interest" busyLabel="Submitting..." disabled={tiers.length === 0} />
     </form.fetcher.Form>
   );

@@ -1,7 +1,9 @@
 import type { AppServices } from "~/services.server";
-import { unsubscribeContact } from "./unsubscribe.server";
+import { projectTitleOfContact, unsubscribeContact } from "./unsubscribe.server";
 
 export type TokenUnsubscribeResult = { done: true; projectTitle?: string } | { done: false; title: string; message: string };
+/** An opened link, before anything changes: which project it unsubscribes from, or why it cannot. */
+export type UnsubscribeLinkCheck = { valid: true; projectTitle: string | null } | { valid: false; title: string; message: string };
 
 export const INVALID_LINK = {
   title: "Invalid unsubscribe link",
@@ -13,7 +15,20 @@ export const EXPIRED_LINK = {
 };
 
 /**
- * Follows a signed unsubscribe link (the e-mail's link or its RFC 8058 one-click POST). A tampered or expired
+ * Reads a signed unsubscribe link opened in a browser (GET) and changes nothing: mail scanners fetch links, so the
+ * page asks first and unsubscribes only when its button posts the token back.
+ */
+export async function checkUnsubscribeLink(services: Pick<AppServices, "database" | "unsubscribeTokens" | "logger">, token: string): Promise<UnsubscribeLinkCheck> {
+  const check = services.unsubscribeTokens.verify(token);
+  if (!check.ok) {
+    services.logger.info({ reason: check.reason }, "unsubscribe link refused");
+    return { valid: false, ...(check.reason === "expired" ? EXPIRED_LINK : INVALID_LINK) };
+  }
+  return { valid: true, projectTitle: await projectTitleOfContact(services.database.db, check.contactId) };
+}
+
+/**
+ * Follows a signed unsubscribe link (the page's confirm button or the RFC 8058 one-click POST). A tampered or expired
  * token changes nothing; a valid one unsubscribes that contact's address from the project's e-mail.
  */
 export async function unsubscribeByToken(services: Pick<AppServices, "database" | "unsubscribeTokens" | "logger">, token: string): Promise<TokenUnsubscribeResult> {

@@ -37,3 +37,14 @@ export async function unsubscribeContact(db: Kysely<Database>, contactId: string
     return { projectTitle: contact.title, changed: await clearSubscriptions(trx, contact.email, contact.project_id) };
   });
 }
+
+/** The title of the project a contact belongs to, for the page that asks before unsubscribing; null when the contact is gone. */
+export async function projectTitleOfContact(db: Kysely<Database>, contactId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("contacts")
+    .innerJoin("projects", "projects.id", "contacts.project_id")
+    .select("projects.title")
+    .where("contacts.id", "=", contactId)
+    .executeTakeFirst();
+  return row?.title ?? null;
+}

@@ -20,6 +20,7 @@ export type LeadActivityItem =
       message: string | null;
       eventSource: string | null;
       isPublic: boolean;
+      messagePublic: boolean;
     };
 
 export type LeadView = {
@@ -123,6 +124,7 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
       "signals.message",
       "signals.event_source",
       "signals.is_public",
+      "signals.message_public",
     ])
     .select("contacts.id")
     .where("contacts.project_id", "=", projectId)
@@ -150,6 +152,7 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
         message: row.message,
         eventSource: row.event_source,
         isPublic: Boolean(row.is_public),
+        messagePublic: Boolean(row.message_public),
       });
     }
   }

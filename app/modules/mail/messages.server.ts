@@ -81,9 +81,35 @@ export type SignalConfirmationInput = {
   rangeMax: number | null;
   message: string | null;
   showName: boolean;
+  /** The message is on the wall too (only ever with the name). */
+  messagePublic: boolean;
   pitchUrl: string;
   unsubscribe: UnsubscribeLinks;
 };
+
+/**
+ * Exactly what of the signal is public, in two lines: what is on the Recognition Wall (the name as a supporter,
+ * and the message only when chosen too) and what is not (the interest level and e-mail address never are).
+ */
+function wallDisclosure(input: Pick<SignalConfirmationInput, "name" | "message" | "showName" | "messagePublic">): Block[] {
+  const shown = !input.showName
+    ? "nothing; your signal is only counted, as one more supporter"
+    : `your name, '${input.name}', as a supporter${input.messagePublic ? ", and your message" : ""}`;
+  const hidden = [
+    ...(input.showName ? [] : ["your name"]),
+    "your interest level",
+    ...(input.message && !input.messagePublic ? ["your message (only the founders read it)"] : []),
+    "your e-mail address",
+  ];
+  return [
+    { kind: "p", text: `On the Recognition Wall: ${shown}.` },
+    { kind: "p", text: `Not on the wall: ${listed(hidden)}.` },
+  ];
+}
+
+function listed(items: string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
 
 /** To the visitor after a signal: what they signaled, that it is non-binding, and how to unsubscribe. */
 export function signalConfirmationMail(input: SignalConfirmationInput): OutgoingMail {
@@ -96,9 +122,9 @@ export function signalConfirmationMail(input: SignalConfirmationInput): Outgoing
       items: [
         `Interest level: ${input.rangeLabel} (${range})`,
         ...(input.message ? [`Your message: ${input.message}`] : []),
-        input.showName ? "Recognition Wall: your name is shown as a supporter." : "Recognition Wall: you chose to stay private; your signal is only counted.",
       ],
     },
+    ...wallDisclosure(input),
     { kind: "p", text: NON_BINDING },
     { kind: "link", label: `Visit ${input.projectTitle}`, url: input.pitchUrl },
   ];
@@ -185,6 +211,7 @@ export type SignalAlertInput = {
   rangeMax: number | null;
   message: string | null;
   isPublic: boolean;
+  messagePublic: boolean;
   eventSource: string | null;
   analyticsUrl: string;
 };
@@ -202,7 +229,13 @@ export function signalAlertMail(input: SignalAlertInput): OutgoingMail {
           `Interest level: ${input.rangeLabel} (${range})`,
           `E-mail: ${input.visitorEmail}`,
           ...(input.eventSource ? [`Met at: ${input.eventSource}`] : []),
-          input.isPublic ? "Shown on your Recognition Wall" : "Private: counted, not shown on the wall",
+          input.isPublic
+            ? input.message
+              ? input.messagePublic
+                ? "Shown on your Recognition Wall, with their message"
+                : "Shown on your Recognition Wall; their message is for you only"
+              : "Shown on your Recognition Wall"
+            : "Private: counted, not shown on the wall",
         ],
       },
       ...(input.message ? ([{ kind: "p", text: "Their message:" }, { kind: "quote", text: input.message }] satisfies Block[]) : []),

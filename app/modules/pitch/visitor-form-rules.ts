@@ -30,7 +30,7 @@ export const MESSAGES = {
 export const FIELD_ORDER = {
   intro: ["name", "email", "linkedinUrl", "note", "roleTags"],
   subscribe: ["name", "email", "consent"],
-  signal: ["tierId", "name", "email", "message", "showName"],
+  signal: ["tierId", "name", "email", "message", "showName", "showMessage"],
 } as const;
 
 export function isHttpUrl(value: string): boolean {

@@ -67,6 +67,8 @@ export const signalSchema = z.object({
   email,
   message: optionalText(LIMITS.message, MESSAGES.messageTooLong),
   showName: checkbox,
+  /** The message goes to the founders only, unless this is ticked too (and the name is shown). */
+  showMessage: checkbox,
 });
 
 export type IntroInput = z.infer<typeof introSchema>;

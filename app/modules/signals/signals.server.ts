@@ -20,7 +20,8 @@ import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
  * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
  * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
  * on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
- * leaves nothing behind.
+ * leaves nothing behind. The message is the founder's; the wall entry carries it only when the visitor chose
+ * both 'Show my name' and 'Also show my message on the wall' (a message is never shown without its name).
  */
 export async function recordSignal(
   db: Kysely<Database>,
@@ -31,6 +32,7 @@ export async function recordSignal(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
+  const messagePublic = input.showName && input.showMessage && input.message !== null;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SIGNAL_RECORDED_MESSAGE });
     const tier = await trx
@@ -81,6 +83,7 @@ export async function recordSignal(
         event_source: eventSource,
         is_public: input.showName,
         message: input.message,
+        message_public: messagePublic,
         user_id: visitor.userId,
         source,
         created_at: now,
@@ -96,7 +99,7 @@ export async function recordSignal(
           type: "Supporter",
           display_name: input.name,
           role_tags: [],
-          message: input.message,
+          message: messagePublic ? input.message : null,
           is_public: true,
           created_at: now,
         })
@@ -117,6 +120,7 @@ export async function recordSignal(
         rangeMax: tier.range_max === null ? null : Number(tier.range_max),
         message: input.message,
         public: input.showName,
+        messagePublic,
       },
       eventSource: leadEvent,
       at: now,
@@ -134,6 +138,7 @@ export async function recordSignal(
         ...range,
         message: input.message,
         showName: input.showName,
+        messagePublic,
         pitchUrl: links.pitchUrl(project.slug),
         unsubscribe: links.unsubscribe(contactId),
       }),
@@ -151,6 +156,7 @@ export async function recordSignal(
           ...range,
           message: input.message,
           isPublic: input.showName,
+          messagePublic,
           eventSource,
           analyticsUrl: links.analyticsUrl(project.id),
         }),

@@ -11,7 +11,7 @@ export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal
 export type WebhookAction =
   | { kind: "intro"; roleTags: string[]; linkedinUrl: string | null; note: string }
   | { kind: "subscription" }
-  | { kind: "signal"; tier: string; rangeMin: number; rangeMax: number | null; message: string | null; public: boolean };
+  | { kind: "signal"; tier: string; rangeMin: number; rangeMax: number | null; message: string | null; public: boolean; messagePublic: boolean };
 
 /** The JSON a receiver gets: what happened, on which project, by whom, through which event. */
 export type WebhookPayload = {

@@ -143,7 +143,7 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
       <span className="font-medium">
         Signaled interest: {item.rangeLabel} {formatAmountRange(item.rangeMin, item.rangeMax)}
       </span>{" "}
-      <span className="text-xs text-slate-500">({item.isPublic ? "on the wall" : "private"})</span> · {when}
+      <span className="text-xs text-slate-500">({item.isPublic ? (item.message ? (item.messagePublic ? "name and message on the wall" : "name on the wall, message private") : "on the wall") : "private"})</span> · {when}
       {item.message ? (
         <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.message}</blockquote>
       ) : null}
