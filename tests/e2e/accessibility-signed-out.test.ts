@@ -1,19 +1,30 @@
 // Accessibility of every page a signed-out visitor can reach, at phone and desktop sizes, with each dialog open
 // and each toast shown: axe-core (WCAG 2.0/2.1 A and AA, best practices) must find nothing. A failure lists each
 // rule, its impact, and every offending element's selector with axe's explanation. Adding a page is one line.
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { axeViolations, formatViolations, waitForPageReady, type PageState } from "../support/axe";
 import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
+import { readDb, visitorAction } from "../support/leads-e2e";
 import { DEMO_SLUG, marker, openPitchDialog } from "../support/pitch-e2e";
 import { newClientContext, showServerLogsOnFailure } from "./support";
 
 let app: AppServer;
 let browser: Browser;
+let unsubscribeLink: string;
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  // The link a follower's e-mail carries, signed with the server's own generated secret.
+  const email = `${marker("a11y-follower")}@example.com`;
+  await visitorAction(app, DEMO_SLUG, null, { intent: "subscribe", name: "Lin Follower", email, consent: "on" });
+  const contactId = readDb(app, (db) => (db.prepare("select id from contacts where email = ?").get(email) as { id: string }).id);
+  const tokens = createUnsubscribeTokens(fs.readFileSync(path.join(app.dataDir, "auth-secret"), "utf8").trim());
+  unsubscribeLink = `/unsubscribe?token=${encodeURIComponent(tokens.sign(contactId))}`;
 });
 
 afterAll(async () => {
@@ -77,6 +88,7 @@ const PAGES: PageState[] = [
       await page.locator("[data-sonner-toast]").first().waitFor();
     },
   },
+  { name: "unsubscribe link, asking to confirm", path: () => unsubscribeLink },
   { name: "unsubscribe, bad link", path: () => "/unsubscribe?token=not-a-token" },
   { name: "privacy", path: () => "/privacy" },
   { name: "terms", path: () => "/terms" },
