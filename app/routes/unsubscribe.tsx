@@ -18,8 +18,8 @@ export const meta: Route.MetaFunction = () => [{ title: `Unsubscribe · ${PRODUC
 type Result = { done: true; projectTitle?: string } | { done: false; title: string; message: string };
 
 /** The one-click link of an e-mail (`?token=`): unsubscribes that contact and says so, or says why it cannot. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token");
   if (token === null) return { link: null };
   const link = await unsubscribeByToken(context.services, token);
   return data({ link }, { status: link.done ? 200 : 400 });

@@ -29,6 +29,7 @@ export async function postgresAnswers(url) {
  * The server to test against: `{ url, embedded, stop() }`. A server at `url` is used when it answers;
  * otherwise an embedded one is started (and `stop()` stops it and deletes its data). Throws with a message
  * naming both attempts when neither works.
+ * @returns {Promise<{ url: string, embedded: boolean, dataDir?: string, stop(): Promise<void> }>}
  */
 export async function resolveTestPostgres(url = process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL) {
   if (await postgresAnswers(url)) return { url, embedded: false, stop: async () => undefined };
