@@ -14,28 +14,50 @@ const clientDir = path.join(root, "build/client");
 let shuttingDown = false;
 const options = { isShuttingDown: () => shuttingDown };
 let createApp;
+let loadConfig;
 
 if (dev) {
   const vite = await import("vite");
   const viteServer = await vite.createServer({ server: { middlewareMode: true } });
-  ({ createApp } = await viteServer.ssrLoadModule("./server/app.ts"));
+  ({ createApp, loadConfig } = await viteServer.ssrLoadModule("./server/app.ts"));
   options.devMiddlewares = viteServer.middlewares;
 } else {
   const { buildIfStale } = await import("./scripts/build-if-stale.js");
   if (!buildIfStale()) process.exit(1);
-  ({ createApp } = await import(serverEntry));
+  ({ createApp, loadConfig } = await import(serverEntry));
   options.clientDir = clientDir;
 }
 
-const { handle, config, logger, beginShutdown, close } = await createApp(options);
-const server = http.createServer(handle);
-server.listen(config.port, config.host, () => {
-  logger.info({ url: config.publicUrl, port: config.port, database: config.database.dialect }, "listening");
+// The port is taken before the database is touched, so a busy port is the one thing said (decision 21).
+// Until the app is ready, requests are answered 503.
+const config = loadConfig();
+let handle = null;
+const server = http.createServer((req, res) => {
+  if (handle) return handle(req, res);
+  res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" }).end("Starting up");
 });
-server.on("error", (error) => {
-  logger.fatal({ err: error }, "server failed to start");
-  process.exit(1);
+await new Promise((resolve) => {
+  server.once("error", (error) => {
+    console.error(
+      error.code === "EADDRINUSE"
+        ? `Port ${config.port} is in use: stop the other server or set PORT.`
+        : `Cannot listen on ${config.host}:${config.port}: ${error.message}`,
+    );
+    process.exit(1);
+  });
+  server.listen(config.port, config.host, resolve);
 });
+
+const app = await createApp({ ...options, config });
+const { logger, beginShutdown, close } = app;
+handle = app.handle;
+server.on("error", (error) => logger.error({ err: error }, "server error"));
+// Start-up lines are for a person reading the console: plain text, unless LOG_LEVEL asks for less than info.
+if (logger.isLevelEnabled("info")) {
+  for (const line of app.startupLines) console.log(line);
+  const localUrl = `http://localhost:${config.port}`;
+  console.log(config.publicUrl === localUrl ? `Listening on ${localUrl}` : `Listening on port ${config.port} (${config.host}), public address ${config.publicUrl}`);
+}
 
 async function shutdown(signal) {
   if (shuttingDown) return;

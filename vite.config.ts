@@ -81,8 +81,9 @@ function pitchClient(): Plugin {
   };
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
-  build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : {},
+export default defineConfig({
+  // The server build's entry is the Express app, which imports React Router's server build.
+  environments: { ssr: { build: { rollupOptions: { input: "./server/app.ts" } } } },
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   plugins: [tailwindcss(), reactRouter(), pitchClient()],
-}));
+});

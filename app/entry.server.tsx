@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import type { RouterContextProvider, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 
 export const streamTimeout = 5_000;
@@ -12,7 +12,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -45,7 +45,7 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  const logger = (context as AppLoadContext | undefined)?.logger;
+  const logger = (context as RouterContextProvider | undefined)?.logger;
   if (logger) logger.error({ err: error, url: request.url }, "unexpected error");
   else console.error(error);
 };

@@ -38,13 +38,14 @@ export type AppServices = {
   digests: DigestScheduler;
   leadAlerts: LeadAlertScheduler;
   webhooks: WebhookWorker;
+  /** What this start did to the database, for the start-up lines server.js prints. */
+  startup: { migrationsApplied: string[]; demoSeeded: boolean };
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
   const database = openDatabase(config.database, (error) => logger.warn({ err: error }, "idle database connection closed"));
   const applied = await migrateToLatest(database.db.withoutPlugins());
-  if (applied.length) logger.info({ migrations: applied }, "database migrated");
-  if (await seedDemoProject(database.db)) logger.info({ slug: "demo-project" }, "demo project seeded");
+  const demoSeeded = await seedDemoProject(database.db);
   const auth = createAuth({ config, db: database.db.withoutPlugins(), dialect: database.dialect });
   const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
   const events =
@@ -65,6 +66,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const webhooks = new WebhookWorker(database.db, config.webhooks, logger);
   webhooks.start();
   return {
+    startup: { migrationsApplied: applied, demoSeeded },
     config,
     database,
     auth,

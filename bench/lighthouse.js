@@ -5,7 +5,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../tests/support/chromium.js";
+import { CHROMIUM_FLAGS, requireChromium } from "../tests/support/chromium.js";
 import { freePort, median, startServer } from "./support.js";
 
 const PAGE = "/pitch/demo-project";
@@ -65,7 +65,7 @@ async function measure(chrome, url) {
 export default async function lighthouseRun() {
   const server = await startServer();
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-lh-"));
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, userDataDir });
+  const chrome = await chromeLauncher.launch({ chromePath: requireChromium(), chromeFlags: CHROMIUM_FLAGS, userDataDir });
   let floor;
   try {
     await fetch(`${server.url}${PAGE}`); // warm the page cache, as a live page would be

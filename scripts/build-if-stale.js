@@ -21,15 +21,26 @@ export function buildIsMissingOrStale() {
   return SOURCES.some((source) => newerThanBuild(path.join(root, source)));
 }
 
-/** Returns true when the build is fresh (already, or after building); false when the build failed. */
+/**
+ * Returns true when the build is fresh (already, or after building); false when the build failed. Says so in
+ * two lines; the build's own output (every asset and its size) is shown only when it fails.
+ */
 export function buildIfStale() {
   if (!buildIsMissingOrStale()) return true;
-  console.log("Building the app (no build yet, or sources changed since the last one)...");
+  console.log("Building the app (first start, or the sources changed since the last build)...");
+  const started = Date.now();
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
     cwd: root,
-    stdio: "inherit",
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
     // A production build even when started from a test runner (NODE_ENV=test) or a dev shell.
     env: { ...process.env, NODE_ENV: "production" },
   });
-  return result.status === 0;
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    console.error("The build failed (its output is above).");
+    return false;
+  }
+  console.log(`Built in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+  return true;
 }

@@ -1,27 +1,38 @@
-// `npm test`: every suite, in the order that fails fastest. Unit and integration tests (on SQLite and on
-// PostgreSQL), then a production build, then the end-to-end tests in Chromium and the hardening suite against that build.
+// `npm test`: every suite, in the order that fails fastest. Unit tests (no database), then the integration
+// tests on SQLite and PostgreSQL, a production build, and the end-to-end tests in Chromium and the hardening
+// suite against that build. PostgreSQL is the server at TEST_POSTGRES_URL (or 127.0.0.1:5432) when it
+// answers, else a disposable embedded one started here for the run and deleted at its end (decision 21).
 // Ends with one summary line, "tests: N passed, N failed".
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_TEST_POSTGRES_URL, redactPassword, resolveTestPostgres } from "../tests/support/test-postgres.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-test-reports-"));
 const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" };
 let failedStep = null;
+let runningChild = null;
+let postgres = null;
 
 function run(label, args) {
   console.log(`\n=== ${label} ===`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" } });
-  return result.status === 0;
+  return new Promise((resolve) => {
+    runningChild = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
+    runningChild.on("exit", (code) => {
+      runningChild = null;
+      resolve(code === 0);
+    });
+  });
 }
 
-function runSuites(label, projects, reportName) {
+async function runSuites(label, projects, reportName) {
   const report = path.join(reports, `${reportName}.json`);
-  const ok = run(label, [
+  const ok = await run(label, [
     bin("vitest", "vitest.mjs"),
     "run",
     ...projects.flatMap((project) => ["--project", project]),
@@ -39,16 +50,52 @@ function runSuites(label, projects, reportName) {
   return ok;
 }
 
-if (runSuites("unit and integration tests (SQLite and PostgreSQL)", ["unit", "integration"], "unit")) {
-  if (run("production build", [bin("@react-router/dev", "bin.js"), "build"])) {
-    runSuites("end-to-end and hardening tests (Chromium, the built app)", ["e2e", "hardening"], "e2e");
+async function startPostgres() {
+  console.log("\n=== PostgreSQL ===");
+  const wanted = process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
+  try {
+    postgres = await resolveTestPostgres(wanted);
+  } catch (error) {
+    console.error(error.message);
+    failedStep = "PostgreSQL";
+    return false;
+  }
+  console.log(
+    postgres.embedded
+      ? `nothing answers at ${redactPassword(wanted)}: using an embedded PostgreSQL for this run (${redactPassword(postgres.url)}, data in ${postgres.dataDir})`
+      : `using ${redactPassword(postgres.url)}`,
+  );
+  env.TEST_POSTGRES_URL = postgres.url;
+  return true;
+}
+
+async function finish(exitCode) {
+  await postgres?.stop();
+  fs.rmSync(reports, { recursive: true, force: true });
+  process.exit(exitCode);
+}
+
+// Ctrl-C or a CI timeout: end the suite that is running and delete the embedded server's data.
+for (const [signal, exitCode] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]]) {
+  process.on(signal, () => {
+    runningChild?.kill(signal);
+    void finish(exitCode);
+  });
+}
+
+if (
+  (await runSuites("unit tests", ["unit"], "unit")) &&
+  (await startPostgres()) &&
+  (await runSuites("integration tests (SQLite and PostgreSQL)", ["integration"], "integration"))
+) {
+  if (await run("production build", [bin("@react-router/dev", "bin.js"), "build"])) {
+    await runSuites("end-to-end and hardening tests (Chromium, the built app)", ["e2e", "hardening"], "e2e");
   } else {
     failedStep = "production build";
   }
 }
 
-fs.rmSync(reports, { recursive: true, force: true });
 console.log("");
 if (failedStep) console.log(`failed at: ${failedStep}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
-process.exit(failedStep ? 1 : 0);
+await finish(failedStep ? 1 : 0);

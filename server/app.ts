@@ -5,19 +5,23 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import helmet from "helmet";
-import { createRequestHandler as createCoreRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler as createCoreRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { loadConfig, type AppConfig } from "~/config.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
-import { publicUrlWarning } from "~/modules/qr/public-url";
 import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
 import { createPitchPageServing } from "./pitch-page";
 import { startServices, stopServices, type AppServices } from "~/services.server";
+import { startupReport } from "./startup-report";
 import { trackScanEndpoint } from "./track-scan";
 
+export { loadConfig };
+
+// The request context loaders and actions read (`context.services`, ...): with React Router's v8_middleware
+// flag it is a RouterContextProvider, and these fields are set on it in `appContext` below.
 declare module "react-router" {
-  interface AppLoadContext {
+  interface RouterContextProvider {
     services: AppServices;
     logger: Logger;
     requestId: string;
@@ -36,13 +40,13 @@ export type AppOptions = {
   clientDir?: string;
   /** Lets server.js close keep-alive connections promptly while shutting down. */
   isShuttingDown?: () => boolean;
+  /** Configuration server.js already loaded (to bind the port first); loaded here otherwise. */
+  config?: AppConfig;
 };
 
 export async function createApp(options: AppOptions = {}) {
-  const config = loadConfig();
+  const config = options.config ?? loadConfig();
   const logger = createLogger(config.logLevel);
-  const qrAddressWarning = publicUrlWarning(config.publicUrl);
-  if (qrAddressWarning) logger.warn({ publicUrl: qrAddressWarning.address }, qrAddressWarning.message);
   const services = await startServices(config, logger);
   const app = express();
 
@@ -55,13 +59,10 @@ export async function createApp(options: AppOptions = {}) {
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
   const renderAnonymously = createCoreRequestHandler(loadBuild, config.env === "development" ? "development" : "production");
   const pitchCache = new PitchPageCache(services.database.db, (slug) =>
-    renderAnonymously(new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }), {
-      services,
-      logger,
-      requestId: "page-cache",
-      cspNonce: "",
-      sharedDocument: true,
-    }),
+    renderAnonymously(
+      new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }),
+      appContext({ services, logger, requestId: "page-cache", cspNonce: "", sharedDocument: true }),
+    ),
   );
   const pitchPages = createPitchPageServing({
     db: services.database.db,
@@ -109,7 +110,7 @@ export async function createApp(options: AppOptions = {}) {
       build: loadBuild,
       getLoadContext(_req, res) {
         const locals = res.locals as Locals;
-        return { services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce };
+        return appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce });
       },
     }),
   );
@@ -137,10 +138,18 @@ export async function createApp(options: AppOptions = {}) {
     handle,
     config,
     logger,
+    /** Plain lines for the console: what start-up did, where the database and the mail are. */
+    startupLines: startupReport(config, services.startup),
     /** Ends long-lived responses (live wall streams) so in-flight requests can finish and the server close. */
     beginShutdown: () => services.streams.closeAll(),
     close: () => stopServices(services),
   };
+}
+
+type AppContextFields = Pick<RouterContextProvider, "services" | "logger" | "requestId" | "cspNonce" | "sharedDocument">;
+
+function appContext(fields: AppContextFields): RouterContextProvider {
+  return Object.assign(new RouterContextProvider(), fields);
 }
 
 function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): RequestHandler {

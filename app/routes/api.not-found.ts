@@ -1,14 +1,14 @@
 import type { Route } from "./+types/api.not-found";
 
-function notFound(request: Request, logger: Route.LoaderArgs["context"]["logger"]) {
-  logger.warn({ path: new URL(request.url).pathname, method: request.method }, "api path not found");
+function notFound({ request, url, context }: Route.LoaderArgs | Route.ActionArgs) {
+  context.logger.warn({ path: url.pathname, method: request.method }, "api path not found");
   return Response.json({ error: "Not found" }, { status: 404 });
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return notFound(request, context.logger);
+export function loader(args: Route.LoaderArgs) {
+  return notFound(args);
 }
 
-export function action({ request, context }: Route.ActionArgs) {
-  return notFound(request, context.logger);
+export function action(args: Route.ActionArgs) {
+  return notFound(args);
 }

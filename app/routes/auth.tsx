@@ -15,8 +15,7 @@ type Mode = "signin" | "signup";
 
 export const meta: Route.MetaFunction = () => [{ title: `Sign in · ${PRODUCT_NAME}` }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const returnTo = safeReturnTo(url.searchParams.get("returnTo"));
   if (await getSessionUser(context.services.auth, request)) throw redirect(returnTo);
   return { returnTo };

@@ -10,9 +10,9 @@ import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { auth, database, config } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const session = await auth.api.getSession({ headers: request.headers });
   const [projects, mySignals, newLeads] = await Promise.all([
     listOwnedProjects(database.db, user.id),

@@ -7,8 +7,8 @@ import type { Route } from "./+types/my-projects";
 
 export const meta: Route.MetaFunction = () => [{ title: `My Projects · ${PRODUCT_NAME}` }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireSessionUser(context.services.auth, request);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const user = await requireSessionUser(context.services.auth, request, url);
   const { db } = context.services.database;
   const [projects, newLeads] = await Promise.all([listOwnedProjects(db, user.id), countNewLeads(db, user.id)]);
   return { projects, newLeads };

@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/not-found";
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  context.logger.warn({ path: new URL(request.url).pathname }, "page not found");
+export function loader({ url, context }: Route.LoaderArgs) {
+  context.logger.warn({ path: url.pathname }, "page not found");
   return data(null, { status: 404 });
 }
 

@@ -10,9 +10,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `Analytics: ${loaderData?.analytics.project.title ?? "Project"} · ${PRODUCT_NAME}` },
 ];
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const started = performance.now();
   const analytics = await orRedirectToMyProjects(flashCookie, () => loadProjectAnalytics(database.db, user.id, params.id));
   const serverTiming = `analytics;desc="analytics data load";dur=${(performance.now() - started).toFixed(2)}`;

@@ -12,14 +12,14 @@ import type { Route } from "./+types/project-create";
 
 export const meta: Route.MetaFunction = () => [{ title: `Create Project · ${PRODUCT_NAME}` }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireSessionUser(context.services.auth, request);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  await requireSessionUser(context.services.auth, request, url);
   return { defaultTiers: DEFAULT_TIERS, publicUrl: context.services.config.publicUrl };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const { auth, database, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const input = validate(projectFormSchema, readProjectForm(await request.formData()));
   if (!input.ok) {
     return data({ intent: "save", ok: false, formError: input.formError, fieldErrors: input.fieldErrors } satisfies FormResult, { status: 400 });

@@ -22,9 +22,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
  * The project's Details section (the spec's edit route). Its action also takes the QR codes and Updates sections'
  * writes (`intent=create-qr|delete-qr|post-update`), so every workspace write has one address.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const project = await orRedirectToMyProjects(flashCookie, () => getOwnedProject(database.db, user.id, params.id));
   return {
     publicUrl: config.publicUrl,
@@ -61,9 +61,9 @@ const FAILURE_MESSAGES: Record<EditIntent, string> = {
   "post-update": "Failed to post update",
 };
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const form = await request.formData();
   const intent = (String(form.get("intent") ?? "save") as EditIntent) || "save";
   const fail = (formError: string, fieldErrors: Record<string, string>, status: number) =>

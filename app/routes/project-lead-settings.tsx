@@ -15,9 +15,9 @@ import type { Route } from "./+types/project-lead-settings";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Alerts & webhooks: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const settings = await orRedirectToMyProjects(flashCookie, () => loadLeadSettings(database.db, user.id, params.id));
   return { ...settings, now: new Date().toISOString() };
 }
@@ -33,9 +33,9 @@ const FAILURE_MESSAGES: Record<LeadSettingsIntent, string> = {
   "delete-webhook": "Failed to delete the webhook",
 };
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const fields = formToObject(await request.formData());
   const intent: LeadSettingsIntent = fields.intent === "add-webhook" || fields.intent === "delete-webhook" ? fields.intent : "alerts";
   const fail = (formError: string, fieldErrors: Record<string, string>, status: number) =>

@@ -12,10 +12,10 @@ import type { Route } from "./+types/project-leads";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Leads: ${loaderData?.inbox.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
-  const filters = readLeadFilters(new URL(request.url).searchParams);
+  const user = await requireSessionUser(auth, request, url);
+  const filters = readLeadFilters(url.searchParams);
   const started = performance.now();
   const inbox = await orRedirectToMyProjects(flashCookie, () => openLeadInbox(database.db, user.id, params.id, filters));
   const serverTiming = `leads;desc="lead inbox load";dur=${(performance.now() - started).toFixed(2)}`;
@@ -35,9 +35,9 @@ export type LeadsIntent = "triage";
  * POST intent=triage: a lead's status and private note. Another founder's post answers 'not found' (a document
  * post then follows the loader to /my-projects, as on the edit screen); a lead of another project changes nothing.
  */
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const form = await request.formData();
   const fail = (formError: string, fieldErrors: Record<string, string>, status: number, leadId?: string) =>
     data({ intent: "triage", ok: false, formError, fieldErrors, id: leadId } satisfies FormResult<LeadsIntent> & { id?: string }, { status });

@@ -13,9 +13,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 ];
 
 /** The project's QR codes section; creating and deleting codes post to the edit route's action. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const section = await orRedirectToMyProjects(flashCookie, () => loadQrCodesSection(database.db, user.id, params.id, config.publicUrl));
   const warning = publicUrlWarning(config.publicUrl);
   return {

@@ -19,12 +19,12 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 const SIZE_NAMES: Record<PrintSheetSize, string> = { a6: "A6 card", letter: "US Letter" };
 
 /** GET /project/{id}/qr/{qrId}/print[?size=letter]: one code's print sheet, ready for the browser's print dialog. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   let size: PrintSheetSize;
   try {
-    size = parsePrintSheetSize(new URL(request.url).searchParams.get("size"));
+    size = parsePrintSheetSize(url.searchParams.get("size"));
   } catch (error) {
     if (isDomainError(error)) throw data(error.message, { status: error.status });
     throw error;

@@ -11,9 +11,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 ];
 
 /** The project's updates section; posting an update goes to the edit route's action. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
-  const user = await requireSessionUser(auth, request);
+  const user = await requireSessionUser(auth, request, url);
   const { project, updates } = await orRedirectToMyProjects(flashCookie, () => loadProjectUpdatesSection(database.db, user.id, params.id));
   return {
     project: { id: project.id, title: project.title },

@@ -7,11 +7,11 @@ import { exportLeadVCards } from "~/modules/leads/lead-vcards.server";
 import type { Route } from "./+types/project.leads-vcf";
 
 /** GET /project/{id}/leads.vcf?action=…&event=…: the filtered leads as one vCard file. 401 signed out, 404 for anyone else. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(context.services.auth, request);
   if (!user) return Response.json({ error: "Sign in to download vCards" }, { status: 401 });
   try {
-    const vcards = await exportLeadVCards(context.services.database.db, user.id, params.id, readLeadFilters(new URL(request.url).searchParams));
+    const vcards = await exportLeadVCards(context.services.database.db, user.id, params.id, readLeadFilters(url.searchParams));
     return new Response(Readable.toWeb(vcards.body) as ReadableStream, {
       headers: { "Content-Type": "text/vcard; charset=utf-8", "Content-Disposition": contentDisposition(vcards.fileName), "Cache-Control": "no-store" },
     });

@@ -8,11 +8,11 @@ import type { Route } from "./+types/project.qr-print";
  * GET /project/{id}/qr/{qrId}/print.svg[?size=letter]: one code's print sheet (decision 11), as a download.
  * 401 signed out, 404 for anyone but the owner, 400 for an unknown size.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(context.services.auth, request);
   if (!user) return Response.json({ error: "Sign in to print QR codes" }, { status: 401 });
   try {
-    const size = parsePrintSheetSize(new URL(request.url).searchParams.get("size"));
+    const size = parsePrintSheetSize(url.searchParams.get("size"));
     const sheet = await renderPrintSheet(context.services.database.db, user.id, context.services.config.publicUrl, params.id, params.qrId, size);
     return new Response(sheet.svg, {
       headers: {

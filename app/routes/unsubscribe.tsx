@@ -21,8 +21,8 @@ type Result = { done: true; projectTitle?: string } | { done: false; title: stri
  * The link of an e-mail (`?token=`): names the project and asks, with one button that posts the token back.
  * Opening the link changes nothing (mail scanners open links); a bad or expired link says why.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token");
   if (token === null) return { link: null, token: null };
   const link = await checkUnsubscribeLink(context.services, token);
   return data({ link, token: link.valid ? token : null }, { status: link.valid ? 200 : 400 });

@@ -1,7 +1,49 @@
 // Plain JavaScript so the test suites, the benchmarks and scripts/screenshot.js share one launcher.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { chromium } from "playwright-core";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Where Chromium or Google Chrome usually is on Debian/Ubuntu, other Linux installs and macOS. */
+const USUAL_PLACES = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+  "/snap/bin/chromium",
+  "/opt/google/chrome/chrome",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium",
+  path.join(os.homedir(), "Applications/Google Chrome.app/Contents/MacOS/Google Chrome"),
+  path.join(os.homedir(), "Applications/Chromium.app/Contents/MacOS/Chromium"),
+];
+
+/** `CHROMIUM_PATH` when set (and then only it: a wrong setting is reported, not worked around), else the first usual place that exists. */
+export function findChromium(env = process.env) {
+  const tried = env.CHROMIUM_PATH ? [env.CHROMIUM_PATH] : USUAL_PLACES;
+  return { path: tried.find((candidate) => fs.existsSync(candidate)), tried };
+}
+
+export function chromiumMissingMessage(tried) {
+  return [
+    "Chromium (or Google Chrome) was not found. Any of these makes it available:",
+    "  - set CHROMIUM_PATH to the browser's executable",
+    "  - Debian/Ubuntu: apt-get install chromium",
+    "  - macOS: install Google Chrome or Chromium into /Applications",
+    "Tried:",
+    ...tried.map((candidate) => `  ${candidate}`),
+  ].join("\n");
+}
+
+/** The browser's executable, or an error saying how to get one. */
+export function requireChromium() {
+  const found = findChromium();
+  if (!found.path) throw new Error(chromiumMissingMessage(found.tried));
+  return found.path;
+}
+
+/** The executable found at start-up (undefined when there is none: the e2e global setup reports that first). */
+export const CHROMIUM_PATH = findChromium().path;
 
 /** The flags that keep Chromium headless and off the (closed) network. */
 export const CHROMIUM_FLAGS = [
@@ -15,9 +57,9 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-/** Debian's Chromium with those flags; Playwright gives it a fresh profile. */
+/** The local Chromium with those flags; Playwright gives it a fresh profile. */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_FLAGS });
 }
 
 export const PHONE = { width: 390, height: 844 };

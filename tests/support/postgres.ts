@@ -1,7 +1,8 @@
 import pg from "pg";
+import { DEFAULT_TEST_POSTGRES_URL } from "./test-postgres.js";
 
 /** The PostgreSQL server the tests create their own databases on (never a database they did not create). */
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
 
 export function postgresUrlFor(database: string): string {
   const url = new URL(POSTGRES_ADMIN_URL);

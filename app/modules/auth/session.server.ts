@@ -25,9 +25,8 @@ export async function getSessionUserByCookie(auth: Auth, cookieHeader: string | 
 }
 
 /** For pages only a signed-in user may see: a signed-out visitor goes to /auth and comes back after. */
-export async function requireSessionUser(auth: Auth, request: Request): Promise<SessionUser> {
+export async function requireSessionUser(auth: Auth, request: Request, url: URL): Promise<SessionUser> {
   const user = await getSessionUser(auth, request);
   if (user) return user;
-  const url = new URL(request.url);
   throw redirect(authPathFor(`${url.pathname}${url.search}`));
 }

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { isDomainError } from "~/modules/errors.server";
 import { readFormFields } from "~/modules/forms/validation";
@@ -18,7 +18,7 @@ export type VisitorFormPost =
  * and the answer as the form shows it. `idempotencyKey` makes a repeated post answer the first result.
  */
 export async function postVisitorForm(
-  context: AppLoadContext,
+  context: Readonly<RouterContextProvider>,
   request: Request,
   slug: string,
   form: FormData,
