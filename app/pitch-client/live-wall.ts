@@ -32,7 +32,7 @@ function entryItem(entry: PublicWallEntry): HTMLLIElement {
   time.dateTime = entry.createdAt;
   heading.append(element("span", C.name, entry.displayName), time);
   const tags = element("ul", C.tags);
-  tags.setAttribute("aria-label", "Type and roles");
+  tags.setAttribute("aria-label", "Type, roles and tier");
   tags.append(element("li", `${C.type} ${TYPE_STYLES[entry.type]}`, entry.type), ...entry.roleTags.map((tag) => element("li", C.role, tag)));
   body.append(heading, tags);
   if (entry.message) body.append(element("p", C.message, `“${entry.message}”`));

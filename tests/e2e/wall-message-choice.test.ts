@@ -1,5 +1,5 @@
 // What a signal puts on the public Recognition Wall is what the visitor chose: 'Show my name' (on by default)
-// shows the name as a supporter; the message goes to the founders only unless 'Also show my message on the wall'
+// shows the name as a supporter with the tier; the message goes to the founders only unless 'Also show my message on the wall'
 // is ticked too, and never without the name. Checked as another visitor sees it: the live wall in a second
 // browser, a fresh page load (the page cache), and the wall's event stream. Each of the pitch page's clients
 // sends the choice: the enhancement module, the React page (`?dialog=`) and the form without JavaScript.
@@ -73,6 +73,7 @@ async function expectWallToShow(person: { name: string; message: string }, choic
   if (choice.showName) {
     await expect.poll(() => wallEntryText(watcher.page, person.name)).not.toBeNull();
     const live = (await wallEntryText(watcher.page, person.name))!;
+    expect(live).toContain("Angel");
     expect(live.includes(person.message)).toBe(messageShown);
   }
   const other = await newVisitor(browser, { viewport: PHONE });
@@ -80,8 +81,10 @@ async function expectWallToShow(person: { name: string; message: string }, choic
     await other.page.goto(pitchUrl());
     await waitForEnhancement(other.page);
     const entry = await wallEntryText(other.page, person.name);
-    if (choice.showName) expect(entry).toContain(person.name);
-    else expect(entry).toBeNull();
+    if (choice.showName) {
+      expect(entry).toContain(person.name);
+      expect(entry).toContain("Angel");
+    } else expect(entry).toBeNull();
     const html = await other.page.content();
     expect(html.includes(person.name)).toBe(choice.showName);
     expect(html.includes(person.message)).toBe(messageShown);

@@ -113,8 +113,8 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(confirmation.text).toContain("Hi Omar Haddad,");
     expect(confirmation.text).toContain(`Interest level: ${tier.range_label}`);
     expect(confirmation.text).toContain("Your message: Loved the pilot numbers");
-    expect(confirmation.text).toContain("On the Recognition Wall: your name, 'Omar Haddad', as a supporter.");
-    expect(confirmation.text).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
+    expect(confirmation.text).toContain(`On the Recognition Wall: your name, 'Omar Haddad', as a supporter, with your tier, '${tier.range_label}'.`);
+    expect(confirmation.text).toContain("Not on the wall: your message (only the founders read it) and your e-mail address.");
     expect(confirmation.text).toContain("This signal is non-binding: you have not committed to invest, no payment was made");
     expect(confirmation.html).toContain("non-binding");
     expect(header(confirmation, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
@@ -152,11 +152,11 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     const { mails } = await deliver(database, [founderEmail, everything, nothing]);
 
     const toEverything = mails.find((mail) => addressOf(mail) === everything)!;
-    expect(toEverything.text).toContain("On the Recognition Wall: your name, 'Ines', as a supporter, and your message.");
-    expect(toEverything.text).toContain("Not on the wall: your interest level and your e-mail address.");
+    expect(toEverything.text).toContain("On the Recognition Wall: your name, 'Ines', as a supporter, with your tier, 'Angel', and your message.");
+    expect(toEverything.text).toContain("Not on the wall: your e-mail address.");
     const toNothing = mails.find((mail) => addressOf(mail) === nothing)!;
     expect(toNothing.text).toContain("On the Recognition Wall: nothing; your signal is only counted, as one more supporter.");
-    expect(toNothing.text).toContain("Not on the wall: your name, your interest level, your message (only the founders read it) and your e-mail address.");
+    expect(toNothing.text).toContain("Not on the wall: your name, your tier, your message (only the founders read it) and your e-mail address.");
     // The founder reads both messages.
     const alerts = mails.filter((mail) => addressOf(mail) === founderEmail).map((mail) => mail.text ?? "");
     expect(alerts.some((text) => text.includes("> See you at demo day") && text.includes("Shown on your Recognition Wall, with their message"))).toBe(true);

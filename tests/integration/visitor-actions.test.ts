@@ -73,7 +73,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     expect(contacts[0]).toMatchObject({ intent: "Subscriber", subscribed: true, email: "grace@example.com" });
   });
 
-  it("records a public signal: contact, signal with the tier's range, and a Supporter wall entry, in one go", async () => {
+  it("records a public signal: contact, signal with the tier's range, and a Supporter wall entry with the tier, in one go", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     const tier = project.tiers[0]!;
@@ -90,7 +90,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
       id: result.wallEntryId,
       type: "Supporter",
       displayName: "Linus",
-      roleTags: [],
+      roleTags: ["Angel"],
       message: "In!",
       createdAt: expect.any(String),
     });

@@ -42,8 +42,8 @@ describe("e-mail messages", () => {
       unsubscribe: UNSUBSCRIBE,
     });
     expect(mail.subject).toBe("Your interest in Harbor Cold Chain is recorded");
-    expect(mail.text).toContain("On the Recognition Wall: your name, 'Omar', as a supporter.");
-    expect(mail.text).toContain("Not on the wall: your interest level and your e-mail address.");
+    expect(mail.text).toContain("On the Recognition Wall: your name, 'Omar', as a supporter, with your tier, 'Angel'.");
+    expect(mail.text).toContain("Not on the wall: your e-mail address.");
     expect(mail.text).toContain("Interest level: Angel ($5k-$25k)");
     expect(mail.text).toContain("This signal is non-binding");
     expect(mail.text).toContain(`Unsubscribe: ${UNSUBSCRIBE.pageUrl}`);
@@ -63,14 +63,14 @@ describe("e-mail messages", () => {
       unsubscribe: UNSUBSCRIBE,
     };
     const everything = signalConfirmationMail({ ...base, showName: true, messagePublic: true }).text;
-    expect(everything).toContain("On the Recognition Wall: your name, 'Omar', as a supporter, and your message.");
-    expect(everything).toContain("Not on the wall: your interest level and your e-mail address.");
+    expect(everything).toContain("On the Recognition Wall: your name, 'Omar', as a supporter, with your tier, 'Angel', and your message.");
+    expect(everything).toContain("Not on the wall: your e-mail address.");
     const nameOnly = signalConfirmationMail({ ...base, showName: true, messagePublic: false }).text;
-    expect(nameOnly).toContain("On the Recognition Wall: your name, 'Omar', as a supporter.");
-    expect(nameOnly).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
+    expect(nameOnly).toContain("On the Recognition Wall: your name, 'Omar', as a supporter, with your tier, 'Angel'.");
+    expect(nameOnly).toContain("Not on the wall: your message (only the founders read it) and your e-mail address.");
     const nothing = signalConfirmationMail({ ...base, showName: false, messagePublic: false }).text;
     expect(nothing).toContain("On the Recognition Wall: nothing; your signal is only counted, as one more supporter.");
-    expect(nothing).toContain("Not on the wall: your name, your interest level, your message (only the founders read it) and your e-mail address.");
+    expect(nothing).toContain("Not on the wall: your name, your tier, your message (only the founders read it) and your e-mail address.");
   });
 
   it("list a digest's updates oldest first with their dates in the digest's time zone", () => {

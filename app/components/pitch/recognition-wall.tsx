@@ -107,7 +107,7 @@ function WallEntry({ entry, now }: { entry: PublicWallEntry; now: Date }) {
             {formatPitchTime(entry.createdAt, now)}
           </time>
         </div>
-        <ul aria-label="Type and roles" className={C.tags}>
+        <ul aria-label="Type, roles and tier" className={C.tags}>
           <li className={`${C.type} ${TYPE_STYLES[entry.type]}`}>{entry.type}</li>
           {entry.roleTags.map((tag) => (
             <li key={tag} className={C.role}>

@@ -88,16 +88,15 @@ export type SignalConfirmationInput = {
 };
 
 /**
- * Exactly what of the signal is public, in two lines: what is on the Recognition Wall (the name as a supporter,
- * and the message only when chosen too) and what is not (the interest level and e-mail address never are).
+ * Exactly what of the signal is public, in two lines: what is on the Recognition Wall (the name as a supporter
+ * with the tier, and the message only when chosen too) and what is not (the e-mail address never is).
  */
-function wallDisclosure(input: Pick<SignalConfirmationInput, "name" | "message" | "showName" | "messagePublic">): Block[] {
+function wallDisclosure(input: Pick<SignalConfirmationInput, "name" | "rangeLabel" | "message" | "showName" | "messagePublic">): Block[] {
   const shown = !input.showName
     ? "nothing; your signal is only counted, as one more supporter"
-    : `your name, '${input.name}', as a supporter${input.messagePublic ? ", and your message" : ""}`;
+    : `your name, '${input.name}', as a supporter, with your tier, '${input.rangeLabel}'${input.messagePublic ? ", and your message" : ""}`;
   const hidden = [
-    ...(input.showName ? [] : ["your name"]),
-    "your interest level",
+    ...(input.showName ? [] : ["your name", "your tier"]),
     ...(input.message && !input.messagePublic ? ["your message (only the founders read it)"] : []),
     "your e-mail address",
   ];

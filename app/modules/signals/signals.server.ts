@@ -19,7 +19,7 @@ import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
 /**
  * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
  * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
- * on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
+ * with the tier's label on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
  * leaves nothing behind. The message is the founder's; the wall entry carries it only when the visitor chose
  * both 'Show my name' and 'Also show my message on the wall' (a message is never shown without its name).
  */
@@ -98,7 +98,8 @@ export async function recordSignal(
           project_id: project.id,
           type: "Supporter",
           display_name: input.name,
-          role_tags: [],
+          // The tier the visitor chose is shown beside the name, as an intro's roles are.
+          role_tags: [tier.range_label],
           message: messagePublic ? input.message : null,
           is_public: true,
           created_at: now,
