@@ -34,6 +34,12 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
+/** Applies the migrations up to and including `name` (a database as an older release left it). */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 /** Brings the schema up to date; safe to call on every start and from several instances at once. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
