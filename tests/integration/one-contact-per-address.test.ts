@@ -93,7 +93,7 @@ describeEachDialect("one contact per address per project", (getDb) => {
       { kind: "welcome" },
     ]);
 
-    const inbox = await openLeadInbox(db, project.ownerId, project.id, {});
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, { action: null, status: null, event: null, q: null, after: null });
     expect(inbox.leads).toHaveLength(1);
     expect(inbox.leads[0]).toMatchObject({ name: "Ada Lovelace", actions: ["intro", "subscription", "signal"], following: true });
     expect(inbox.leads[0]!.activity.map((item) => item.kind).sort()).toEqual(["intro", "intro", "signal", "subscription"]);
