@@ -83,7 +83,7 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const signal = await db.selectFrom("signals").selectAll().where("id", "=", result.signalId).executeTakeFirstOrThrow();
     expect(signal).toMatchObject({ range_label: "Angel", range_min: 5000, range_max: 25000, amount: 5000, is_public: true, message: "In!" });
     const contact = await db.selectFrom("contacts").selectAll().where("id", "=", signal.contact_id).executeTakeFirstOrThrow();
-    expect(contact).toMatchObject({ intent: "Supporter", name: "Linus", note: "In!" });
+    expect(contact).toMatchObject({ intent: "Supporter", name: "Linus" });
     const wall = await readWall(db, project.id);
     expect(wall.entries.map((entry) => entry.displayName)).toEqual(["Linus"]);
     expect(wall.entries[0]).toEqual({

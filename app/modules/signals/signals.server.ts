@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import type { VisitorContext } from "~/modules/contacts/contacts.server";
+import { findOrCreateContact, type VisitorContext } from "~/modules/contacts/contacts.server";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
@@ -17,8 +17,8 @@ import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analyti
 import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
 
 /**
- * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
- * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
+ * A non-binding signal of interest, written in one transaction: the signal (range copied from the tier,
+ * amount = range_min) on the person's one contact (created with intent Supporter when the address is new) and, when the visitor shows their name, a Supporter entry
  * with the tier's label on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
  * leaves nothing behind. The message is the founder's; the wall entry carries it only when the visitor chose
  * both 'Show my name' and 'Also show my message on the wall' (a message is never shown without its name).
@@ -49,24 +49,14 @@ export async function recordSignal(
     const eventSource = leadEvent === DIRECT_EVENT ? null : leadEvent;
 
     const now = new Date().toISOString();
-    const contactId = crypto.randomUUID();
-    await trx
-      .insertInto("contacts")
-      .values({
-        id: contactId,
-        project_id: project.id,
-        name: input.name,
-        email: input.email.toLowerCase(),
-        intent: "Supporter",
-        subscribed: false,
-        role_tags: [],
-        linkedin_url: null,
-        note: input.message,
-        user_id: visitor.userId,
-        source,
-        created_at: now,
-      })
-      .execute();
+    const { id: contactId } = await findOrCreateContact(trx, project.id, {
+      name: input.name,
+      email: input.email,
+      intent: "Supporter",
+      userId: visitor.userId,
+      source,
+      at: now,
+    });
 
     const signalId = crypto.randomUUID();
     await trx
