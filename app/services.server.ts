@@ -51,7 +51,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const applied = await migrateToLatest(database.db.withoutPlugins());
   const sqliteLeftBehind =
     config.database.dialect === "postgres" ? await findSqliteDataLeftBehind(database.db, path.join(config.dataDir, "app.sqlite")) : null;
-  // The demo is not seeded there: the copy goes only into an empty database (decision: SQLite to PostgreSQL).
+  // Such a database is left empty for the copy, which goes only into an empty database (decision: SQLite to
+  // PostgreSQL): no demo, and no digest or lead-summary run recorded until the data is there.
   const demoSeeded = sqliteLeftBehind ? false : await seedDemoProject(database.db);
   const auth = createAuth({ config, db: database.db.withoutPlugins(), dialect: database.dialect });
   const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
@@ -67,9 +68,9 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
   const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
-  digests.start();
+  if (!sqliteLeftBehind) digests.start();
   const leadAlerts = new LeadAlertScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
-  leadAlerts.start();
+  if (!sqliteLeftBehind) leadAlerts.start();
   const webhooks = new WebhookWorker(database.db, config.webhooks, logger);
   webhooks.start();
   return {
