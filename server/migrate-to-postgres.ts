@@ -57,8 +57,11 @@ export async function migrateToPostgresCommand(args: readonly string[], env: Nod
     const report = await copySqliteToPostgres({
       sqliteFile,
       postgresUrl,
-      onTableCopied: ({ table, rows, index, tables }) =>
-        console.log(`  [${String(index + 1).padStart(2)}/${tables}] ${table}: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}`),
+      onTableCopied: ({ table, rows, index, tables, milliseconds }) =>
+        console.log(
+          `  [${String(index + 1).padStart(2)}/${tables}] ${table}: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}` +
+            (milliseconds >= 100 ? ` (${(milliseconds / 1000).toFixed(1)} s)` : ""),
+        ),
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(

@@ -17,7 +17,7 @@ const MAX_BATCH_ROWS = 1_000;
 type TargetColumn = { name: string; type: string; sequence: boolean };
 type TargetTable = { name: string; columns: Map<string, TargetColumn>; hasIdentity: boolean };
 
-export type TableCopied = { table: string; rows: number; index: number; tables: number };
+export type TableCopied = { table: string; rows: number; index: number; tables: number; milliseconds: number };
 
 export type CopyReport = {
   tables: { table: string; rows: number }[];
@@ -56,9 +56,10 @@ export async function copySqliteToPostgres(options: {
         await refuseNonEmptyTarget(targetTrx, tables);
         const copied: { table: string; rows: number }[] = [];
         for (const [index, table] of tables.entries()) {
+          const started = performance.now();
           const rows = await copyTable(sourceTrx, targetTrx, table, sourceColumns.get(table.name)!);
           copied.push({ table: table.name, rows });
-          onTableCopied({ table: table.name, rows, index, tables: tables.length });
+          onTableCopied({ table: table.name, rows, index, tables: tables.length, milliseconds: performance.now() - started });
         }
         await moveSequencesPastCopiedIds(targetTrx, tables);
         await verifyRowCounts(sourceTrx, targetTrx, copied);
