@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { copySqliteToPostgres } from "~/db/copy-to-postgres.server";
 import { isDomainError } from "~/modules/errors.server";
@@ -5,7 +6,7 @@ import { shownPath, withoutCredentials } from "./startup-report";
 
 const USAGE = `Copies a SQLite deployment of PitchQR into an empty PostgreSQL database, in one transaction.
 
-  npm run db:migrate-to-postgres [-- --from data/app.sqlite] [-- --to postgres://user@host:5432/db]
+  npm run db:migrate-to-postgres [-- --from data/app.sqlite --to postgres://user@host:5432/db]
 
 --from  the SQLite file (default: DATA_DIR/app.sqlite, DATA_DIR defaults to data)
 --to    the PostgreSQL database (default: DATABASE_URL); it must be empty
@@ -50,6 +51,11 @@ export async function migrateToPostgresCommand(args: readonly string[], env: Nod
     return 2;
   }
 
+  if (!fs.existsSync(sqliteFile)) {
+    console.error(`There is no SQLite database at ${shownPath(sqliteFile)}: set DATA_DIR to the app's data folder, or give the file with --from.`);
+    return 2;
+  }
+
   const target = `PostgreSQL at ${withoutCredentials(postgresUrl)}`;
   console.log(`Copying SQLite at ${shownPath(sqliteFile)} into ${target} (both schemas brought up to date first)`);
   const started = Date.now();
@@ -72,7 +78,11 @@ export async function migrateToPostgresCommand(args: readonly string[], env: Nod
     return 0;
   } catch (error) {
     if (isDomainError(error)) console.error(error.message);
-    else console.error(`The copy failed and was rolled back; ${target} is as it was.\n${(error as Error).stack ?? String(error)}`);
+    else {
+      // A driver or network error (it has a code) is said in its own words; anything else is a fault worth its stack.
+      const detail = error instanceof Error && "code" in error ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`The copy failed and was rolled back; ${target} is as it was.\n${detail}`);
+    }
     return 1;
   }
 }
