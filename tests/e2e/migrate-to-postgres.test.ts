@@ -54,6 +54,15 @@ async function tableCounts(database: AppDatabase, tables: string[]): Promise<Rec
   return counts;
 }
 
+/** Every row of the tables a founder's data lives in, as domain code reads them (booleans, lists, ISO timestamps). */
+async function rowsAsRead(database: AppDatabase): Promise<Record<string, unknown[]>> {
+  const rows: Record<string, unknown[]> = {};
+  for (const table of ["users", "accounts", "projects", "qr_codes", "signal_tiers", "contacts", "signals", "leads", "recognition_entries"] as const) {
+    rows[table] = await database.db.selectFrom(table).selectAll().orderBy("id").execute();
+  }
+  return rows;
+}
+
 /** What each project's founder sees on the analytics page, computed at one fixed moment. */
 async function analyticsOfEveryProject(database: AppDatabase, now: Date): Promise<Record<string, ProjectAnalytics>> {
   const projects = await database.db.selectFrom("projects").select(["id", "owner_id"]).orderBy("id").execute();
@@ -115,6 +124,7 @@ describe("npm run db:migrate-to-postgres", () => {
     const expectedAnalytics = await analyticsOfEveryProject(sqlite, now);
     const TABLES = ["users", "accounts", "sessions", "projects", "qr_codes", "scans", "contacts", "signals", "leads", "recognition_entries", "project_stats", "source_stats", "scan_hours"];
     const expectedCounts = await tableCounts(sqlite, TABLES);
+    const expectedRows = await rowsAsRead(sqlite);
     await sqlite.close();
     expect(expectedAnalytics[project.projectId]!.totalScans).toBe(SCANS);
     expect(expectedAnalytics[project.projectId]!.uniqueScans).toBe(2_500);
@@ -146,8 +156,9 @@ describe("npm run db:migrate-to-postgres", () => {
     cleanups.push(() => postgres.close());
     expect(await tableCounts(postgres, TABLES)).toEqual(expectedCounts);
     expect(await analyticsOfEveryProject(postgres, now)).toEqual(expectedAnalytics);
-    const contact = await postgres.db.selectFrom("contacts").selectAll().where("email", "=", "grace@example.com").executeTakeFirstOrThrow();
-    expect(contact.subscribed).toBe(true);
+    expect(await rowsAsRead(postgres)).toEqual(expectedRows);
+    expect(expectedRows.contacts).toContainEqual(expect.objectContaining({ email: "ada@example.com", role_tags: ["Angel"], subscribed: false }));
+    expect(expectedRows.contacts).toContainEqual(expect.objectContaining({ email: "grace@example.com", subscribed: true }));
 
     // A second run refuses and changes nothing.
     const again = await runCommand({ DATA_DIR: dataDir, DATABASE_URL: target.url });
