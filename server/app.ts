@@ -17,6 +17,7 @@ import { startupReport } from "./startup-report";
 import { trackScanEndpoint } from "./track-scan";
 
 export { loadConfig };
+export { migrateToPostgresCommand } from "./migrate-to-postgres";
 
 // The request context loaders and actions read (`context.services`, ...): with React Router's v8_middleware
 // flag it is a RouterContextProvider, and these fields are set on it in `appContext` below.
