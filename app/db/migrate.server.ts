@@ -11,6 +11,7 @@ import { attribution } from "./migrations/0009-attribution.server";
 import { uniqueQrLabels } from "./migrations/0010-unique-qr-labels.server";
 import { wallMessageChoice } from "./migrations/0011-wall-message-choice.server";
 import { oneContactPerAddress } from "./migrations/0012-one-contact-per-address.server";
+import { deliveryClaimOwner } from "./migrations/0013-delivery-claim-owner.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   "0010-unique-qr-labels": uniqueQrLabels,
   "0011-wall-message-choice": wallMessageChoice,
   "0012-one-contact-per-address": oneContactPerAddress,
+  "0013-delivery-claim-owner": deliveryClaimOwner,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -276,6 +276,10 @@ export interface MailOutboxTable {
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
   locked_until: Timestamp | null;
+  /** The worker holding the claim (until `locked_until`); only it may settle the message. */
+  claimed_by: string | null;
+  /** When the holder began sending; set while the outcome of that attempt is unknown. */
+  attempt_started_at: Timestamp | null;
   last_error: string | null;
   created_at: Generated<Timestamp>;
   sent_at: Timestamp | null;
@@ -390,6 +394,10 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
   locked_until: Timestamp | null;
+  /** The worker holding the claim (until `locked_until`); only it may settle the delivery. */
+  claimed_by: string | null;
+  /** When the holder began POSTing; set while the outcome of that attempt is unknown. */
+  attempt_started_at: Timestamp | null;
   last_error: string | null;
   response_status: number | null;
   created_at: Timestamp;
