@@ -10,6 +10,7 @@ import { leadInbox } from "./migrations/0008-lead-inbox.server";
 import { attribution } from "./migrations/0009-attribution.server";
 import { uniqueQrLabels } from "./migrations/0010-unique-qr-labels.server";
 import { wallMessageChoice } from "./migrations/0011-wall-message-choice.server";
+import { wallSequence } from "./migrations/00XX-wall-sequence.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "0009-attribution": attribution,
   "0010-unique-qr-labels": uniqueQrLabels,
   "0011-wall-message-choice": wallMessageChoice,
+  "00XX-wall-sequence": wallSequence,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
