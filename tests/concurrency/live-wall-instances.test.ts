@@ -66,7 +66,7 @@ const logLines = (app: AppServer, text: string) => app.logs.filter((line) => lin
 describe("the live wall on three instances sharing PostgreSQL", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let proxy: DatabaseProxy;
-  let apps: AppServer[] = [];
+  const apps: AppServer[] = [];
   let admin: pg.Client;
   let projectId: string;
   let tierId: string;
