@@ -12,6 +12,7 @@ import { uniqueQrLabels } from "./migrations/0010-unique-qr-labels.server";
 import { wallMessageChoice } from "./migrations/0011-wall-message-choice.server";
 import { oneContactPerAddress } from "./migrations/0012-one-contact-per-address.server";
 import { deliveryClaimOwner } from "./migrations/0013-delivery-claim-owner.server";
+import { wallSequence } from "./migrations/0014-wall-sequence.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "0011-wall-message-choice": wallMessageChoice,
   "0012-one-contact-per-address": oneContactPerAddress,
   "0013-delivery-claim-owner": deliveryClaimOwner,
+  "0014-wall-sequence": wallSequence,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

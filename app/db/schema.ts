@@ -78,6 +78,8 @@ export interface ProjectsTable {
   status: ProjectStatus;
   last_shipped_at: Timestamp | null;
   content_version: Generated<number>;
+  /** The last number given to an entry on this project's wall (see `recognition_entries.wall_seq`). */
+  wall_seq: Generated<number>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -185,6 +187,8 @@ export interface RecognitionEntriesTable {
   message: string | null;
   is_public: Generated<boolean>;
   hidden: Generated<boolean>;
+  /** Per project, in commit order: what the live wall streams by (migration "wall-sequence"). */
+  wall_seq: number;
   created_at: Generated<Timestamp>;
 }
 

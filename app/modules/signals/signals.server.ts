@@ -12,6 +12,7 @@ import type { SignalInput } from "~/modules/pitch/visitor-forms";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
+import { addWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
@@ -80,24 +81,6 @@ export async function recordSignal(
       })
       .execute();
 
-    let wallEntryId: number | null = null;
-    if (input.showName) {
-      const entry = await trx
-        .insertInto("recognition_entries")
-        .values({
-          project_id: project.id,
-          type: "Supporter",
-          display_name: input.name,
-          // The tier the visitor chose is shown beside the name, as an intro's roles are.
-          role_tags: [tier.range_label],
-          message: messagePublic ? input.message : null,
-          is_public: true,
-          created_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      wallEntryId = Number(entry.id);
-    }
     await addToProjectStats(trx, project.id, { signals: 1 });
     await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "signals");
     await recordLeadActivity(trx, {
@@ -117,6 +100,20 @@ export async function recordSignal(
       at: now,
     });
     await bumpContentVersion(trx, project.id);
+    // Last of the writes on shared rows: the wall's number locks the project row (already locked by the
+    // content version just above) until commit, so no new lock order, and numbers commit in order.
+    let wallEntry: { id: number; seq: number } | null = null;
+    if (input.showName) {
+      wallEntry = await addWallEntry(trx, {
+        projectId: project.id,
+        type: "Supporter",
+        displayName: input.name,
+        // The tier the visitor chose is shown beside the name, as an intro's roles are.
+        roleTags: [tier.range_label],
+        message: messagePublic ? input.message : null,
+        createdAt: now,
+      });
+    }
 
     const email = input.email.toLowerCase();
     const range = { rangeLabel: tier.range_label, rangeMin: Number(tier.range_min), rangeMax: tier.range_max === null ? null : Number(tier.range_max) };
@@ -153,6 +150,6 @@ export async function recordSignal(
         }),
       });
     }
-    return { signalId, contactId, wallEntryId, projectId: project.id, slug: project.slug };
+    return { signalId, contactId, wallEntryId: wallEntry?.id ?? null, wallSeq: wallEntry?.seq ?? null, projectId: project.id, slug: project.slug };
   });
 }
