@@ -35,6 +35,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: "concurrency",
+          include: ["tests/concurrency/**/*.test.ts"],
+          globalSetup: ["tests/support/build-global-setup.ts", "tests/support/postgres-global-setup.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          // Several app instances each: one file at a time keeps the machine's load light.
+          maxWorkers: 1,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "hardening",
           include: ["tests/hardening/**/*.test.ts"],
           globalSetup: ["tests/support/e2e-global-setup.ts", "tests/support/postgres-global-setup.ts"],

@@ -1,5 +1,6 @@
 import type { AppConfig } from "~/config.server";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
+import { findSqliteDataLeftBehind } from "~/db/copy-to-postgres.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
 import { seedDemoProject } from "~/modules/demo/seed.server";
@@ -38,14 +39,21 @@ export type AppServices = {
   digests: DigestScheduler;
   leadAlerts: LeadAlertScheduler;
   webhooks: WebhookWorker;
-  /** What this start did to the database, for the start-up lines server.js prints. */
-  startup: { migrationsApplied: string[]; demoSeeded: boolean };
+  /**
+   * What this start did to the database, for the start-up lines server.js prints; and, on an empty PostgreSQL
+   * database, the SQLite database with projects still in the data folder (its data was not moved).
+   */
+  startup: { migrationsApplied: string[]; demoSeeded: boolean; sqliteLeftBehind: { file: string; projects: number } | null };
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
   const database = openDatabase(config.database, (error) => logger.warn({ err: error }, "idle database connection closed"));
   const applied = await migrateToLatest(database.db.withoutPlugins());
-  const demoSeeded = await seedDemoProject(database.db);
+  const sqliteLeftBehind =
+    config.database.dialect === "postgres" ? await findSqliteDataLeftBehind(database.db, path.join(config.dataDir, "app.sqlite")) : null;
+  // Such a database is left empty for the copy, which goes only into an empty database (decision: SQLite to
+  // PostgreSQL): no demo, and no digest or lead-summary run recorded until the data is there.
+  const demoSeeded = sqliteLeftBehind ? false : await seedDemoProject(database.db);
   const auth = createAuth({ config, db: database.db.withoutPlugins(), dialect: database.dialect });
   const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
   const events =
@@ -63,13 +71,13 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
   const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
-  digests.start();
+  if (!sqliteLeftBehind) digests.start();
   const leadAlerts = new LeadAlertScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
-  leadAlerts.start();
+  if (!sqliteLeftBehind) leadAlerts.start();
   const webhooks = new WebhookWorker(database.db, config.webhooks, logger);
   webhooks.start();
   return {
-    startup: { migrationsApplied: applied, demoSeeded },
+    startup: { migrationsApplied: applied, demoSeeded, sqliteLeftBehind },
     config,
     database,
     auth,

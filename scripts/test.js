@@ -2,6 +2,7 @@
 // tests on SQLite and PostgreSQL, a production build, and the end-to-end tests in Chromium and the hardening
 // suite against that build. PostgreSQL is the server at TEST_POSTGRES_URL (or 127.0.0.1:5432) when it
 // answers, else a disposable embedded one started here for the run and deleted at its end (decision 21).
+// Then the concurrency tests (several instances of the build on one PostgreSQL).
 // Ends with one summary line, "tests: N passed, N failed".
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -90,6 +91,7 @@ if (
 ) {
   if (await run("production build", [bin("@react-router/dev", "bin.js"), "build"])) {
     await runSuites("end-to-end and hardening tests (Chromium, the built app)", ["e2e", "hardening"], "e2e");
+    await runSuites("concurrency tests (several instances of the built app on one database)", ["concurrency"], "concurrency");
   } else {
     failedStep = "production build";
   }

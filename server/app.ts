@@ -17,6 +17,7 @@ import { startupReport } from "./startup-report";
 import { trackScanEndpoint } from "./track-scan";
 
 export { loadConfig };
+export { migrateToPostgresCommand } from "./migrate-to-postgres";
 
 // The request context loaders and actions read (`context.services`, ...): with React Router's v8_middleware
 // flag it is a RouterContextProvider, and these fields are set on it in `appContext` below.
@@ -93,10 +94,11 @@ export async function createApp(options: AppOptions = {}) {
   app.get("/healthz", async (_req, res) => {
     try {
       await services.database.ping();
-      res.set("Cache-Control", "no-store").json({ status: "ok" });
+      // A degraded realtime path still serves every page and delivers every wall entry, by polling: still 200.
+      res.set("Cache-Control", "no-store").json({ status: "ok", realtime: services.events.status() });
     } catch (error) {
       (res.locals as Locals).logger.error({ err: error }, "health check failed");
-      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable" });
+      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable", realtime: services.events.status() });
     }
   });
 

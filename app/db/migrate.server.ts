@@ -10,6 +10,9 @@ import { leadInbox } from "./migrations/0008-lead-inbox.server";
 import { attribution } from "./migrations/0009-attribution.server";
 import { uniqueQrLabels } from "./migrations/0010-unique-qr-labels.server";
 import { wallMessageChoice } from "./migrations/0011-wall-message-choice.server";
+import { oneContactPerAddress } from "./migrations/0012-one-contact-per-address.server";
+import { deliveryClaimOwner } from "./migrations/0013-delivery-claim-owner.server";
+import { wallSequence } from "./migrations/0014-wall-sequence.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -24,12 +27,21 @@ const migrations: Record<string, Migration> = {
   "0009-attribution": attribution,
   "0010-unique-qr-labels": uniqueQrLabels,
   "0011-wall-message-choice": wallMessageChoice,
+  "0012-one-contact-per-address": oneContactPerAddress,
+  "0013-delivery-claim-owner": deliveryClaimOwner,
+  "0014-wall-sequence": wallSequence,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
   async getMigrations() {
     return migrations;
   }
+}
+
+/** Applies the migrations up to and including `name` (a database as an older release left it). */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** Brings the schema up to date; safe to call on every start and from several instances at once. */

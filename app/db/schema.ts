@@ -78,6 +78,8 @@ export interface ProjectsTable {
   status: ProjectStatus;
   last_shipped_at: Timestamp | null;
   content_version: Generated<number>;
+  /** The last number given to an entry on this project's wall (see `recognition_entries.wall_seq`). */
+  wall_seq: Generated<number>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -100,23 +102,48 @@ export interface ScansTable {
   scanned_at: Generated<Timestamp>;
 }
 
-/** Intro and Supporter as in the spec; Subscriber for someone who only follows updates. */
+/** What the person did first: Intro and Supporter as in the spec; Subscriber for someone who first followed updates. */
 export type ContactIntent = "Intro" | "Supporter" | "Subscriber";
 
+/**
+ * One person in one project: unique per (project_id, email), e-mails stored lower-case (decision 22). Their
+ * intros and signals are rows of their own pointing here; following updates is `subscribed`.
+ */
 export interface ContactsTable {
   id: string;
   project_id: string;
+  /** The name they gave most recently. */
   name: string;
   email: string;
   intent: ContactIntent;
   subscribed: Generated<boolean>;
+  /** The latest intro's roles, LinkedIn URL and note (every intro is kept in `intros`). */
   role_tags: string[];
   linkedin_url: string | null;
   note: string | null;
   user_id: string | null;
-  /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
+  /** Where the visitor came from on their first action: `qr:{code id}`, `direct` or `unknown` (decision 16). */
   source: Generated<string>;
   created_at: Generated<Timestamp>;
+}
+
+/** One intro request, as the visitor wrote it. */
+export interface IntrosTable {
+  id: string;
+  project_id: string;
+  contact_id: string;
+  role_tags: string[];
+  linkedin_url: string | null;
+  note: string | null;
+  user_id: string | null;
+  source: Generated<string>;
+  created_at: Generated<Timestamp>;
+}
+
+/** A contact merged into another by migration 0012: unsubscribe links mailed with its id still work. */
+export interface ContactMergesTable {
+  merged_id: string;
+  contact_id: string;
 }
 
 export interface SignalTiersTable {
@@ -160,6 +187,8 @@ export interface RecognitionEntriesTable {
   message: string | null;
   is_public: Generated<boolean>;
   hidden: Generated<boolean>;
+  /** Per project, in commit order: what the live wall streams by (migration "wall-sequence"). */
+  wall_seq: number;
   created_at: Generated<Timestamp>;
 }
 
@@ -251,6 +280,10 @@ export interface MailOutboxTable {
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
   locked_until: Timestamp | null;
+  /** The worker holding the claim (until `locked_until`); only it may settle the message. */
+  claimed_by: string | null;
+  /** When the holder began sending; set while the outcome of that attempt is unknown. */
+  attempt_started_at: Timestamp | null;
   last_error: string | null;
   created_at: Generated<Timestamp>;
   sent_at: Timestamp | null;
@@ -365,6 +398,10 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
   locked_until: Timestamp | null;
+  /** The worker holding the claim (until `locked_until`); only it may settle the delivery. */
+  claimed_by: string | null;
+  /** When the holder began POSTing; set while the outcome of that attempt is unknown. */
+  attempt_started_at: Timestamp | null;
   last_error: string | null;
   response_status: number | null;
   created_at: Timestamp;
@@ -381,6 +418,8 @@ export interface Database {
   qr_codes: QrCodesTable;
   scans: ScansTable;
   contacts: ContactsTable;
+  intros: IntrosTable;
+  contact_merges: ContactMergesTable;
   signal_tiers: SignalTiersTable;
   signals: SignalsTable;
   recognition_entries: RecognitionEntriesTable;

@@ -24,6 +24,7 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 function entryItem(entry: PublicWallEntry): HTMLLIElement {
   const item = element("li", C.item);
   item.dataset.entryId = String(entry.id);
+  item.dataset.wallSeq = String(entry.seq);
   const avatar = element("span", `${C.avatar} ${avatarStyle(entry.displayName)}`, initials(entry.displayName));
   avatar.setAttribute("aria-hidden", "true");
   const body = element("div", C.body);
@@ -94,8 +95,9 @@ function setStat(name: string, value: number, singular: string, plural: string) 
 export function enhanceLiveWall(projectId: string): void {
   const wall = document.querySelector<HTMLElement>("[data-live-wall]");
   if (!wall || typeof EventSource === "undefined") return;
-  const known = new Set([...wall.querySelectorAll<HTMLElement>("[data-entry-id]")].map((item) => Number(item.dataset.entryId)));
-  let highest = Math.max(0, ...known);
+  const rendered = [...wall.querySelectorAll<HTMLElement>("[data-entry-id]")];
+  const known = new Set(rendered.map((item) => Number(item.dataset.entryId)));
+  let highest = Math.max(0, ...rendered.map((item) => Number(item.dataset.wallSeq) || 0));
   let hiddenSupporters = Number(/\d+/.exec(wall.querySelector("[data-hidden-supporters]")?.textContent ?? "")?.[0] ?? 0);
   let source: EventSource | null = null;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -138,7 +140,7 @@ export function enhanceLiveWall(projectId: string): void {
       const entry = parseWallEntry((event as MessageEvent<string>).data);
       if (!entry || known.has(entry.id)) return;
       known.add(entry.id);
-      highest = Math.max(highest, entry.id);
+      highest = Math.max(highest, entry.seq);
       const { container, list } = wallLists(wall);
       list.prepend(entryItem(entry));
       overflowIntoEarlier(container, list);
@@ -153,7 +155,7 @@ export function enhanceLiveWall(projectId: string): void {
       }
     });
     current.onerror = () => {
-      // Reconnection is ours, not the browser's, so the retry resumes after the highest id seen.
+      // Reconnection is ours, not the browser's, so the retry resumes after the highest wall number seen.
       if (source !== current) return;
       disconnect();
       failures += 1;

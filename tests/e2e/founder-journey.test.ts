@@ -472,7 +472,8 @@ describe("a founder's journey", () => {
     expect(contacts).toEqual([
       { name: INTRO.name, email: INTRO.email, intent: "Intro", subscribed: 0, role_tags: JSON.stringify([INTRO.role]), linkedin_url: INTRO.linkedin, note: INTRO.note },
       { name: FOLLOWER.name, email: FOLLOWER.email, intent: "Subscriber", subscribed: 1, role_tags: "[]", linkedin_url: null, note: null },
-      { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: 0, role_tags: "[]", linkedin_url: null, note: BACKER.message },
+      // The backer's message is on their signal; a contact's note is its latest intro's.
+      { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: 0, role_tags: "[]", linkedin_url: null, note: null },
     ]);
     const angel = tierRows()[0]!;
     expect(db.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
@@ -517,7 +518,7 @@ describe("a founder's journey", () => {
     expect(data).toHaveLength(3);
     for (const row of data) expect(new Date(row[6]!).toISOString()).toBe(row[6]);
     expect(data.map((row) => row.slice(0, 6))).toEqual([
-      [BACKER.name, BACKER.email, "Supporter", "", "", BACKER.message],
+      [BACKER.name, BACKER.email, "Supporter", "", "", ""],
       [FOLLOWER.name, FOLLOWER.email, "Subscriber", "", "", ""],
       [INTRO.name, INTRO.email, "Intro", INTRO.role, INTRO.linkedin, INTRO.note],
     ]);

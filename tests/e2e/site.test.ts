@@ -252,10 +252,10 @@ describe("Safety", () => {
     }
   });
 
-  it("answers the health check with 200 {status: 'ok'}", async () => {
+  it("answers the health check with 200 {status: 'ok', realtime: 'ok'}", async () => {
     const response = await fetch(`${app.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok" });
+    expect(await response.json()).toEqual({ status: "ok", realtime: "ok" });
   });
 });
 

@@ -148,8 +148,8 @@ describe("e-mail to visitors", () => {
     expect(confirmation.text).toContain("Interest level: Angel ($5k-$25k)");
     expect(confirmation.text).toContain("This signal is non-binding");
     // 'Show my name' stayed on and 'Also show my message on the wall' off: the e-mail says exactly that.
-    expect(confirmation.text).toContain("On the Recognition Wall: your name, 'Omar Haddad', as a supporter.");
-    expect(confirmation.text).toContain("Not on the wall: your interest level, your message (only the founders read it) and your e-mail address.");
+    expect(confirmation.text).toContain("On the Recognition Wall: your name, 'Omar Haddad', as a supporter, with your tier, 'Angel'.");
+    expect(confirmation.text).toContain("Not on the wall: your message (only the founders read it) and your e-mail address.");
     const alert = await mailTo(founderEmail, `New interest signal for ${TITLE}: Angel`);
     expect(alert.text).toContain(`Omar Haddad signaled non-binding interest in ${TITLE}.`);
     expect(alert.replyTo?.value[0]?.address).toBe(email);

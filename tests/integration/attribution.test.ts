@@ -51,7 +51,6 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
     const contacts = await db.selectFrom("contacts").select(["email", "intent", "source"]).where("project_id", "=", project.id).orderBy("created_at").execute();
     expect(contacts).toEqual([
       { email: "ada@example.com", intent: "Intro", source: `qr:${codes.booth}` },
-      { email: "ada@example.com", intent: "Supporter", source: `qr:${codes.booth}` },
       { email: "bo@example.com", intent: "Intro", source: `qr:${codes.badge}` },
       { email: "cy@example.com", intent: "Subscriber", source: "direct" },
     ]);

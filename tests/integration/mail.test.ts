@@ -50,7 +50,7 @@ describeEachDialect("mail outbox and delivery", (getDb, dialect) => {
     const { db } = getDb();
     let now = new Date("2026-11-20T10:00:00.000Z");
     const downPort = (await startSmtpServer().then(async (server) => (await server.close(), server.port)));
-    const down = new MailWorker(db, createSmtpTransport(`smtp://127.0.0.1:${downPort}`, FROM), logger, () => now);
+    const down = new MailWorker(db, createSmtpTransport(`smtp://127.0.0.1:${downPort}`, FROM), logger, { clock: () => now });
     const ids = [];
     for (let i = 0; i < 3; i += 1) ids.push(await enqueueMail(db, { kind: "digest", to: `down-${i}@example.com`, subject: `Digest ${i}`, text: "x" }, now));
     expect(await down.runOnce()).toBe(0);
@@ -59,7 +59,7 @@ describeEachDialect("mail outbox and delivery", (getDb, dialect) => {
     expect(pending.every((row) => row.status === "pending" && row.last_error)).toBe(true);
 
     const smtp = await startSmtpServer();
-    const up = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger, () => now);
+    const up = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger, { clock: () => now });
     try {
       expect(await up.runOnce()).toBe(0); // not due yet: backoff
       now = new Date(now.getTime() + retryDelayMs(1) + 1_000);
@@ -93,7 +93,7 @@ describeEachDialect("mail outbox and delivery", (getDb, dialect) => {
     let now = new Date("2026-11-20T12:00:00.000Z");
     let refusals = 1;
     const smtp = await startSmtpServer({ refuseWith: () => (refusals-- > 0 ? { code: 451, message: "Greylisted, try again later" } : null) });
-    const worker = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger, () => now);
+    const worker = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger, { clock: () => now });
     try {
       const id = await enqueueMail(db, { kind: "welcome", to: "grey@example.com", subject: "Greylisted", text: "x" }, now);
       expect(await worker.runOnce()).toBe(0);

@@ -83,11 +83,12 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const signal = await db.selectFrom("signals").selectAll().where("id", "=", result.signalId).executeTakeFirstOrThrow();
     expect(signal).toMatchObject({ range_label: "Angel", range_min: 5000, range_max: 25000, amount: 5000, is_public: true, message: "In!" });
     const contact = await db.selectFrom("contacts").selectAll().where("id", "=", signal.contact_id).executeTakeFirstOrThrow();
-    expect(contact).toMatchObject({ intent: "Supporter", name: "Linus", note: "In!" });
+    expect(contact).toMatchObject({ intent: "Supporter", name: "Linus" });
     const wall = await readWall(db, project.id);
     expect(wall.entries.map((entry) => entry.displayName)).toEqual(["Linus"]);
     expect(wall.entries[0]).toEqual({
       id: result.wallEntryId,
+      seq: 1,
       type: "Supporter",
       displayName: "Linus",
       roleTags: ["Angel"],
@@ -152,15 +153,20 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
   it("reads wall entries after a cursor, oldest first, for a resuming stream", async () => {
     const { db } = getDb();
     const project = await createProject(db);
-    const ids: number[] = [];
+    const written: { id: number; seq: number }[] = [];
     for (const name of ["One", "Two", "Three"]) {
       const input = parse(signalSchema, { tierId: project.tiers[0]!.id, name, email: `${name}@example.com`, showName: "on" });
-      ids.push((await recordSignal(db, testMailLinks, project.id, input, anonymous)).wallEntryId!);
+      const result = await recordSignal(db, testMailLinks, project.id, input, anonymous);
+      written.push({ id: result.wallEntryId!, seq: result.wallSeq! });
     }
-    const after = await readWallAfter(db, project.id, ids[0]!);
-    expect(after.map((entry) => entry.displayName)).toEqual(["Two", "Three"]);
-    await db.updateTable("recognition_entries").set({ hidden: true }).where("id", "=", ids[2]!).execute();
-    expect((await readWallAfter(db, project.id, ids[0]!)).map((entry) => entry.displayName)).toEqual(["Two"]);
+    expect(written.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    const after = await readWallAfter(db, project.id, written[0]!.seq);
+    expect(after.map((entry) => [entry.displayName, entry.seq])).toEqual([
+      ["Two", 2],
+      ["Three", 3],
+    ]);
+    await db.updateTable("recognition_entries").set({ hidden: true }).where("id", "=", written[2]!.id).execute();
+    expect((await readWallAfter(db, project.id, written[0]!.seq)).map((entry) => entry.displayName)).toEqual(["Two"]);
   });
 });
 

@@ -98,7 +98,7 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
       code: "rate_limited",
       message: "Too many submissions for this e-mail address. Please try again later.",
     });
-    const contacts = await db.selectFrom("contacts").select("id").where("project_id", "=", project.id).execute();
-    expect(contacts).toHaveLength(5);
+    const intros = await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute();
+    expect(intros).toHaveLength(5);
   });
 });

@@ -147,6 +147,31 @@ describeEachDialect("webhooks", (getDb) => {
     expect(pending).toEqual([]);
   });
 
+  it("leaves a delivery another worker holds until that claim's lease has passed, then delivers it once", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    await intro(db, project.id, { name: "Held", email: "held@example.com" });
+    const now = new Date(Date.now() + 1_000);
+    // Another instance claimed it and began its POST, outcome unknown.
+    await db
+      .updateTable("webhook_deliveries")
+      .set({ claimed_by: "webhooks:elsewhere", locked_until: new Date(now.getTime() + 60_000).toISOString(), attempt_started_at: now.toISOString(), attempts: 1 })
+      .where("project_id", "=", project.id)
+      .execute();
+    let clock = now;
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, { clock: () => clock, owner: "webhooks:here" });
+    expect(await worker.runOnce()).toBe(0);
+    expect(receivedFor(project.id)).toHaveLength(0);
+    clock = new Date(now.getTime() + 61_000);
+    expect(await worker.runOnce()).toBe(1);
+    expect(await worker.runOnce()).toBe(0);
+    expect(receivedFor(project.id)).toHaveLength(1);
+    expect(await db.selectFrom("webhook_deliveries").select(["status", "claimed_by", "attempts"]).where("project_id", "=", project.id).execute()).toEqual([
+      { status: "sent", claimed_by: "webhooks:here", attempts: 2 },
+    ]);
+  });
+
   it("refuses URLs that are not https or point inside the network, before connecting, and stores nothing", async () => {
     const { db } = getDb();
     const project = await createProject(db);

@@ -174,7 +174,7 @@ describeEachDialect("project updates and the weekly digest", (getDb) => {
     const clock = { now: new Date("2027-05-07T09:30:00.000Z") };
     await schedulerAt(database, clock).runDue();
     const smtp = await startSmtpServer();
-    const worker = new MailWorker(database.db, createSmtpTransport(smtp.url, "PitchQR <no-reply@pitchqr.test>"), logger, () => clock.now);
+    const worker = new MailWorker(database.db, createSmtpTransport(smtp.url, "PitchQR <no-reply@pitchqr.test>"), logger, { clock: () => clock.now });
     try {
       await worker.runOnce();
     } finally {

@@ -4,20 +4,24 @@ import path from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
 import type { Dialect } from "~/db/dialect.server";
-import { migrateToLatest } from "~/db/migrate.server";
+import { migrateToLatest, migrateUpTo } from "~/db/migrate.server";
 import { createPostgresDatabase } from "./postgres";
 
 export const DIALECTS: readonly Dialect[] = ["sqlite", "postgres"];
 
 export type TestDatabase = AppDatabase & { url: string; destroy(): Promise<void> };
 
-/** A fresh, migrated database of the given kind: a new SQLite file, or a new PostgreSQL database. */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of the given kind: a new SQLite file, or a new PostgreSQL database. With `upTo`,
+ * migrated only up to that migration, as an older release left it.
+ */
+export async function createTestDatabase(dialect: Dialect, options: { upTo?: string } = {}): Promise<TestDatabase> {
+  const migrate = (db: Parameters<typeof migrateToLatest>[0]) => (options.upTo ? migrateUpTo(db, options.upTo) : migrateToLatest(db));
   if (dialect === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-test-"));
     const file = path.join(dir, "test.sqlite");
     const database = openDatabase({ dialect: "sqlite", file });
-    await migrateToLatest(database.db.withoutPlugins());
+    await migrate(database.db.withoutPlugins());
     return {
       ...database,
       url: `file:${file}`,
@@ -29,7 +33,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   }
   const created = await createPostgresDatabase();
   const database = openDatabase({ dialect: "postgres", url: created.url });
-  await migrateToLatest(database.db.withoutPlugins());
+  await migrate(database.db.withoutPlugins());
   return {
     ...database,
     url: created.url,

@@ -98,11 +98,11 @@ export function insertProject(dataDir: string, fixture: ProjectFixture): { id: s
         now,
       );
       const entry = db.prepare(
-        `insert into recognition_entries (project_id, type, display_name, role_tags, message, is_public, hidden, created_at) values (?, ?, ?, ?, ?, 1, 0, ?)`,
+        `insert into recognition_entries (project_id, type, display_name, role_tags, message, is_public, hidden, wall_seq, created_at) values (?, ?, ?, ?, ?, 1, 0, ?, ?)`,
       );
-      for (const item of fixture.wall ?? []) {
-        entry.run(id, item.type ?? "Supporter", item.displayName, JSON.stringify(item.roleTags ?? []), item.message ?? null, now);
-      }
+      const wall = fixture.wall ?? [];
+      wall.forEach((item, index) => entry.run(id, item.type ?? "Supporter", item.displayName, JSON.stringify(item.roleTags ?? []), item.message ?? null, index + 1, now));
+      db.prepare("update projects set wall_seq = ? where id = ?").run(wall.length, id);
       const tier = db.prepare(`insert into signal_tiers (id, project_id, range_label, range_min, range_max, perks, sort_order) values (?, ?, ?, ?, ?, '[]', ?)`);
       (fixture.tiers ?? []).forEach((item, index) => tier.run(crypto.randomUUID(), id, item.label, item.min, item.max, index));
     })();

@@ -2,8 +2,18 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { freePort } from "./app-server";
 
+type SmtpServerOptions = {
+  refuseWith?: () => { code: number; message: string } | null;
+  /**
+   * Freezes the server for this long after it starts, as a hung mail server does: it accepts connections but sends
+   * its greeting only when the freeze ends (to whoever is still connected).
+   */
+  frozenForMs?: number;
+};
+
 /** A real SMTP server on a free loopback port that keeps what it receives, parsed by a MIME parser. */
-export async function startSmtpServer(options: { refuseWith?: () => { code: number; message: string } | null } = {}) {
+export async function startSmtpServer(options: SmtpServerOptions = {}) {
+  const thawsAt = Date.now() + (options.frozenForMs ?? 0);
   const received: ParsedMail[] = [];
   /** The SMTP envelope recipients (RCPT TO) of each received message, in order. */
   const envelopes: string[][] = [];
@@ -12,6 +22,9 @@ export async function startSmtpServer(options: { refuseWith?: () => { code: numb
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     disableReverseLookup: true,
+    onConnect(_session, callback) {
+      setTimeout(() => callback(), Math.max(0, thawsAt - Date.now()));
+    },
     onData(stream, session, callback) {
       const refusal = options.refuseWith?.();
       if (refusal) {

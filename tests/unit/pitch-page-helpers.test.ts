@@ -6,8 +6,9 @@ import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import { mergeWallEntries, parseWallEntry, reconnectDelay } from "~/components/pitch/use-live-wall";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 
-const entry = (id: number, createdAt: string, displayName = `Person ${id}`): PublicWallEntry => ({
+const entry = (id: number, seq: number, createdAt: string, displayName = `Person ${id}`): PublicWallEntry => ({
   id,
+  seq,
   type: "Supporter",
   displayName,
   roleTags: [],
@@ -20,19 +21,20 @@ describe("live wall helpers", () => {
     expect([1, 2, 3, 4, 5, 12].map(reconnectDelay)).toEqual([1_000, 2_000, 5_000, 10_000, 10_000, 10_000]);
   });
 
-  it("merges entries newest first and never shows an id twice", () => {
-    const streamed = [entry(7, "2026-11-20T12:05:00Z", "Streamed copy"), entry(8, "2026-11-20T12:06:00Z")];
-    const loaded = [entry(7, "2026-11-20T12:05:00Z", "Loaded copy"), entry(3, "2026-11-20T11:00:00Z"), entry(5, "2026-11-19T11:00:00Z")];
+  it("merges entries newest first by wall number (commit order, whatever the clocks said) and never shows an id twice", () => {
+    const streamed = [entry(7, 4, "2026-11-20T12:05:00Z", "Streamed copy"), entry(8, 5, "2026-11-20T12:04:59Z")];
+    const loaded = [entry(7, 4, "2026-11-20T12:05:00Z", "Loaded copy"), entry(3, 3, "2026-11-20T11:00:00Z"), entry(5, 2, "2026-11-20T11:30:00Z")];
     const merged = mergeWallEntries(streamed, loaded);
     expect(merged.map((e) => e.id)).toEqual([8, 7, 3, 5]);
     expect(merged.find((e) => e.id === 7)?.displayName).toBe("Streamed copy");
   });
 
   it("accepts only well-formed stream entries", () => {
-    const good = { id: 9, type: "Intro", displayName: "Ada", roleTags: ["PM", 3], message: "Hi", createdAt: "2026-11-20T12:00:00Z" };
+    const good = { id: 9, seq: 4, type: "Intro", displayName: "Ada", roleTags: ["PM", 3], message: "Hi", createdAt: "2026-11-20T12:00:00Z" };
     expect(parseWallEntry(JSON.stringify(good))).toEqual({ ...good, roleTags: ["PM"] });
     expect(parseWallEntry(JSON.stringify({ ...good, type: "Admin" }))).toBeNull();
     expect(parseWallEntry(JSON.stringify({ ...good, id: "9" }))).toBeNull();
+    expect(parseWallEntry(JSON.stringify({ ...good, seq: undefined }))).toBeNull();
     expect(parseWallEntry("not json")).toBeNull();
   });
 });

@@ -96,7 +96,7 @@ export function LiveBadge() {
 
 function WallEntry({ entry, now }: { entry: PublicWallEntry; now: Date }) {
   return (
-    <li data-entry-id={entry.id} className={C.item}>
+    <li data-entry-id={entry.id} data-wall-seq={entry.seq} className={C.item}>
       <span aria-hidden className={`${C.avatar} ${avatarStyle(entry.displayName)}`}>
         {initials(entry.displayName)}
       </span>

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
-import { highestId, mergeWallEntries, parseStats, parseWallEntry, reconnectDelay, type LiveStatus, type WallStats } from "./wall-model";
+import { highestSeq, mergeWallEntries, parseStats, parseWallEntry, reconnectDelay, type LiveStatus, type WallStats } from "./wall-model";
 
 export { mergeWallEntries, parseWallEntry, reconnectDelay, RECONNECT_DELAYS_MS, type LiveStatus, type WallStats } from "./wall-model";
 
 /**
- * The Recognition Wall, kept live over Server-Sent Events (`/api/wall/{projectId}/stream?after={id}`):
+ * The Recognition Wall, kept live over Server-Sent Events (`/api/wall/{projectId}/stream?after={seq}`):
  * `entry` events are prepended (deduplicated by id), `stats` events update the counts. On an error the
- * stream is closed and reopened after 1, 2, 5, then every 10 s, resuming after the highest id seen, so a
+ * stream is closed and reopened after 1, 2, 5, then every 10 s, resuming after the highest wall number seen, so a
  * missed entry arrives exactly once; a successful open resets the wait. Closed on unmount and while the page
  * sits in the back/forward cache.
  *
@@ -29,9 +29,9 @@ export function useLiveWall(projectId: string, initial: { entries: PublicWallEnt
 
   const entries = useMemo(() => mergeWallEntries(streamed, initial.entries), [streamed, initial.entries]);
 
-  const highestSeen = useRef(highestId(initial.entries));
+  const highestSeen = useRef(highestSeq(initial.entries));
   useEffect(() => {
-    highestSeen.current = Math.max(highestSeen.current, highestId(entries));
+    highestSeen.current = Math.max(highestSeen.current, highestSeq(entries));
   }, [entries]);
 
   useEffect(() => {
@@ -61,7 +61,7 @@ export function useLiveWall(projectId: string, initial: { entries: PublicWallEnt
       current.addEventListener("entry", (event) => {
         const entry = parseWallEntry((event as MessageEvent<string>).data);
         if (!entry) return;
-        highestSeen.current = Math.max(highestSeen.current, entry.id);
+        highestSeen.current = Math.max(highestSeen.current, entry.seq);
         setStreamed((previous) => (previous.some((known) => known.id === entry.id) ? previous : [entry, ...previous]));
       });
       current.addEventListener("stats", (event) => {
@@ -69,7 +69,7 @@ export function useLiveWall(projectId: string, initial: { entries: PublicWallEnt
         if (stats) setStreamStats((previous) => ({ ...previous, ...stats }));
       });
       current.onerror = () => {
-        // Take reconnection over from the browser, so the retry resumes after the highest id seen.
+        // Take reconnection over from the browser, so the retry resumes after the highest wall number seen.
         if (source !== current) return;
         disconnect();
         failures += 1;

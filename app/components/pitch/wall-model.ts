@@ -25,6 +25,8 @@ export function parseWallEntry(raw: string): PublicWallEntry | null {
     if (
       typeof value.id !== "number" ||
       !Number.isFinite(value.id) ||
+      typeof value.seq !== "number" ||
+      !Number.isFinite(value.seq) ||
       typeof value.type !== "string" ||
       !TYPES.has(value.type) ||
       typeof value.displayName !== "string" ||
@@ -34,6 +36,7 @@ export function parseWallEntry(raw: string): PublicWallEntry | null {
     }
     return {
       id: value.id,
+      seq: value.seq,
       type: value.type,
       displayName: value.displayName,
       roleTags: Array.isArray(value.roleTags) ? value.roleTags.filter((tag): tag is string => typeof tag === "string") : [],
@@ -57,19 +60,15 @@ export function parseStats(raw: string): Partial<WallStats> | null {
   }
 }
 
-function time(entry: PublicWallEntry): number {
-  const ms = Date.parse(entry.createdAt);
-  return Number.isNaN(ms) ? 0 : ms;
-}
-
-/** Each id once (the first list wins), newest first by creation time, then by id. */
+/** Each id once (the first list wins), newest first: by wall number, the order entries were committed in. */
 export function mergeWallEntries(...lists: PublicWallEntry[][]): PublicWallEntry[] {
   const byId = new Map<number, PublicWallEntry>();
   for (const list of lists) for (const entry of list) if (!byId.has(entry.id)) byId.set(entry.id, entry);
-  return [...byId.values()].sort((a, b) => time(b) - time(a) || b.id - a.id);
+  return [...byId.values()].sort((a, b) => b.seq - a.seq);
 }
 
-export const highestId = (entries: PublicWallEntry[]) => entries.reduce((max, entry) => Math.max(max, entry.id), 0);
+/** The stream's cursor: the highest wall number among these entries. */
+export const highestSeq = (entries: PublicWallEntry[]) => entries.reduce((max, entry) => Math.max(max, entry.seq), 0);
 
 export const TYPE_STYLES: Record<RecognitionType, string> = {
   Supporter: "bg-brand-50 text-brand-700 ring-brand-200",

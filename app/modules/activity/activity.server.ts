@@ -36,12 +36,12 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .limit(PER_SOURCE)
       .execute(),
     db
-      .selectFrom("contacts")
-      .innerJoin("projects", "projects.id", "contacts.project_id")
-      .select(["contacts.id", "contacts.created_at", "contacts.name", "projects.slug", "projects.title as project_title"])
+      .selectFrom("intros")
+      .innerJoin("contacts", "contacts.id", "intros.contact_id")
+      .innerJoin("projects", "projects.id", "intros.project_id")
+      .select(["intros.id", "intros.created_at", "contacts.name", "projects.slug", "projects.title as project_title"])
       .where("projects.owner_id", "=", ownerId)
-      .where("contacts.intent", "=", "Intro")
-      .orderBy("contacts.created_at", "desc")
+      .orderBy("intros.created_at", "desc")
       .limit(PER_SOURCE)
       .execute(),
     db

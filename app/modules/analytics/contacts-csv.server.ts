@@ -13,7 +13,9 @@ export const CSV_COLUMNS = ["Name", "Email", "Intent", "Role Tags", "LinkedIn", 
 const PAGE_SIZE = 1_000;
 
 /**
- * The owner's contacts as CSV (SPEC.md section 9 columns), newest first. Rows are read in keyset pages of a
+ * The owner's contacts as CSV (SPEC.md section 9 columns), one row per person (decision 22), newest first: what
+ * they did in Intent, their latest intro's roles, LinkedIn and note, their latest signal's tier, range and message,
+ * and the source of their first action. Rows are read in keyset pages of a
  * thousand, so memory stays flat for 100,000 contacts and the database is free between pages (on SQLite one
  * long read would hold the app's only connection); each page leaves as one chunk, so compression works on
  * sizeable blocks. Quoted per RFC 4180 by csv-stringify; cells a spreadsheet would run as a formula are
@@ -30,17 +32,20 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
   const codes = new Map(
     (await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute()).map((code) => [code.id, code]),
   );
-  const signalsOfContacts = async (contactIds: string[]) =>
-    new Map(
-      (
-        await db
-          .selectFrom("signals")
-          .select(["contact_id", "range_label", "range_min", "range_max", "message"])
-          .where("project_id", "=", project.id)
-          .where("contact_id", "in", contactIds)
-          .execute()
-      ).map((signal) => [signal.contact_id, signal]),
-    );
+  // The latest signal of each contact (rows come oldest first, so the latest overwrites), and who sent an intro.
+  const actionsOfContacts = async (contactIds: string[]) => {
+    const [signals, intros] = await Promise.all([
+      db
+        .selectFrom("signals")
+        .select(["contact_id", "range_label", "range_min", "range_max", "message"])
+        .where("contact_id", "in", contactIds)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute(),
+      db.selectFrom("intros").select("contact_id").distinct().where("contact_id", "in", contactIds).execute(),
+    ]);
+    return { latestSignal: new Map(signals.map((signal) => [signal.contact_id, signal])), introduced: new Set(intros.map((intro) => intro.contact_id)) };
+  };
 
   async function* pages() {
     yield stringify([[...CSV_COLUMNS]], { record_delimiter: "windows" });
@@ -48,7 +53,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     for (;;) {
       let query = db
         .selectFrom("contacts")
-        .select(["id", "name", "email", "intent", "role_tags", "linkedin_url", "note", "created_at", "source"])
+        .select(["id", "name", "email", "intent", "subscribed", "role_tags", "linkedin_url", "note", "created_at", "source"])
         .where("project_id", "=", project.id);
       if (after) {
         const cursor: { created_at: string; id: string } = after;
@@ -58,14 +63,14 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       }
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
       if (rows.length === 0) return;
-      const signals = await signalsOfContacts(rows.map((row) => row.id));
+      const { latestSignal, introduced } = await actionsOfContacts(rows.map((row) => row.id));
       const records = rows.map((row) => {
-        const signal = signals.get(row.id);
+        const signal = latestSignal.get(row.id);
         const code = codes.get(qrCodeIdOfSource(row.source) ?? "");
         return [
           row.name,
           row.email,
-          row.intent,
+          intentsOf(introduced.has(row.id), signal !== undefined, row.subscribed) || row.intent,
           row.role_tags.join(";"),
           row.linkedin_url ?? "",
           row.note ?? "",
@@ -84,6 +89,14 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     }
   }
   return { fileName: csvFileName(project.title), body: Readable.from(pages()), count: Number(count) };
+}
+
+/**
+ * The Intent column: what the person did, as the spec's intents, joined with semicolons like the role tags; empty for
+ * someone who only followed and has unsubscribed (the caller then names their first intent).
+ */
+function intentsOf(introduced: boolean, signalled: boolean, subscribed: boolean): string {
+  return [introduced && "Intro", signalled && "Supporter", subscribed && "Subscriber"].filter(Boolean).join(";");
 }
 
 /** The Source column: the QR code's label, 'Direct' for the plain link, 'Unknown' when nothing tells. */

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "~/db/schema";
+import type { ContactIntent, Database } from "~/db/schema";
 import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
 import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
@@ -23,9 +23,56 @@ export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "l
   return lines.join("\n");
 }
 
+/** The person acting, as a contact is first written. */
+type ContactFields = { name: string; email: string; intent: ContactIntent; userId: string | null; source: string; at: string };
+
 /**
- * An intro request: one contact with intent Intro, its role tags, LinkedIn URL and note, and the founder's alert
- * with the forwardable blurb, queued in the same transaction.
+ * The project's contact for this address, created when there is none (decision 22), inside the caller's
+ * transaction. The unique (project_id, email) index decides between concurrent writers: an insert that meets a
+ * row, even one another transaction is still writing, does nothing and waits for it, so exactly one writer sees
+ * `created`. An existing contact takes the latest name.
+ */
+export async function findOrCreateContact(
+  trx: Kysely<Database>,
+  projectId: string,
+  fields: ContactFields,
+  extra: { subscribed?: boolean; roleTags?: string[]; linkedinUrl?: string | null; note?: string | null } = {},
+): Promise<{ id: string; created: boolean }> {
+  const email = fields.email.toLowerCase();
+  const inserted = await trx
+    .insertInto("contacts")
+    .values({
+      id: crypto.randomUUID(),
+      project_id: projectId,
+      name: fields.name,
+      email,
+      intent: fields.intent,
+      subscribed: extra.subscribed ?? false,
+      role_tags: extra.roleTags ?? [],
+      linkedin_url: extra.linkedinUrl ?? null,
+      note: extra.note ?? null,
+      user_id: fields.userId,
+      source: fields.source,
+      created_at: fields.at,
+    })
+    .onConflict((oc) => oc.columns(["project_id", "email"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, created: true };
+  const existing = await trx
+    .updateTable("contacts")
+    .set({ name: fields.name, user_id: (eb) => eb.fn.coalesce("user_id", eb.val(fields.userId)) })
+    .where("project_id", "=", projectId)
+    .where("email", "=", email)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: existing.id, created: false };
+}
+
+/**
+ * An intro request: a row in `intros` with its role tags, LinkedIn URL and note, on the person's one contact
+ * (created with intent Intro when the address is new; its profile becomes this intro's), and the founder's
+ * alert with the forwardable blurb, queued in the same transaction.
  */
 export async function submitIntro(
   db: Kysely<Database>,
@@ -36,31 +83,33 @@ export async function submitIntro(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
-  const id = crypto.randomUUID();
   const blurb = buildIntroBlurb(input, project.title);
   const now = new Date().toISOString();
-  await db.transaction().execute(async (trx) => {
+  const email = input.email.toLowerCase();
+  const contactId = await db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: INTRO_SENT_MESSAGE, blurb });
     const source = await resolveSource(trx, project.id, visitor.identity);
+    const profile = { roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note };
+    const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Intro", userId: visitor.userId, source, at: now }, profile);
+    if (!contact.created) {
+      await trx.updateTable("contacts").set({ role_tags: input.roleTags, linkedin_url: input.linkedinUrl, note: input.note }).where("id", "=", contact.id).execute();
+    }
     await trx
-    .insertInto("contacts")
-    .values({
-      id,
-      project_id: project.id,
-      name: input.name,
-      email: input.email.toLowerCase(),
-      intent: "Intro",
-      subscribed: false,
-      role_tags: input.roleTags,
-      linkedin_url: input.linkedinUrl,
-      note: input.note,
-      user_id: visitor.userId,
-      source,
-      created_at: now,
-    })
-    .execute();
+      .insertInto("intros")
+      .values({
+        id: crypto.randomUUID(),
+        project_id: project.id,
+        contact_id: contact.id,
+        role_tags: input.roleTags,
+        linkedin_url: input.linkedinUrl,
+        note: input.note,
+        user_id: visitor.userId,
+        source,
+        created_at: now,
+      })
+      .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
-    await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "intros");
+    await countSourceAction(trx, project.id, source, email, "intros");
     await recordLeadActivity(trx, {
       project,
       email: input.email,
@@ -77,23 +126,25 @@ export async function submitIntro(
           to: founderEmail,
           projectTitle: project.title,
           visitorName: input.name,
-          visitorEmail: input.email.toLowerCase(),
+          visitorEmail: email,
           roleTags: input.roleTags,
           linkedinUrl: input.linkedinUrl,
           blurb,
           analyticsUrl: links.analyticsUrl(project.id),
         }),
-        summary: `Intro request: ${input.name} <${input.email.toLowerCase()}>${roles}`,
+        summary: `Intro request: ${input.name} <${email}>${roles}`,
       });
     }
+    return contact.id;
   });
-  return { contactId: id, blurb };
+  return { contactId, blurb };
 }
 
 /**
- * Follow updates: every contact of this project with that e-mail becomes subscribed; when there is none,
- * a Subscriber contact is created. Either way the visitor sees the same success. A welcome e-mail is queued
- * when the address was not subscribed before, so repeating the form sends nothing new.
+ * Follow updates: the person's contact becomes subscribed (created with intent Subscriber when the address is
+ * new). Either way the visitor sees the same success. The welcome e-mail, the counters and the lead's activity
+ * are written only by the request that turned the subscription on, so repeating the form, even from several
+ * instances at the same moment, sends nothing new; `created` tells whether this request created the contact.
  */
 export async function subscribeToUpdates(
   db: Kysely<Database>,
@@ -107,58 +158,24 @@ export async function subscribeToUpdates(
   const email = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SUBSCRIBED_MESSAGE });
-    const welcome = (contactId: string) =>
-      enqueueMail(
-        trx,
-        welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contactId) }),
-      );
     const source = await resolveSource(trx, project.id, visitor.identity);
-    const known = await trx
-      .selectFrom("contacts")
-      .select(["id", "subscribed"])
-      .where("project_id", "=", project.id)
-      .where("email", "=", email)
-      .orderBy("created_at")
-      .execute();
-    if (known.length > 0) {
-      const resubscribed = await trx
-        .updateTable("contacts")
-        .set({ subscribed: true })
-        .where("project_id", "=", project.id)
-        .where("email", "=", email)
-        .where("subscribed", "=", false)
-        .executeTakeFirst();
-      await addToProjectStats(trx, project.id, { subscribers: Number(resubscribed.numUpdatedRows) });
-      if (!known.some((contact) => contact.subscribed)) {
-        await countSourceAction(trx, project.id, source, email, "subscribers");
-        await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await leadEventOf(trx, project.id, source), at: new Date().toISOString() });
-        await welcome(known[0]!.id);
-      }
-      return { created: false };
-    }
-    const contactId = crypto.randomUUID();
     const now = new Date().toISOString();
-    await trx
-      .insertInto("contacts")
-      .values({
-        id: contactId,
-        project_id: project.id,
-        name: input.name,
-        email,
-        intent: "Subscriber",
-        subscribed: true,
-        role_tags: [],
-        linkedin_url: null,
-        note: null,
-        user_id: visitor.userId,
-        source,
-        created_at: now,
-      })
-      .execute();
+    const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Subscriber", userId: visitor.userId, source, at: now }, { subscribed: true });
+    // Row-level: of concurrent writers, only the one whose update finds the contact unsubscribed turns it on.
+    const turnedOn =
+      contact.created ||
+      Number(
+        (await trx.updateTable("contacts").set({ subscribed: true }).where("id", "=", contact.id).where("subscribed", "=", false).executeTakeFirst())
+          .numUpdatedRows,
+      ) === 1;
+    if (!turnedOn) return { created: false };
     await addToProjectStats(trx, project.id, { subscribers: 1 });
     await countSourceAction(trx, project.id, source, email, "subscribers");
     await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await leadEventOf(trx, project.id, source), at: now });
-    await welcome(contactId);
-    return { created: true };
+    await enqueueMail(
+      trx,
+      welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contact.id) }),
+    );
+    return { created: contact.created };
   });
 }

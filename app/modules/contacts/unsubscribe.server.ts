@@ -21,6 +21,12 @@ export async function unsubscribeEmail(db: Kysely<Database>, email: string): Pro
   return db.transaction().execute((trx) => clearSubscriptions(trx, email));
 }
 
+/** The contact an unsubscribe link's id stands for: itself, or the contact it was merged into (decision 22). */
+async function currentContactId(db: Kysely<Database>, contactId: string): Promise<string> {
+  const merge = await db.selectFrom("contact_merges").select("contact_id").where("merged_id", "=", contactId).executeTakeFirst();
+  return merge?.contact_id ?? contactId;
+}
+
 /**
  * The one-click link of an e-mail: that contact's address stops receiving this project's e-mail (every contact of
  * the project with that address). Answers with the project's title, or null when the contact no longer exists.
@@ -31,7 +37,7 @@ export async function unsubscribeContact(db: Kysely<Database>, contactId: string
       .selectFrom("contacts")
       .innerJoin("projects", "projects.id", "contacts.project_id")
       .select(["contacts.email", "contacts.project_id", "projects.title"])
-      .where("contacts.id", "=", contactId)
+      .where("contacts.id", "=", await currentContactId(trx, contactId))
       .executeTakeFirst();
     if (!contact) return null;
     return { projectTitle: contact.title, changed: await clearSubscriptions(trx, contact.email, contact.project_id) };
@@ -44,7 +50,7 @@ export async function projectTitleOfContact(db: Kysely<Database>, contactId: str
     .selectFrom("contacts")
     .innerJoin("projects", "projects.id", "contacts.project_id")
     .select("projects.title")
-    .where("contacts.id", "=", contactId)
+    .where("contacts.id", "=", await currentContactId(db, contactId))
     .executeTakeFirst();
   return row?.title ?? null;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import { addWallEntry } from "~/modules/recognition/wall.server";
 
 export const DEMO_SLUG = "demo-project";
 const DEMO_OWNER_ID = "demo-owner";
@@ -91,24 +92,23 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       })
       .execute();
 
-    // Oldest first, so entry ids grow with time as they do for live entries.
+    // Oldest first, so entry numbers grow with time as they do for live entries.
     const wall = [
       { type: "Supporter" as const, display_name: "Priya Raman", role_tags: ["Founder", "Angel"], message: null, minutes: 60 * 24 * 3 },
       { type: "Pilot" as const, display_name: "St. Luke's Rural Clinic", role_tags: [], message: "Running three fridges since March.", minutes: 60 * 30 },
       { type: "Intro" as const, display_name: "Diego Hernández", role_tags: ["Operator"], message: "Happy to intro to two district health officers.", minutes: 180 },
       { type: "Supporter" as const, display_name: "Amara Okafor", role_tags: ["Angel"], message: "Saw the pilot numbers in Kisumu. In.", minutes: 25 },
     ];
-    await trx
-      .insertInto("recognition_entries")
-      .values(
-        wall.map(({ minutes, ...entry }) => ({
-          project_id: projectId,
-          is_public: true,
-          created_at: minutesAgo(now, minutes),
-          ...entry,
-        })),
-      )
-      .execute();
+    for (const entry of wall) {
+      await addWallEntry(trx, {
+        projectId,
+        type: entry.type,
+        displayName: entry.display_name,
+        roleTags: entry.role_tags,
+        message: entry.message,
+        createdAt: minutesAgo(now, entry.minutes),
+      });
+    }
     return true;
   });
 }

@@ -103,59 +103,55 @@ function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: C
   return query.orderBy("last_activity_at", "desc").orderBy("id", "desc").limit(limit);
 }
 
-/** What each lead did, from their contacts (and those contacts' signals), newest first. */
+/** What each lead did, from their contact, its intros and its signals, newest first. */
 async function activityOf(db: Kysely<Database>, projectId: string, emails: string[]) {
   const byEmail = new Map<string, { activity: LeadActivityItem[]; following: boolean; linkedinUrl: string | null }>();
   if (emails.length === 0) return byEmail;
-  const rows = await db
+  const contacts = await db
     .selectFrom("contacts")
-    .leftJoin("signals", "signals.contact_id", "contacts.id")
-    .select([
-      "contacts.email",
-      "contacts.intent",
-      "contacts.subscribed",
-      "contacts.role_tags",
-      "contacts.linkedin_url",
-      "contacts.note",
-      "contacts.created_at",
-      "signals.range_label",
-      "signals.range_min",
-      "signals.range_max",
-      "signals.message",
-      "signals.event_source",
-      "signals.is_public",
-      "signals.message_public",
-    ])
-    .select("contacts.id")
-    .where("contacts.project_id", "=", projectId)
-    .where("contacts.email", "in", emails)
+    .select(["id", "email", "intent", "subscribed", "linkedin_url", "created_at"])
+    .where("project_id", "=", projectId)
+    .where("email", "in", emails)
     .execute();
-  // Sorted here, not in SQL: an ORDER BY on created_at leads SQLite to walk every contact of the project by date
-  // instead of looking up these few people by e-mail.
-  rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
-  for (const row of rows) {
-    const entry = byEmail.get(row.email) ?? { activity: [], following: false, linkedinUrl: null };
-    byEmail.set(row.email, entry);
-    entry.following ||= Boolean(row.subscribed);
-    if (row.intent === "Intro") {
-      entry.linkedinUrl ??= row.linkedin_url;
-      entry.activity.push({ kind: "intro", at: row.created_at, roleTags: row.role_tags, linkedinUrl: row.linkedin_url, note: row.note });
-    } else if (row.intent === "Subscriber") {
-      entry.activity.push({ kind: "subscription", at: row.created_at });
-    } else if (row.range_label !== null) {
-      entry.activity.push({
-        kind: "signal",
-        at: row.created_at,
-        rangeLabel: row.range_label,
-        rangeMin: Number(row.range_min),
-        rangeMax: row.range_max === null ? null : Number(row.range_max),
-        message: row.message,
-        eventSource: row.event_source,
-        isPublic: Boolean(row.is_public),
-        messagePublic: Boolean(row.message_public),
-      });
-    }
+  const contactIds = contacts.map((contact) => contact.id);
+  if (contactIds.length === 0) return byEmail;
+  const [intros, signals] = await Promise.all([
+    db
+      .selectFrom("intros")
+      .select(["id", "contact_id", "role_tags", "linkedin_url", "note", "created_at"])
+      .where("contact_id", "in", contactIds)
+      .execute(),
+    db
+      .selectFrom("signals")
+      .select(["id", "contact_id", "range_label", "range_min", "range_max", "message", "event_source", "is_public", "message_public", "created_at"])
+      .where("contact_id", "in", contactIds)
+      .execute(),
+  ]);
+  const entryOf = new Map<string, { activity: LeadActivityItem[]; following: boolean; linkedinUrl: string | null }>();
+  for (const contact of contacts) {
+    const entry = { activity: [] as LeadActivityItem[], following: Boolean(contact.subscribed), linkedinUrl: contact.linkedin_url };
+    // A contact created by subscribing dates the subscription; a later one has no date of its own.
+    if (contact.intent === "Subscriber") entry.activity.push({ kind: "subscription", at: contact.created_at });
+    byEmail.set(contact.email, entry);
+    entryOf.set(contact.id, entry);
   }
+  for (const intro of intros) {
+    entryOf.get(intro.contact_id)?.activity.push({ kind: "intro", at: intro.created_at, roleTags: intro.role_tags, linkedinUrl: intro.linkedin_url, note: intro.note });
+  }
+  for (const signal of signals) {
+    entryOf.get(signal.contact_id)?.activity.push({
+      kind: "signal",
+      at: signal.created_at,
+      rangeLabel: signal.range_label,
+      rangeMin: Number(signal.range_min),
+      rangeMax: signal.range_max === null ? null : Number(signal.range_max),
+      message: signal.message,
+      eventSource: signal.event_source,
+      isPublic: Boolean(signal.is_public),
+      messagePublic: Boolean(signal.message_public),
+    });
+  }
+  for (const entry of byEmail.values()) entry.activity.sort((a, b) => (b.at ?? "").localeCompare(a.at ?? ""));
   return byEmail;
 }
 

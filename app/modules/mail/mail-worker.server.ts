@@ -1,35 +1,72 @@
+import os from "node:os";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { claimDueMail, markFailed, markForRetry, markSent } from "./outbox.server";
+import { claimDueMail, markFailed, markForRetry, markSent, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
 import { RecurringPass } from "./recurring-pass.server";
 import { isPermanentFailure, type MailTransport } from "./transport.server";
 
 export const MAX_ATTEMPTS = 10;
-const LOCK_MS = 2 * 60_000;
+const BATCH_SIZE = 20;
+/** How long a claim lasts from its last renewal (each message's send renews it); must outlast one send. */
+export const DEFAULT_LEASE_MS = 2 * 60_000;
+export const DEFAULT_RETRY_BASE_MS = 30_000;
 
-/** 30 s, 1 min, 2 min, … capped at one hour. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+/** 30 s, 1 min, 2 min, … capped at one hour (from `baseMs`, 30 s unless a worker is configured otherwise). */
+export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
+
+/** An id for one worker in one process: what `claimed_by` records, so a claim's holder is known across instances. */
+export function newWorkerId(kind: string): string {
+  return `${kind}:${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+export type MailWorkerOptions = {
+  clock?: () => Date;
+  /** This worker's id in `claimed_by`; a new one per worker unless given. */
+  owner?: string;
+  /** How long a claim lasts from its last renewal; longer than the transport's `maxSendMs` (checked). */
+  leaseMs?: number;
+  /** First retry delay after a temporary failure, doubled per attempt up to an hour. */
+  retryBaseMs?: number;
+};
 
 /**
  * Delivers queued mail: claims due messages, sends each, and records the outcome. A temporary failure (server
  * down, 4xx) is retried with backoff; a permanent one (5xx) or the tenth attempt gives up with the reason logged.
+ *
+ * Exactly once across instances (decision 24): the claim names this worker and lasts `leaseMs` from each renewal.
+ * Before each send the worker renews its claim on that message, and skips it when the claim has passed to another
+ * worker; the send is abandoned after the transport's `maxSendMs`, shorter than the lease, so no other worker can
+ * claim a message while its send may still be in flight; only the holder can mark it sent.
  */
 export class MailWorker {
   readonly #passes: RecurringPass<number>;
+  readonly #claim: Claim;
+  readonly #retryBaseMs: number;
+  readonly #clock: () => Date;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly transport: MailTransport,
     private readonly logger: Logger,
-    private readonly clock: () => Date = () => new Date(),
+    options: MailWorkerOptions = {},
   ) {
+    this.#claim = { owner: options.owner ?? newWorkerId("mail"), leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS };
+    if (this.#claim.leaseMs <= transport.maxSendMs) {
+      throw new Error(`the mail claim (${this.#claim.leaseMs} ms) must outlast one send (${transport.maxSendMs} ms, the sum of the SMTP timeouts)`);
+    }
+    this.#retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+    this.#clock = options.clock ?? (() => new Date());
     this.#passes = new RecurringPass(
       () => this.#deliverDue(),
       (error) => this.logger.error({ err: error }, "mail worker pass failed"),
     );
+  }
+
+  get owner(): string {
+    return this.#claim.owner;
   }
 
   /** One pass over what is due; resolves with how many messages were sent. */
@@ -54,26 +91,41 @@ export class MailWorker {
   async #deliverDue(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const batch = await claimDueMail(this.db, 20, LOCK_MS, this.clock());
+      const batch = await claimDueMail(this.db, BATCH_SIZE, this.#claim, this.#clock());
       if (batch.length === 0) return sent;
-      for (const mail of batch) {
-        try {
-          const { delivered } = await this.transport.send(mail);
-          await markSent(this.db, mail.id, this.clock());
-          this.logger.info({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered");
-          sent += 1;
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          if (isPermanentFailure(error) || mail.attempts >= MAX_ATTEMPTS) {
-            await markFailed(this.db, mail.id, reason);
-            this.logger.error({ mailId: mail.id, kind: mail.kind, reason, attempts: mail.attempts }, "mail given up");
-          } else {
-            const retryAt = new Date(this.clock().getTime() + retryDelayMs(mail.attempts));
-            await markForRetry(this.db, mail.id, reason, retryAt);
-            this.logger.warn({ mailId: mail.id, kind: mail.kind, reason, retryAt }, "mail delivery failed; will retry");
-          }
-        }
+      for (const mail of batch) if (await this.#deliver(mail)) sent += 1;
+    }
+  }
+
+  async #deliver(mail: QueuedMail): Promise<boolean> {
+    const { owner } = this.#claim;
+    const attempt = await startAttempt(this.db, "mail_outbox", mail.id, this.#claim, this.#clock());
+    if (attempt === null) {
+      this.logger.info({ mailId: mail.id, kind: mail.kind }, "mail claimed by another worker meanwhile; left to it");
+      return false;
+    }
+    if (mail.outcomeUnknownSince) {
+      this.logger.warn({ mailId: mail.id, kind: mail.kind, since: mail.outcomeUnknownSince }, "mail sent again: an earlier send's outcome was never recorded (same Message-ID)");
+    }
+    try {
+      const { delivered } = await this.transport.send(mail);
+      if (await markSent(this.db, mail.id, owner, this.#clock())) {
+        this.logger.info({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered");
+      } else {
+        this.logger.error({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered after its claim passed to another worker");
       }
+      return true;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (isPermanentFailure(error) || attempt >= MAX_ATTEMPTS) {
+        await markFailed(this.db, mail.id, owner, reason);
+        this.logger.error({ mailId: mail.id, kind: mail.kind, reason, attempts: attempt }, "mail given up");
+      } else {
+        const retryAt = new Date(this.#clock().getTime() + retryDelayMs(attempt, this.#retryBaseMs));
+        await markForRetry(this.db, mail.id, owner, reason, retryAt);
+        this.logger.warn({ mailId: mail.id, kind: mail.kind, reason, retryAt }, "mail delivery failed; will retry");
+      }
+      return false;
     }
   }
 }

@@ -13,7 +13,10 @@ export type OutgoingMail = {
   headers?: Record<string, string>;
 };
 
-export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts">;
+export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts"> & {
+  /** When an earlier holder began a send whose outcome it never recorded (it died or lost its claim), if so. */
+  outcomeUnknownSince: string | null;
+};
 
 /** No line breaks in anything that becomes a header: a visitor's name or subject cannot add headers or recipients. */
 export function singleLine(value: string): string {
@@ -56,12 +59,15 @@ export async function enqueueMails(db: Kysely<Database>, mails: OutgoingMail[], 
   return rows.length;
 }
 
+/** The tables of queued deliveries that share the claim: e-mails and webhook deliveries. */
+export type DeliveryQueue = "mail_outbox" | "webhook_deliveries";
+
 /**
  * The ids of up to `limit` pending rows of a delivery queue (mail, webhooks) that are due and not claimed, or whose
  * claim expired, to be claimed in the caller's transaction. On PostgreSQL rows another worker is claiming are
  * skipped (FOR UPDATE SKIP LOCKED); SQLite has a single writer.
  */
-export async function claimableIds(trx: Transaction<Database>, table: "mail_outbox" | "webhook_deliveries", limit: number, now: Date): Promise<string[]> {
+export async function claimableIds(trx: Transaction<Database>, table: DeliveryQueue, limit: number, now: Date): Promise<string[]> {
   const nowIso = now.toISOString();
   let due = trx
     .selectFrom(table)
@@ -75,37 +81,74 @@ export async function claimableIds(trx: Transaction<Database>, table: "mail_outb
   return (await due.execute()).map((row) => row.id);
 }
 
+/** A worker's claim on queued rows: who holds it, and for how long from each renewal. */
+export type Claim = { owner: string; leaseMs: number };
+
 /**
- * Claims up to `limit` due messages for `lockMs`. On PostgreSQL the rows are picked with FOR UPDATE SKIP LOCKED,
- * so several app instances never claim the same message; SQLite has a single writer. A claim that is not
- * settled (the process died mid-send) expires and the message is tried again.
+ * Claims up to `limit` due messages for `claim.owner` until `claim.leaseMs` from now. On PostgreSQL the rows are
+ * picked with FOR UPDATE SKIP LOCKED, so several app instances never claim the same message at once; SQLite has a
+ * single writer. A claim that is not settled (the process died, or is still busy with earlier messages of its batch)
+ * expires and another worker may claim the message; the first holder then finds it no longer its own.
  */
-export async function claimDueMail(db: Kysely<Database>, limit: number, lockMs: number, now = new Date()): Promise<QueuedMail[]> {
-  const lockedUntil = new Date(now.getTime() + lockMs).toISOString();
+export async function claimDueMail(db: Kysely<Database>, limit: number, claim: Claim, now = new Date()): Promise<QueuedMail[]> {
+  const lockedUntil = new Date(now.getTime() + claim.leaseMs).toISOString();
   return db.transaction().execute(async (trx) => {
     const ids = await claimableIds(trx, "mail_outbox", limit, now);
     if (ids.length === 0) return [];
-    return trx
+    const rows = await trx
       .updateTable("mail_outbox")
-      .set({ locked_until: lockedUntil, attempts: sql`attempts + 1` })
+      .set({ locked_until: lockedUntil, claimed_by: claim.owner })
       .where("id", "in", ids)
-      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "attempts"])
+      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "attempts", "attempt_started_at"])
       .execute();
+    return rows.map(({ attempt_started_at, ...mail }) => ({ ...mail, outcomeUnknownSince: attempt_started_at ? new Date(attempt_started_at).toISOString() : null }));
   });
 }
 
-export async function markSent(db: Kysely<Database>, id: string, now = new Date()): Promise<void> {
-  await db.updateTable("mail_outbox").set({ status: "sent", sent_at: now.toISOString(), locked_until: null, last_error: null }).where("id", "=", id).execute();
-}
-
-export async function markForRetry(db: Kysely<Database>, id: string, error: string, retryAt: Date): Promise<void> {
-  await db
-    .updateTable("mail_outbox")
-    .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, last_error: error.slice(0, 1000) })
+/**
+ * Starts one attempt at a claimed row of a delivery queue (a message, a webhook delivery): only while `claim.owner`
+ * still holds it, renewing the lease from now (longer than a send can take, so nobody else can claim it while this
+ * send may be in flight) and counting the attempt. Resolves with the attempt number, or null when the claim passed
+ * to another worker: then this one must not send it.
+ */
+export async function startAttempt(db: Kysely<Database>, table: DeliveryQueue, id: string, claim: Claim, now = new Date()): Promise<number | null> {
+  const row = await db
+    .updateTable(table)
+    .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), attempt_started_at: now.toISOString(), attempts: sql`attempts + 1` })
     .where("id", "=", id)
-    .execute();
+    .where("status", "=", "pending")
+    .where("claimed_by", "=", claim.owner)
+    .returning("attempts")
+    .executeTakeFirst();
+  return row ? Number(row.attempts) : null;
 }
 
-export async function markFailed(db: Kysely<Database>, id: string, error: string): Promise<void> {
-  await db.updateTable("mail_outbox").set({ status: "failed", locked_until: null, last_error: error.slice(0, 1000) }).where("id", "=", id).execute();
+/** The holder's settlement of a message; does nothing (false) when the claim has passed to another worker. */
+function settleHeld(db: Kysely<Database>, id: string, owner: string) {
+  return db.updateTable("mail_outbox").where("id", "=", id).where("status", "=", "pending").where("claimed_by", "=", owner);
+}
+
+function changed(result: { numUpdatedRows: bigint }): boolean {
+  return result.numUpdatedRows > 0n;
+}
+
+export async function markSent(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
+  const result = await settleHeld(db, id, owner)
+    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, last_error: null })
+    .executeTakeFirst();
+  return changed(result);
+}
+
+export async function markForRetry(db: Kysely<Database>, id: string, owner: string, error: string, retryAt: Date): Promise<boolean> {
+  const result = await settleHeld(db, id, owner)
+    .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, claimed_by: null, attempt_started_at: null, last_error: error.slice(0, 1000) })
+    .executeTakeFirst();
+  return changed(result);
+}
+
+export async function markFailed(db: Kysely<Database>, id: string, owner: string, error: string): Promise<boolean> {
+  const result = await settleHeld(db, id, owner)
+    .set({ status: "failed", locked_until: null, attempt_started_at: null, last_error: error.slice(0, 1000) })
+    .executeTakeFirst();
+  return changed(result);
 }

@@ -6,13 +6,23 @@ import type { Logger } from "~/modules/logging/logger.server";
 export type ProjectEvent = { projectId: string; kind: "wall" | "content" };
 export type ProjectEventListener = (event: ProjectEvent) => void;
 
+/** "ok", or "degraded" while events from other instances cannot arrive and open walls poll the database instead. */
+export type RealtimeStatus = "ok" | "degraded";
+
 export interface ProjectEvents {
   publish(event: ProjectEvent): Promise<void>;
   subscribe(projectId: string, listener: ProjectEventListener): () => void;
+  status(): RealtimeStatus;
   close(): Promise<void>;
 }
 
 const CHANNEL = "project_events";
+/** How the listener's connection shows in `pg_stat_activity`. */
+export const LISTENER_APPLICATION_NAME = "pitchqr-project-events";
+/** Waits before the 1st, 2nd, 3rd, … attempt to listen again; the last one repeats for as long as it takes. */
+const RELISTEN_DELAYS_MS = [250, 1_000, 2_000, 5_000];
+/** While the listener is down, every open wall rereads the database this often. */
+const POLL_WHILE_DEGRADED_MS = 2_000;
 
 class LocalFanOut {
   readonly #emitter = new EventEmitter();
@@ -21,6 +31,10 @@ class LocalFanOut {
   }
   deliver(event: ProjectEvent) {
     this.#emitter.emit(event.projectId, event);
+  }
+  /** A "wall" event to every project someone is watching: they reread, and anything new arrives. */
+  deliverToAll() {
+    for (const projectId of this.#emitter.eventNames()) this.deliver({ projectId: String(projectId), kind: "wall" });
   }
   subscribe(projectId: string, listener: ProjectEventListener) {
     this.#emitter.on(projectId, listener);
@@ -36,6 +50,7 @@ export function createLocalProjectEvents(): ProjectEvents {
       fanOut.deliver(event);
     },
     subscribe: (projectId, listener) => fanOut.subscribe(projectId, listener),
+    status: () => "ok",
     async close() {},
   };
 }
@@ -43,15 +58,26 @@ export function createLocalProjectEvents(): ProjectEvents {
 /**
  * Several instances on one PostgreSQL: events travel through LISTEN/NOTIFY, so a visitor connected to any
  * instance sees an entry written on any other. Payloads carry ids only, never visitor data.
+ *
+ * The listening connection can be lost (a restart, a failover, `pg_terminate_backend`, the network). Then one
+ * loop, never two, listens again with growing waits and never gives up; meanwhile the status is "degraded" and
+ * every open wall rereads the database every 2 s, so nothing is lost, only later. When listening again, every
+ * open wall rereads once more (a notification sent while nobody listened is gone). The log says so once when
+ * it goes down and once when it is back, not per attempt.
  */
 export async function createPostgresProjectEvents(url: string, logger: Logger): Promise<ProjectEvents> {
   const fanOut = new LocalFanOut();
   const publisher = new pg.Pool({ connectionString: url, max: 2 });
+  publisher.on("error", (error) => logger.warn({ err: error }, "idle project event publisher connection closed"));
   let listener: pg.Client | null = null;
+  let relistening = false;
+  let degraded = false;
+  let poll: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let wakeFromWait: (() => void) | null = null;
 
-  async function connectListener(): Promise<void> {
-    const client = new pg.Client({ connectionString: url });
+  function connectListener(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: 10_000 });
     client.on("notification", (message) => {
       try {
         const event = JSON.parse(message.payload ?? "") as ProjectEvent;
@@ -60,25 +86,95 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
         logger.warn({ payload: message.payload }, "ignored malformed project event");
       }
     });
-    client.on("error", (error) => {
-      logger.error({ err: error }, "project event listener lost its connection; reconnecting");
-      listener = null;
-      if (!closed) setTimeout(() => void connectListener().catch(() => undefined), 1_000);
-    });
-    await client.connect();
-    await client.query(`listen ${CHANNEL}`);
-    listener = client;
+    // A lost connection says so twice ("error", then "end"): both lead to the one loop below.
+    client.on("error", (error) => lost(client, error));
+    client.on("end", () => lost(client));
+    return client
+      .connect()
+      .then(() => client.query(`listen ${CHANNEL}`))
+      .then(() => client)
+      .catch(async (error: unknown) => {
+        await client.end().catch(() => undefined);
+        throw error;
+      });
   }
-  await connectListener();
+
+  function lost(client: pg.Client, error?: Error) {
+    if (client !== listener || closed) return;
+    listener = null;
+    void client.end().catch(() => undefined);
+    becomeDegraded(error);
+    void listenAgain();
+  }
+
+  function becomeDegraded(error?: unknown) {
+    if (degraded) return;
+    degraded = true;
+    logger.warn({ err: error }, "realtime degraded: lost the PostgreSQL listener connection; open walls poll the database until it is back");
+    poll = setInterval(() => fanOut.deliverToAll(), POLL_WHILE_DEGRADED_MS);
+    poll.unref();
+  }
+
+  function recovered() {
+    if (!degraded) return;
+    degraded = false;
+    clearInterval(poll);
+    logger.info("realtime recovered: listening to PostgreSQL again");
+    fanOut.deliverToAll();
+  }
+
+  async function listenAgain(): Promise<void> {
+    if (relistening) return;
+    relistening = true;
+    try {
+      for (let attempt = 0; !closed; attempt += 1) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, RELISTEN_DELAYS_MS[Math.min(attempt, RELISTEN_DELAYS_MS.length - 1)]);
+          wakeFromWait = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wakeFromWait = null;
+        if (closed) return;
+        try {
+          const client = await connectListener();
+          if (closed) {
+            await client.end().catch(() => undefined);
+            return;
+          }
+          listener = client;
+          recovered();
+          return;
+        } catch (error) {
+          logger.debug({ err: error, attempt: attempt + 1 }, "project event listener could not connect yet");
+        }
+      }
+    } finally {
+      relistening = false;
+    }
+  }
+
+  try {
+    listener = await connectListener();
+  } catch (error) {
+    becomeDegraded(error);
+    void listenAgain();
+  }
 
   return {
     async publish(event) {
       await publisher.query("select pg_notify($1, $2)", [CHANNEL, JSON.stringify(event)]);
     },
     subscribe: (projectId, callback) => fanOut.subscribe(projectId, callback),
+    status: () => (degraded ? "degraded" : "ok"),
     async close() {
       closed = true;
-      await Promise.allSettled([listener?.end(), publisher.end()]);
+      clearInterval(poll);
+      wakeFromWait?.();
+      const client = listener;
+      listener = null;
+      await Promise.allSettled([client?.end(), publisher.end()]);
     },
   };
 }

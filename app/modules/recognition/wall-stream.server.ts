@@ -4,26 +4,28 @@ import { DomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { LiveStreams } from "~/modules/realtime/live-streams.server";
 import type { ProjectEvents } from "~/modules/realtime/project-events.server";
-import { countHiddenSupporters, readWallAfter } from "./wall.server";
+import { countHiddenSupporters, readWallAfter, WALL_PAGE_SIZE } from "./wall.server";
 
 export const HEARTBEAT_MS = 25_000;
 
 type WallStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: LiveStreams; logger: Logger };
 
 /**
- * The Recognition Wall as Server-Sent Events: `entry` events (id = entry id) for entries newer than the
- * client's cursor (`Last-Event-ID` or `?after=`), `stats` events with the public counts, and a heartbeat
- * comment every 25 s. Each new event triggers a read of entries past the last one sent, so a burst of
- * events or a reconnect never sends an entry twice or skips one. Only published projects stream.
+ * The Recognition Wall as Server-Sent Events: `entry` events (id = the entry's wall number, `seq`) for entries
+ * numbered after the client's cursor (`Last-Event-ID` or `?after=`), `stats` events with the public counts, and
+ * a heartbeat comment every 25 s. Each project event triggers a read of every entry past the last one sent;
+ * wall numbers commit in order (decision "wall-sequence"), so a burst of events, several instances or a
+ * reconnect never sends an entry twice or skips one. Only published projects stream.
  */
 export async function openWallStream(deps: WallStreamDeps, projectId: string, cursor: number | null, signal: AbortSignal): Promise<Response> {
-  const project = await deps.db.selectFrom("projects").select(["id", "status"]).where("id", "=", projectId).executeTakeFirst();
+  const project = await deps.db.selectFrom("projects").select(["id", "status", "wall_seq"]).where("id", "=", projectId).executeTakeFirst();
   if (!project || project.status !== "published") throw new DomainError("not_found", "Project not found");
 
-  let lastId = cursor ?? (await latestVisibleEntryId(deps.db, projectId));
+  let lastSeq = cursor ?? Number(project.wall_seq);
   const encoder = new TextEncoder();
   let closed = false;
   let pending: Promise<void> = Promise.resolve();
+  let readQueued = false;
   let cleanup = () => {};
 
   const stream = new ReadableStream<Uint8Array>({
@@ -31,14 +33,21 @@ export async function openWallStream(deps: WallStreamDeps, projectId: string, cu
       const send = (text: string) => {
         if (!closed) controller.enqueue(encoder.encode(text));
       };
+      // Events arriving while a read waits to start add nothing: that read will see what they announce.
       const pushNewEntries = () => {
+        if (readQueued) return;
+        readQueued = true;
         pending = pending.then(async () => {
+          readQueued = false;
           if (closed) return;
           try {
-            const entries = await readWallAfter(deps.db, projectId, lastId);
-            for (const entry of entries) {
-              send(`id: ${entry.id}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`);
-              lastId = Math.max(lastId, entry.id);
+            for (;;) {
+              const entries = await readWallAfter(deps.db, projectId, lastSeq);
+              for (const entry of entries) {
+                send(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`);
+                lastSeq = Math.max(lastSeq, entry.seq);
+              }
+              if (entries.length < WALL_PAGE_SIZE || closed) break;
             }
             const [hiddenSupporters, signals] = await Promise.all([
               countHiddenSupporters(deps.db, projectId),
@@ -52,10 +61,11 @@ export async function openWallStream(deps: WallStreamDeps, projectId: string, cu
       };
 
       send("retry: 1000\n\n");
-      if (cursor !== null) pushNewEntries();
       const unsubscribe = deps.events.subscribe(projectId, (event) => {
         if (event.kind === "wall") pushNewEntries();
       });
+      // Also without a cursor: an entry committed between reading the counter and subscribing is sent now.
+      pushNewEntries();
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
       heartbeat.unref();
 
@@ -87,15 +97,6 @@ export async function openWallStream(deps: WallStreamDeps, projectId: string, cu
       "X-Accel-Buffering": "no",
     },
   });
-}
-
-async function latestVisibleEntryId(db: Kysely<Database>, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom("recognition_entries")
-    .select((eb) => eb.fn.max("id").as("max"))
-    .where("project_id", "=", projectId)
-    .executeTakeFirst();
-  return Number(row?.max ?? 0);
 }
 
 async function countSignals(db: Kysely<Database>, projectId: string): Promise<number> {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import type { VisitorContext } from "~/modules/contacts/contacts.server";
+import { findOrCreateContact, type VisitorContext } from "~/modules/contacts/contacts.server";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
@@ -12,13 +12,14 @@ import type { SignalInput } from "~/modules/pitch/visitor-forms";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
+import { addWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
 
 /**
- * A non-binding signal of interest, written in one transaction: the contact (intent Supporter), the signal
- * (range copied from the tier, amount = range_min) and, when the visitor shows their name, a Supporter entry
+ * A non-binding signal of interest, written in one transaction: the signal (range copied from the tier,
+ * amount = range_min) on the person's one contact (created with intent Supporter when the address is new) and, when the visitor shows their name, a Supporter entry
  * with the tier's label on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
  * leaves nothing behind. The message is the founder's; the wall entry carries it only when the visitor chose
  * both 'Show my name' and 'Also show my message on the wall' (a message is never shown without its name).
@@ -49,24 +50,14 @@ export async function recordSignal(
     const eventSource = leadEvent === DIRECT_EVENT ? null : leadEvent;
 
     const now = new Date().toISOString();
-    const contactId = crypto.randomUUID();
-    await trx
-      .insertInto("contacts")
-      .values({
-        id: contactId,
-        project_id: project.id,
-        name: input.name,
-        email: input.email.toLowerCase(),
-        intent: "Supporter",
-        subscribed: false,
-        role_tags: [],
-        linkedin_url: null,
-        note: input.message,
-        user_id: visitor.userId,
-        source,
-        created_at: now,
-      })
-      .execute();
+    const { id: contactId } = await findOrCreateContact(trx, project.id, {
+      name: input.name,
+      email: input.email,
+      intent: "Supporter",
+      userId: visitor.userId,
+      source,
+      at: now,
+    });
 
     const signalId = crypto.randomUUID();
     await trx
@@ -90,24 +81,6 @@ export async function recordSignal(
       })
       .execute();
 
-    let wallEntryId: number | null = null;
-    if (input.showName) {
-      const entry = await trx
-        .insertInto("recognition_entries")
-        .values({
-          project_id: project.id,
-          type: "Supporter",
-          display_name: input.name,
-          // The tier the visitor chose is shown beside the name, as an intro's roles are.
-          role_tags: [tier.range_label],
-          message: messagePublic ? input.message : null,
-          is_public: true,
-          created_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      wallEntryId = Number(entry.id);
-    }
     await addToProjectStats(trx, project.id, { signals: 1 });
     await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "signals");
     await recordLeadActivity(trx, {
@@ -127,6 +100,20 @@ export async function recordSignal(
       at: now,
     });
     await bumpContentVersion(trx, project.id);
+    // Last of the writes on shared rows: the wall's number locks the project row (already locked by the
+    // content version just above) until commit, so no new lock order, and numbers commit in order.
+    let wallEntry: { id: number; seq: number } | null = null;
+    if (input.showName) {
+      wallEntry = await addWallEntry(trx, {
+        projectId: project.id,
+        type: "Supporter",
+        displayName: input.name,
+        // The tier the visitor chose is shown beside the name, as an intro's roles are.
+        roleTags: [tier.range_label],
+        message: messagePublic ? input.message : null,
+        createdAt: now,
+      });
+    }
 
     const email = input.email.toLowerCase();
     const range = { rangeLabel: tier.range_label, rangeMin: Number(tier.range_min), rangeMax: tier.range_max === null ? null : Number(tier.range_max) };
@@ -163,6 +150,6 @@ export async function recordSignal(
         }),
       });
     }
-    return { signalId, contactId, wallEntryId, projectId: project.id, slug: project.slug };
+    return { signalId, contactId, wallEntryId: wallEntry?.id ?? null, wallSeq: wallEntry?.seq ?? null, projectId: project.id, slug: project.slug };
   });
 }

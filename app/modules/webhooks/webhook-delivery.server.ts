@@ -1,17 +1,18 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { retryDelayMs } from "~/modules/mail/mail-worker.server";
-import { claimableIds } from "~/modules/mail/outbox.server";
+import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
+import { claimableIds, startAttempt, type Claim } from "~/modules/mail/outbox.server";
 import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import { signWebhook } from "./webhooks.server";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 
 export const WEBHOOK_MAX_ATTEMPTS = 10;
-const LOCK_MS = 2 * 60_000;
+const LEASE_MS = 2 * 60_000;
+/** The whole POST, from connecting to the end of the answer; well under the claim's lease. */
 const TIMEOUT_MS = 10_000;
 
 export type WebhookResponse = { status: number; location: string | null };
@@ -34,7 +35,8 @@ export async function postWebhook(
     else callback(null, target.address, target.family);
   };
   const client = target.url.protocol === "https:" ? https : http;
-  return new Promise((resolvePromise, reject) => {
+  let deadline: NodeJS.Timeout | undefined;
+  return new Promise<WebhookResponse>((resolvePromise, reject) => {
     const request = client.request(
       {
         method: "POST",
@@ -44,7 +46,6 @@ export async function postWebhook(
         headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), Host: target.url.host },
         lookup: pinned,
         agent: false,
-        timeout: TIMEOUT_MS,
       },
       (response) => {
         response.resume();
@@ -52,26 +53,28 @@ export async function postWebhook(
         response.on("error", reject);
       },
     );
-    request.on("timeout", () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    // A deadline for the whole request, not an idle timeout: a slowly trickling answer cannot outlast the claim.
+    deadline = setTimeout(() => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
     request.on("error", reject);
     request.end(body);
-  });
+  }).finally(() => clearTimeout(deadline));
 }
 
 type ClaimedDelivery = { id: string; event_type: string; payload: string; attempts: number; url: string; secret: string };
 
 /**
- * Claims up to `limit` due deliveries for `lockMs`, as the mail outbox does: PostgreSQL picks them with FOR UPDATE
- * SKIP LOCKED, so two workers never claim the same delivery; SQLite has a single writer. A claim that is never
- * settled (the process died) expires and the delivery is tried again.
+ * Claims up to `limit` due deliveries for `claim.owner`, as the mail outbox does: PostgreSQL picks them with FOR
+ * UPDATE SKIP LOCKED, so two workers never claim the same delivery at once; SQLite has a single writer. A claim that
+ * is never settled (the process died) expires and the delivery is tried again; each POST first renews the claim
+ * (`startAttempt`), and only the holder settles it.
  */
-export async function claimDueDeliveries(db: Kysely<Database>, limit: number, lockMs: number, now = new Date()): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Kysely<Database>, limit: number, claim: Claim, now = new Date()): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
     const ids = await claimableIds(trx, "webhook_deliveries", limit, now);
     if (ids.length === 0) return [];
     await trx
       .updateTable("webhook_deliveries")
-      .set({ locked_until: new Date(now.getTime() + lockMs).toISOString(), attempts: sql`attempts + 1` })
+      .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), claimed_by: claim.owner })
       .where("id", "in", ids)
       .execute();
     const rows = await trx
@@ -91,13 +94,15 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, lo
  */
 export class WebhookWorker {
   readonly #passes: RecurringPass<number>;
+  readonly #claim: Claim;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly policy: WebhookTargetPolicy,
     private readonly logger: Logger,
-    private readonly options: { clock?: () => Date; resolve?: Resolver } = {},
+    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string } = {},
   ) {
+    this.#claim = { owner: options.owner ?? newWorkerId("webhooks"), leaseMs: LEASE_MS };
     this.#passes = new RecurringPass(
       () => this.#deliverDue(),
       (error) => this.logger.error({ err: error }, "webhook worker pass failed"),
@@ -128,13 +133,25 @@ export class WebhookWorker {
   async #deliverDue(): Promise<number> {
     let delivered = 0;
     for (;;) {
-      const batch = await claimDueDeliveries(this.db, 10, LOCK_MS, this.#now());
+      const batch = await claimDueDeliveries(this.db, 10, this.#claim, this.#now());
       if (batch.length === 0) return delivered;
       for (const delivery of batch) if (await this.#deliver(delivery)) delivered += 1;
     }
   }
 
-  async #deliver(delivery: ClaimedDelivery): Promise<boolean> {
+  /** Settles a delivery this worker still holds; a claim that passed to another worker is left to it. */
+  #settleHeld(id: string) {
+    return this.db
+      .updateTable("webhook_deliveries")
+      .where("id", "=", id)
+      .where("status", "=", "pending")
+      .where("claimed_by", "=", this.#claim.owner);
+  }
+
+  async #deliver(claimed: ClaimedDelivery): Promise<boolean> {
+    const attempts = await startAttempt(this.db, "webhook_deliveries", claimed.id, this.#claim, this.#now());
+    if (attempts === null) return false;
+    const delivery = { ...claimed, attempts };
     const timestamp = Math.floor(this.#now().getTime() / 1000);
     const headers = {
       "User-Agent": "PitchQR-Webhooks/1",
@@ -150,10 +167,8 @@ export class WebhookWorker {
       const response = await postWebhook(delivery.url, delivery.payload, headers, this.policy, this.options.resolve);
       responseStatus = response.status;
       if (response.status >= 200 && response.status < 300) {
-        await this.db
-          .updateTable("webhook_deliveries")
-          .set({ status: "sent", delivered_at: this.#now().toISOString(), locked_until: null, last_error: null, response_status: response.status })
-          .where("id", "=", delivery.id)
+        await this.#settleHeld(delivery.id)
+          .set({ status: "sent", delivered_at: this.#now().toISOString(), locked_until: null, attempt_started_at: null, last_error: null, response_status: response.status })
           .execute();
         this.logger.info({ deliveryId: delivery.id, event: delivery.event_type, status: response.status }, "webhook delivered");
         return true;
@@ -168,18 +183,14 @@ export class WebhookWorker {
     }
     const reason = failure.slice(0, 500);
     if (permanent || delivery.attempts >= WEBHOOK_MAX_ATTEMPTS) {
-      await this.db
-        .updateTable("webhook_deliveries")
-        .set({ status: "failed", locked_until: null, last_error: reason, response_status: responseStatus })
-        .where("id", "=", delivery.id)
+      await this.#settleHeld(delivery.id)
+        .set({ status: "failed", locked_until: null, attempt_started_at: null, last_error: reason, response_status: responseStatus })
         .execute();
       this.logger.warn({ deliveryId: delivery.id, reason, attempts: delivery.attempts }, "webhook given up");
     } else {
       const retryAt = new Date(this.#now().getTime() + retryDelayMs(delivery.attempts));
-      await this.db
-        .updateTable("webhook_deliveries")
-        .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, last_error: reason, response_status: responseStatus })
-        .where("id", "=", delivery.id)
+      await this.#settleHeld(delivery.id)
+        .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, claimed_by: null, attempt_started_at: null, last_error: reason, response_status: responseStatus })
         .execute();
       this.logger.warn({ deliveryId: delivery.id, reason, retryAt }, "webhook delivery failed; will retry");
     }

@@ -1,0 +1,150 @@
+// Test clients for the live wall's event stream and the instances around it: an SSE reader with fetch
+// (as EventSource reads it), signals posted over HTTP as the pitch page's enhanced form sends them, and a
+// TCP proxy in front of PostgreSQL that can cut and refuse connections (the shared server itself keeps running).
+import net from "node:net";
+
+export type StreamedEntry = { seq: number; displayName: string };
+
+export type WallStreamClient = {
+  entries: StreamedEntry[];
+  /** The `id:` of the last entry event, what a reconnecting EventSource sends as `Last-Event-ID`. */
+  lastEventId(): string | null;
+  close(): void;
+};
+
+/** Opens `/api/wall/{projectId}/stream` and records every `entry` event until closed. */
+export async function openWallStreamClient(baseUrl: string, projectId: string, options: { lastEventId?: string } = {}): Promise<WallStreamClient> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { accept: "text/event-stream" };
+  if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
+  const response = await fetch(`${baseUrl}/api/wall/${encodeURIComponent(projectId)}/stream`, { headers, signal: controller.signal });
+  if (!response.ok || !response.body) throw new Error(`wall stream answered ${response.status}`);
+  const entries: StreamedEntry[] = [];
+  let lastId: string | null = null;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const fields = new Map<string, string>();
+          for (const line of block.split("\n")) {
+            const colon = line.indexOf(":");
+            if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
+          }
+          if (fields.get("event") !== "entry") continue;
+          const entry = JSON.parse(fields.get("data") ?? "{}") as StreamedEntry;
+          entries.push({ seq: entry.seq, displayName: entry.displayName });
+          lastId = fields.get("id") ?? lastId;
+        }
+      }
+    } catch {
+      // closed by the test
+    }
+  })();
+  return { entries, lastEventId: () => lastId, close: () => controller.abort() };
+}
+
+let addressCounter = 0;
+
+/** A public signal with 'Show my name', posted to the pitch page as the enhanced form does, as its own client. */
+export async function postPublicSignal(baseUrl: string, slug: string, fields: { tierId: string; name: string; email: string }): Promise<void> {
+  addressCounter += 1;
+  const response = await fetch(`${baseUrl}/pitch/${slug}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      origin: baseUrl,
+      "content-type": "application/x-www-form-urlencoded",
+      "x-forwarded-for": `10.88.${Math.floor(addressCounter / 250) % 256}.${(addressCounter % 250) + 1}`,
+      "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148",
+    },
+    body: new URLSearchParams({ via: "fetch", intent: "signal", showName: "on", ...fields }),
+  });
+  if (response.status >= 300) throw new Error(`signal answered ${response.status}: ${await response.text()}`);
+}
+
+export type DatabaseProxy = {
+  /** A copy of `databaseUrl` that goes through the proxy. */
+  url: string;
+  /** Refuses new connections whose PostgreSQL start-up message names this application, until `admitAll`. */
+  refuseApplication(name: string): void;
+  /** Drops every open connection and refuses new ones, until `admitAll`. */
+  refuseAll(): void;
+  admitAll(): void;
+  close(): Promise<void>;
+};
+
+/** The `application_name` of a PostgreSQL start-up message, if the buffer holds the whole message. */
+function startupApplicationName(buffer: Buffer): string | null | undefined {
+  if (buffer.length < 8) return undefined;
+  const length = buffer.readInt32BE(0);
+  if (buffer.length < length) return undefined;
+  const parts = buffer.subarray(8, length).toString("utf8").split("\0");
+  for (let i = 0; i + 1 < parts.length; i += 2) if (parts[i] === "application_name") return parts[i + 1]!;
+  return null;
+}
+
+/** A TCP proxy in front of a PostgreSQL server, which can cut and refuse connections like an outage would. */
+export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseProxy> {
+  const target = new URL(databaseUrl);
+  const open = new Map<net.Socket, string | null>();
+  let refused: { all: true } | { application: string } | null = null;
+  const isRefused = (application: string | null) => refused !== null && ("all" in refused || refused.application === application);
+
+  const server = net.createServer((client) => {
+    if (refused && "all" in refused) return void client.resetAndDestroy();
+    let head = Buffer.alloc(0);
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    const finish = () => {
+      open.delete(client);
+      if (!client.destroyed) client.destroy();
+      if (!upstream.destroyed) upstream.destroy();
+    };
+    client.on("error", finish).on("close", finish);
+    upstream.on("error", finish).on("close", finish);
+    const readStartup = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const application = startupApplicationName(head);
+      if (application === undefined) return;
+      client.off("data", readStartup);
+      if (isRefused(application)) return void client.resetAndDestroy();
+      open.set(client, application);
+      upstream.write(head);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    };
+    client.on("data", readStartup);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const url = new URL(databaseUrl);
+  url.hostname = "127.0.0.1";
+  url.port = String(port);
+  const dropRefused = () => {
+    for (const [socket, application] of open) if (isRefused(application)) socket.resetAndDestroy();
+  };
+  return {
+    url: url.toString(),
+    refuseApplication(name) {
+      refused = { application: name };
+    },
+    refuseAll() {
+      refused = { all: true };
+      dropRefused();
+    },
+    admitAll() {
+      refused = null;
+    },
+    close() {
+      for (const socket of open.keys()) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
