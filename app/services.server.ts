@@ -58,7 +58,10 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
   const events =
     config.database.dialect === "postgres" ? await createPostgresProjectEvents(config.database.url, logger) : createLocalProjectEvents();
-  const scans = new ScanRecorder(database.db, undefined, (error) => logger.error({ err: error }, "excluded page loads could not be counted"));
+  const scans = new ScanRecorder(database.db, undefined, {
+    onExclusionError: (error) => logger.error({ err: error }, "excluded page loads could not be counted"),
+    onConflictRetried: (error) => logger.warn({ err: error }, "a scan batch conflicted with another transaction; written again"),
+  });
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
   const transport = config.smtpUrl
     ? createSmtpTransport(config.smtpUrl, config.mailFrom)

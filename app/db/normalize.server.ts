@@ -78,3 +78,14 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code: unknown }).code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
+
+/**
+ * True when the database aborted the transaction because it lost a race with another one, so running it again
+ * can succeed: PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001). SQLite has one writer
+ * at a time and waits (busy timeout) instead.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  if (!error || typeof error !== "object" || !("code" in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === "40P01" || code === "40001";
+}

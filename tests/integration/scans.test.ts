@@ -75,6 +75,50 @@ describeEachDialect("scan tracking", (getDb) => {
     expect(result.codes).toEqual({ [qrIds[0]!]: [60, 15], [qrIds[1]!]: [60, 15] });
   });
 
+  it("writes batches holding the same new and returning viewers in different orders at once, without a conflict", async () => {
+    const { db, project, qrIds } = await setup();
+    const conflicts: unknown[] = [];
+    const retry = { onRetry: (error: unknown) => conflicts.push(error) };
+    const sourceOf = (viewer: number, round: number) => [qrIds[0]!, qrIds[1]!, null][(viewer + round) % 3]!;
+    const rounds = 4;
+    const viewersPerRound = 60;
+    for (let round = 0; round < rounds; round += 1) {
+      // Each round: 60 viewers, half of them new, half seen in the previous round and now through another source.
+      const viewers = Array.from({ length: viewersPerRound }, (_, index) => index + round * (viewersPerRound / 2));
+      const batch = viewers.map((viewer) => ({ projectId: project.id, qrCodeId: sourceOf(viewer, round), viewerFingerprint: `viewer-${viewer}` }));
+      const interleaved = batch.map((_, index) => batch[(index * 7) % batch.length]!);
+      const stored = await Promise.all([recordScans(db, batch, retry), recordScans(db, [...batch].reverse(), retry), recordScans(db, interleaved, retry)]);
+      expect(stored.flat().every(Boolean)).toBe(true);
+    }
+    expect(conflicts).toEqual([]);
+
+    const distinctViewers = viewersPerRound + (rounds - 1) * (viewersPerRound / 2);
+    const result = await counters(db, project.id);
+    expect(result.rows).toBe(rounds * viewersPerRound * 3);
+    expect(result.stats).toMatchObject({ total_scans: rounds * viewersPerRound * 3, unique_scans: distinctViewers });
+    const qrViewers = await db.selectFrom("qr_code_viewers").select(["qr_code_id", "viewer_fingerprint"]).where("qr_code_id", "in", qrIds).execute();
+    for (const [index, qrId] of qrIds.entries()) {
+      const scansOfCode = Array.from({ length: rounds }, (_, round) =>
+        Array.from({ length: viewersPerRound }, (_, i) => i + round * (viewersPerRound / 2)).filter((viewer) => (viewer + round) % 3 === index),
+      );
+      const total = scansOfCode.flat().length * 3;
+      const unique = new Set(scansOfCode.flat()).size;
+      expect(result.codes[qrId]).toEqual([total, unique]);
+      expect(qrViewers.filter((row) => row.qr_code_id === qrId)).toHaveLength(unique);
+    }
+    const sources = await db.selectFrom("source_stats").select(["source", "scans"]).where("project_id", "=", project.id).execute();
+    expect(sources.reduce((sum, row) => sum + Number(row.scans), 0)).toBe(rounds * viewersPerRound * 3);
+    // Every viewer's latest source is the one of the last round they were seen in.
+    const lastRound = (viewer: number) => Math.min(rounds - 1, Math.floor(viewer / (viewersPerRound / 2)));
+    const latest = await db.selectFrom("project_viewers").select(["viewer_fingerprint", "last_source"]).where("project_id", "=", project.id).execute();
+    expect(latest).toHaveLength(distinctViewers);
+    for (const row of latest) {
+      const viewer = Number(row.viewer_fingerprint.slice("viewer-".length));
+      const qrCodeId = sourceOf(viewer, lastRound(viewer));
+      expect(row.last_source, row.viewer_fingerprint).toBe(qrCodeId ? `qr:${qrCodeId}` : "direct");
+    }
+  });
+
   it("batches queued scans and acknowledges each only once it is stored", async () => {
     const { db, project, qrIds } = await setup();
     const recorder = new ScanRecorder(db, 50);

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { z } from "zod/mini";
+import { retryOnConflict, type ConflictRetryOptions } from "~/db/retry.server";
 import type { Database } from "~/db/schema";
 import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-stats.server";
 import { addToSourceStats, scanSource } from "~/modules/analytics/sources.server";
@@ -46,10 +47,15 @@ export async function readProjectOwnerId(db: Kysely<Database>, projectId: string
  * seen viewers, and the counters derived from them. A scan for an unknown or unpublished project is dropped;
  * a QR code of another project is ignored (the scan still counts for its project). Returns, per scan, whether
  * it was stored.
+ *
+ * Several instances write batches holding the same new viewers at the same moment. Every write here takes its
+ * rows table by table in one fixed order and, within a table, sorted by key, so two batches wait for each other
+ * instead of deadlocking; the counter rows every scan shares come last, to hold their locks for the shortest
+ * time. A conflict that still happens (with another write path) runs the whole batch again.
  */
-export async function recordScans(db: Kysely<Database>, scans: readonly ScanInput[]): Promise<boolean[]> {
+export async function recordScans(db: Kysely<Database>, scans: readonly ScanInput[], retry?: ConflictRetryOptions): Promise<boolean[]> {
   if (scans.length === 0) return [];
-  return db.transaction().execute((trx) => recordScansIn(trx, scans));
+  return retryOnConflict(() => db.transaction().execute((trx) => recordScansIn(trx, scans)), retry);
 }
 
 async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInput[]): Promise<boolean[]> {
@@ -81,98 +87,151 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
     .values(valid.map((scan) => ({ project_id: scan.projectId, qr_code_id: scan.qrCodeId, viewer_fingerprint: scan.viewerFingerprint, scanned_at: now })))
     .execute();
 
-  const withViewer = valid.filter((scan) => scan.viewerFingerprint);
-  const newProjectViewers = withViewer.length
+  // Each viewer's latest source in this batch (scans queue in arrival order): their next action is attributed to it.
+  const latestSource = new Map<string, string>();
+  for (const scan of valid) if (scan.viewerFingerprint) latestSource.set(viewerKey(scan.projectId, scan.viewerFingerprint), scanSource(scan.qrCodeId));
+  const withViewer = valid.filter((scan): scan is ScanInput & { viewerFingerprint: string } => !!scan.viewerFingerprint);
+
+  const projectViewers = sortedDistinct(withViewer, (scan) => [scan.projectId, scan.viewerFingerprint]);
+  const newProjectViewers = projectViewers.length
     ? await trx
         .insertInto("project_viewers")
-        .values(withViewer.map((scan) => ({ project_id: scan.projectId, viewer_fingerprint: scan.viewerFingerprint!, address_hash: scan.addressHash ?? null })))
+        .values(
+          projectViewers.map((scan) => ({
+            project_id: scan.projectId,
+            viewer_fingerprint: scan.viewerFingerprint,
+            address_hash: scan.addressHash ?? null,
+            last_source: latestSource.get(viewerKey(scan.projectId, scan.viewerFingerprint)) ?? null,
+          })),
+        )
         .onConflict((oc) => oc.columns(["project_id", "viewer_fingerprint"]).doNothing())
         .returning("project_id")
         .execute()
     : [];
-  const withQrViewer = withViewer.filter((scan) => scan.qrCodeId);
-  const newQrViewers = withQrViewer.length
+  const qrViewers = sortedDistinct(
+    withViewer.filter((scan) => scan.qrCodeId),
+    (scan) => [scan.qrCodeId!, scan.viewerFingerprint],
+  );
+  const newQrViewers = qrViewers.length
     ? await trx
         .insertInto("qr_code_viewers")
-        .values(withQrViewer.map((scan) => ({ qr_code_id: scan.qrCodeId!, viewer_fingerprint: scan.viewerFingerprint! })))
+        .values(qrViewers.map((scan) => ({ qr_code_id: scan.qrCodeId!, viewer_fingerprint: scan.viewerFingerprint })))
         .onConflict((oc) => oc.columns(["qr_code_id", "viewer_fingerprint"]).doNothing())
         .returning("qr_code_id")
         .execute()
     : [];
+  const sourceViewers = sortedDistinct(withViewer, (scan) => [scan.projectId, scanSource(scan.qrCodeId), scan.viewerFingerprint]);
+  const newSourceViewers = sourceViewers.length
+    ? await trx
+        .insertInto("source_viewers")
+        .values(sourceViewers.map((scan) => ({ project_id: scan.projectId, source: scanSource(scan.qrCodeId), viewer_fingerprint: scan.viewerFingerprint })))
+        .onConflict((oc) => oc.columns(["project_id", "source", "viewer_fingerprint"]).doNothing())
+        .returning(["project_id", "source"])
+        .execute()
+    : [];
+  await updateLatestSources(trx, latestSource);
 
-  await recordSources(trx, valid);
-
-  const projectTotals = countBy(valid.map((scan) => scan.projectId));
-  const projectUniques = countBy(newProjectViewers.map((row) => row.project_id));
-  for (const [projectId, total] of projectTotals) {
-    await addToProjectStats(trx, projectId, { total_scans: total, unique_scans: projectUniques.get(projectId) ?? 0 });
+  // The counters every instance shares, in one order: projects, sources, QR codes, hours.
+  const newByProject = tally(newProjectViewers, (row) => [row.project_id]);
+  for (const { key, count } of tally(valid, (scan) => [scan.projectId])) {
+    await addToProjectStats(trx, key[0]!, { total_scans: count, unique_scans: newByProject.get(key) ?? 0 });
   }
-
-  const hour = new Date(Math.floor(Date.parse(now) / 3_600_000) * 3_600_000).toISOString();
-  for (const [key, scansInHour] of countBy(valid.map((scan) => `${scan.projectId}\u0000${scan.qrCodeId ?? ""}`))) {
-    const [projectId = "", qrCodeId = ""] = key.split("\u0000");
-    await trx
-      .insertInto("scan_hours")
-      .values({ project_id: projectId, qr_code_id: qrCodeId, hour, scans: scansInHour })
-      .onConflict((oc) => oc.columns(["project_id", "qr_code_id", "hour"]).doUpdateSet({ scans: sql`scan_hours.scans + ${scansInHour}` }))
-      .execute();
+  const newBySource = tally(newSourceViewers, (row) => [row.project_id, row.source]);
+  for (const { key, count } of tally(valid, (scan) => [scan.projectId, scanSource(scan.qrCodeId)])) {
+    await addToSourceStats(trx, key[0]!, key[1]!, { scans: count, viewers: newBySource.get(key) ?? 0 });
   }
-
-  const qrTotals = countBy(valid.flatMap((scan) => (scan.qrCodeId ? [scan.qrCodeId] : [])));
-  const qrUniques = countBy(newQrViewers.map((row) => row.qr_code_id));
-  for (const [qrCodeId, total] of qrTotals) {
+  const newByQr = tally(newQrViewers, (row) => [row.qr_code_id]);
+  for (const { key, count } of tally(
+    valid.filter((scan) => scan.qrCodeId),
+    (scan) => [scan.qrCodeId!],
+  )) {
     await trx
       .updateTable("qr_codes")
-      .set({
-        total_scans: sql`total_scans + ${total}`,
-        unique_scans: sql`unique_scans + ${qrUniques.get(qrCodeId) ?? 0}`,
-      })
-      .where("id", "=", qrCodeId)
+      .set({ total_scans: sql`total_scans + ${count}`, unique_scans: sql`unique_scans + ${newByQr.get(key) ?? 0}` })
+      .where("id", "=", key[0]!)
+      .execute();
+  }
+  const hour = new Date(Math.floor(Date.parse(now) / 3_600_000) * 3_600_000).toISOString();
+  for (const { key, count } of tally(valid, (scan) => [scan.projectId, scan.qrCodeId ?? ""])) {
+    await trx
+      .insertInto("scan_hours")
+      .values({ project_id: key[0]!, qr_code_id: key[1]!, hour, scans: count })
+      .onConflict((oc) => oc.columns(["project_id", "qr_code_id", "hour"]).doUpdateSet({ scans: sql`scan_hours.scans + ${count}` }))
       .execute();
   }
   return stored;
 }
 
-/**
- * Per source (decision 16): scans and first-time viewers of that source, and each viewer's latest source, which
- * the visitor's next action is attributed to.
- */
-async function recordSources(trx: Transaction<Database>, scans: readonly ScanInput[]): Promise<void> {
-  const key = (projectId: string, source: string) => `${projectId}\u0000${source}`;
-  const withViewer = scans.filter((scan) => scan.viewerFingerprint);
-  const newViewers = withViewer.length
-    ? await trx
-        .insertInto("source_viewers")
-        .values(withViewer.map((scan) => ({ project_id: scan.projectId, source: scanSource(scan.qrCodeId), viewer_fingerprint: scan.viewerFingerprint! })))
-        .onConflict((oc) => oc.columns(["project_id", "source", "viewer_fingerprint"]).doNothing())
-        .returning(["project_id", "source"])
-        .execute()
-    : [];
-  const viewersBySource = countBy(newViewers.map((row) => key(row.project_id, row.source)));
-  for (const [sourceKey, total] of countBy(scans.map((scan) => key(scan.projectId, scanSource(scan.qrCodeId))))) {
-    const [projectId = "", source = ""] = sourceKey.split("\u0000");
-    await addToSourceStats(trx, projectId, source, { scans: total, viewers: viewersBySource.get(sourceKey) ?? 0 });
-  }
+const viewerKey = (projectId: string, viewerFingerprint: string) => JSON.stringify([projectId, viewerFingerprint]);
 
-  const latest = new Map<string, { projectId: string; fingerprint: string; source: string }>();
-  for (const scan of withViewer) {
-    latest.set(key(scan.projectId, scan.viewerFingerprint!), { projectId: scan.projectId, fingerprint: scan.viewerFingerprint!, source: scanSource(scan.qrCodeId) });
+/**
+ * Points each returning viewer's `last_source` at their latest source (decision 16; a new viewer got it with
+ * its insert). One statement per project, so its rows are locked in one order whatever sources the batch mixes;
+ * rows already right are left alone.
+ */
+async function updateLatestSources(trx: Transaction<Database>, latestSource: ReadonlyMap<string, string>): Promise<void> {
+  const byProject = new Map<string, { fingerprint: string; source: string }[]>();
+  for (const [key, source] of latestSource) {
+    const [projectId, fingerprint] = JSON.parse(key) as [string, string];
+    const viewers = byProject.get(projectId) ?? [];
+    viewers.push({ fingerprint, source });
+    byProject.set(projectId, viewers);
   }
-  const bySource = new Map<string, string[]>();
-  for (const viewer of latest.values()) {
-    const fingerprints = bySource.get(key(viewer.projectId, viewer.source)) ?? [];
-    fingerprints.push(viewer.fingerprint);
-    bySource.set(key(viewer.projectId, viewer.source), fingerprints);
-  }
-  for (const [sourceKey, fingerprints] of bySource) {
-    const [projectId = "", source = ""] = sourceKey.split("\u0000");
+  for (const projectId of [...byProject.keys()].sort(compareText)) {
+    const viewers = byProject.get(projectId)!.sort((a, b) => compareText(a.fingerprint, b.fingerprint));
+    const sourceOf = sql<string>`case viewer_fingerprint ${sql.join(
+      viewers.map((viewer) => sql`when ${viewer.fingerprint} then ${viewer.source}`),
+      sql` `,
+    )} end`;
     await trx
       .updateTable("project_viewers")
-      .set({ last_source: source })
+      .set({ last_source: sourceOf })
       .where("project_id", "=", projectId)
-      .where("viewer_fingerprint", "in", fingerprints)
+      .where(
+        "viewer_fingerprint",
+        "in",
+        viewers.map((viewer) => viewer.fingerprint),
+      )
+      .where(sql<boolean>`coalesce(last_source, '') <> ${sourceOf}`)
       .execute();
   }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let index = 0; index < Math.max(a.length, b.length); index += 1) {
+    const order = compareText(a[index] ?? "", b[index] ?? "");
+    if (order) return order;
+  }
+  return 0;
+}
+
+/** The first row of each key, sorted by key: every batch inserts the rows it shares with others in one order. */
+function sortedDistinct<T>(rows: readonly T[], keyOf: (row: T) => string[]): T[] {
+  const byKey = new Map<string, { key: string[]; row: T }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const id = JSON.stringify(key);
+    if (!byKey.has(id)) byKey.set(id, { key, row });
+  }
+  return [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key)).map((entry) => entry.row);
+}
+
+/** Rows counted per key, sorted by key, with `get(key)` to look a count up. */
+function tally<T>(rows: readonly T[], keyOf: (row: T) => string[]) {
+  const counts = new Map<string, { key: string[]; count: number }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const id = JSON.stringify(key);
+    const entry = counts.get(id);
+    if (entry) entry.count += 1;
+    else counts.set(id, { key, count: 1 });
+  }
+  const sorted = [...counts.values()].sort((a, b) => compareKeys(a.key, b.key));
+  return Object.assign(sorted, { get: (key: readonly string[]) => counts.get(JSON.stringify(key))?.count });
 }
 
 /**
@@ -199,24 +258,26 @@ async function resolveCookielessViewers(trx: Transaction<Database>, scans: ScanI
 }
 
 /** Adds excluded page loads to their projects' counters, in one transaction. */
-export async function recordExclusions(db: Kysely<Database>, exclusions: ReadonlyMap<string, ReadonlyMap<ExclusionReason, number>>): Promise<void> {
+export async function recordExclusions(
+  db: Kysely<Database>,
+  exclusions: ReadonlyMap<string, ReadonlyMap<ExclusionReason, number>>,
+  retry?: ConflictRetryOptions,
+): Promise<void> {
   if (exclusions.size === 0) return;
-  await db.transaction().execute(async (trx) => {
-    for (const [projectId, reasons] of exclusions) {
-      const delta: StatsDelta = {};
-      for (const [reason, count] of reasons) delta[EXCLUSION_COLUMNS[reason]] = count;
-      await addToProjectStats(trx, projectId, delta);
-    }
-  });
+  await retryOnConflict(
+    () =>
+    db.transaction().execute(async (trx) => {
+      for (const projectId of [...exclusions.keys()].sort(compareText)) {
+        const delta: StatsDelta = {};
+        for (const [reason, count] of exclusions.get(projectId)!) delta[EXCLUSION_COLUMNS[reason]] = count;
+        await addToProjectStats(trx, projectId, delta);
+      }
+    }),
+    retry,
+  );
 }
 
 const EXCLUSION_FLUSH_MS = 1_000;
-
-function countBy(keys: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  return counts;
-}
 
 /**
  * Queues scans and writes them in batches, so a burst of visitors costs one transaction per few
@@ -230,11 +291,21 @@ export class ScanRecorder {
   #writingExclusions: Promise<void> | null = null;
   #flushing: Promise<void> | null = null;
 
+  readonly #retry: ConflictRetryOptions;
+  readonly #onExclusionError: (error: unknown) => void;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly maxBatch = 200,
-    private readonly onExclusionError: (error: unknown) => void = () => {},
-  ) {}
+    reports: {
+      onExclusionError?: (error: unknown) => void;
+      /** A batch that lost a race with another transaction (deadlock, serialization) and is written again. */
+      onConflictRetried?: (error: unknown) => void;
+    } = {},
+  ) {
+    this.#onExclusionError = reports.onExclusionError ?? (() => {});
+    this.#retry = { onRetry: reports.onConflictRetried };
+  }
 
   /** Resolves with whether the scan was stored (false for an unknown or unpublished project). */
   record(scan: ScanInput): Promise<boolean> {
@@ -269,9 +340,9 @@ export class ScanRecorder {
     if (this.#exclusions.size === 0) return;
     const exclusions = this.#exclusions;
     this.#exclusions = new Map();
-    // Exclusions are a tally for the founder, acknowledged to no one: a failed write is reported, not retried.
-    this.#writingExclusions = recordExclusions(this.db, exclusions)
-      .catch((error: unknown) => this.onExclusionError(error))
+    // Exclusions are a tally for the founder, acknowledged to no one: a failed write (other than a lost race) is reported, not retried.
+    this.#writingExclusions = recordExclusions(this.db, exclusions, this.#retry)
+      .catch((error: unknown) => this.#onExclusionError(error))
       .finally(() => {
         this.#writingExclusions = null;
       });
@@ -284,9 +355,11 @@ export class ScanRecorder {
     while (this.#queue.length) {
       const batch = this.#queue.splice(0, this.maxBatch);
       try {
+        // A deadlock or serialization failure is retried inside: the scans answer 200 once the retry commits.
         const stored = await recordScans(
           this.db,
           batch.map((item) => item.scan),
+          this.#retry,
         );
         batch.forEach((item, index) => item.resolve(stored[index] ?? false));
       } catch {
@@ -301,7 +374,7 @@ export class ScanRecorder {
 
   async #recordAlone(item: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }): Promise<void> {
     try {
-      const [stored] = await recordScans(this.db, [item.scan]);
+      const [stored] = await recordScans(this.db, [item.scan], this.#retry);
       item.resolve(stored ?? false);
     } catch (error) {
       item.reject(error);
