@@ -2,6 +2,9 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
+// Suites that drive a browser or several server processes wait for what a user would see; on a loaded two-core
+// machine a page can take longer than expect.poll's default second to show it. The assertions are unchanged.
+const waitForPages = { poll: { timeout: 10_000 } };
 
 export default defineConfig({
   resolve: { alias },
@@ -25,6 +28,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "e2e",
+          expect: waitForPages,
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/support/e2e-global-setup.ts"],
           testTimeout: 60_000,
@@ -36,6 +40,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "concurrency",
+          expect: waitForPages,
           include: ["tests/concurrency/**/*.test.ts"],
           globalSetup: ["tests/support/build-global-setup.ts", "tests/support/postgres-global-setup.ts"],
           testTimeout: 180_000,
@@ -48,6 +53,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "hardening",
+          expect: waitForPages,
           include: ["tests/hardening/**/*.test.ts"],
           globalSetup: ["tests/support/e2e-global-setup.ts", "tests/support/postgres-global-setup.ts"],
           testTimeout: 120_000,
