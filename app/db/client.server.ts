@@ -83,6 +83,9 @@ export function openDatabase(target: DatabaseTarget, onIdleConnectionError: Idle
     },
   });
   pool.on("error", onIdleConnectionError);
+  // A connection lost while checked out fails its query (and so the caller's work), but pg also emits "error" on
+  // the client, where the pool listens only while it is idle; unheard, that event would end the process.
+  pool.on("connect", (client) => client.on("error", ignoreErrorAlreadyGivenToTheQuery));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new NormalizeValuesPlugin("postgres")],
@@ -96,3 +99,5 @@ export function openDatabase(target: DatabaseTarget, onIdleConnectionError: Idle
     close: () => db.destroy(),
   };
 }
+
+function ignoreErrorAlreadyGivenToTheQuery(): void {}

@@ -10,6 +10,7 @@ import { LISTENER_APPLICATION_NAME } from "~/modules/realtime/project-events.ser
 import { startAppServer, type AppServer } from "../support/app-server";
 import { openWallStreamClient, postPublicSignal, startDatabaseProxy, type DatabaseProxy, type WallStreamClient } from "../support/live-wall-clients";
 import { createPostgresDatabase, withAdminClient } from "../support/postgres";
+import { showServerLogsOnFailure } from "../e2e/support";
 
 const SLUG = "demo-project";
 const WRITERS = 12;
@@ -71,6 +72,7 @@ describe("the live wall on three instances sharing PostgreSQL", () => {
   let projectId: string;
   let tierId: string;
   const streams: { client: WallStreamClient; from: number }[] = [];
+  showServerLogsOnFailure(() => apps);
 
   const wall = async () =>
     (
@@ -179,6 +181,7 @@ describe("the live wall on three instances sharing PostgreSQL", () => {
 
 describe("the live wall on one instance on SQLite", () => {
   let app: AppServer;
+  showServerLogsOnFailure(() => [app]);
   let db: Database.Database;
   let projectId: string;
   let tierId: string;

@@ -111,7 +111,7 @@ export function showServerLogsOnFailure(servers: () => Array<{ url: string; logs
         (response) => `answers /healthz with ${response.status}`,
         () => "NOT RUNNING",
       );
-      console.error(`[${server.url} ${up}] last log lines:\n${server.logs.slice(-15).join("\n")}`);
+      console.error(`[${server.url} ${up}] last log lines:\n${server.logs.slice(-40).join("\n")}`);
     }
   });
 }

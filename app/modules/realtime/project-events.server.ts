@@ -69,6 +69,8 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
   const fanOut = new LocalFanOut();
   const publisher = new pg.Pool({ connectionString: url, max: 2 });
   publisher.on("error", (error) => logger.warn({ err: error }, "idle project event publisher connection closed"));
+  // As in app/db/client.server.ts: a connection lost mid-publish fails the publish; its "error" event must be heard.
+  publisher.on("connect", (client) => client.on("error", () => undefined));
   let listener: pg.Client | null = null;
   let relistening = false;
   let degraded = false;
