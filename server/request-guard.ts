@@ -21,9 +21,8 @@ export const MAX_PATH_LENGTH = 2048;
 
 const FORM = "application/x-www-form-urlencoded";
 const JSON_TYPE = "application/json";
-const MULTIPART = "multipart/form-data";
 
-type Acceptance = { methods: readonly string[]; types: readonly string[]; maxBytes: number };
+type Acceptance = { methods: readonly string[]; types: readonly string[] | "any"; maxBytes: number };
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -31,8 +30,9 @@ function acceptanceOf(path: string): Acceptance {
   if (path === "/api/functions/track-scan") return { methods: ["POST"], types: [JSON_TYPE], maxBytes: TRACK_SCAN_BYTES };
   if (path.startsWith("/api/functions/")) return { methods: ["POST"], types: [JSON_TYPE], maxBytes: VISITOR_BODY_BYTES };
   if (path.startsWith("/api/")) return { methods: ["GET", "HEAD"], types: [], maxBytes: 0 };
-  // RFC 8058: the one-click POST may come as either form encoding; its body is never read.
-  if (path === "/unsubscribe/one-click") return { methods: PAGE_METHODS, types: [FORM, MULTIPART], maxBytes: KB };
+  // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` in either form encoding (or, in practice, as they
+  // please); the body is never read, the signed token decides.
+  if (path === "/unsubscribe/one-click") return { methods: PAGE_METHODS, types: "any", maxBytes: KB };
   if (path.startsWith("/pitch/") || path === "/unsubscribe" || path === "/auth" || path === "/auth/sign-out")
     return { methods: PAGE_METHODS, types: [FORM], maxBytes: VISITOR_BODY_BYTES };
   return { methods: PAGE_METHODS, types: [FORM], maxBytes: FOUNDER_FORM_BYTES };
@@ -65,7 +65,7 @@ export function requestGuard(): RequestHandler {
     const hasBody = req.headers["transfer-encoding"] !== undefined || (declaredLength !== null && declaredLength > 0);
     if (!hasBody) return next();
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (!accepted.types.includes(type)) {
+    if (accepted.types !== "any" && !accepted.types.includes(type)) {
       return closeAfter(res, () => refuse(415, type ? `Unsupported content type: ${type}` : "A content type is required"));
     }
     if (declaredLength !== null && declaredLength > accepted.maxBytes) return closeAfter(res, () => refuse(413, "Request body is too large"));
