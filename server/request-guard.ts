@@ -29,7 +29,9 @@ const PAGE_METHODS = ["GET", "HEAD", "POST"];
 function acceptanceOf(path: string): Acceptance {
   if (path === "/api/functions/track-scan") return { methods: ["POST"], types: [JSON_TYPE], maxBytes: TRACK_SCAN_BYTES };
   if (path.startsWith("/api/functions/")) return { methods: ["POST"], types: [JSON_TYPE], maxBytes: VISITOR_BODY_BYTES };
-  if (path.startsWith("/api/")) return { methods: ["GET", "HEAD"], types: [], maxBytes: 0 };
+  if (path === "/api/activity" || path.startsWith("/api/wall/")) return { methods: ["GET", "HEAD"], types: [], maxBytes: 0 };
+  // Any other API path is answered 404 (JSON) by its catch-all route, for a GET or a POST.
+  if (path.startsWith("/api/")) return { methods: PAGE_METHODS, types: [JSON_TYPE, FORM], maxBytes: TRACK_SCAN_BYTES };
   // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` in either form encoding (or, in practice, as they
   // please); the body is never read, the signed token decides.
   if (path === "/unsubscribe/one-click") return { methods: PAGE_METHODS, types: "any", maxBytes: KB };
