@@ -36,6 +36,12 @@ const server = http.createServer((req, res) => {
   if (handle) return handle(req, res);
   res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" }).end("Starting up");
 });
+// Slow clients hold a connection (and its socket buffers) while they trickle a request in. Node's defaults let a
+// request take 5 minutes. Our largest body is 256 KB (the project form): on a 50 kbit/s mobile link that is about
+// 40 s, so a whole request gets 60 s; headers alone are small and get 20 s (the slow-headers attack's bound).
+// Neither limits responses: the live wall's event stream stays open as long as it likes.
+server.requestTimeout = 60_000;
+server.headersTimeout = 20_000;
 await new Promise((resolve) => {
   server.once("error", (error) => {
     console.error(

@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { RouterContextProvider, EntryContext, HandleErrorFunction } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 
 export const streamTimeout = 5_000;
 
@@ -46,6 +46,8 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const logger = (context as RouterContextProvider | undefined)?.logger;
+  // React Router's own 4xx (a POST to a page without an action, say) is the client's mistake, not ours.
+  if (isRouteErrorResponse(error) && error.status < 500) return void logger?.info({ status: error.status, url: request.url }, "request refused");
   if (logger) logger.error({ err: error, url: request.url }, "unexpected error");
   else console.error(error);
 };

@@ -14,6 +14,7 @@ import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache
 import { createPitchPageServing } from "./pitch-page";
 import { startServices, stopServices, type AppServices } from "~/services.server";
 import { startupReport } from "./startup-report";
+import { requestGuard, withGuardedBody } from "./request-guard";
 import { trackScanEndpoint } from "./track-scan";
 
 export { loadConfig };
@@ -55,6 +56,7 @@ export async function createApp(options: AppOptions = {}) {
   app.set("trust proxy", config.trustProxy);
   app.use(assignRequestContext(logger, options.isShuttingDown));
   app.use(securityHeaders(config));
+  app.use(requestGuard());
 
   // The anonymous pitch page is answered from memory ahead of Express (see `handle` below).
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -106,16 +108,14 @@ export async function createApp(options: AppOptions = {}) {
   app.post("/api/functions/track-scan", ...trackScanEndpoint(services));
   app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
-  app.all(
-    "/{*path}",
-    createRequestHandler({
+  const handleWithRouter = createRequestHandler({
       build: loadBuild,
       getLoadContext(_req, res) {
         const locals = res.locals as Locals;
         return appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce });
       },
-    }),
-  );
+    });
+  app.all("/{*path}", (req, res, next) => handleWithRouter(withGuardedBody(req), res, next));
 
   app.use(unexpectedError);
 
@@ -266,6 +266,13 @@ function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
 
 const unexpectedError: ErrorRequestHandler = (error, _req, res, _next) => {
   const locals = res.locals as Locals;
+  // Express and its parsers mark the client's own mistakes (a malformed path, say) with a 4xx status.
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    locals.logger?.info({ err: error, status }, "request refused");
+    if (!res.headersSent) res.status(status).type("text/plain").send("Bad request");
+    return;
+  }
   locals.logger?.error({ err: error }, "unhandled error");
   if (res.headersSent) return;
   res.status(500).type("text/plain").send("Something went wrong. Please try again.");

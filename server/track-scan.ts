@@ -1,9 +1,10 @@
-import express, { type RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import { isbot } from "isbot";
 import { validate } from "~/modules/forms/validation";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { AppServices } from "~/services.server";
 import { getSessionUserByCookie } from "~/modules/auth/session.server";
+import { guardedBody } from "./request-guard";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
 
@@ -13,12 +14,12 @@ import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/sc
  * answers and errors as the spec's other server functions.
  */
 export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentPageLoads" | "auth" | "database">): RequestHandler[] {
-  const readBody = express.text({ type: () => true, limit: "4kb" });
   const handle: RequestHandler = async (req, res) => {
     const logger = (res.locals as { logger: Logger }).logger;
     let body: unknown;
     try {
-      body = JSON.parse(typeof req.body === "string" ? req.body : "");
+      // The request guard has read the body (at most 4 KB) and checked its type.
+      body = JSON.parse(guardedBody(req)?.toString("utf8") ?? "");
     } catch {
       return void res.status(400).json({ error: "Malformed JSON" });
     }
@@ -37,11 +38,7 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
       res.status(500).json({ error: "Something went wrong. Please try again." });
     }
   };
-  const tooLarge: express.ErrorRequestHandler = (error, _req, res, next) => {
-    if ((error as { type?: string }).type === "entity.too.large") return void res.status(413).json({ error: "Request body is too large" });
-    next(error);
-  };
-  return [readBody, handle, tooLarge as unknown as RequestHandler];
+  return [handle];
 }
 
 /** The founder looking at their own page is not a visitor. */

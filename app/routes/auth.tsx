@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
@@ -23,7 +24,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, config, database, flashCookie } = context.services;
-  const values = formToObject(await request.formData());
+  const values = formToObject(await readFormData(request));
   const mode: Mode = values.intent === "signup" ? "signup" : "signin";
   const echo = { email: values.email ?? "", name: values.name ?? "" };
 

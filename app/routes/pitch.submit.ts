@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { postVisitorForm } from "~/modules/pitch/visitor-form-post.server";
 import type { Route } from "./+types/pitch.submit";
 
@@ -7,7 +8,7 @@ import type { Route } from "./+types/pitch.submit";
  * (a submission kept offline and sent again) answer the first result and write nothing twice.
  */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const post = await postVisitorForm(context, request, params.slug, form, request.headers.get("idempotency-key"));
   if (!post.page) return Response.json({ error: "Project not found" }, { status: 404 });
   return Response.json(post.result, { status: post.status, headers: { "Cache-Control": "no-store" } });

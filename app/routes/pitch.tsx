@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { data, redirect, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PitchPageView } from "~/components/pitch/pitch-page-view";
 import { getSessionUser } from "~/modules/auth/session.server";
@@ -19,7 +20,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   // A form submitted by the hydrated page asks for data back; a plain HTML form gets a redirect.
   const viaFetch = form.get("via") === "fetch";
   const post = await postVisitorForm(context, request, params.slug, form);

@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { data, redirect } from "react-router";
 import { ProjectForm } from "~/components/founder/project-form";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -20,7 +21,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 export async function action({ request, url, context }: Route.ActionArgs) {
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const input = validate(projectFormSchema, readProjectForm(await request.formData()));
+  const input = validate(projectFormSchema, readProjectForm(await readFormData(request)));
   if (!input.ok) {
     return data({ intent: "save", ok: false, formError: input.formError, fieldErrors: input.fieldErrors } satisfies FormResult, { status: 400 });
   }

@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
 import { ProjectForm } from "~/components/founder/project-form";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -64,7 +65,7 @@ const FAILURE_MESSAGES: Record<EditIntent, string> = {
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = (String(form.get("intent") ?? "save") as EditIntent) || "save";
   const fail = (formError: string, fieldErrors: Record<string, string>, status: number) =>
     data({ intent, ok: false, formError, fieldErrors } satisfies FormResult<EditIntent>, { status });

@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
 import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -36,7 +37,7 @@ const FAILURE_MESSAGES: Record<LeadSettingsIntent, string> = {
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const fields = formToObject(await request.formData());
+  const fields = formToObject(await readFormData(request));
   const intent: LeadSettingsIntent = fields.intent === "add-webhook" || fields.intent === "delete-webhook" ? fields.intent : "alerts";
   const fail = (formError: string, fieldErrors: Record<string, string>, status: number) =>
     data({ intent, ok: false, formError, fieldErrors } satisfies LeadSettingsResult, { status });

@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
 import { LeadsView } from "~/components/founder/leads/leads-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -38,7 +39,7 @@ export type LeadsIntent = "triage";
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const fail = (formError: string, fieldErrors: Record<string, string>, status: number, leadId?: string) =>
     data({ intent: "triage", ok: false, formError, fieldErrors, id: leadId } satisfies FormResult<LeadsIntent> & { id?: string }, { status });
   const fields = formToObject(form);

@@ -1,3 +1,4 @@
+import { readFormData } from "~/modules/http/form-body.server";
 import { MailX } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
@@ -30,7 +31,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
 /** The link's button (a `token` field) unsubscribes that contact; otherwise the e-mail form (SPEC.md section 5). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const token = form.get("token");
   if (typeof token === "string") {
     const result = await unsubscribeByToken(context.services, token);

@@ -6,8 +6,10 @@ import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
  * Issue 15, defect 1: repeating `roleTags` 30,000 times in one anonymous post used to block the event loop
  * for about 10 s (the echo of the form copied the list once per value). Now the form is read in one pass
  * and a list keeps one value past its limit, so the post is refused at once and the server stays responsive.
+ * Since the request guard (items 4 and 5) a visitor form body is at most 48 KB: the 30,000 repeats (450 KB) are
+ * refused by size, and 3,000 (45 KB, the most that fits) exercise the form reading.
  */
-describe("a form post repeating a field 30,000 times", () => {
+describe("a form post repeating a field thousands of times", () => {
   let server: AppServer;
   beforeAll(async () => {
     server = await startAppServer();
@@ -19,7 +21,7 @@ describe("a form post repeating a field 30,000 times", () => {
 
   it("is refused with the field's message and never stalls /healthz", async () => {
     const body = new URLSearchParams({ intent: "intro", name: "Flood", email: "flood@example.com", note: "hi" });
-    for (let index = 0; index < 30_000; index += 1) body.append("roleTags", "Angel");
+    for (let index = 0; index < 3_000; index += 1) body.append("roleTags", "Angel");
     const address = nextClientAddress();
     const posted = fetch(`${server.url}/pitch/demo-project`, {
       method: "POST",
@@ -43,5 +45,17 @@ describe("a form post repeating a field 30,000 times", () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Too many role tags");
     expect(Math.max(...healthWaits)).toBeLessThan(2_000);
+  });
+
+  it("is refused by size (413) when repeated 30,000 times", async () => {
+    const body = new URLSearchParams({ intent: "intro", name: "Flood", email: "flood@example.com", note: "hi" });
+    for (let index = 0; index < 30_000; index += 1) body.append("roleTags", "Angel");
+    const response = await fetch(`${server.url}/pitch/demo-project`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, "x-forwarded-for": nextClientAddress() },
+      body: body.toString(),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(413);
   });
 });

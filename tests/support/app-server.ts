@@ -8,6 +8,8 @@ export type AppServer = {
   url: string;
   port: number;
   dataDir: string;
+  /** The server process's id, to read its memory from /proc. */
+  pid: number;
   /** Every line the server printed (JSON logs), for assertions and for failure messages. */
   logs: string[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -75,6 +77,7 @@ export async function startAppServer(options: { env?: Record<string, string>; da
     url,
     port,
     dataDir,
+    pid: child.pid!,
     logs,
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
