@@ -25,10 +25,38 @@ export const UNSUBSCRIBE_LIMIT: RateLimitRule = {
 };
 
 /**
+ * Mails a visitor can make us send to an address they typed (a signal's confirmation, a subscription's welcome),
+ * per recipient (decision "visitor-mail-caps"): past a cap the action still succeeds and the founder keeps the
+ * lead, but no mail is queued, so nobody can use our forms to flood somebody else's inbox.
+ */
+export const VISITOR_MAIL_CAPS = {
+  perProject: { windowSeconds: 60 * 60, max: 3 },
+  acrossProjects: { windowSeconds: 24 * 60 * 60, max: 10 },
+} as const satisfies Record<string, Omit<RateLimitRule, "message">>;
+
+/**
  * Counts one hit against `key` in a fixed window, atomically (one upsert, safe across instances), and throws
  * a `rate_limited` error once the window's allowance is used up.
  */
 export async function consumeRateLimit(db: Kysely<Database>, key: string, rule: RateLimitRule, now = Date.now()): Promise<void> {
+  if (!(await takeFromAllowance(db, key, rule, now))) throw new DomainError("rate_limited", rule.message, {}, retryAfterSeconds(rule));
+}
+
+/** Seconds a refused client should wait before trying again: at most one window. */
+export function retryAfterSeconds(rule: Pick<RateLimitRule, "windowSeconds">): number {
+  return rule.windowSeconds;
+}
+
+/**
+ * Counts one hit against `key` in a fixed window, atomically (one upsert, safe across instances); resolves
+ * whether the hit is still within the window's allowance. Inside a transaction the count commits with it.
+ */
+export async function takeFromAllowance(
+  db: Kysely<Database>,
+  key: string,
+  rule: Pick<RateLimitRule, "windowSeconds" | "max">,
+  now = Date.now(),
+): Promise<boolean> {
   const windowStart = now - rule.windowSeconds * 1000;
   const row = await db
     .insertInto("form_rate_limits")
@@ -41,5 +69,5 @@ export async function consumeRateLimit(db: Kysely<Database>, key: string, rule: 
     )
     .returning("count")
     .executeTakeFirstOrThrow();
-  if (Number(row.count) > rule.max) throw new DomainError("rate_limited", rule.message);
+  return Number(row.count) <= rule.max;
 }
