@@ -25,6 +25,26 @@ export const UNSUBSCRIBE_LIMIT: RateLimitRule = {
 };
 
 /**
+ * The JSON unsubscribe-by-address endpoint (no token: anyone may name any address), per client address and per
+ * target address, so nobody can walk a list of addresses or keep one address unsubscribed by the minute.
+ */
+export const UNSUBSCRIBE_API_LIMITS = {
+  perAddress: UNSUBSCRIBE_LIMIT,
+  perEmail: { windowSeconds: 60 * 60, max: 5, message: "Too many requests for this e-mail address. Please try again later." },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
+ * Scripted scan counts per network address (decision 16's venue sizing): a hall of several hundred phones behind one
+ * NAT, each loading the page a few times in ten minutes, stays well under 2,000; a script counting "viewers" with
+ * rotating fingerprints from one address stops there.
+ */
+export const TRACK_SCAN_LIMIT: RateLimitRule = {
+  windowSeconds: 10 * 60,
+  max: 2_000,
+  message: "Too many requests from your network. Please wait a few minutes and try again.",
+};
+
+/**
  * Mails a visitor can make us send to an address they typed (a signal's confirmation, a subscription's welcome),
  * per recipient (decision "visitor-mail-caps"): past a cap the action still succeeds and the founder keeps the
  * lead, but no mail is queued, so nobody can use our forms to flood somebody else's inbox.
