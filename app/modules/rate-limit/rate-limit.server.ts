@@ -36,7 +36,7 @@ export const UNSUBSCRIBE_API_LIMITS = {
 /**
  * Scripted scan counts per network address (decision 16's venue sizing): a hall of several hundred phones behind one
  * NAT, each loading the page a few times in ten minutes, stays well under 2,000; a script counting "viewers" with
- * rotating fingerprints from one address stops there.
+ * rotating fingerprints from one address stops there. Counted in each instance's memory (InMemoryWindowLimit).
  */
 export const TRACK_SCAN_LIMIT: RateLimitRule = {
   windowSeconds: 10 * 60,
