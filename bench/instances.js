@@ -44,6 +44,8 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["User-Agent"] = "${PHONE_UA}"
 request = function()
   local body = string.format('{"projectId":"${projectId}","qrCodeId":"${QR_CODE_ID}","viewerFingerprint":"fp-%d"}', math.random(1, 20000))
+  -- Phones on 1,000 networks, each well within its allowance (2,000 per 10 minutes per address).
+  wrk.headers["X-Forwarded-For"] = string.format("10.77.%d.%d", math.random(0, 3), math.random(1, 250))
   return wrk.format(nil, nil, nil, body)
 end`;
 }
@@ -64,7 +66,7 @@ async function runConfiguration(instances, admin) {
   await admin.query(`create database "${name}"`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), AUTH_SECRET };
+  const env = { DATABASE_URL: url.toString(), AUTH_SECRET, TRUST_PROXY: "loopback" };
   const servers = [];
   let balancer;
   const client = new pg.Client({ connectionString: url.toString() });

@@ -55,6 +55,7 @@ export async function createApp(options: AppOptions = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.use(assignRequestContext(logger, options.isShuttingDown));
+  app.use(everyTooManyRequestsSaysWhen());
   app.use(securityHeaders(config));
   app.use(requestGuard());
 
@@ -152,6 +153,27 @@ type AppContextFields = Pick<RouterContextProvider, "services" | "logger" | "req
 
 function appContext(fields: AppContextFields): RouterContextProvider {
   return Object.assign(new RouterContextProvider(), fields);
+}
+
+/** What a 429 that names no wait (a page's form post) tells the client: about one minute. */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * Every 429 carries Retry-After: better-auth's sign-in limiter names its wait only in X-Retry-After, and a page's
+ * form post answers through React Router without one. Set as the head is written, whoever wrote the status.
+ */
+export function everyTooManyRequestsSaysWhen(): RequestHandler {
+  return (_req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      const status = typeof args[0] === "number" ? args[0] : this.statusCode;
+      if (status === 429 && !this.hasHeader("retry-after")) {
+        this.setHeader("Retry-After", String(this.getHeader("x-retry-after") ?? DEFAULT_RETRY_AFTER_SECONDS));
+      }
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    next();
+  };
 }
 
 function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): RequestHandler {

@@ -6,7 +6,7 @@ import type { AppServices } from "~/services.server";
 /**
  * What `npm start` tells a person, one plain line each (decision 21): the database and what start-up did to
  * it, an empty PostgreSQL database beside a SQLite one with projects, the demo page when it was just seeded, where mail goes, and (decision 17) that QR codes would encode an
- * address phones cannot open. Addresses never carry credentials.
+ * address phones cannot open, and that an https PUBLIC_URL has no TRUST_PROXY. Addresses never carry credentials.
  */
 export function startupReport(config: AppConfig, startup: AppServices["startup"]): string[] {
   const migrated = startup.migrationsApplied.length;
@@ -28,7 +28,22 @@ export function startupReport(config: AppConfig, startup: AppServices["startup"]
   );
   const qrAddress = publicUrlWarning(config.publicUrl);
   if (qrAddress) lines.push(qrAddress.message);
+  const proxy = proxyWarning(config);
+  if (proxy) lines.push(proxy);
   return lines;
+}
+
+/**
+ * An https PUBLIC_URL means a TLS proxy in front of this plain-HTTP server. Unless TRUST_PROXY lets the app believe
+ * that proxy's X-Forwarded-Proto and -For, every request looks like http from the proxy's address: form posts fail
+ * the same-origin check (400) and every visitor shares the proxy's rate limits.
+ */
+export function proxyWarning(config: Pick<AppConfig, "publicUrl" | "trustProxy">): string | null {
+  if (!config.publicUrl.startsWith("https:") || config.trustProxy !== false) return null;
+  return (
+    `Warning: PUBLIC_URL is https (${config.publicUrl}) but TRUST_PROXY is not set: behind a TLS proxy every form post will fail ` +
+    "with 400 and all visitors will share one address's limits. Set TRUST_PROXY to your proxy (e.g. TRUST_PROXY=loopback or a hop count)."
+  );
 }
 
 /** A path under the current folder as typed there (`data/mail`), any other one in full. */

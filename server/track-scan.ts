@@ -4,6 +4,8 @@ import { validate } from "~/modules/forms/validation";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { AppServices } from "~/services.server";
 import { getSessionUserByCookie } from "~/modules/auth/session.server";
+import { InMemoryWindowLimit } from "~/modules/rate-limit/address-window.server";
+import { TRACK_SCAN_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { guardedBody } from "./request-guard";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
@@ -14,6 +16,8 @@ import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/sc
  * answers and errors as the spec's other server functions.
  */
 export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentPageLoads" | "auth" | "database">): RequestHandler[] {
+  // In memory, per instance: the busiest endpoint gets no database write per request for its limit.
+  const perAddress = new InMemoryWindowLimit(TRACK_SCAN_LIMIT);
   const handle: RequestHandler = async (req, res) => {
     const logger = (res.locals as { logger: Logger }).logger;
     let body: unknown;
@@ -27,6 +31,9 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
     if (!input.ok) return void res.status(400).json({ error: input.formError, fieldErrors: input.fieldErrors });
     // Crawlers and link-preview fetchers that run scripts are not visitors.
     if (isbot(req.get("user-agent"))) return void res.json({ success: true, counted: false });
+    if (!perAddress.take(req.ip ?? "unknown")) {
+      return void res.status(429).set("Retry-After", String(perAddress.secondsLeft())).json({ error: TRACK_SCAN_LIMIT.message });
+    }
     try {
       const scan = normalizeScan(input.data);
       if (await isOwnView(services, req.headers.cookie, scan.projectId)) return void res.json({ success: true, counted: false });

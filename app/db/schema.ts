@@ -174,6 +174,8 @@ export interface SignalsTable {
   /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
   source: Generated<string>;
   created_at: Generated<Timestamp>;
+  /** The wall entry this signal put up, if any (migration "repeat-signals"). */
+  wall_entry_id: Generated<number | null>;
 }
 
 export type RecognitionType = "Intro" | "Supporter" | "Pilot";

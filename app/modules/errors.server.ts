@@ -16,12 +16,15 @@ export class DomainError extends Error {
   readonly code: DomainErrorCode;
   /** Messages per form field, when the failure belongs to one. */
   readonly fieldErrors: Record<string, string>;
+  /** For `rate_limited`: how long the client should wait, sent as the response's Retry-After header. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: DomainErrorCode, message: string, fieldErrors: Record<string, string> = {}) {
+  constructor(code: DomainErrorCode, message: string, fieldErrors: Record<string, string> = {}, retryAfterSeconds?: number) {
     super(message);
     this.name = "DomainError";
     this.code = code;
     this.fieldErrors = fieldErrors;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get status(): number {

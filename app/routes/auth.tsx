@@ -4,7 +4,7 @@ import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { FieldError, FormAlert, inputClass, labelClass, primaryButtonClass } from "~/components/form-fields";
 import { signInSchema, signUpSchema } from "~/modules/auth/auth-form";
-import { signIn, signUp } from "~/modules/auth/gateway.server";
+import { outcomeHeaders, signIn, signUp } from "~/modules/auth/gateway.server";
 import { safeReturnTo } from "~/modules/auth/return-to";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { formToObject, validate, type FieldErrors } from "~/modules/forms/validation";
@@ -32,14 +32,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const input = validate(signUpSchema, values);
     if (!input.ok) return data({ mode, fieldErrors: input.fieldErrors, formError: null, signedUp: false, echo }, { status: 400 });
     const outcome = await signUp(auth, database.db, config, request, input.data);
-    if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status });
+    if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status, headers: outcomeHeaders(outcome) });
     return { mode: "signin" as Mode, fieldErrors: {}, formError: null, signedUp: true, echo: { email: "", name: "" } };
   }
 
   const input = validate(signInSchema, values);
   if (!input.ok) return data({ mode, fieldErrors: input.fieldErrors, formError: null, signedUp: false, echo }, { status: 400 });
   const outcome = await signIn(auth, config, request, input.data);
-  if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status });
+  if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status, headers: outcomeHeaders(outcome) });
 
   const headers = new Headers();
   for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);

@@ -87,7 +87,11 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
     const attempt = (instance: Auth, from = ip) =>
       signIn(instance, config, browserRequest(from), { email: "nobody@example.com", password: "wrong-password" });
     for (let i = 0; i < 10; i += 1) expect(await attempt(auth)).toMatchObject({ ok: false, status: 401 });
-    expect(await attempt(auth)).toMatchObject({ ok: false, status: 429, message: "Too many requests. Please try again later." });
+    const refused = await attempt(auth);
+    expect(refused).toMatchObject({ ok: false, status: 429, message: "Too many requests. Please try again later." });
+    // The wait is passed on (the page answers it as Retry-After): at most the rule's 60 s window.
+    expect(!refused.ok && refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(!refused.ok && refused.retryAfterSeconds).toBeLessThanOrEqual(60);
 
     // A restarted process (a new auth instance on the same database) still remembers the count.
     const restarted = createAuth({ config, db: getDb().db.withoutPlugins(), dialect });

@@ -7,7 +7,7 @@ import type { SignInInput, SignUpInput } from "./auth-form";
 
 export type AuthOutcome =
   | { ok: true; setCookies: string[]; userId: string | null }
-  | { ok: false; status: number; message: string };
+  | { ok: false; status: number; message: string; retryAfterSeconds?: number };
 
 const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;
 
@@ -31,7 +31,14 @@ async function callAuthEndpoint(auth: Auth, config: AppConfig, request: Request,
     return { ok: true, setCookies: response.headers.getSetCookie(), userId };
   }
   const message = typeof payload?.message === "string" && payload.message ? payload.message : "An error occurred";
-  return { ok: false, status: response.status, message };
+  // better-auth's limiter names the wait in X-Retry-After; the page passes it on as Retry-After.
+  const retryAfter = Number(response.headers.get("x-retry-after"));
+  return { ok: false, status: response.status, message, ...(response.status === 429 && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) };
+}
+
+/** The headers a failed outcome's page answer carries: Retry-After when the limiter refused. */
+export function outcomeHeaders(outcome: AuthOutcome): HeadersInit | undefined {
+  return !outcome.ok && outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined;
 }
 
 export function signIn(auth: Auth, config: AppConfig, request: Request, input: SignInInput) {

@@ -7,7 +7,7 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
-import { enqueueMail } from "~/modules/mail/outbox.server";
+import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "~/modules/pitch/visitor-action-result";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
@@ -172,8 +172,9 @@ export async function subscribeToUpdates(
     await addToProjectStats(trx, project.id, { subscribers: 1 });
     await countSourceAction(trx, project.id, source, email, "subscribers");
     await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await leadEventOf(trx, project.id, source), at: now });
-    await enqueueMail(
+    await enqueueVisitorMail(
       trx,
+      project.id,
       welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contact.id) }),
     );
     return { created: contact.created };

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
+import { consumeRateLimit, UNSUBSCRIBE_API_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 
 /** Clears `subscribed` for every contact with this e-mail (in one project, or in all) and keeps the counters exact. */
 async function clearSubscriptions(trx: Transaction<Database>, email: string, projectId?: string): Promise<number> {
@@ -19,6 +20,16 @@ async function clearSubscriptions(trx: Transaction<Database>, email: string, pro
  */
 export async function unsubscribeEmail(db: Kysely<Database>, email: string): Promise<number> {
   return db.transaction().execute((trx) => clearSubscriptions(trx, email));
+}
+
+/**
+ * The JSON endpoint's unsubscribe by address, limited per client network address and per target address
+ * (UNSUBSCRIBE_API_LIMITS); throws `rate_limited` past either.
+ */
+export async function unsubscribeEmailLimited(db: Kysely<Database>, email: string, clientIp: string): Promise<number> {
+  await consumeRateLimit(db, `unsubscribe-api:address:${clientIp}`, UNSUBSCRIBE_API_LIMITS.perAddress);
+  await consumeRateLimit(db, `unsubscribe-api:email:${email.toLowerCase()}`, UNSUBSCRIBE_API_LIMITS.perEmail);
+  return unsubscribeEmail(db, email);
 }
 
 /** The contact an unsubscribe link's id stands for: itself, or the contact it was merged into (decision 22). */

@@ -35,7 +35,7 @@ export async function respondJson(logger: Logger, work: () => Promise<unknown>):
     if (isDomainError(error)) {
       return Response.json(
         { error: error.message, ...(Object.keys(error.fieldErrors).length ? { fieldErrors: error.fieldErrors } : {}) },
-        { status: error.status },
+        { status: error.status, headers: error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) } },
       );
     }
     logger.error({ err: error }, "api request failed");

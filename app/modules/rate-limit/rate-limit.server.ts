@@ -25,10 +25,58 @@ export const UNSUBSCRIBE_LIMIT: RateLimitRule = {
 };
 
 /**
+ * The JSON unsubscribe-by-address endpoint (no token: anyone may name any address), per client address and per
+ * target address, so nobody can walk a list of addresses or keep one address unsubscribed by the minute.
+ */
+export const UNSUBSCRIBE_API_LIMITS = {
+  perAddress: UNSUBSCRIBE_LIMIT,
+  perEmail: { windowSeconds: 60 * 60, max: 5, message: "Too many requests for this e-mail address. Please try again later." },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
+ * Scripted scan counts per network address (decision 16's venue sizing): a hall of several hundred phones behind one
+ * NAT, each loading the page a few times in ten minutes, stays well under 2,000; a script counting "viewers" with
+ * rotating fingerprints from one address stops there. Counted in each instance's memory (InMemoryWindowLimit).
+ */
+export const TRACK_SCAN_LIMIT: RateLimitRule = {
+  windowSeconds: 10 * 60,
+  max: 2_000,
+  message: "Too many requests from your network. Please wait a few minutes and try again.",
+};
+
+/**
+ * Mails a visitor can make us send to an address they typed (a signal's confirmation, a subscription's welcome),
+ * per recipient (decision "visitor-mail-caps"): past a cap the action still succeeds and the founder keeps the
+ * lead, but no mail is queued, so nobody can use our forms to flood somebody else's inbox.
+ */
+export const VISITOR_MAIL_CAPS = {
+  perProject: { windowSeconds: 60 * 60, max: 3 },
+  acrossProjects: { windowSeconds: 24 * 60 * 60, max: 10 },
+} as const satisfies Record<string, Omit<RateLimitRule, "message">>;
+
+/**
  * Counts one hit against `key` in a fixed window, atomically (one upsert, safe across instances), and throws
  * a `rate_limited` error once the window's allowance is used up.
  */
 export async function consumeRateLimit(db: Kysely<Database>, key: string, rule: RateLimitRule, now = Date.now()): Promise<void> {
+  if (!(await takeFromAllowance(db, key, rule, now))) throw new DomainError("rate_limited", rule.message, {}, retryAfterSeconds(rule));
+}
+
+/** Seconds a refused client should wait before trying again: at most one window. */
+export function retryAfterSeconds(rule: Pick<RateLimitRule, "windowSeconds">): number {
+  return rule.windowSeconds;
+}
+
+/**
+ * Counts one hit against `key` in a fixed window, atomically (one upsert, safe across instances); resolves
+ * whether the hit is still within the window's allowance. Inside a transaction the count commits with it.
+ */
+export async function takeFromAllowance(
+  db: Kysely<Database>,
+  key: string,
+  rule: Pick<RateLimitRule, "windowSeconds" | "max">,
+  now = Date.now(),
+): Promise<boolean> {
   const windowStart = now - rule.windowSeconds * 1000;
   const row = await db
     .insertInto("form_rate_limits")
@@ -41,5 +89,5 @@ export async function consumeRateLimit(db: Kysely<Database>, key: string, rule: 
     )
     .returning("count")
     .executeTakeFirstOrThrow();
-  if (Number(row.count) > rule.max) throw new DomainError("rate_limited", rule.message);
+  return Number(row.count) <= rule.max;
 }

@@ -6,20 +6,40 @@ import type { LiveStreams } from "~/modules/realtime/live-streams.server";
 import type { ProjectEvents } from "~/modules/realtime/project-events.server";
 import { countHiddenSupporters, readWallAfter, WALL_PAGE_SIZE } from "./wall.server";
 
-export const HEARTBEAT_MS = 25_000;
+/** Under the 15–30 s idle timeout of common proxies and load balancers, so none of them cuts a quiet wall. */
+export const HEARTBEAT_MS = 15_000;
+
+/**
+ * Open wall streams per network address and instance. A venue puts hundreds of phones behind one NAT, each with
+ * the pitch page's wall open (and a projector or two): 500 leaves room for a full hall, while one script cannot hold
+ * thousands of connections (each a file descriptor, a subscription and a timer) open on one instance.
+ */
+export const MAX_STREAMS_PER_ADDRESS = 500;
+const STREAM_RETRY_AFTER_SECONDS = 30;
 
 type WallStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: LiveStreams; logger: Logger };
 
 /**
  * The Recognition Wall as Server-Sent Events: `entry` events (id = the entry's wall number, `seq`) for entries
  * numbered after the client's cursor (`Last-Event-ID` or `?after=`), `stats` events with the public counts, and
- * a heartbeat comment every 25 s. Each project event triggers a read of every entry past the last one sent;
+ * a heartbeat comment every 15 s. Each project event triggers a read of every entry past the last one sent;
  * wall numbers commit in order (decision "wall-sequence"), so a burst of events, several instances or a
  * reconnect never sends an entry twice or skips one. Only published projects stream.
  */
-export async function openWallStream(deps: WallStreamDeps, projectId: string, cursor: number | null, signal: AbortSignal): Promise<Response> {
+export async function openWallStream(
+  deps: WallStreamDeps,
+  projectId: string,
+  cursor: number | null,
+  signal: AbortSignal,
+  clientAddress = "unknown",
+): Promise<Response> {
   const project = await deps.db.selectFrom("projects").select(["id", "status", "wall_seq"]).where("id", "=", projectId).executeTakeFirst();
   if (!project || project.status !== "published") throw new DomainError("not_found", "Project not found");
+  // Checked and counted with no await between (the stream registers itself as it is constructed), so a burst of
+  // opens from one address cannot all pass the check at once.
+  if (deps.streams.openFrom(clientAddress) >= MAX_STREAMS_PER_ADDRESS) {
+    throw new DomainError("rate_limited", "Too many live walls open from your network. Please try again shortly.", {}, STREAM_RETRY_AFTER_SECONDS);
+  }
 
   let lastSeq = cursor ?? Number(project.wall_seq);
   const encoder = new TextEncoder();
@@ -81,7 +101,7 @@ export async function openWallStream(deps: WallStreamDeps, projectId: string, cu
           // already closed by the client going away
         }
       };
-      const unregister = deps.streams.add(cleanup);
+      const unregister = deps.streams.add(cleanup, clientAddress);
       signal.addEventListener("abort", cleanup, { once: true });
     },
     cancel() {

@@ -11,11 +11,29 @@ import { SIGNAL_RECORDED_MESSAGE } from "~/modules/pitch/visitor-action-result";
 import type { SignalInput } from "~/modules/pitch/visitor-forms";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
-import { enqueueMail } from "~/modules/mail/outbox.server";
-import { addWallEntry } from "~/modules/recognition/wall.server";
+import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
+import { addWallEntry, type NewWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
+
+/** Within this time a person's second signal on the same tier updates their first instead of adding one. */
+export const REPEAT_SIGNAL_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A repeat's wall: the entry the first signal put up takes the new name and message, or leaves the wall when the
+ * visitor no longer shows their name; a repeat that now shows the name puts up the entry the first did not.
+ */
+async function updateWallForRepeat(trx: Kysely<Database>, entry: NewWallEntry & { id: number | null }, showName: boolean) {
+  if (entry.id === null) return showName ? addWallEntry(trx, entry) : null;
+  const row = await trx
+    .updateTable("recognition_entries")
+    .set({ display_name: entry.displayName, message: entry.message, is_public: showName })
+    .where("id", "=", entry.id)
+    .returning(["id", "wall_seq"])
+    .executeTakeFirst();
+  return row && showName ? { id: Number(row.id), seq: Number(row.wall_seq) } : null;
+}
 
 /**
  * A non-binding signal of interest, written in one transaction: the signal (range copied from the tier,
@@ -23,6 +41,8 @@ import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
  * with the tier's label on the Recognition Wall, with the visitor's confirmation and the founder's alert queued. A failure anywhere
  * leaves nothing behind. The message is the founder's; the wall entry carries it only when the visitor chose
  * both 'Show my name' and 'Also show my message on the wall' (a message is never shown without its name).
+ * The same person's repeat on the same tier within REPEAT_SIGNAL_WINDOW_MS updates the first signal and its wall
+ * entry instead, and queues no mail: a double tap, or a script, cannot multiply signals, wall entries or mails.
  */
 export async function recordSignal(
   db: Kysely<Database>,
@@ -58,6 +78,38 @@ export async function recordSignal(
       source,
       at: now,
     });
+
+    // The contact row is locked by this transaction from here to commit (findOrCreateContact writes it), so of
+    // concurrent identical signals each sees the ones committed before it, and only the first inserts.
+    const wallEntry = (wallEntryId: number | null): NewWallEntry & { id: number | null } => ({
+      id: wallEntryId,
+      projectId: project.id,
+      type: "Supporter",
+      displayName: input.name,
+      // The tier the visitor chose is shown beside the name, as an intro's roles are.
+      roleTags: [tier.range_label],
+      message: messagePublic ? input.message : null,
+      createdAt: now,
+    });
+    const earlier = await trx
+      .selectFrom("signals")
+      .select(["id", "wall_entry_id"])
+      .where("contact_id", "=", contactId)
+      .where("signal_tier_id", "=", tier.id)
+      .where("created_at", ">=", new Date(Date.parse(now) - REPEAT_SIGNAL_WINDOW_MS).toISOString())
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (earlier) {
+      const entry = await updateWallForRepeat(trx, wallEntry(earlier.wall_entry_id === null ? null : Number(earlier.wall_entry_id)), input.showName);
+      await trx
+        .updateTable("signals")
+        .set({ message: input.message, is_public: input.showName, message_public: messagePublic, wall_entry_id: entry?.id ?? null })
+        .where("id", "=", earlier.id)
+        .execute();
+      await bumpContentVersion(trx, project.id);
+      return { signalId: earlier.id, contactId, wallEntryId: entry?.id ?? null, wallSeq: entry?.seq ?? null, projectId: project.id, slug: project.slug, repeated: true };
+    }
 
     const signalId = crypto.randomUUID();
     await trx
@@ -102,23 +154,14 @@ export async function recordSignal(
     await bumpContentVersion(trx, project.id);
     // Last of the writes on shared rows: the wall's number locks the project row (already locked by the
     // content version just above) until commit, so no new lock order, and numbers commit in order.
-    let wallEntry: { id: number; seq: number } | null = null;
-    if (input.showName) {
-      wallEntry = await addWallEntry(trx, {
-        projectId: project.id,
-        type: "Supporter",
-        displayName: input.name,
-        // The tier the visitor chose is shown beside the name, as an intro's roles are.
-        roleTags: [tier.range_label],
-        message: messagePublic ? input.message : null,
-        createdAt: now,
-      });
-    }
+    const added = input.showName ? await addWallEntry(trx, wallEntry(null)) : null;
+    if (added) await trx.updateTable("signals").set({ wall_entry_id: added.id }).where("id", "=", signalId).execute();
 
     const email = input.email.toLowerCase();
     const range = { rangeLabel: tier.range_label, rangeMin: Number(tier.range_min), rangeMax: tier.range_max === null ? null : Number(tier.range_max) };
-    await enqueueMail(
+    await enqueueVisitorMail(
       trx,
+      project.id,
       signalConfirmationMail({
         to: email,
         name: input.name,
@@ -150,6 +193,6 @@ export async function recordSignal(
         }),
       });
     }
-    return { signalId, contactId, wallEntryId: wallEntry?.id ?? null, wallSeq: wallEntry?.seq ?? null, projectId: project.id, slug: project.slug };
+    return { signalId, contactId, wallEntryId: added?.id ?? null, wallSeq: added?.seq ?? null, projectId: project.id, slug: project.slug, repeated: false };
   });
 }
