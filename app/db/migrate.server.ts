@@ -13,6 +13,7 @@ import { wallMessageChoice } from "./migrations/0011-wall-message-choice.server"
 import { oneContactPerAddress } from "./migrations/0012-one-contact-per-address.server";
 import { deliveryClaimOwner } from "./migrations/0013-delivery-claim-owner.server";
 import { wallSequence } from "./migrations/0014-wall-sequence.server";
+import { digestBatches } from "./migrations/00XX-digest-batches.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   "0012-one-contact-per-address": oneContactPerAddress,
   "0013-delivery-claim-owner": deliveryClaimOwner,
   "0014-wall-sequence": wallSequence,
+  "00XX-digest-batches": digestBatches,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
