@@ -20,7 +20,7 @@ export type DigestRun = {
 };
 
 /** Digests queued per transaction: small enough that a batch never holds the database or the event loop for long. */
-export const DIGEST_BATCH_SIZE = 500;
+export const DIGEST_BATCH_SIZE = 200;
 
 export type DigestBatchOptions = {
   batchSize?: number;
