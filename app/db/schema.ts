@@ -377,6 +377,8 @@ export interface LeadAlertRunsTable {
   slot: string;
   ran_at: Timestamp;
   messages: Generated<number>;
+  /** Set by the batch that found no project left; a run without it is continued by the next pass. */
+  finished_at: Timestamp | null;
 }
 
 export interface WebhookEndpointsTable {
