@@ -14,6 +14,7 @@ import { oneContactPerAddress } from "./migrations/0012-one-contact-per-address.
 import { deliveryClaimOwner } from "./migrations/0013-delivery-claim-owner.server";
 import { wallSequence } from "./migrations/0014-wall-sequence.server";
 import { repeatSignals } from "./migrations/0015-repeat-signals.server";
+import { digestBatches } from "./migrations/0016-digest-batches.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "0013-delivery-claim-owner": deliveryClaimOwner,
   "0014-wall-sequence": wallSequence,
   "0015-repeat-signals": repeatSignals,
+  "0016-digest-batches": digestBatches,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -307,6 +307,11 @@ export interface DigestRunsTable {
   ran_at: Timestamp;
   projects: Generated<number>;
   messages: Generated<number>;
+  /** The last address queued by a batch of this run (in project id, then e-mail order); null before the first. */
+  cursor_project_id: string | null;
+  cursor_email: string | null;
+  /** Set by the batch that found nobody left; a run without it is continued by the next pass. */
+  finished_at: Timestamp | null;
 }
 
 /** A public form's idempotency key, with the answer a repeat of that submission gets (decision 13). */
@@ -374,6 +379,8 @@ export interface LeadAlertRunsTable {
   slot: string;
   ran_at: Timestamp;
   messages: Generated<number>;
+  /** Set by the batch that found no project left; a run without it is continued by the next pass. */
+  finished_at: Timestamp | null;
 }
 
 export interface WebhookEndpointsTable {

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { validate } from "~/modules/forms/validation";
 import { leadAlertSettingsSchema } from "~/modules/leads/lead-alert-form";
-import { getLeadAlertSettings, LeadAlertScheduler, saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/lead-alerts.server";
+import { getLeadAlertSettings, LeadAlertScheduler, queueLeadAlertBatch, saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/lead-alerts.server";
 import { updateLeadTriage } from "~/modules/leads/leads.server";
 import { createLogger } from "~/modules/logging/logger.server";
 import { introSchema, signalSchema } from "~/modules/pitch/visitor-forms";
@@ -112,5 +112,29 @@ describeEachDialect("founder alerts per project", (getDb) => {
     await expect(saveLeadAlertSettings(db, intruder, project.id, { introAlerts: "off", signalAlerts: "off" })).rejects.toMatchObject({ code: "not_found" });
     await expect(getLeadAlertSettings(db, intruder, project.id)).rejects.toMatchObject({ code: "not_found" });
     expect(await getLeadAlertSettings(db, project.ownerId, project.id)).toEqual({ introAlerts: "instant", signalAlerts: "instant" });
+  });
+
+  it("queues the summaries a batch of projects at a time; a run stopped between batches is continued, each founder mailed once", async () => {
+    const { db } = getDb();
+    const projects = [await founderProject(db), await founderProject(db), await founderProject(db)];
+    for (const project of projects) {
+      await saveLeadAlertSettings(db, project.ownerId, project.id, { introAlerts: "daily", signalAlerts: "off" });
+      await intro(db, project.id, "Ada", `ada-${crypto.randomUUID().slice(0, 8)}@example.com`);
+    }
+    const slot = latestDailySlot(new Date(Date.UTC(2032, 0, 10 + Math.floor(Math.random() * 300), 10)), 9, "UTC");
+    const summaries = async (ownerId: string) => (await founderMail(db, ownerId)).filter((mail) => mail.kind === "lead-alert-summary");
+
+    // The app shuts down as the run starts: claimed, nothing queued yet.
+    const shutdown = new AbortController();
+    shutdown.abort();
+    expect(await sendLeadAlertSummaries(db, testMailLinks, slot, new Date(), { stopping: shutdown.signal })).toEqual({ slot: slot.slot, messages: 0, finished: false });
+    expect(await sendLeadAlertSummaries(db, testMailLinks, slot)).toBeNull();
+    // One batch of one project commits, then the restarted app continues with the rest.
+    expect(await queueLeadAlertBatch(db, testMailLinks, slot, 1)).toBe(1);
+    const resumed = await sendLeadAlertSummaries(db, testMailLinks, slot, new Date(), { resume: true, batchSize: 1 });
+    expect(resumed).toMatchObject({ slot: slot.slot, finished: true });
+    expect(resumed!.messages).toBeGreaterThanOrEqual(2);
+    for (const project of projects) expect(await summaries(project.ownerId)).toHaveLength(1);
+    expect(await sendLeadAlertSummaries(db, testMailLinks, slot, new Date(), { resume: true })).toBeNull();
   });
 });

@@ -54,20 +54,48 @@ export async function queueFounderAlert(
   return mode;
 }
 
-export type SummaryRun = { slot: string; messages: number };
+export type SummaryRun = {
+  slot: string;
+  /** Summaries queued by this pass. */
+  messages: number;
+  /** False when the pass was stopped (shutdown) before the last batch: the next pass, on any instance, continues. */
+  finished: boolean;
+};
+
+/** Projects summarised per transaction. */
+export const LEAD_SUMMARY_BATCH_SIZE = 100;
 
 /**
- * Sends the daily summaries of `slot`, once across instances (the run is claimed by inserting its row, as the weekly
- * digest does): one e-mail per project with the lines kept before the slot, which are then marked as sent.
+ * Queues the summaries of the next `batchSize` projects with lines kept before the slot and not yet sent, in one
+ * transaction, and marks those lines as sent; the marks are the run's progress. The first write locks the run's row
+ * (PostgreSQL) or takes the write lock (SQLite), so batches never overlap across instances. The batch that finds
+ * no project left marks the run finished. Resolves with the number queued, or null when the run is finished.
  */
-export async function sendLeadAlertSummaries(db: Kysely<Database>, links: MailLinks, slot: DigestSlot, now = new Date()): Promise<SummaryRun | null> {
+export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks, slot: DigestSlot, batchSize = LEAD_SUMMARY_BATCH_SIZE, now = new Date()): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto("lead_alert_runs")
-      .values({ slot: slot.slot, ran_at: now.toISOString(), messages: 0 })
-      .onConflict((oc) => oc.column("slot").doNothing())
+    const run = await trx
+      .updateTable("lead_alert_runs")
+      .set((eb) => ({ messages: eb.ref("messages") }))
+      .where("slot", "=", slot.slot)
+      .where("finished_at", "is", null)
+      .returning("slot")
       .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    if (!run) return null;
+    const projectIds = (
+      await trx
+        .selectFrom("pending_lead_alerts")
+        .select("project_id")
+        .distinct()
+        .where("summary_slot", "is", null)
+        .where("created_at", "<=", slot.at.toISOString())
+        .orderBy("project_id")
+        .limit(batchSize)
+        .execute()
+    ).map((row) => row.project_id);
+    if (projectIds.length === 0) {
+      await trx.updateTable("lead_alert_runs").set({ finished_at: now.toISOString() }).where("slot", "=", slot.slot).execute();
+      return 0;
+    }
     const pending = await trx
       .selectFrom("pending_lead_alerts")
       .innerJoin("projects", "projects.id", "pending_lead_alerts.project_id")
@@ -75,6 +103,7 @@ export async function sendLeadAlertSummaries(db: Kysely<Database>, links: MailLi
       .select(["pending_lead_alerts.id", "pending_lead_alerts.project_id", "pending_lead_alerts.kind", "pending_lead_alerts.summary", "projects.title", "users.email"])
       .where("pending_lead_alerts.summary_slot", "is", null)
       .where("pending_lead_alerts.created_at", "<=", slot.at.toISOString())
+      .where("pending_lead_alerts.project_id", "in", projectIds)
       .orderBy("pending_lead_alerts.created_at")
       .orderBy("pending_lead_alerts.id")
       .execute();
@@ -84,12 +113,49 @@ export async function sendLeadAlertSummaries(db: Kysely<Database>, links: MailLi
       leadAlertSummaryMail({ to: lines[0]!.email, projectTitle: lines[0]!.title, lines, leadsUrl: links.leadsUrl(projectId) }),
     );
     const messages = await enqueueMails(trx, mails, now);
-    if (pending.length) {
-      await trx.updateTable("pending_lead_alerts").set({ summary_slot: slot.slot }).where("id", "in", pending.map((line) => line.id)).execute();
-    }
-    await trx.updateTable("lead_alert_runs").set({ messages }).where("slot", "=", slot.slot).execute();
-    return { slot: slot.slot, messages };
+    await trx
+      .updateTable("pending_lead_alerts")
+      .set({ summary_slot: slot.slot })
+      .where("summary_slot", "is", null)
+      .where("created_at", "<=", slot.at.toISOString())
+      .where("project_id", "in", projectIds)
+      .execute();
+    await trx.updateTable("lead_alert_runs").set((eb) => ({ messages: eb("messages", "+", messages) })).where("slot", "=", slot.slot).execute();
+    return messages;
   });
+}
+
+/**
+ * Sends the daily summaries of `slot`, once across instances (the run is claimed by inserting its row, as the weekly
+ * digest does): one e-mail per project with the lines kept before the slot, queued a batch of projects per
+ * transaction, yielding between batches. With `resume`, continues a claimed run that is not finished. Resolves with
+ * what this call queued, or null when someone else claimed (or finished) the run.
+ */
+export async function sendLeadAlertSummaries(
+  db: Kysely<Database>,
+  links: MailLinks,
+  slot: DigestSlot,
+  now = new Date(),
+  options: { resume?: boolean; batchSize?: number; stopping?: AbortSignal } = {},
+): Promise<SummaryRun | null> {
+  if (!options.resume) {
+    const claimed = await db
+      .insertInto("lead_alert_runs")
+      .values({ slot: slot.slot, ran_at: now.toISOString(), messages: 0, finished_at: null })
+      .onConflict((oc) => oc.column("slot").doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+  }
+  let messages = 0;
+  let first = true;
+  for (;;) {
+    if (options.stopping?.aborted) return { slot: slot.slot, messages, finished: false };
+    const queued = await queueLeadAlertBatch(db, links, slot, options.batchSize, now);
+    if (queued === null) return first && options.resume ? null : { slot: slot.slot, messages, finished: true };
+    first = false;
+    messages += queued;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Sends the day's summaries at `DIGEST_HOUR` in `DIGEST_TIME_ZONE`, checked every minute, like the weekly digest. */
@@ -101,10 +167,10 @@ export class LeadAlertScheduler {
     private readonly links: MailLinks,
     private readonly schedule: { hour: number; timeZone: string },
     private readonly logger: Logger,
-    private readonly options: { clock?: () => Date; onMailQueued?: () => void } = {},
+    private readonly options: { clock?: () => Date; onMailQueued?: () => void; batchSize?: number } = {},
   ) {
     this.#passes = new RecurringPass(
-      () => this.#runLatest(),
+      (stopping) => this.#runLatest(stopping),
       (error) => this.logger.error({ err: error }, "daily lead summary failed"),
     );
   }
@@ -123,14 +189,15 @@ export class LeadAlertScheduler {
     return this.#passes.stop();
   }
 
-  async #runLatest(): Promise<SummaryRun | null> {
+  async #runLatest(stopping: AbortSignal): Promise<SummaryRun | null> {
     const now = this.options.clock?.() ?? new Date();
     const slot = latestDailySlot(now, this.schedule.hour, this.schedule.timeZone);
-    const done = await this.db.selectFrom("lead_alert_runs").select("slot").where("slot", "=", slot.slot).executeTakeFirst();
-    if (done) return null;
-    const run = await sendLeadAlertSummaries(this.db, this.links, slot, now);
+    const recorded = await this.db.selectFrom("lead_alert_runs").select("finished_at").where("slot", "=", slot.slot).executeTakeFirst();
+    if (recorded?.finished_at) return null;
+    // A recorded run that is not finished was stopped (a shutdown, a crash) mid-way: continue with the projects left.
+    const run = await sendLeadAlertSummaries(this.db, this.links, slot, now, { resume: recorded !== undefined, batchSize: this.options.batchSize, stopping });
     if (run?.messages) {
-      this.logger.info(run, "daily lead summaries queued");
+      this.logger.info(run, run.finished ? "daily lead summaries queued" : "daily lead summaries stopped; the next pass continues them");
       this.options.onMailQueued?.();
     }
     return run;

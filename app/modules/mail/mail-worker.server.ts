@@ -60,7 +60,7 @@ export class MailWorker {
     this.#retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
     this.#clock = options.clock ?? (() => new Date());
     this.#passes = new RecurringPass(
-      () => this.#deliverDue(),
+      (stopping) => this.#deliverDue(stopping),
       (error) => this.logger.error({ err: error }, "mail worker pass failed"),
     );
   }
@@ -88,12 +88,20 @@ export class MailWorker {
     this.transport.close();
   }
 
-  async #deliverDue(): Promise<number> {
+  /**
+   * Delivers due mail until none is left, or until the app stops: a shutdown does not wait for a large outbox (a
+   * digest's), it ends after the message in flight; the rest of the claimed batch is taken over when the claim expires.
+   */
+  async #deliverDue(stopping: AbortSignal): Promise<number> {
     let sent = 0;
     for (;;) {
+      if (stopping.aborted) return sent;
       const batch = await claimDueMail(this.db, BATCH_SIZE, this.#claim, this.#clock());
       if (batch.length === 0) return sent;
-      for (const mail of batch) if (await this.#deliver(mail)) sent += 1;
+      for (const mail of batch) {
+        if (stopping.aborted) return sent;
+        if (await this.#deliver(mail)) sent += 1;
+      }
     }
   }
 

@@ -264,8 +264,20 @@ export type DigestInput = {
 };
 
 /** The Friday digest: every update since the last one, oldest first. */
+// Building a DateTimeFormat costs more than the rest of a digest; a digest run writes one per subscriber.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone });
+    dayFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 export function digestMail(input: DigestInput): OutgoingMail {
-  const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: input.timeZone });
+  const day = dayFormat(input.timeZone);
   const count = input.updates.length;
   const { text, html } = compose({
     heading: `What ${input.projectTitle} shipped this week`,

@@ -9,75 +9,185 @@ import { latestDigestSlot, type DigestSlot } from "./digest-slot";
 
 export type DigestSchedule = { hour: number; timeZone: string };
 
-export type DigestRun = { slot: string; projects: number; messages: number };
+export type DigestRun = {
+  slot: string;
+  /** Projects with something new in this run. */
+  projects: number;
+  /** Digests queued by this pass (a run continued after a restart counts only what it queued). */
+  messages: number;
+  /** False when the pass was stopped (shutdown) before the last batch: the next pass, on any instance, continues. */
+  finished: boolean;
+};
+
+/** Digests queued per transaction: small enough that a batch never holds the database or the event loop for long. */
+export const DIGEST_BATCH_SIZE = 200;
+
+export type DigestBatchOptions = {
+  batchSize?: number;
+  /** Checked between batches: once aborted, the run stops after the batch in progress and stays resumable. */
+  stopping?: AbortSignal;
+};
 
 /**
- * Sends the digest of `slot`, once: the run is claimed by inserting its row, so a second instance (or a second
- * call) finds it taken and does nothing. In the same transaction every published project with updates posted
- * before the slot and not yet mailed queues one digest per subscribed address, and those updates are marked
- * with the slot. A project with nothing new sends nothing; an unsubscribed address gets nothing.
+ * Claims the digest of `slot`, once across instances: inserting its row decides who claimed it, and in the same
+ * transaction the updates it will mail (published projects, posted before the slot, not yet mailed) are marked with
+ * the slot. Resolves with the number of projects with something new, or null when the slot was already claimed.
  */
-export async function sendDigestFor(db: Kysely<Database>, links: MailLinks, slot: DigestSlot, timeZone: string, now = new Date()): Promise<DigestRun | null> {
+export async function claimDigestRun(db: Kysely<Database>, slot: DigestSlot, now = new Date()): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .insertInto("digest_runs")
-      .values({ slot: slot.slot, slot_at: slot.at.toISOString(), ran_at: now.toISOString(), projects: 0, messages: 0 })
+      .values({ slot: slot.slot, slot_at: slot.at.toISOString(), ran_at: now.toISOString(), projects: 0, messages: 0, cursor_project_id: null, cursor_email: null, finished_at: null })
       .onConflict((oc) => oc.column("slot").doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    await trx
+      .updateTable("project_updates")
+      .set({ digest_slot: slot.slot })
+      .where("digest_slot", "is", null)
+      .where("created_at", "<=", slot.at.toISOString())
+      .where("project_id", "in", (eb) => eb.selectFrom("projects").select("id").where("status", "=", "published"))
+      .execute();
+    const { projects } = await trx
+      .selectFrom("project_updates")
+      .select((eb) => eb.fn.count<number>("project_id").distinct().as("projects"))
+      .where("digest_slot", "=", slot.slot)
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("digest_runs").set({ projects: Number(projects) }).where("slot", "=", slot.slot).execute();
+    return Number(projects);
+  });
+}
 
-    const updates = await trx
+/**
+ * Queues the next batch of a claimed, unfinished run in one transaction: up to `batchSize` digests to the next
+ * subscribed addresses after the run's cursor (projects in id order, addresses in order; a contact is one address
+ * per project), then moves the cursor past them, or marks the run finished when nobody is left. The first write
+ * locks the run's row (PostgreSQL) or takes the write lock (SQLite), so batches of one run never overlap, even
+ * across instances, and each address is queued once. Resolves with the number queued, or null when the run is
+ * finished (or was never claimed).
+ */
+export async function queueDigestBatch(
+  db: Kysely<Database>,
+  links: MailLinks,
+  slot: string,
+  timeZone: string,
+  batchSize = DIGEST_BATCH_SIZE,
+  now = new Date(),
+): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    const run = await trx
+      .updateTable("digest_runs")
+      .set((eb) => ({ messages: eb.ref("messages") }))
+      .where("slot", "=", slot)
+      .where("finished_at", "is", null)
+      .returning(["cursor_project_id", "cursor_email"])
+      .executeTakeFirst();
+    if (!run) return null;
+
+    let projectsQuery = trx
       .selectFrom("project_updates")
       .innerJoin("projects", "projects.id", "project_updates.project_id")
-      .select(["project_updates.id", "project_updates.project_id", "project_updates.body", "project_updates.created_at", "projects.title", "projects.slug"])
-      .where("project_updates.digest_slot", "is", null)
-      .where("project_updates.created_at", "<=", slot.at.toISOString())
-      .where("projects.status", "=", "published")
-      .orderBy("project_updates.created_at")
-      .orderBy("project_updates.id")
-      .execute();
+      .select(["projects.id", "projects.title", "projects.slug"])
+      .distinct()
+      .where("project_updates.digest_slot", "=", slot)
+      .orderBy("projects.id");
+    if (run.cursor_project_id !== null) projectsQuery = projectsQuery.where("projects.id", ">=", run.cursor_project_id);
+    const projects = await projectsQuery.execute();
 
-    const byProject = new Map<string, typeof updates>();
-    for (const update of updates) byProject.set(update.project_id, [...(byProject.get(update.project_id) ?? []), update]);
-
-    let messages = 0;
-    for (const [projectId, projectUpdates] of byProject) {
-      const { title, slug } = projectUpdates[0]!;
-      const subscribers = await trx
+    const digests: OutgoingMail[] = [];
+    let cursor = { projectId: run.cursor_project_id, email: run.cursor_email };
+    let exhausted = true;
+    for (const project of projects) {
+      const room = batchSize - digests.length;
+      if (room === 0) {
+        exhausted = false;
+        break;
+      }
+      let subscribersQuery = trx
         .selectFrom("contacts")
         .select(["id", "email", "name"])
-        .where("project_id", "=", projectId)
+        .where("project_id", "=", project.id)
         .where("subscribed", "=", true)
         .orderBy("email")
-        .orderBy("created_at", "desc")
+        .limit(room);
+      if (project.id === run.cursor_project_id && run.cursor_email !== null) subscribersQuery = subscribersQuery.where("email", ">", run.cursor_email);
+      const subscribers = await subscribersQuery.execute();
+      if (subscribers.length === 0) continue;
+      const updates = await trx
+        .selectFrom("project_updates")
+        .select(["body", "created_at"])
+        .where("project_id", "=", project.id)
+        .where("digest_slot", "=", slot)
+        .orderBy("created_at")
+        .orderBy("id")
         .execute();
-      const seen = new Set<string>();
-      const digests: OutgoingMail[] = [];
       for (const contact of subscribers) {
-        if (seen.has(contact.email)) continue;
-        seen.add(contact.email);
         digests.push(
           digestMail({
             to: contact.email,
             name: contact.name,
-            projectTitle: title,
-            updates: projectUpdates.map((update) => ({ body: update.body, createdAt: update.created_at })),
-            pitchUrl: links.pitchUrl(slug),
+            projectTitle: project.title,
+            updates: updates.map((update) => ({ body: update.body, createdAt: update.created_at })),
+            pitchUrl: links.pitchUrl(project.slug),
             unsubscribe: links.unsubscribe(contact.id),
             timeZone,
           }),
         );
       }
-      messages += await enqueueMails(trx, digests, now);
-      await trx
-        .updateTable("project_updates")
-        .set({ digest_slot: slot.slot })
-        .where("id", "in", projectUpdates.map((update) => update.id))
-        .execute();
+      cursor = { projectId: project.id, email: subscribers.at(-1)!.email };
+      if (subscribers.length === room) {
+        exhausted = false;
+        break;
+      }
     }
-    await trx.updateTable("digest_runs").set({ projects: byProject.size, messages }).where("slot", "=", slot.slot).execute();
-    return { slot: slot.slot, projects: byProject.size, messages };
+
+    const queued = await enqueueMails(trx, digests, now);
+    await trx
+      .updateTable("digest_runs")
+      .set((eb) => ({
+        cursor_project_id: cursor.projectId,
+        cursor_email: cursor.email,
+        messages: eb("messages", "+", queued),
+        finished_at: exhausted ? now.toISOString() : null,
+      }))
+      .where("slot", "=", slot)
+      .execute();
+    return queued;
   });
+}
+
+/**
+ * Sends the digest of `slot`, once: claims it (or, with `resume`, continues a claimed run that is not finished),
+ * then queues it batch by batch, each batch its own transaction, yielding to the event loop between batches so
+ * requests are answered while a large digest is queued. Resolves with what this call queued, or null when the
+ * slot was claimed by someone else (or, with `resume`, was finished by someone else).
+ */
+export async function sendDigestFor(
+  db: Kysely<Database>,
+  links: MailLinks,
+  slot: DigestSlot,
+  timeZone: string,
+  now = new Date(),
+  options: DigestBatchOptions & { resume?: boolean } = {},
+): Promise<DigestRun | null> {
+  let projects: number | null;
+  if (options.resume) {
+    const run = await db.selectFrom("digest_runs").select(["projects", "finished_at"]).where("slot", "=", slot.slot).executeTakeFirst();
+    projects = run && !run.finished_at ? run.projects : null;
+  } else {
+    projects = await claimDigestRun(db, slot, now);
+  }
+  if (projects === null) return null;
+  let messages = 0;
+  let first = true;
+  for (;;) {
+    if (options.stopping?.aborted) return { slot: slot.slot, projects, messages, finished: false };
+    const queued = await queueDigestBatch(db, links, slot.slot, timeZone, options.batchSize, now);
+    if (queued === null) return first && options.resume ? null : { slot: slot.slot, projects, messages, finished: true };
+    first = false;
+    messages += queued;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**
@@ -96,10 +206,12 @@ export class DigestScheduler {
       clock?: () => Date;
       /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
       onMailQueued?: () => void;
+      /** Digests per transaction (default `DIGEST_BATCH_SIZE`). */
+      batchSize?: number;
     } = {},
   ) {
     this.#passes = new RecurringPass(
-      () => this.#runLatest(),
+      (stopping) => this.#runLatest(stopping),
       (error) => this.logger.error({ err: error }, "weekly digest failed"),
     );
   }
@@ -119,13 +231,18 @@ export class DigestScheduler {
     return this.#passes.stop();
   }
 
-  async #runLatest(): Promise<DigestRun | null> {
+  async #runLatest(stopping: AbortSignal): Promise<DigestRun | null> {
     const now = this.options.clock?.() ?? new Date();
     const slot = latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
-    const done = await this.db.selectFrom("digest_runs").select("slot").where("slot", "=", slot.slot).executeTakeFirst();
-    if (done) return null;
-    const run = await sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now);
-    if (run) this.logger[run.messages ? "info" : "debug"](run, "weekly digest run");
+    const recorded = await this.db.selectFrom("digest_runs").select("finished_at").where("slot", "=", slot.slot).executeTakeFirst();
+    if (recorded?.finished_at) return null;
+    // A recorded run that is not finished was stopped (a shutdown, a crash) mid-way: continue after its last batch.
+    const run = await sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now, {
+      resume: recorded !== undefined,
+      batchSize: this.options.batchSize,
+      stopping,
+    });
+    if (run) this.logger[run.messages ? "info" : "debug"](run, run.finished ? "weekly digest run" : "weekly digest run stopped; the next pass continues it");
     if (run?.messages) this.options.onMailQueued?.();
     return run;
   }
