@@ -1,10 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { introMailto, introSubject, nameFromBlurb } from "~/components/pitch/intro-blurb";
 import { phoneUrl } from "~/components/pitch/phone-dialog";
 import { additionalSupportersText, initials } from "~/components/pitch/recognition-wall";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import { mergeWallEntries, parseWallEntry, reconnectDelay } from "~/components/pitch/use-live-wall";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
+import { preloadPitchForms } from "~/components/pitch/lazy-forms";
+
+// recognition-wall.tsx pulls in lazy-forms.tsx, which starts loading the forms chunk when imported on the server;
+// waiting for it here keeps that import from finishing after the test environment is gone (a flaky teardown error).
+beforeAll(() => preloadPitchForms());
 
 const entry = (id: number, seq: number, createdAt: string, displayName = `Person ${id}`): PublicWallEntry => ({
   id,
