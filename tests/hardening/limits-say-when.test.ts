@@ -1,42 +1,19 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TRACK_SCAN_LIMIT, UNSUBSCRIBE_API_LIMITS } from "~/modules/rate-limit/rate-limit.server";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { createPostgresDatabase } from "../support/postgres";
-import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
+import { nextClientAddress } from "../e2e/support";
 
 /**
  * Issue 15: handle-unsubscribe had no limit, track-scan had none (500 rotating fingerprints from one address were
  * 500 viewers), and a 429 (sign-in's included) never said when to come back. Over HTTP, on the built app.
  */
-const PHONE_USER_AGENT =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
-
 describe("limits over HTTP answer 429 with Retry-After", () => {
-  let server: AppServer;
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let client: pg.Client;
-  let projectId: string;
-
-  beforeAll(async () => {
-    database = await createPostgresDatabase("pitchqr_hardening");
-    server = await startAppServer({ env: { DATABASE_URL: database.url } });
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    const { rows } = await client.query<{ id: string }>("select id from projects where slug = 'demo-project'");
-    projectId = rows[0]!.id;
-  });
-  afterAll(async () => {
-    await client?.end();
-    await server?.stop();
-    await database?.drop();
-  });
-  showServerLogsOnFailure(() => [server]);
+  const demo = useDemoOnPostgres();
 
   const postJson = (path: string, body: unknown, address: string) =>
-    fetch(`${server.url}${path}`, {
+    fetch(`${demo.server.url}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: server.url, "x-forwarded-for": address, "user-agent": PHONE_USER_AGENT },
+      headers: { "content-type": "application/json", origin: demo.server.url, "x-forwarded-for": address, "user-agent": PHONE_USER_AGENT },
       body: JSON.stringify(body),
     });
 
@@ -58,13 +35,13 @@ describe("limits over HTTP answer 429 with Retry-After", () => {
   it("track-scan counts a venue's address up to its allowance, then answers 429 with Retry-After and counts nothing", async () => {
     const address = nextClientAddress();
     const scansOf = async (fingerprint: string) =>
-      Number((await client.query("select count(*) as n from scans where project_id = $1 and viewer_fingerprint = $2", [projectId, fingerprint])).rows[0].n);
+      Number((await demo.client.query("select count(*) as n from scans where project_id = $1 and viewer_fingerprint = $2", [demo.projectId, fingerprint])).rows[0].n);
     const statuses: number[] = [];
     // A hall behind one NAT: its whole allowance, 25 requests at a time, a few hundred phones loading the page.
     for (let sent = 0; sent < TRACK_SCAN_LIMIT.max; sent += 25) {
       const batch = await Promise.all(
         Array.from({ length: 25 }, async (_, index) => {
-          const response = await postJson("/api/functions/track-scan", { projectId, qrCodeId: null, viewerFingerprint: `phone-${(sent + index) % 400}` }, address);
+          const response = await postJson("/api/functions/track-scan", { projectId: demo.projectId, qrCodeId: null, viewerFingerprint: `phone-${(sent + index) % 400}` }, address);
           await response.body?.cancel();
           return response.status;
         }),
@@ -72,13 +49,13 @@ describe("limits over HTTP answer 429 with Retry-After", () => {
       statuses.push(...batch);
     }
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const refused = await postJson("/api/functions/track-scan", { projectId, qrCodeId: null, viewerFingerprint: "rotating-1" }, address);
+    const refused = await postJson("/api/functions/track-scan", { projectId: demo.projectId, qrCodeId: null, viewerFingerprint: "rotating-1" }, address);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(TRACK_SCAN_LIMIT.windowSeconds);
     // A neighbouring network is not affected; once its scan is stored, the refused one is known never to be.
-    const other = await postJson("/api/functions/track-scan", { projectId, qrCodeId: null, viewerFingerprint: "neighbour" }, nextClientAddress());
+    const other = await postJson("/api/functions/track-scan", { projectId: demo.projectId, qrCodeId: null, viewerFingerprint: "neighbour" }, nextClientAddress());
     expect(other.status).toBe(200);
     await expect.poll(() => scansOf("neighbour"), { timeout: 10_000 }).toBe(1);
     expect(await scansOf("rotating-1")).toBe(0);
@@ -88,9 +65,9 @@ describe("limits over HTTP answer 429 with Retry-After", () => {
     const address = nextClientAddress();
     let last: Response | null = null;
     for (let index = 0; index <= 10; index += 1) {
-      last = await fetch(`${server.url}/pitch/demo-project`, {
+      last = await fetch(`${demo.server.url}/pitch/demo-project`, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, "x-forwarded-for": address, "user-agent": PHONE_USER_AGENT },
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: demo.server.url, "x-forwarded-for": address, "user-agent": PHONE_USER_AGENT },
         body: new URLSearchParams({ intent: "subscribe", name: "Guest", email: `guest${index}@example.com`, consent: "on" }).toString(),
         redirect: "manual",
       });
@@ -104,9 +81,9 @@ describe("limits over HTTP answer 429 with Retry-After", () => {
     const address = nextClientAddress();
     let last: Response | null = null;
     for (let index = 0; index < 11; index += 1) {
-      last = await fetch(`${server.url}/auth?mode=signin`, {
+      last = await fetch(`${demo.server.url}/auth?mode=signin`, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, "x-forwarded-for": address },
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: demo.server.url, "x-forwarded-for": address },
         body: new URLSearchParams({ intent: "signin", email: "nobody@example.com", password: "wrong-password" }).toString(),
         redirect: "manual",
       });

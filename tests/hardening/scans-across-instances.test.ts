@@ -4,6 +4,7 @@ import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createPostgresDatabase, withAdminClient } from "../support/postgres";
 import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
 
 /**
  * Issue 14, finding 4: three instances on one PostgreSQL, each writing its batch of scans, inserted the same new
@@ -11,8 +12,6 @@ import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
  * same new fingerprints at once, each in its own order: no request may fail, and the founder's counters must
  * come out exact.
  */
-const PHONE_USER_AGENT =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
 const INSTANCES = 3;
 const ROUNDS = 10;
 const VIEWERS_PER_ROUND = 40;
