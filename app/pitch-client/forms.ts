@@ -1,6 +1,6 @@
 import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
-import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
-import { checkVisitorForm, FIELD_ORDER } from "~/modules/pitch/visitor-form-rules";
+import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import { checkVisitorForm, FIELD_ORDER } from "~/modules/contacts/visitor-form-rules";
 import type { OpenedDialog } from "./dialogs";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
 import { showToast } from "./toasts";

@@ -1,4 +1,4 @@
-import type { VisitorIntent } from "~/modules/pitch/visitor-action-result";
+import type { VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 
 /** One form submission, as posted and, when the network is gone, as kept on the phone until it can be. */
 export type Submission = {

@@ -1,8 +1,6 @@
 import { z } from "zod/mini";
-import { getSessionUser } from "~/modules/auth/session.server";
-import { clientIpOf } from "~/modules/http/client-ip.server";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
-import { handleVisitorSubmission } from "~/modules/pitch/visitor-actions.server";
+import { submitVisitorJson } from "~/modules/visitor-forms/visitor-json-function.server";
 import type { Route } from "./+types/api.functions.subscribe-updates";
 
 /** SPEC.md section 7: {projectId, contact{name,email}, consent}; field rules live in subscribeSchema. */
@@ -17,16 +15,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   return respondJson(context.logger, async () => {
     const body = await readJsonBody(request, bodySchema);
-    const viewer = await getSessionUser(context.services.auth, request);
-    const outcome = await handleVisitorSubmission(context.services, {
+    const outcome = await submitVisitorJson(context, request, {
       intent: "subscribe",
       projectId: body.projectId,
       values: { name: body.contact.name, email: body.contact.email, consent: body.consent },
-      clientIp: clientIpOf(request),
-      honeypot: body.website ?? "",
-      visitor: { userId: viewer?.id ?? null },
-      cookieHeader: request.headers.get("cookie"),
-      userAgent: request.headers.get("user-agent"),
+      honeypot: body.website,
     });
     return { success: true, message: outcome.message };
   });

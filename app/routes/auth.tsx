@@ -1,12 +1,14 @@
 import { readFormData } from "~/modules/http/form-body.server";
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { FieldError, FormAlert, inputClass, labelClass, primaryButtonClass } from "~/components/form-fields";
-import { signInSchema, signUpSchema } from "~/modules/auth/auth-form";
-import { outcomeHeaders, signIn, signUp } from "~/modules/auth/gateway.server";
+import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "~/modules/auth/auth-form";
+import { signIn, signUp } from "~/modules/auth/gateway.server";
 import { safeReturnTo } from "~/modules/auth/return-to";
 import { getSessionUser } from "~/modules/auth/session.server";
+import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import type { SubmittedValues } from "~/modules/forms/form-result";
 import { formToObject, validate, type FieldErrors } from "~/modules/forms/validation";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { PRODUCT_NAME } from "~/product";
@@ -22,35 +24,47 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   return { returnTo };
 }
 
+/** What a failed sign-in or sign-up shows again in its form (never the password). */
+const echoAccount = (form: FormData): SubmittedValues => ({ email: String(form.get("email") ?? ""), name: String(form.get("name") ?? "") });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, config, database, flashCookie } = context.services;
-  const values = formToObject(await readFormData(request));
-  const mode: Mode = values.intent === "signup" ? "signup" : "signin";
-  const echo = { email: values.email ?? "", name: values.name ?? "" };
-
-  if (mode === "signup") {
-    const input = validate(signUpSchema, values);
-    if (!input.ok) return data({ mode, fieldErrors: input.fieldErrors, formError: null, signedUp: false, echo }, { status: 400 });
-    const outcome = await signUp(auth, database.db, config, request, input.data);
-    if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status, headers: outcomeHeaders(outcome) });
-    return { mode: "signin" as Mode, fieldErrors: {}, formError: null, signedUp: true, echo: { email: "", name: "" } };
-  }
-
-  const input = validate(signInSchema, values);
-  if (!input.ok) return data({ mode, fieldErrors: input.fieldErrors, formError: null, signedUp: false, echo }, { status: 400 });
-  const outcome = await signIn(auth, config, request, input.data);
-  if (!outcome.ok) return data({ mode, fieldErrors: {}, formError: outcome.message, signedUp: false, echo }, { status: outcome.status, headers: outcomeHeaders(outcome) });
-
-  const headers = new Headers();
-  for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-  headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message: "Successfully signed in!" } }));
-  return redirect(safeReturnTo(values.returnTo), { headers });
+  const form = await readFormData(request);
+  return handleFormAction<Mode>({
+    form,
+    logger: context.logger,
+    intent: intentOf(form, ["signin", "signup"]),
+    intents: {
+      signin: {
+        schema: signInSchema,
+        echo: echoAccount,
+        run: async (input: SignInInput) => {
+          const outcome = await signIn(auth, config, request, input);
+          const headers = new Headers();
+          for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
+          headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message: "Successfully signed in!" } }));
+          return redirect(safeReturnTo(formToObject(form).returnTo), { headers });
+        },
+      },
+      signup: {
+        schema: signUpSchema,
+        echo: echoAccount,
+        run: async (input: SignUpInput) => {
+          await signUp(auth, database.db, config, request, input);
+          return { message: "Account created! You can now sign in." };
+        },
+      },
+    },
+  });
 }
 
 export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const requestedMode: Mode = searchParams.get("mode") === "signup" ? "signup" : "signin";
-  const mode: Mode = actionData?.mode ?? requestedMode;
+  // A sign-up that worked shows the sign-in form; a failure shows its own form again with what was typed.
+  const signedUp = actionData?.ok === true && actionData.intent === "signup";
+  const failure = actionData?.ok === false ? actionData : undefined;
+  const mode: Mode = signedUp ? "signin" : (actionData?.intent ?? requestedMode);
   const tabHref = (target: Mode) => {
     const params = new URLSearchParams(searchParams);
     params.set("mode", target);
@@ -80,18 +94,18 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
             </Link>
           ))}
         </div>
-        {actionData?.signedUp ? (
+        {signedUp ? (
           <p role="status" className="mt-4 rounded-md bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-800">
-            Account created! You can now sign in.
+            {actionData.message}
           </p>
         ) : null}
         <AuthForm
-          key={`${mode}-${actionData?.signedUp ? "done" : "form"}`}
+          key={`${mode}-${signedUp ? "done" : "form"}`}
           mode={mode}
           returnTo={loaderData.returnTo}
-          serverErrors={actionData?.mode === mode ? actionData.fieldErrors : {}}
-          formError={actionData?.mode === mode ? actionData.formError : null}
-          echo={actionData?.mode === mode ? actionData.echo : undefined}
+          serverErrors={failure?.fieldErrors ?? {}}
+          formError={failure && !Object.keys(failure.fieldErrors).length ? failure.formError : null}
+          echo={failure?.values}
         />
       </div>
     </main>
@@ -103,7 +117,7 @@ function AuthForm(props: {
   returnTo: string;
   serverErrors: FieldErrors;
   formError: string | null;
-  echo?: { email: string; name: string };
+  echo?: SubmittedValues;
 }) {
   const { mode, returnTo } = props;
   const navigation = useNavigation();

@@ -1,5 +1,5 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { postVisitorForm } from "~/modules/pitch/visitor-form-post.server";
+import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-post.server";
 import type { Route } from "./+types/pitch.submit";
 
 /**
@@ -11,5 +11,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const post = await postVisitorForm(context, request, params.slug, form, request.headers.get("idempotency-key"));
   if (!post.page) return Response.json({ error: "Project not found" }, { status: 404 });
-  return Response.json(post.result, { status: post.status, headers: { "Cache-Control": "no-store" } });
+  const headers = new Headers(post.headers);
+  headers.set("Cache-Control", "no-store");
+  return Response.json(post.result, { status: post.status, headers });
 }

@@ -5,8 +5,8 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { pitchManifestPath, type InstallTarget } from "~/modules/icons/web-manifest";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
-import { FAILURE_MESSAGES, visitorIntentOf, type VisitorActionResult } from "~/modules/pitch/visitor-action-result";
-import { postVisitorForm } from "~/modules/pitch/visitor-form-post.server";
+import { FAILURE_MESSAGES, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-post.server";
 import { PRODUCT_NAME } from "~/product";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/pitch";
@@ -25,8 +25,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const viaFetch = form.get("via") === "fetch";
   const post = await postVisitorForm(context, request, params.slug, form);
   if (!post.page) throw data("Project not found", { status: 404 });
-  const { intent, outcome, result, status } = post;
-  if (!outcome || viaFetch) return data(result, { status });
+  const { intent, outcome, result, status, headers } = post;
+  if (!outcome || viaFetch) return data(result, { status, headers });
 
   const pagePath = `/pitch/${encodeURIComponent(post.page.project.slug)}`;
   if (intent === "signal") return redirect("/pledge-success");

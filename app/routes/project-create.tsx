@@ -1,13 +1,11 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { ProjectForm } from "~/components/founder/project-form";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
 import { serializeFlash } from "~/modules/flash/flash.server";
-import { validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import { handleFormAction } from "~/modules/forms/form-action.server";
 import { createProject } from "~/modules/projects/founder-projects.server";
-import { DEFAULT_TIERS, projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
+import { DEFAULT_TIERS, projectFormSchema, readProjectForm, type ProjectFormInput } from "~/modules/projects/project-form";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-create";
 
@@ -21,18 +19,23 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 export async function action({ request, url, context }: Route.ActionArgs) {
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const input = validate(projectFormSchema, readProjectForm(await readFormData(request)));
-  if (!input.ok) {
-    return data({ intent: "save", ok: false, formError: input.formError, fieldErrors: input.fieldErrors } satisfies FormResult, { status: 400 });
-  }
-  try {
-    const project = await createProject(database.db, user.id, input.data);
-    const cookie = await serializeFlash(flashCookie, { toast: { type: "success", message: "Project created successfully" } });
-    return redirect(`/project/${project.id}/edit`, { headers: { "Set-Cookie": cookie } });
-  } catch (error) {
-    if (!isDomainError(error)) throw error;
-    return data({ intent: "save", ok: false, formError: error.message, fieldErrors: error.fieldErrors } satisfies FormResult, { status: error.status });
-  }
+  return handleFormAction({
+    form: await readFormData(request),
+    logger: context.logger,
+    intent: "save",
+    intents: {
+      save: {
+        schema: projectFormSchema,
+        read: readProjectForm,
+        failureMessage: "Failed to save project",
+        run: async (input: ProjectFormInput) => {
+          const project = await createProject(database.db, user.id, input);
+          const cookie = await serializeFlash(flashCookie, { toast: { type: "success", message: "Project created successfully" } });
+          return redirect(`/project/${project.id}/edit`, { headers: { "Set-Cookie": cookie } });
+        },
+      },
+    },
+  });
 }
 
 export default function CreateProject({ loaderData, actionData }: Route.ComponentProps) {

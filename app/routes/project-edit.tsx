@@ -1,16 +1,13 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { data } from "react-router";
 import { ProjectForm } from "~/components/founder/project-form";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
-import { formToObject, validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { getOwnedProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
+import { projectFormSchema, readProjectForm, type ProjectFormInput } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode } from "~/modules/qr/qr-codes.server";
-import { qrCodeFormSchema } from "~/modules/qr/qr-form";
-import { projectUpdateSchema } from "~/modules/updates/project-update-form";
+import { qrCodeFormSchema, type QrCodeFormInput } from "~/modules/qr/qr-form";
+import { projectUpdateSchema, type ProjectUpdateInput } from "~/modules/updates/project-update-form";
 import { postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-edit";
@@ -53,50 +50,51 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-type EditIntent = "save" | "create-qr" | "delete-qr" | "post-update";
-
-const FAILURE_MESSAGES: Record<EditIntent, string> = {
-  save: "Failed to save project",
-  "create-qr": "Failed to create QR code",
-  "delete-qr": "Failed to delete QR code",
-  "post-update": "Failed to post update",
-};
+const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "post-update"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
-  const intent = (String(form.get("intent") ?? "save") as EditIntent) || "save";
-  const fail = (formError: string, fieldErrors: Record<string, string>, status: number) =>
-    data({ intent, ok: false, formError, fieldErrors } satisfies FormResult<EditIntent>, { status });
-  try {
-    if (intent === "create-qr") {
-      const input = validate(qrCodeFormSchema, formToObject(form));
-      if (!input.ok) return fail(input.formError, input.fieldErrors, 400);
-      const code = await createQrCode(database.db, user.id, params.id, input.data);
-      return { intent, ok: true, message: "QR code created successfully", id: code.id } satisfies FormResult<EditIntent>;
-    }
-    if (intent === "post-update") {
-      const input = validate(projectUpdateSchema, formToObject(form));
-      if (!input.ok) return fail(input.formError, input.fieldErrors, 400);
-      const update = await postProjectUpdate(database.db, user.id, params.id, input.data);
-      return { intent, ok: true, message: "Update posted", id: update.id } satisfies FormResult<EditIntent>;
-    }
-    if (intent === "delete-qr") {
-      await deleteQrCode(database.db, user.id, params.id, String(form.get("qrCodeId") ?? ""));
-      return { intent, ok: true, message: "QR code deleted" } satisfies FormResult<EditIntent>;
-    }
-    const input = validate(projectFormSchema, readProjectForm(form));
-    if (!input.ok) return fail(input.formError, input.fieldErrors, 400);
-    await updateProject(database.db, user.id, params.id, input.data);
-    return { intent, ok: true, message: "Project updated successfully" } satisfies FormResult<EditIntent>;
-  } catch (error) {
-    if (!isDomainError(error)) {
-      context.logger.error({ err: error, intent }, "project edit failed");
-      return fail(FAILURE_MESSAGES[intent] ?? FAILURE_MESSAGES.save, {}, 500);
-    }
-    return fail(error.message, error.fieldErrors, error.status);
-  }
+  return handleFormAction({
+    form,
+    logger: context.logger,
+    intent: intentOf(form, EDIT_INTENTS),
+    intents: {
+      save: {
+        schema: projectFormSchema,
+        read: readProjectForm,
+        failureMessage: "Failed to save project",
+        run: async (input: ProjectFormInput) => {
+          await updateProject(database.db, user.id, params.id, input);
+          return { message: "Project updated successfully" };
+        },
+      },
+      "create-qr": {
+        schema: qrCodeFormSchema,
+        failureMessage: "Failed to create QR code",
+        run: async (input: QrCodeFormInput) => {
+          const code = await createQrCode(database.db, user.id, params.id, input);
+          return { message: "QR code created successfully", id: code.id };
+        },
+      },
+      "delete-qr": {
+        failureMessage: "Failed to delete QR code",
+        run: async (_input, posted) => {
+          await deleteQrCode(database.db, user.id, params.id, String(posted.get("qrCodeId") ?? ""));
+          return { message: "QR code deleted" };
+        },
+      },
+      "post-update": {
+        schema: projectUpdateSchema,
+        failureMessage: "Failed to post update",
+        run: async (input: ProjectUpdateInput) => {
+          const update = await postProjectUpdate(database.db, user.id, params.id, input);
+          return { message: "Update posted", id: update.id };
+        },
+      },
+    },
+  });
 }
 
 export default function EditProject({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,10 +2,9 @@ import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
 import { LeadsView } from "~/components/founder/leads/leads-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
-import { formToObject, validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
-import { leadTriageSchema, readLeadFilters } from "~/modules/leads/lead-forms";
+import { handleFormAction } from "~/modules/forms/form-action.server";
+import { formToObject } from "~/modules/forms/validation";
+import { leadTriageSchema, readLeadFilters, type LeadTriageInput } from "~/modules/leads/lead-forms";
 import { openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
@@ -39,19 +38,22 @@ export type LeadsIntent = "triage";
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const form = await readFormData(request);
-  const fail = (formError: string, fieldErrors: Record<string, string>, status: number, leadId?: string) =>
-    data({ intent: "triage", ok: false, formError, fieldErrors, id: leadId } satisfies FormResult<LeadsIntent> & { id?: string }, { status });
-  const fields = formToObject(form);
-  const input = validate(leadTriageSchema, fields);
-  if (!input.ok) return fail(input.formError, input.fieldErrors, 400, fields.leadId);
-  try {
-    await updateLeadTriage(database.db, user.id, params.id, input.data);
-    return { intent: "triage", ok: true, message: "Lead saved", id: input.data.leadId } satisfies FormResult<LeadsIntent>;
-  } catch (error) {
-    if (!isDomainError(error)) throw error;
-    return fail(error.message, error.fieldErrors, error.status, input.data.leadId);
-  }
+  return handleFormAction<LeadsIntent>({
+    form: await readFormData(request),
+    logger: context.logger,
+    intent: "triage",
+    intents: {
+      triage: {
+        schema: leadTriageSchema,
+        subjectOf: (form) => formToObject(form).leadId,
+        failureMessage: "Failed to save the lead",
+        run: async (input: LeadTriageInput) => {
+          await updateLeadTriage(database.db, user.id, params.id, input);
+          return { message: "Lead saved", id: input.leadId };
+        },
+      },
+    },
+  });
 }
 
 export default function ProjectLeads({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,10 +1,10 @@
 import { Download, Printer } from "lucide-react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
 import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
 import { useHydrated } from "~/components/pitch/use-hydrated";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
+import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { loadPrintPageSheet, parsePrintSheetSize } from "~/modules/qr/print-sheet.server";
 import { publicUrlWarning } from "~/modules/qr/public-url";
@@ -22,13 +22,7 @@ const SIZE_NAMES: Record<PrintSheetSize, string> = { a6: "A6 card", letter: "US 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  let size: PrintSheetSize;
-  try {
-    size = parsePrintSheetSize(url.searchParams.get("size"));
-  } catch (error) {
-    if (isDomainError(error)) throw data(error.message, { status: error.status });
-    throw error;
-  }
+  const size = await orErrorPage(() => parsePrintSheetSize(url.searchParams.get("size")));
   const sheet = await orRedirectToMyProjects(flashCookie, () => loadPrintPageSheet(database.db, user.id, config.publicUrl, params.id, params.qrId, size));
   const warning = publicUrlWarning(config.publicUrl);
   return {

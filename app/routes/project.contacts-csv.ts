@@ -1,15 +1,15 @@
 import { Readable } from "node:stream";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { getSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
 import { contentDisposition } from "~/modules/http/content-disposition";
+import { respondJson } from "~/modules/http/api.server";
 import type { Route } from "./+types/project.contacts-csv";
 
 /** GET /project/{id}/contacts.csv: the owner's contacts, streamed. 401 signed out, 404 for anyone else. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(context.services.auth, request);
   if (!user) return Response.json({ error: "Sign in to export contacts" }, { status: 401 });
-  try {
+  return respondJson(context.logger, async () => {
     const csv = await exportContactsCsv(context.services.database.db, user.id, params.id);
     return new Response(Readable.toWeb(csv.body) as ReadableStream, {
       headers: {
@@ -19,8 +19,5 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         "X-Contact-Count": String(csv.count),
       },
     });
-  } catch (error) {
-    if (isDomainError(error)) return Response.json({ error: error.message }, { status: error.status });
-    throw error;
-  }
+  });
 }

@@ -1,7 +1,7 @@
 import { getSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
 import { contentDisposition } from "~/modules/http/content-disposition";
 import { parsePrintSheetSize, renderPrintSheet } from "~/modules/qr/print-sheet.server";
+import { respondJson } from "~/modules/http/api.server";
 import type { Route } from "./+types/project.qr-print";
 
 /**
@@ -11,7 +11,7 @@ import type { Route } from "./+types/project.qr-print";
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(context.services.auth, request);
   if (!user) return Response.json({ error: "Sign in to print QR codes" }, { status: 401 });
-  try {
+  return respondJson(context.logger, async () => {
     const size = parsePrintSheetSize(url.searchParams.get("size"));
     const sheet = await renderPrintSheet(context.services.database.db, user.id, context.services.config.publicUrl, params.id, params.qrId, size);
     return new Response(sheet.svg, {
@@ -21,8 +21,5 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
         "Cache-Control": "private, no-store",
       },
     });
-  } catch (error) {
-    if (isDomainError(error)) return Response.json({ error: error.message }, { status: error.status });
-    throw error;
-  }
+  });
 }

@@ -7,7 +7,9 @@ import { FieldError, inputClass, labelClass, primaryButtonClass } from "~/compon
 import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
 import { checkUnsubscribeLink, unsubscribeByToken, type UnsubscribeLinkCheck } from "~/modules/contacts/unsubscribe-link.server";
 import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
-import { isDomainError } from "~/modules/errors.server";
+import { DomainError } from "~/modules/errors.server";
+import { handleFormAction } from "~/modules/forms/form-action.server";
+import type { FormResult } from "~/modules/forms/form-result";
 import { formToObject, validate } from "~/modules/forms/validation";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { consumeRateLimit, UNSUBSCRIBE_LIMIT } from "~/modules/rate-limit/rate-limit.server";
@@ -16,7 +18,19 @@ import type { Route } from "./+types/unsubscribe";
 
 export const meta: Route.MetaFunction = () => [{ title: `Unsubscribe · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
-type Result = { done: true; projectTitle?: string } | { done: false; title: string; message: string };
+type UnsubscribeIntent = "token" | "email";
+type UnsubscribeResult = FormResult<UnsubscribeIntent, { projectTitle?: string }>;
+/** What the page says about a failure: a heading and a line, in the alert under the field and in the toast. */
+type ShownFailure = { title: string; message: string };
+
+const INVALID_EMAIL: ShownFailure = { title: "Invalid email", message: "Please enter a valid email address." };
+
+function shownFailure(failure: Extract<UnsubscribeResult, { ok: false }>): ShownFailure {
+  // A refused link names its reason as the form's error and explains it on the token field.
+  if (failure.fieldErrors.token) return { title: failure.formError, message: failure.fieldErrors.token };
+  if (failure.fieldErrors.email) return INVALID_EMAIL;
+  return { title: "Error", message: failure.formError };
+}
 
 /**
  * The link of an e-mail (`?token=`): names the project and asks, with one button that posts the token back.
@@ -32,49 +46,54 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 /** The link's button (a `token` field) unsubscribes that contact; otherwise the e-mail form (SPEC.md section 5). */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
-  const token = form.get("token");
-  if (typeof token === "string") {
-    const result = await unsubscribeByToken(context.services, token);
-    return data<Result>(result, { status: result.done ? 200 : 400 });
-  }
-  const input = validate(unsubscribeSchema, formToObject(form));
-  if (!input.ok) return data<Result>({ done: false, title: "Invalid email", message: "Please enter a valid email address." }, { status: 400 });
-  try {
-    await consumeRateLimit(context.services.database.db, `unsubscribe:${clientIpOf(request)}`, UNSUBSCRIBE_LIMIT);
-    const updated = await unsubscribeEmail(context.services.database.db, input.data.email);
-    context.logger.info({ updated }, "unsubscribe by address");
-    // The same answer whether or not the address was known.
-    return data<Result>({ done: true });
-  } catch (error) {
-    if (isDomainError(error)) return data<Result>({ done: false, title: "Error", message: error.message }, { status: error.status });
-    context.logger.error({ err: error }, "unsubscribe failed");
-    return data<Result>(
-      { done: false, title: "Error", message: "There was a problem processing your request. Please try again." },
-      { status: 500 },
-    );
-  }
+  return handleFormAction<UnsubscribeIntent, { projectTitle?: string }>({
+    form,
+    logger: context.logger,
+    intent: typeof form.get("token") === "string" ? "token" : "email",
+    intents: {
+      token: {
+        run: async (_input, posted) => {
+          const result = await unsubscribeByToken(context.services, String(posted.get("token")));
+          if (!result.done) throw new DomainError("invalid_input", result.title, { token: result.message });
+          return { message: "Successfully unsubscribed", ...(result.projectTitle ? { projectTitle: result.projectTitle } : {}) };
+        },
+      },
+      email: {
+        schema: unsubscribeSchema,
+        failureMessage: "There was a problem processing your request. Please try again.",
+        run: async ({ email }: { email: string }) => {
+          await consumeRateLimit(context.services.database.db, `unsubscribe:${clientIpOf(request)}`, UNSUBSCRIBE_LIMIT);
+          const updated = await unsubscribeEmail(context.services.database.db, email);
+          context.logger.info({ updated }, "unsubscribe by address");
+          // The same answer whether or not the address was known.
+          return { message: "Successfully unsubscribed" };
+        },
+      },
+    },
+  });
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const [clientError, setClientError] = useState<Result | null>(null);
+  const [clientError, setClientError] = useState<ShownFailure | null>(null);
   const link: UnsubscribeLinkCheck | null = actionData ? null : loaderData.link;
-  const result = clientError ?? actionData ?? null;
+  const done = !clientError && actionData?.ok ? actionData : null;
+  const failure = clientError ?? (actionData && !actionData.ok ? shownFailure(actionData) : null);
 
   useEffect(() => {
     if (!actionData) return;
-    if (actionData.done) toast.success("Successfully unsubscribed", { description: "You will no longer receive emails from the product." });
-    else toast.error(actionData.title, { description: actionData.message });
+    if (actionData.ok) toast.success(actionData.message, { description: "You will no longer receive emails from the product." });
+    else toast.error(shownFailure(actionData).title, { description: shownFailure(actionData).message });
   }, [actionData]);
 
-  if (result?.done) {
+  if (done) {
     return (
       <main className="mx-auto max-w-md px-4 py-16 text-center">
         <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
         <h1 className="mt-4 text-2xl font-bold">You&apos;ve been unsubscribed</h1>
         <p className="mt-2 text-slate-600">
-          {result.projectTitle ? `You will no longer receive emails about ${result.projectTitle}.` : "You will no longer receive emails from the product."}
+          {done.projectTitle ? `You will no longer receive emails about ${done.projectTitle}.` : "You will no longer receive emails from the product."}
         </p>
       </main>
     );
@@ -110,8 +129,8 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     const input = validate(unsubscribeSchema, formToObject(new FormData(event.currentTarget)));
     if (input.ok) return setClientError(null);
     event.preventDefault();
-    setClientError({ done: false, title: "Invalid email", message: "Please enter a valid email address." });
-    toast.error("Invalid email", { description: "Please enter a valid email address." });
+    setClientError(INVALID_EMAIL);
+    toast.error(INVALID_EMAIL.title, { description: INVALID_EMAIL.message });
   }
 
   return (
@@ -137,13 +156,13 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
               autoComplete="email"
               required
               className={inputClass}
-              aria-invalid={result ? true : undefined}
-              aria-describedby={result ? "email-error" : undefined}
+              aria-invalid={failure ? true : undefined}
+              aria-describedby={failure ? "email-error" : undefined}
             />
-            {result && !result.done ? (
+            {failure ? (
               <div id="email-error" role="alert" className="mt-2">
-                <p className="text-sm font-semibold text-red-700">{result.title}</p>
-                <FieldError id="email-error-text" message={result.message} />
+                <p className="text-sm font-semibold text-red-700">{failure.title}</p>
+                <FieldError id="email-error-text" message={failure.message} />
               </div>
             ) : null}
           </div>

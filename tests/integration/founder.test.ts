@@ -11,7 +11,9 @@ import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server"
 import { getLeadAlertSettings, saveLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
 import { openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
 import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
-import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { signalSchema } from "~/modules/signals/signal-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import {
   createProject,
   getOwnedProject,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "~/modules/logging/logger.server";
-import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/pitch/visitor-actions.server";
-import { parseSubmissionKey } from "~/modules/pitch/submission-keys.server";
+import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
+import { parseSubmissionKey } from "~/modules/contacts/submission-keys.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor } from "~/modules/scans/page-door.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";

@@ -11,7 +11,9 @@ import { createUnsubscribeTokens, UNSUBSCRIBE_TOKEN_TTL_MS } from "~/modules/con
 import { validate } from "~/modules/forms/validation";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createSmtpTransport } from "~/modules/mail/transport.server";
-import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { signalSchema } from "~/modules/signals/signal-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, createUser, TEST_PUBLIC_URL, TEST_SECRET, testMailLinks, testTokens } from "../support/fixtures";

@@ -5,7 +5,9 @@ import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.ser
 import { unsubscribeContact } from "~/modules/contacts/unsubscribe.server";
 import { validate } from "~/modules/forms/validation";
 import { openLeadInbox } from "~/modules/leads/leads.server";
-import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { signalSchema } from "~/modules/signals/signal-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { createTestDatabase, DIALECTS, describeEachDialect, type TestDatabase } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { hideSignalMessagesFromWall } from "~/db/migrations/0011-wall-message-choice.server";
 import { validate } from "~/modules/forms/validation";
-import { signalSchema } from "~/modules/pitch/visitor-forms";
+import { signalSchema } from "~/modules/signals/signal-form";
 import { addWallEntry, readWall, readWallAfter } from "~/modules/recognition/wall.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { numberExistingWallEntries } from "~/db/migrations/0014-wall-sequence.server";
 import { validate } from "~/modules/forms/validation";
-import { signalSchema } from "~/modules/pitch/visitor-forms";
+import { signalSchema } from "~/modules/signals/signal-form";
 import { addWallEntry, latestWallSeq, readWallAfter, type PublicWallEntry } from "~/modules/recognition/wall.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";

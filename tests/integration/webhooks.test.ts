@@ -3,7 +3,9 @@ import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.ser
 import { validate } from "~/modules/forms/validation";
 import { updateLeadTriage } from "~/modules/leads/leads.server";
 import { createLogger } from "~/modules/logging/logger.server";
-import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { signalSchema } from "~/modules/signals/signal-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";

@@ -9,7 +9,7 @@ import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { validate } from "~/modules/forms/validation";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createSmtpTransport } from "~/modules/mail/transport.server";
-import { subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { projectUpdateSchema } from "~/modules/updates/project-update-form";
 import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";

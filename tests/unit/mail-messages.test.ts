@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSingleMailbox } from "~/modules/mail/address";
 import { digestMail, escapeHtml, introAlertMail, signalConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
-import { introSchema } from "~/modules/pitch/visitor-forms";
+import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";
 
 const UNSUBSCRIBE = { pageUrl: "https://pitch.example/unsubscribe?token=abc", oneClickUrl: "https://pitch.example/unsubscribe/one-click?token=abc" };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
 import { validate } from "~/modules/forms/validation";
-import { introSchema } from "~/modules/pitch/visitor-forms";
+import { introSchema } from "~/modules/contacts/intro-form";
 import { trackScanSchema } from "~/modules/scans/scans.server";
 
 describe("storable text", () => {

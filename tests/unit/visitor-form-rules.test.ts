@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { validate } from "~/modules/forms/validation";
-import { checkVisitorForm, FIELD_ORDER } from "~/modules/pitch/visitor-form-rules";
-import { introSchema, signalSchema, subscribeSchema } from "~/modules/pitch/visitor-forms";
+import { checkVisitorForm, FIELD_ORDER } from "~/modules/contacts/visitor-form-rules";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { signalSchema } from "~/modules/signals/signal-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 
 /*
  * The anonymous page checks its forms with `checkVisitorForm` (no zod in the browser, decision 13); the

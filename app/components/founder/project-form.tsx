@@ -4,7 +4,7 @@ import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { TextAreaField, TextField } from "~/components/pitch/form-controls";
 import { validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import type { FormResult } from "~/modules/forms/form-result";
 import { deriveSlug, LIMITS, projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
 import { fieldDomId, focusSlot, screenErrors, type KeptRows } from "./form/form-errors";
 import {

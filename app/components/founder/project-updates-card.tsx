@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { TextAreaField } from "~/components/pitch/form-controls";
 import { formToObject, validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { projectUpdateSchema, UPDATE_MAX_LENGTH } from "~/modules/updates/project-update-form";
 import { useClock } from "./insights/use-clock";

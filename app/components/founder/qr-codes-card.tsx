@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { TextField } from "~/components/pitch/form-controls";
 import { useHydrated } from "~/components/pitch/use-hydrated";
 import { formToObject, validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import type { FormResult } from "~/modules/forms/form-result";
 import { printPagePath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 import { cardClass } from "./form/ui";

@@ -1,7 +1,7 @@
 import { LoaderCircle } from "lucide-react";
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { FieldError, FormAlert, inputClass, labelClass } from "~/components/form-fields";
-import { HONEYPOT_FIELD } from "~/modules/pitch/visitor-forms";
+import { HONEYPOT_FIELD } from "~/modules/contacts/visitor-form-rules";
 
 type FieldBase = { id: string; name: string; label: ReactNode; error?: string; hint?: ReactNode; optional?: boolean };
 

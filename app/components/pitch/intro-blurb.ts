@@ -1,4 +1,4 @@
-import { ROLE_TAGS } from "~/modules/pitch/visitor-form-rules";
+import { ROLE_TAGS } from "~/modules/contacts/visitor-form-rules";
 
 /**
  * The server's blurb starts 'Intro: {name} ({tags}) → {title}'. Without JavaScript the page only has the

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
-import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { DialogTemplates } from "./dialog-templates";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 import { MobileActionBar } from "./pitch-actions";

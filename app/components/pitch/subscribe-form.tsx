@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { toast } from "sonner";
-import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
-import { subscribeSchema } from "~/modules/pitch/visitor-forms";
+import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { useLocation, useNavigate, useNavigation, useSearchParams, type To } from "react-router";
-import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 
 export const PITCH_DIALOGS = ["intro", "subscribe", "signal", "phone"] as const;
 export type PitchDialogName = (typeof PITCH_DIALOGS)[number];

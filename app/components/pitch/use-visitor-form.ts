@@ -3,7 +3,7 @@ import { useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import type { core } from "zod/mini";
 import { validate } from "~/modules/forms/validation";
-import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/pitch/visitor-action-result";
+import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { useHydrated } from "./use-hydrated";
 
 export type FormErrors = { fieldErrors: Record<string, string>; formError: string };

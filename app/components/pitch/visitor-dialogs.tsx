@@ -2,7 +2,7 @@ import { BellRing, Handshake, TrendingUp } from "lucide-react";
 import { useState } from "react";
 import type { To } from "react-router";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
-import type { VisitorActionResult } from "~/modules/pitch/visitor-action-result";
+import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { FormSuspense, LazyIntroForm, LazySignalForm, LazySubscribeForm } from "./lazy-forms";
 import { PitchDialog } from "./pitch-dialog";
 

@@ -1,13 +1,23 @@
 import type { Kysely } from "kysely";
 import type { AppConfig } from "~/config.server";
 import type { Database } from "~/db/schema";
+import { DomainError, type DomainErrorCode } from "~/modules/errors.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import type { Auth } from "./auth.server";
 import type { SignInInput, SignUpInput } from "./auth-form";
 
-export type AuthOutcome =
-  | { ok: true; setCookies: string[]; userId: string | null }
-  | { ok: false; status: number; message: string; retryAfterSeconds?: number };
+/** A call better-auth accepted: the cookies to set, and the user it was about. A refusal throws a DomainError. */
+export type AuthOutcome = { ok: true; setCookies: string[]; userId: string | null };
+
+/** better-auth's refusals, as the domain's error codes; any other status is unexpected (logged, generic message). */
+const REFUSALS: Partial<Record<number, DomainErrorCode>> = {
+  400: "invalid_input",
+  401: "unauthenticated",
+  404: "not_found",
+  409: "conflict",
+  422: "conflict",
+  429: "rate_limited",
+};
 
 const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;
 
@@ -31,14 +41,11 @@ async function callAuthEndpoint(auth: Auth, config: AppConfig, request: Request,
     return { ok: true, setCookies: response.headers.getSetCookie(), userId };
   }
   const message = typeof payload?.message === "string" && payload.message ? payload.message : "An error occurred";
+  const code = REFUSALS[response.status];
+  if (!code) throw new Error(`better-auth answered ${response.status} on ${path}: ${message}`);
   // better-auth's limiter names the wait in X-Retry-After; the page passes it on as Retry-After.
   const retryAfter = Number(response.headers.get("x-retry-after"));
-  return { ok: false, status: response.status, message, ...(response.status === 429 && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) };
-}
-
-/** The headers a failed outcome's page answer carries: Retry-After when the limiter refused. */
-export function outcomeHeaders(outcome: AuthOutcome): HeadersInit | undefined {
-  return !outcome.ok && outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined;
+  throw new DomainError(code, message, {}, code === "rate_limited" && retryAfter > 0 ? retryAfter : undefined);
 }
 
 export function signIn(auth: Auth, config: AppConfig, request: Request, input: SignInInput) {
@@ -58,9 +65,9 @@ export async function signUp(auth: Auth, db: Kysely<Database>, config: AppConfig
     password: input.password,
     name: input.name,
   });
-  if (!response.ok) return response;
   const created = await db.selectFrom("users").select("id").where("id", "=", response.userId ?? "").executeTakeFirst();
-  return created ? response : { ok: false, status: 422, message: DUPLICATE_EMAIL_MESSAGE };
+  if (!created) throw new DomainError("conflict", DUPLICATE_EMAIL_MESSAGE);
+  return response;
 }
 
 export function signOut(auth: Auth, config: AppConfig, request: Request) {

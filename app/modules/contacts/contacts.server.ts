@@ -1,14 +1,15 @@
 import type { Kysely } from "kysely";
 import type { ContactIntent, Database } from "~/db/schema";
-import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
-import type { IntroInput, SubscribeInput } from "~/modules/pitch/visitor-forms";
+import type { ClaimSubmission } from "./submission-keys.server";
+import type { IntroInput } from "./intro-form";
+import type { SubscribeInput } from "./subscribe-form";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
 import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
-import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "~/modules/pitch/visitor-action-result";
+import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./visitor-form-rules";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
@@ -23,7 +24,7 @@ export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "l
   return lines.join("\n");
 }
 
-/** The person acting, as a contact is first written. */
+/** The person acting, as a contact is first written; the e-mail is lowercase (the forms' e-mail field makes it so). */
 type ContactFields = { name: string; email: string; intent: ContactIntent; userId: string | null; source: string; at: string };
 
 /**
@@ -38,7 +39,7 @@ export async function findOrCreateContact(
   fields: ContactFields,
   extra: { subscribed?: boolean; roleTags?: string[]; linkedinUrl?: string | null; note?: string | null } = {},
 ): Promise<{ id: string; created: boolean }> {
-  const email = fields.email.toLowerCase();
+  const { email } = fields;
   const inserted = await trx
     .insertInto("contacts")
     .values({
@@ -85,7 +86,7 @@ export async function submitIntro(
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const blurb = buildIntroBlurb(input, project.title);
   const now = new Date().toISOString();
-  const email = input.email.toLowerCase();
+  const { email } = input;
   const contactId = await db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: INTRO_SENT_MESSAGE, blurb });
     const source = await resolveSource(trx, project.id, visitor.identity);
@@ -155,7 +156,7 @@ export async function subscribeToUpdates(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
-  const email = input.email.toLowerCase();
+  const { email } = input;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SUBSCRIBED_MESSAGE });
     const source = await resolveSource(trx, project.id, visitor.identity);

@@ -2,6 +2,7 @@ import type { core } from "zod/mini";
 import { validate } from "~/modules/forms/validation";
 import { DomainError, isDomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
+import { domainErrorJson } from "./domain-errors.server";
 
 const MAX_JSON_BYTES = 64 * 1024;
 
@@ -25,19 +26,19 @@ export async function readJsonBody<S extends core.$ZodType>(request: Request, sc
   return result.data;
 }
 
-/** Runs a JSON endpoint: domain errors answer `{error}` with their status; anything else is logged and answered generically. */
+/**
+ * Runs a JSON endpoint or a resource route (a download, a stream): a Response is answered as it is, other results
+ * as JSON; a DomainError answers `{error, fieldErrors?}` with its status; anything else is logged and answered
+ * with a generic 500.
+ */
 export async function respondJson(logger: Logger, work: () => Promise<unknown>): Promise<Response> {
   try {
     const result = await work();
+    if (result instanceof Response) return result;
     return Response.json(result ?? { ok: true });
   } catch (error) {
     if (error instanceof Response) throw error;
-    if (isDomainError(error)) {
-      return Response.json(
-        { error: error.message, ...(Object.keys(error.fieldErrors).length ? { fieldErrors: error.fieldErrors } : {}) },
-        { status: error.status, headers: error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) } },
-      );
-    }
+    if (isDomainError(error)) return domainErrorJson(error);
     logger.error({ err: error }, "api request failed");
     return Response.json({ error: "Something went wrong. Please try again." }, { status: 500 });
   }

@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import type { LeadStatus } from "~/db/schema";
+import { optionalText } from "~/modules/forms/fields";
 import { isStorableText } from "~/modules/forms/storable-text";
 
 /** The founder's triage (issue 12), in the order a lead moves through them. */
@@ -24,10 +25,7 @@ export const LEAD_NOT_FOUND_MESSAGE = "Lead not found in this project";
 export const leadTriageSchema = z.object({
   leadId: z.string(LEAD_NOT_FOUND_MESSAGE).check(z.minLength(1, LEAD_NOT_FOUND_MESSAGE), z.maxLength(64, LEAD_NOT_FOUND_MESSAGE)),
   status: z.enum(LEAD_STATUSES, UNKNOWN_STATUS_MESSAGE),
-  note: z.pipe(
-    z.optional(z.string().check(z.trim(), z.maxLength(NOTE_MAX_LENGTH, NOTE_TOO_LONG_MESSAGE))),
-    z.transform((value: string | undefined) => value || null),
-  ),
+  note: optionalText(NOTE_MAX_LENGTH, NOTE_TOO_LONG_MESSAGE),
 });
 export type LeadTriageInput = z.infer<typeof leadTriageSchema>;
 

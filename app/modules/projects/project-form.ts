@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { optionalHttpUrl, REQUIRED_MESSAGE } from "~/modules/pitch/visitor-forms";
+import { optionalHttpUrl, optionalText, requiredText, text } from "~/modules/forms/fields";
 
 /**
  * The project form (create and edit), SPEC.md section 2 and DESIGN.md item 3. The browser and the server run
@@ -25,17 +25,13 @@ export function deriveSlug(title: string): string {
     .replace(/-+$/g, "");
 }
 
-const required = (max: number, tooLong: string) => z.string(REQUIRED_MESSAGE).check(z.trim(), z.minLength(1, REQUIRED_MESSAGE), z.maxLength(max, tooLong));
-const text = (max: number, tooLong: string) => z.string().check(z.trim(), z.maxLength(max, tooLong));
-const optionalText = (max: number, tooLong: string) =>
-  z.pipe(z.optional(text(max, tooLong)), z.transform((value: string | undefined) => value || null));
 
 const amount = z.number("Enter an amount in dollars").check(z.int("Enter a whole number of dollars"), z.gte(0, "Amounts cannot be negative"), z.lte(1_000_000_000_000, "That amount is too large"));
 
 export const tierSchema = z
   .object({
     id: z.optional(z.string().check(z.maxLength(64))),
-    rangeLabel: required(60, "Tier label must be less than 60 characters"),
+    rangeLabel: requiredText(60, "Tier label must be less than 60 characters"),
     rangeMin: amount,
     rangeMax: z.nullable(amount),
     perks: z.array(text(120, "Perks must be less than 120 characters")).check(z.maxLength(LIMITS.perks, `At most ${LIMITS.perks} perks per tier`)),
@@ -48,9 +44,9 @@ export const tierSchema = z
   );
 
 export const projectFormSchema = z.object({
-  title: required(LIMITS.title, `Title must be less than ${LIMITS.title} characters`),
-  slug: required(LIMITS.slug, `Slug must be less than ${LIMITS.slug} characters`).check(z.regex(SLUG_PATTERN, SLUG_MESSAGE)),
-  oneLiner: required(LIMITS.oneLiner, `One-liner must be less than ${LIMITS.oneLiner} characters`),
+  title: requiredText(LIMITS.title, `Title must be less than ${LIMITS.title} characters`),
+  slug: requiredText(LIMITS.slug, `Slug must be less than ${LIMITS.slug} characters`).check(z.regex(SLUG_PATTERN, SLUG_MESSAGE)),
+  oneLiner: requiredText(LIMITS.oneLiner, `One-liner must be less than ${LIMITS.oneLiner} characters`),
   summary: optionalText(LIMITS.summary, `Summary must be less than ${LIMITS.summary} characters`),
   videoUrl: optionalHttpUrl("Enter a valid video URL (starting with https://)"),
   deckUrl: optionalHttpUrl("Enter a valid deck URL (starting with https://)"),

@@ -1,14 +1,12 @@
 import { z } from "zod/mini";
+import { optionalText, requiredText } from "~/modules/forms/fields";
 
 /** SPEC.md sections 5 and 9: label required (trimmed, at most 100), event tag optional (at most 50, empty → null). */
 export const LABEL_REQUIRED = "Please enter a label for the QR code";
 
 export const qrCodeFormSchema = z.object({
-  label: z.string(LABEL_REQUIRED).check(z.trim(), z.minLength(1, LABEL_REQUIRED), z.maxLength(100, "Label must be at most 100 characters")),
-  eventTag: z.pipe(
-    z.optional(z.string().check(z.trim(), z.maxLength(50, "Event tag must be at most 50 characters"))),
-    z.transform((value: string | undefined) => value || null),
-  ),
+  label: requiredText(100, "Label must be at most 100 characters", LABEL_REQUIRED),
+  eventTag: optionalText(50, "Event tag must be at most 50 characters"),
 });
 
 export const DUPLICATE_LABEL = "A QR code with this label already exists";

@@ -6,9 +6,9 @@ import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import { DomainError } from "~/modules/errors.server";
-import type { ClaimSubmission } from "~/modules/pitch/submission-keys.server";
-import { SIGNAL_RECORDED_MESSAGE } from "~/modules/pitch/visitor-action-result";
-import type { SignalInput } from "~/modules/pitch/visitor-forms";
+import type { ClaimSubmission } from "~/modules/contacts/submission-keys.server";
+import { SIGNAL_RECORDED_MESSAGE } from "~/modules/contacts/visitor-form-rules";
+import type { SignalInput } from "./signal-form";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
@@ -134,7 +134,7 @@ export async function recordSignal(
       .execute();
 
     await addToProjectStats(trx, project.id, { signals: 1 });
-    await countSourceAction(trx, project.id, source, input.email.toLowerCase(), "signals");
+    await countSourceAction(trx, project.id, source, input.email, "signals");
     await recordLeadActivity(trx, {
       project,
       email: input.email,
@@ -157,7 +157,7 @@ export async function recordSignal(
     const added = input.showName ? await addWallEntry(trx, wallEntry(null)) : null;
     if (added) await trx.updateTable("signals").set({ wall_entry_id: added.id }).where("id", "=", signalId).execute();
 
-    const email = input.email.toLowerCase();
+    const email = input.email;
     const range = { rangeLabel: tier.range_label, rangeMin: Number(tier.range_min), rangeMax: tier.range_max === null ? null : Number(tier.range_max) };
     await enqueueVisitorMail(
       trx,

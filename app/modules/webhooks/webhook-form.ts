@@ -1,4 +1,6 @@
 import { z } from "zod/mini";
+import { requiredText } from "~/modules/forms/fields";
+import { isHttpUrl } from "~/modules/forms/plain-checks";
 
 export const WEBHOOK_URL_MESSAGE = "Enter the webhook's URL, starting with https://";
 export const WEBHOOK_NOT_FOUND_MESSAGE = "Webhook not found in this project";
@@ -6,19 +8,7 @@ export const MAX_WEBHOOKS_PER_PROJECT = 5;
 
 /** 'Add a webhook', run by the browser and the server; the server then checks where the URL really points. */
 export const webhookEndpointSchema = z.object({
-  url: z.string(WEBHOOK_URL_MESSAGE).check(
-    z.trim(),
-    z.minLength(1, WEBHOOK_URL_MESSAGE),
-    z.maxLength(2048, "Webhook URLs must be at most 2,048 characters"),
-    z.refine((value: string) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === "https:" || url.protocol === "http:";
-      } catch {
-        return false;
-      }
-    }, WEBHOOK_URL_MESSAGE),
-  ),
+  url: requiredText(2048, "Webhook URLs must be at most 2,048 characters", WEBHOOK_URL_MESSAGE).check(z.refine(isHttpUrl, WEBHOOK_URL_MESSAGE)),
 });
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointSchema>;
 

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { FieldError, inputClass, labelClass } from "~/components/form-fields";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import { formToObject, validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import type { FormResult } from "~/modules/forms/form-result";
 import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, NOTE_MAX_LENGTH, DIRECT_EVENT, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/signals/amount-format";

@@ -6,7 +6,7 @@ import { FieldError, labelClass } from "~/components/form-fields";
 import { bareInputClass } from "../form/ui";
 import type { AlertMode } from "~/db/schema";
 import { formToObject, validate } from "~/modules/forms/validation";
-import type { FormResult } from "~/modules/http/form-result";
+import type { FormResult } from "~/modules/forms/form-result";
 import { ALERT_MODE_LABELS, ALERT_MODES, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";

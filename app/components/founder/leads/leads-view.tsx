@@ -1,7 +1,7 @@
 import { ChevronRight, Contact, Download, Inbox, SearchX, Settings2 } from "lucide-react";
 import { Form, Link } from "react-router";
 import { inputClass, labelClass } from "~/components/form-fields";
-import type { FormResult } from "~/modules/http/form-result";
+import type { FormResult } from "~/modules/forms/form-result";
 import {
   LEAD_ACTION_LABELS,
   LEAD_ACTIONS,

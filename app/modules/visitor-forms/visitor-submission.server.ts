@@ -6,14 +6,11 @@ import { validate } from "~/modules/forms/validation";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
 import { consumeRateLimit, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
 import { recordSignal } from "~/modules/signals/signals.server";
-import {
-  SIGNAL_RECORDED_MESSAGE,
-  SUBSCRIBED_MESSAGE,
-  INTRO_SENT_MESSAGE,
-  type VisitorIntent,
-} from "./visitor-action-result";
-import { introSchema, signalSchema, subscribeSchema } from "./visitor-forms";
-import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "./submission-keys.server";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
+import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "~/modules/contacts/submission-keys.server";
+import { INTRO_SENT_MESSAGE, SIGNAL_RECORDED_MESSAGE, SUBSCRIBED_MESSAGE, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import { signalSchema } from "~/modules/signals/signal-form";
 
 export type VisitorSubmission = {
   intent: VisitorIntent;
@@ -33,7 +30,9 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
- * honeypot, the limits (per network address, per browser, per target e-mail), the shared schema, then the domain write. Throws DomainError on bad input.
+ * honeypot, the limits (per network address, per browser, per target e-mail), the form's schema, then the domain
+ * write. The schema runs here rather than before (as `handleFormAction` does for other forms) because the honeypot
+ * and the limits come first. Throws DomainError on bad input.
  */
 export async function handleVisitorSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "webhooks">,
@@ -66,7 +65,7 @@ export async function handleVisitorSubmission(
   // its address hash when it keeps no cookie.
   const browserKey = identity.viewerFingerprint ? `${identity.viewerFingerprint}:${identity.addressHash}` : identity.addressHash;
   await limit("browser", `form:browser:${submission.projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
-  const limitPerEmail = (email: string) => limit("email", `form:email:${submission.projectId}:${email.toLowerCase()}`, VISITOR_FORM_LIMITS.perEmail);
+  const limitPerEmail = (email: string) => limit("email", `form:email:${submission.projectId}:${email}`, VISITOR_FORM_LIMITS.perEmail);
 
   const claim = key ? claimSubmission(submission.projectId, key, submission.intent) : undefined;
   try {

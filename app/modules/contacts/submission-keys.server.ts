@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import type { VisitorIntent } from "./visitor-action-result";
+import type { VisitorIntent } from "./visitor-form-rules";
 
 /** What a repeated submission is answered: the first one's message (and intro blurb). */
 export type RecordedOutcome = { message: string; blurb?: string };

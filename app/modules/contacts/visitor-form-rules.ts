@@ -1,15 +1,17 @@
-import { EMAIL_PATTERN } from "~/modules/mail/address";
+import type { FormResult } from "~/modules/forms/form-result";
+import { isHttpUrl, REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
+import { EMAIL_PATTERN } from "~/modules/mail/address";
 
 /**
  * The limits and messages of the pitch page's three forms (SPEC.md sections 4, 5, 8 and 9): the one source
- * for the zod schemas the server runs (`visitor-forms.ts`) and for `checkVisitorForm`, the same rules
- * without zod for the anonymous page's enhancement module (decision 13; a unit test holds the two equal).
+ * for their zod schemas (`intro-form.ts`, `subscribe-form.ts`, `signals/signal-form.ts`) and for
+ * `checkVisitorForm`, the same rules without zod for the anonymous page's enhancement module (decision 13; a
+ * unit test holds the two equal).
  */
 export const ROLE_TAGS = ["Angel", "Operator", "Press", "Designer", "PM", "Founder", "Engineer"] as const;
 export type RoleTag = (typeof ROLE_TAGS)[number];
 
-export const REQUIRED_MESSAGE = "Please fill in all required fields";
 export const EMAIL_MESSAGE = "Please enter a valid email address";
 
 export const LIMITS = { name: 100, email: 255, url: 2048, note: 1000, message: 1000, tierId: 64 } as const;
@@ -26,21 +28,36 @@ export const MESSAGES = {
   tierNotFound: "Tier not found",
 } as const;
 
+export type VisitorIntent = "intro" | "subscribe" | "signal";
+
+const INTENTS: readonly VisitorIntent[] = ["intro", "subscribe", "signal"];
+
+/** A posted `intent` field; anything unknown is an intro, as the forms have always answered. */
+export function visitorIntentOf(value: unknown): VisitorIntent {
+  return INTENTS.includes(value as VisitorIntent) ? (value as VisitorIntent) : "intro";
+}
+
+/** What the pitch page's forms answer; an intro's success carries the forwardable blurb. */
+export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string }>;
+
+/** The spec's success toasts. */
+export const SUBSCRIBED_MESSAGE = "You're on the list—weekly Friday digest, unsub anytime.";
+export const SIGNAL_RECORDED_MESSAGE = "Signal of interest recorded!";
+export const INTRO_SENT_MESSAGE = "Intro request sent!";
+
+/** The spec's fallback messages when the server gives none. */
+export const FAILURE_MESSAGES: Record<VisitorIntent, string> = {
+  intro: "Failed to submit. Please try again.",
+  subscribe: "Failed to subscribe. Please try again.",
+  signal: "Failed to record signal",
+};
+
 /** The order the fields appear in each form: the first message shown is the first field's. */
 export const FIELD_ORDER = {
   intro: ["name", "email", "linkedinUrl", "note", "roleTags"],
   subscribe: ["name", "email", "consent"],
   signal: ["tierId", "name", "email", "message", "showName", "showMessage"],
 } as const;
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
 
 export type FormCheck = { ok: true } | { ok: false; fieldErrors: Record<string, string>; formError: string };
 type Values = Record<string, string | string[] | undefined>;
@@ -66,7 +83,7 @@ const isChecked = (value: string | string[] | undefined) => value === "on" || va
  * A form as the browser read it (text fields as strings, `roleTags` as a list), checked with the rules the
  * server's schema applies: the first message per field, and the first field's as the form's message.
  */
-export function checkVisitorForm(intent: keyof typeof FIELD_ORDER, values: Values): FormCheck {
+export function checkVisitorForm(intent: VisitorIntent, values: Values): FormCheck {
   const unstorable = unstorableTextPaths(values);
   if (unstorable.length) {
     const fieldErrors: Record<string, string> = {};

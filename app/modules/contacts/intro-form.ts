@@ -1,0 +1,15 @@
+import { z } from "zod/mini";
+import { optionalHttpUrl, requiredText } from "~/modules/forms/fields";
+import { visitorEmail, visitorName } from "./visitor-fields";
+import { LIMITS, MESSAGES, ROLE_TAGS } from "./visitor-form-rules";
+
+/** The intro request form (SPEC.md section 8), run by the server and the React page; every message is the spec's. */
+export const introSchema = z.object({
+  name: visitorName,
+  email: visitorEmail,
+  linkedinUrl: optionalHttpUrl(MESSAGES.linkedinUrl, LIMITS.url),
+  note: requiredText(LIMITS.note, MESSAGES.noteTooLong),
+  roleTags: z._default(z.array(z.enum(ROLE_TAGS, MESSAGES.unknownRoleTag)).check(z.maxLength(ROLE_TAGS.length, MESSAGES.tooManyRoleTags)), []),
+});
+
+export type IntroInput = z.infer<typeof introSchema>;

@@ -1,0 +1,13 @@
+import { z } from "zod/mini";
+import { checkbox } from "~/modules/forms/fields";
+import { visitorEmail, visitorName } from "./visitor-fields";
+import { MESSAGES } from "./visitor-form-rules";
+
+/** The follow-updates form (SPEC.md section 5): consent first, as the form shows it. */
+export const subscribeSchema = z.object({
+  consent: checkbox.check(z.refine((value: boolean) => value, MESSAGES.consent)),
+  name: visitorName,
+  email: visitorEmail,
+});
+
+export type SubscribeInput = z.infer<typeof subscribeSchema>;

@@ -1,0 +1,45 @@
+import type { core } from "zod/mini";
+
+/** The HTML attributes an input takes from its schema field, so a component never repeats a limit. */
+export type InputConstraints = { required?: true; maxLength?: number };
+
+type AnySchema = core.$ZodType;
+
+/** The schema behind wrappers that do not change what a field accepts as text. */
+function unwrap(schema: AnySchema): AnySchema {
+  const def = schema._zod.def as unknown as { type: string; innerType?: AnySchema; in?: AnySchema; element?: AnySchema };
+  if ((def.type === "optional" || def.type === "default" || def.type === "nullable") && def.innerType) return unwrap(def.innerType);
+  if (def.type === "pipe" && def.in) return unwrap(def.in);
+  return schema;
+}
+
+function fieldOf(schema: AnySchema, path: string): AnySchema {
+  let current = schema;
+  for (const key of path.split(".")) {
+    current = unwrap(current);
+    const def = current._zod.def as unknown as { type: string; shape?: Record<string, AnySchema>; element?: AnySchema };
+    if (def.type === "array" && def.element) current = unwrap(def.element);
+    const shape = (current._zod.def as unknown as { shape?: Record<string, AnySchema> }).shape;
+    const next = shape?.[key];
+    if (!next) throw new Error(`The form schema has no field ${path}`);
+    current = next;
+  }
+  return unwrap(current);
+}
+
+/**
+ * `required` and `maxLength` of a field of an object schema, read from its checks (`min_length` of 1 or more,
+ * `max_length`). A dotted path reaches into lists of objects: `metrics.label`, `tiers.rangeLabel`.
+ */
+export function constraintsOf(schema: AnySchema, path: string): InputConstraints {
+  const field = fieldOf(schema, path);
+  const checks = ((field._zod.def as unknown as { checks?: { _zod: { def: { check: string; minimum?: number; maximum?: number } } }[] }).checks ?? []).map(
+    (check) => check._zod.def,
+  );
+  const constraints: InputConstraints = {};
+  for (const check of checks) {
+    if (check.check === "min_length" && (check.minimum ?? 0) >= 1) constraints.required = true;
+    if (check.check === "max_length" && check.maximum !== undefined) constraints.maxLength = check.maximum;
+  }
+  return constraints;
+}
