@@ -35,3 +35,8 @@ export class DomainError extends Error {
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
+
+/** The headers a DomainError's answer carries: Retry-After when it is a rate limit. */
+export function domainErrorHeaders(error: DomainError): HeadersInit | undefined {
+  return error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
+}

@@ -29,6 +29,7 @@ import { TiersEditor } from "./form/tiers-editor";
 import { ProjectSectionTop } from "./project-section-nav";
 import { FormSection } from "./form/ui";
 import { useSettledResult } from "./form/use-settled-result";
+import { maxLengthOf } from "~/modules/forms/constraints";
 
 export type ProjectFormProject = {
   id: string;
@@ -209,7 +210,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
             name="title"
             label="Project Title"
             required
-            maxLength={LIMITS.title}
+            maxLength={maxLengthOf(projectFormSchema, "title")}
             autoComplete="off"
             placeholder="e.g. Acme Robotics"
             value={title}
@@ -225,7 +226,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
             name="slug"
             label="URL Slug"
             required
-            maxLength={LIMITS.slug}
+            maxLength={maxLengthOf(projectFormSchema, "slug")}
             autoComplete="off"
             autoCapitalize="none"
             autoCorrect="off"
@@ -268,7 +269,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
             name="oneLiner"
             label="One-Liner"
             required
-            maxLength={LIMITS.oneLiner}
+            maxLength={maxLengthOf(projectFormSchema, "oneLiner")}
             placeholder="e.g. Warehouse robots that pay for themselves in 6 months"
             defaultValue={project?.oneLiner ?? ""}
             data-error-slot="oneLiner"
@@ -293,7 +294,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
             name="summary"
             label="Project Summary"
             rows={5}
-            maxLength={LIMITS.summary}
+            maxLength={maxLengthOf(projectFormSchema, "summary")}
             placeholder="What you are building, for whom, and why now."
             defaultValue={project?.summary ?? ""}
             data-error-slot="summary"

@@ -4,6 +4,7 @@ import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { TextField } from "~/components/pitch/form-controls";
 import { useHydrated } from "~/components/pitch/use-hydrated";
+import { maxLengthOf } from "~/modules/forms/constraints";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
 import { printPagePath, qrCodeFormSchema } from "~/modules/qr/qr-form";
@@ -251,7 +252,7 @@ function CreateQrForm({ action }: { action: string }) {
           name="label"
           label="Label"
           required
-          maxLength={100}
+          maxLength={maxLengthOf(qrCodeFormSchema, "label")}
           autoComplete="off"
           placeholder="e.g. Disrupt booth"
           value={label}
@@ -266,7 +267,7 @@ function CreateQrForm({ action }: { action: string }) {
           name="eventTag"
           label="Event Tag"
           optional
-          maxLength={50}
+          maxLength={maxLengthOf(qrCodeFormSchema, "eventTag")}
           autoComplete="off"
           placeholder="e.g. disrupt-2025"
           value={eventTag}

@@ -1,7 +1,9 @@
 import { LoaderCircle } from "lucide-react";
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { FieldError, FormAlert, inputClass, labelClass } from "~/components/form-fields";
+import { visitorEmail, visitorName } from "~/modules/contacts/visitor-fields";
 import { HONEYPOT_FIELD } from "~/modules/contacts/visitor-form-rules";
+import { maxLengthOf } from "~/modules/forms/constraints";
 
 type FieldBase = { id: string; name: string; label: ReactNode; error?: string; hint?: ReactNode; optional?: boolean };
 
@@ -159,7 +161,7 @@ export function NameAndEmailFields({ id, form, autoFocus }: { id: string; form: 
         label="Name"
         required
         autoComplete="name"
-        maxLength={100}
+        maxLength={maxLengthOf(visitorName)}
         defaultValue={form.submitted("name")}
         error={form.fieldError("name")}
         {...(autoFocus ? { "data-autofocus": true } : {})}
@@ -172,7 +174,7 @@ export function NameAndEmailFields({ id, form, autoFocus }: { id: string; form: 
         inputMode="email"
         required
         autoComplete="email"
-        maxLength={255}
+        maxLength={maxLengthOf(visitorEmail)}
         defaultValue={form.submitted("email")}
         error={form.fieldError("email")}
       />

@@ -4,9 +4,9 @@ import { useEffect, useId, useState } from "react";
 import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router";
 import { toast } from "sonner";
 import { secondaryButtonClass } from "~/components/form-fields";
-import { INTRO_SENT_MESSAGE, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { introSchema } from "~/modules/contacts/intro-form";
-import { ROLE_TAGS } from "~/modules/contacts/visitor-form-rules";
+import { INTRO_SENT_MESSAGE, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
 import { FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField, TextField } from "./form-controls";
 import { useHydrated } from "./use-hydrated";
@@ -66,7 +66,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
         optional
         autoComplete="url"
         placeholder="https://linkedin.com/in/…"
-        maxLength={2048}
+        maxLength={maxLengthOf(introSchema, "linkedinUrl")}
         defaultValue={form.submitted("linkedinUrl")}
         error={form.fieldError("linkedinUrl")}
       />
@@ -76,7 +76,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
         label="Note"
         required
         rows={4}
-        maxLength={1000}
+        maxLength={maxLengthOf(introSchema, "note")}
         placeholder="Who you are, and who you could introduce (or would like to meet)."
         defaultValue={form.submitted("note")}
         error={form.fieldError("note")}

@@ -3,13 +3,14 @@ import { useId, useState } from "react";
 import { toast } from "sonner";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
 import { SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { maxLengthOf } from "~/modules/forms/constraints";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 const FIELD_ORDER = ["tierId", "name", "email", "message", "showName", "showMessage"] as const;
-const MESSAGE_MAX = 1000;
+const MESSAGE_MAX = maxLengthOf(signalSchema, "message");
 
 export const SIGNAL_NOTICE = "This is a non-binding signal of interest. No payment is made and no securities are offered.";
 

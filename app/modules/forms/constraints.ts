@@ -13,25 +13,29 @@ function unwrap(schema: AnySchema): AnySchema {
   return schema;
 }
 
-function fieldOf(schema: AnySchema, path: string): AnySchema {
+/** The field at `path`; a list field stands for its items (one input per item). */
+function fieldOf(schema: AnySchema, path: string | undefined): AnySchema {
   let current = schema;
-  for (const key of path.split(".")) {
+  for (const key of path ? path.split(".") : []) {
     current = unwrap(current);
     const def = current._zod.def as unknown as { type: string; shape?: Record<string, AnySchema>; element?: AnySchema };
     if (def.type === "array" && def.element) current = unwrap(def.element);
     const shape = (current._zod.def as unknown as { shape?: Record<string, AnySchema> }).shape;
     const next = shape?.[key];
-    if (!next) throw new Error(`The form schema has no field ${path}`);
+    if (!next) throw new Error(`The form schema has no field ${path ?? ""}`);
     current = next;
   }
-  return unwrap(current);
+  current = unwrap(current);
+  const def = current._zod.def as unknown as { type: string; element?: AnySchema };
+  return def.type === "array" && def.element ? unwrap(def.element) : current;
 }
 
 /**
- * `required` and `maxLength` of a field of an object schema, read from its checks (`min_length` of 1 or more,
- * `max_length`). A dotted path reaches into lists of objects: `metrics.label`, `tiers.rangeLabel`.
+ * `required` and `maxLength` of a field, read from its checks (`min_length` of 1 or more, `max_length`): the field
+ * schema itself, or the one at `path` in an object schema. A dotted path reaches into lists of objects
+ * (`metrics.label`, `tiers.rangeLabel`); a list of text (`problemPoints`) gives its items' constraints.
  */
-export function constraintsOf(schema: AnySchema, path: string): InputConstraints {
+export function constraintsOf(schema: AnySchema, path?: string): InputConstraints {
   const field = fieldOf(schema, path);
   const checks = ((field._zod.def as unknown as { checks?: { _zod: { def: { check: string; minimum?: number; maximum?: number } } }[] }).checks ?? []).map(
     (check) => check._zod.def,
@@ -42,4 +46,11 @@ export function constraintsOf(schema: AnySchema, path: string): InputConstraints
     if (check.check === "max_length" && check.maximum !== undefined) constraints.maxLength = check.maximum;
   }
   return constraints;
+}
+
+/** The `maxLength` a field's schema sets; a field without one is a mistake in the form, so it throws. */
+export function maxLengthOf(schema: AnySchema, path?: string): number {
+  const { maxLength } = constraintsOf(schema, path);
+  if (maxLength === undefined) throw new Error(`The form field ${path ?? "schema"} sets no maximum length`);
+  return maxLength;
 }

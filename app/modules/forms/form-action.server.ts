@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import type { core } from "zod/mini";
-import { DomainError, isDomainError } from "~/modules/errors.server";
-import { domainErrorHeaders } from "~/modules/http/domain-errors.server";
+import { DomainError, domainErrorHeaders, isDomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { FormFailure, FormResult, FormSuccess, SubmittedValues } from "./form-result";
 import { formToObject, validate } from "./validation";

@@ -1,14 +1,7 @@
 import { data } from "react-router";
-import { isDomainError, type DomainError } from "~/modules/errors.server";
+import { domainErrorHeaders, isDomainError, type DomainError } from "~/modules/errors.server";
 
-/**
- * How a DomainError is answered outside forms (forms: `forms/form-action.server.ts`): its status, and
- * Retry-After when it is a rate limit.
- */
-export function domainErrorHeaders(error: DomainError): HeadersInit | undefined {
-  return error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
-}
-
+/** The JSON answer for a DomainError outside forms (forms: `forms/form-action.server.ts`): `{error, fieldErrors?}`. */
 export function domainErrorJson(error: DomainError): Response {
   const fieldErrors = Object.keys(error.fieldErrors).length ? { fieldErrors: error.fieldErrors } : {};
   return Response.json({ error: error.message, ...fieldErrors }, { status: error.status, headers: domainErrorHeaders(error) });

@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { flushSync } from "react-dom";
-import { LIMITS } from "~/modules/projects/project-form";
+import { maxLengthOf } from "~/modules/forms/constraints";
+import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
 import { fieldDomId } from "./form-errors";
 import type { MetricRow, PointRow } from "./form-state";
 import { AddButton, bareInputClass, describedBy, focusNow, IconButton, InlineError } from "./ui";
@@ -64,7 +65,7 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
                         id={labelId}
                         value={row.label}
                         onChange={(event) => update(index, { label: event.target.value })}
-                        maxLength={40}
+                        maxLength={maxLengthOf(projectFormSchema, "metrics.label")}
                         placeholder="e.g. Monthly revenue"
                         data-error-slot={labelSlot}
                         aria-invalid={errors[labelSlot] ? true : undefined}
@@ -80,7 +81,7 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
                         id={valueId}
                         value={row.value}
                         onChange={(event) => update(index, { value: event.target.value })}
-                        maxLength={40}
+                        maxLength={maxLengthOf(projectFormSchema, "metrics.value")}
                         placeholder="e.g. $48k"
                         data-error-slot={valueSlot}
                         aria-invalid={errors[valueSlot] ? true : undefined}
@@ -169,7 +170,7 @@ export function PointsEditor({
                     id={id}
                     value={row.text}
                     onChange={(event) => onChange(rows.map((item, i) => (i === index ? { ...item, text: event.target.value } : item)))}
-                    maxLength={LIMITS.pointLength}
+                    maxLength={maxLengthOf(projectFormSchema, "problemPoints")}
                     placeholder={placeholder}
                     data-error-slot={slot}
                     aria-invalid={errors[slot] ? true : undefined}

@@ -2,11 +2,12 @@ import { ChevronDown, ChevronUp, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { flushSync } from "react-dom";
 import { labelClass } from "~/components/form-fields";
-import { LIMITS } from "~/modules/projects/project-form";
+import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import { fieldDomId } from "./form-errors";
 import { amountOrNull, moveItem, type TierRow } from "./form-state";
 import { AddButton, bareInputClass, describedBy, focusNow, IconButton, InlineError } from "./ui";
+import { maxLengthOf } from "~/modules/forms/constraints";
 
 type Props = {
   rows: TierRow[];
@@ -159,7 +160,7 @@ function TierCard({
               value={row.rangeLabel}
               onChange={(event) => onUpdate({ rangeLabel: event.target.value })}
               required
-              maxLength={60}
+              maxLength={maxLengthOf(projectFormSchema, "tiers.rangeLabel")}
               placeholder="e.g. Angel"
               data-error-slot={label.key}
               aria-invalid={label.error ? true : undefined}
