@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
-import { submitVisitorJson } from "~/modules/visitor-forms/visitor-json-function.server";
+import { submitVisitorJson } from "~/modules/visitor-forms/visitor-submission.server";
 
 import type { Route } from "./+types/api.functions.submit-intro";
 

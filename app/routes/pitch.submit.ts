@@ -1,5 +1,5 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-post.server";
+import { postVisitorForm } from "~/modules/visitor-forms/visitor-submission.server";
 import type { Route } from "./+types/pitch.submit";
 
 /**

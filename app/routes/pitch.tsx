@@ -6,7 +6,7 @@ import { pitchManifestPath, type InstallTarget } from "~/modules/icons/web-manif
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
 import { FAILURE_MESSAGES, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
-import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-post.server";
+import { postVisitorForm } from "~/modules/visitor-forms/visitor-submission.server";
 import { PRODUCT_NAME } from "~/product";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/pitch";

@@ -1,16 +1,115 @@
+import type { RouterContextProvider } from "react-router";
 import type { AppServices } from "~/services.server";
 import { isUniqueViolation } from "~/db/normalize.server";
+import { getSessionUser } from "~/modules/auth/session.server";
 import { submitIntro, subscribeToUpdates, type VisitorContext } from "~/modules/contacts/contacts.server";
-import { DomainError, isDomainError } from "~/modules/errors.server";
-import { validate } from "~/modules/forms/validation";
-import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
-import { consumeRateLimit, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
-import { recordSignal } from "~/modules/signals/signals.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "~/modules/contacts/submission-keys.server";
-import { INTRO_SENT_MESSAGE, SIGNAL_RECORDED_MESSAGE, SUBSCRIBED_MESSAGE, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import {
+  FAILURE_MESSAGES,
+  HONEYPOT_FIELD,
+  INTRO_SENT_MESSAGE,
+  ROLE_TAGS,
+  SIGNAL_RECORDED_MESSAGE,
+  SUBSCRIBED_MESSAGE,
+  visitorIntentOf,
+  type VisitorActionResult,
+  type VisitorIntent,
+} from "~/modules/contacts/visitor-form-rules";
+import { DomainError, isDomainError } from "~/modules/errors.server";
+import { runFormAction, type FormIntent } from "~/modules/forms/form-action.server";
+import type { SubmittedValues } from "~/modules/forms/form-result";
+import { readFormFields, validate } from "~/modules/forms/validation";
+import { clientIpOf } from "~/modules/http/client-ip.server";
+import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
+import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
+import { consumeRateLimit, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
 import { signalSchema } from "~/modules/signals/signal-form";
+import { recordSignal } from "~/modules/signals/signals.server";
+
+/**
+ * The pitch page's three forms, from the post to the domain write: `postVisitorForm` for the page's own action and
+ * `/pitch/{slug}/submit`, `submitVisitorJson` for the JSON functions (SPEC.md section 7), both through
+ * `handleVisitorSubmission` (honeypot, limits, schema, write).
+ */
+
+export type VisitorFormPost =
+  | { page: null }
+  | { page: PitchPage; intent: VisitorIntent; status: number; headers?: HeadersInit; result: VisitorActionResult; outcome: VisitorOutcome | null };
+
+const readVisitorForm = (form: FormData) => readFormFields(form, { roleTags: ROLE_TAGS.length });
+
+/**
+ * A pitch page form as posted to the page (no JavaScript, or the React page) or to `/pitch/{slug}/submit`
+ * (the anonymous page's enhancement module, decision 13): the visitor's page, the shared submission handler,
+ * and the answer as the form shows it. `idempotencyKey` makes a repeated post answer the first result.
+ */
+export async function postVisitorForm(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  slug: string,
+  form: FormData,
+  idempotencyKey: string | null = null,
+): Promise<VisitorFormPost> {
+  const { auth, database } = context.services;
+  const intent = visitorIntentOf(form.get("intent"));
+  const viewer = await getSessionUser(auth, request);
+  const page = await loadPitchPage(database.db, slug, viewer?.id ?? null);
+  if (!page) return { page: null };
+
+  let outcome: VisitorOutcome | null = null;
+  const submit: FormIntent<{ blurb?: string }, SubmittedValues> = {
+    read: readVisitorForm,
+    echo: (posted) => submittedValues(readVisitorForm(posted)),
+    failureMessage: FAILURE_MESSAGES[intent],
+    run: async (values) => {
+      outcome = await handleVisitorSubmission(context.services, {
+        intent,
+        projectId: page.project.id,
+        values,
+        clientIp: clientIpOf(request),
+        honeypot: String(form.get(HONEYPOT_FIELD) ?? ""),
+        visitor: { userId: viewer?.id ?? null },
+        cookieHeader: request.headers.get("cookie"),
+        userAgent: request.headers.get("user-agent"),
+        idempotencyKey,
+      });
+      return { message: outcome.message, blurb: outcome.blurb };
+    },
+  };
+  const answer = await runFormAction({ form, logger: context.logger, intent, intents: { intro: submit, subscribe: submit, signal: submit } });
+  if (answer.kind === "response") throw new Error("visitor forms answer a result, never a response");
+  return { page, intent, status: answer.status, headers: answer.headers, result: answer.result, outcome: answer.result.ok ? outcome : null };
+}
+
+/** The visitor's input, echoed back on failure (never the honeypot). */
+function submittedValues(fields: SubmittedValues): SubmittedValues {
+  const values: SubmittedValues = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === HONEYPOT_FIELD || key === "intent" || key === "via") continue;
+    values[key] = typeof value === "string" ? value.slice(0, 2000) : value;
+  }
+  return values;
+}
+
+/** A visitor form as the JSON functions (SPEC.md section 7) receive it, already unpacked from the body. */
+export type VisitorJsonSubmission = { intent: VisitorIntent; projectId: string; values: Record<string, unknown>; honeypot: string | undefined };
+
+/** Runs a JSON function's visitor form through the same handler as the page's forms, as the request's visitor. */
+export async function submitVisitorJson(context: Readonly<RouterContextProvider>, request: Request, submission: VisitorJsonSubmission): Promise<VisitorOutcome> {
+  const viewer = await getSessionUser(context.services.auth, request);
+  return handleVisitorSubmission(context.services, {
+    intent: submission.intent,
+    projectId: submission.projectId,
+    values: submission.values,
+    clientIp: clientIpOf(request),
+    honeypot: submission.honeypot ?? "",
+    visitor: { userId: viewer?.id ?? null },
+    cookieHeader: request.headers.get("cookie"),
+    userAgent: request.headers.get("user-agent"),
+  });
+}
 
 export type VisitorSubmission = {
   intent: VisitorIntent;
