@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
-import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
-import { submitVisitorJson } from "~/modules/visitor-forms/visitor-submission.server";
+import { methodNotAllowed } from "~/modules/http/api.server";
+import { answerVisitorJson } from "~/modules/visitor-forms/visitor-submission.server";
 
 import type { Route } from "./+types/api.functions.submit-intro";
 
@@ -13,24 +13,14 @@ const bodySchema = z.object({
   website: z.optional(z.string()),
 });
 
-export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
-  return respondJson(context.logger, async () => {
-    const body = await readJsonBody(request, bodySchema);
-    const outcome = await submitVisitorJson(context, request, {
-      intent: "intro",
-      projectId: body.projectId,
-      values: {
-        name: body.contact.name,
-        email: body.contact.email,
-        linkedinUrl: body.contact.linkedinUrl ?? undefined,
-        note: body.note,
-        roleTags: body.roleTags ?? [],
-      },
-      honeypot: body.website,
-    });
-    return { success: true, message: outcome.message, blurb: outcome.blurb };
-  });
+export function action({ request, context }: Route.ActionArgs) {
+  return answerVisitorJson(context, request, "intro", bodySchema, (body) => ({
+    name: body.contact.name,
+    email: body.contact.email,
+    linkedinUrl: body.contact.linkedinUrl ?? undefined,
+    note: body.note,
+    roleTags: body.roleTags ?? [],
+  }));
 }
 
 export function loader() {

@@ -5,7 +5,7 @@ import { requireSessionUser } from "~/modules/auth/session.server";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
 import { createProject } from "~/modules/projects/founder-projects.server";
-import { DEFAULT_TIERS, projectFormSchema, readProjectForm, type ProjectFormInput } from "~/modules/projects/project-form";
+import { DEFAULT_TIERS, PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-create";
 
@@ -25,9 +25,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     intent: "save",
     intents: {
       save: {
-        schema: projectFormSchema,
-        read: readProjectForm,
-        failureMessage: "Failed to save project",
+        ...PROJECT_FORM_INTENT,
         run: async (input: ProjectFormInput) => {
           const project = await createProject(database.db, user.id, input);
           const cookie = await serializeFlash(flashCookie, { toast: { type: "success", message: "Project created successfully" } });

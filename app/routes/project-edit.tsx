@@ -4,7 +4,7 @@ import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { getOwnedProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { projectFormSchema, readProjectForm, type ProjectFormInput } from "~/modules/projects/project-form";
+import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode } from "~/modules/qr/qr-codes.server";
 import { qrCodeFormSchema, type QrCodeFormInput } from "~/modules/qr/qr-form";
 import { projectUpdateSchema, type ProjectUpdateInput } from "~/modules/updates/project-update-form";
@@ -62,9 +62,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     intent: intentOf(form, EDIT_INTENTS),
     intents: {
       save: {
-        schema: projectFormSchema,
-        read: readProjectForm,
-        failureMessage: "Failed to save project",
+        ...PROJECT_FORM_INTENT,
         run: async (input: ProjectFormInput) => {
           await updateProject(database.db, user.id, params.id, input);
           return { message: "Project updated successfully" };

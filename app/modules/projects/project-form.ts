@@ -61,6 +61,9 @@ export const projectFormSchema = z.object({
 });
 
 export type ProjectFormInput = z.infer<typeof projectFormSchema>;
+
+/** How the create and edit actions read and check the project form (their `save` intent adds the domain call). */
+export const PROJECT_FORM_INTENT = { schema: projectFormSchema, read: readProjectForm, failureMessage: "Failed to save project" };
 export type TierInput = z.infer<typeof tierSchema>;
 
 /** Tiers a new project starts with; the founder edits them on the form. */

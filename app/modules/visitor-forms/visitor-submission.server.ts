@@ -1,4 +1,5 @@
 import type { RouterContextProvider } from "react-router";
+import type { core } from "zod/mini";
 import type { AppServices } from "~/services.server";
 import { isUniqueViolation } from "~/db/normalize.server";
 import { getSessionUser } from "~/modules/auth/session.server";
@@ -21,6 +22,7 @@ import { DomainError, isDomainError } from "~/modules/errors.server";
 import { runFormAction, type FormIntent } from "~/modules/forms/form-action.server";
 import type { SubmittedValues } from "~/modules/forms/form-result";
 import { readFormFields, validate } from "~/modules/forms/validation";
+import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
@@ -30,7 +32,7 @@ import { recordSignal } from "~/modules/signals/signals.server";
 
 /**
  * The pitch page's three forms, from the post to the domain write: `postVisitorForm` for the page's own action and
- * `/pitch/{slug}/submit`, `submitVisitorJson` for the JSON functions (SPEC.md section 7), both through
+ * `/pitch/{slug}/submit`, `answerVisitorJson` for the JSON functions (SPEC.md section 7), both through
  * `handleVisitorSubmission` (honeypot, limits, schema, write).
  */
 
@@ -93,21 +95,36 @@ function submittedValues(fields: SubmittedValues): SubmittedValues {
   return values;
 }
 
-/** A visitor form as the JSON functions (SPEC.md section 7) receive it, already unpacked from the body. */
-export type VisitorJsonSubmission = { intent: VisitorIntent; projectId: string; values: Record<string, unknown>; honeypot: string | undefined };
+/** What every visitor JSON function's body carries besides the form's fields: the project and the honeypot. */
+type VisitorJsonBody = { projectId: string; website?: string | undefined };
 
-/** Runs a JSON function's visitor form through the same handler as the page's forms, as the request's visitor. */
-export async function submitVisitorJson(context: Readonly<RouterContextProvider>, request: Request, submission: VisitorJsonSubmission): Promise<VisitorOutcome> {
-  const viewer = await getSessionUser(context.services.auth, request);
-  return handleVisitorSubmission(context.services, {
-    intent: submission.intent,
-    projectId: submission.projectId,
-    values: submission.values,
-    clientIp: clientIpOf(request),
-    honeypot: submission.honeypot ?? "",
-    visitor: { userId: viewer?.id ?? null },
-    cookieHeader: request.headers.get("cookie"),
-    userAgent: request.headers.get("user-agent"),
+/**
+ * A JSON function's visitor form (SPEC.md section 7): POST only, the body checked by the function's schema and
+ * unpacked by `valuesOf`, then the same handler as the page's forms, as the request's visitor. Answers
+ * `{success, message, blurb?}`, or `{error}` with the DomainError's status.
+ */
+export async function answerVisitorJson<S extends core.$ZodType<VisitorJsonBody>>(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  intent: VisitorIntent,
+  bodySchema: S,
+  valuesOf: (body: core.output<S>) => Record<string, unknown>,
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  return respondJson(context.logger, async () => {
+    const body = await readJsonBody(request, bodySchema);
+    const viewer = await getSessionUser(context.services.auth, request);
+    const outcome = await handleVisitorSubmission(context.services, {
+      intent,
+      projectId: body.projectId,
+      values: valuesOf(body),
+      clientIp: clientIpOf(request),
+      honeypot: body.website ?? "",
+      visitor: { userId: viewer?.id ?? null },
+      cookieHeader: request.headers.get("cookie"),
+      userAgent: request.headers.get("user-agent"),
+    });
+    return { success: true, message: outcome.message, blurb: outcome.blurb };
   });
 }
 
