@@ -2,7 +2,10 @@ import { AlertTriangle, ArrowLeft, ExternalLink, LoaderCircle } from "lucide-rea
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { TextAreaField, TextField } from "~/components/pitch/form-controls";
+import { FormSection } from "~/components/ui/card";
+import { TextAreaField, TextField } from "~/components/ui/form-fields";
+import { StatusBadge } from "~/components/ui/status-badge";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import { validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/http/form-result";
 import { deriveSlug, LIMITS, projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
@@ -27,8 +30,6 @@ import { MetricsEditor, PointsEditor } from "./form/list-editors";
 import { StatusField } from "./form/status-field";
 import { TiersEditor } from "./form/tiers-editor";
 import { ProjectSectionTop } from "./project-section-nav";
-import { FormSection } from "./form/ui";
-import { useSettledResult } from "./form/use-settled-result";
 
 export type ProjectFormProject = {
   id: string;
@@ -166,7 +167,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
           {isEdit && project ? (
             <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
               <span className="truncate font-medium text-slate-800">{project.title}</span>
-              <StatusBadge status={project.status} />
+              <StatusBadge status={project.status} look="plain" />
             </p>
           ) : (
             <p className="mt-1 text-sm text-slate-600">Set up your pitch page. You can change everything later.</p>
@@ -380,18 +381,5 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
       </FormElement>
 
     </main>
-  );
-}
-
-function StatusBadge({ status }: { status: string }) {
-  const published = status === "published";
-  return (
-    <span
-      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ${
-        published ? "bg-green-100 text-green-800" : "bg-yellow-100 text-yellow-800"
-      }`}
-    >
-      {published ? "Published" : "Draft"}
-    </span>
   );
 }

@@ -2,15 +2,15 @@ import { Check, Copy, Download, LoaderCircle, Printer, QrCode, ScanLine, Tag, Tr
 import { type FormEvent, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
-import { TextField } from "~/components/pitch/form-controls";
-import { useHydrated } from "~/components/pitch/use-hydrated";
+import { cardClass } from "~/components/ui/card";
+import { TextField } from "~/components/ui/form-fields";
+import { useCopy } from "~/components/ui/use-copy";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/http/form-result";
 import { printPagePath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
-import { cardClass } from "./form/ui";
-import { useCopy } from "./form/use-copy";
-import { useSettledResult } from "./form/use-settled-result";
 
 export type QrCodeItem = {
   id: string;

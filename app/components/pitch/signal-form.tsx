@@ -5,7 +5,9 @@ import type { PublicTier } from "~/modules/pitch/pitch-page.server";
 import { SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/pitch/visitor-action-result";
 import { signalSchema } from "~/modules/pitch/visitor-forms";
 import { formatAmountRange } from "~/modules/signals/amount-format";
-import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField } from "./form-controls";
+import { SubmitButton } from "~/components/ui/buttons";
+import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
+import { Honeypot, NameAndEmailFields } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 const FIELD_ORDER = ["tierId", "name", "email", "message", "showName", "showMessage"] as const;

@@ -1,10 +1,11 @@
 import { Activity, Handshake, Megaphone, ScanLine, TrendingUp, type LucideIcon } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useHydrated } from "~/components/pitch/use-hydrated";
+import { SectionCard } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/page-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ActivityItem, ActivityType } from "~/modules/activity/activity.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { plural } from "./format";
-import { EmptyState, SectionCard } from "./ui";
 
 /** SPEC.md section 9: refresh every 10 s, 20 items shown. */
 export const ACTIVITY_REFRESH_MS = 10_000;
