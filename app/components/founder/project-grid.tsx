@@ -1,7 +1,8 @@
 import { BarChart3, ExternalLink, FolderPlus, Inbox, Pencil, Plus } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
-import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { iconButtonClass } from "~/components/ui/icon-buttons";
 import { cardClass } from "~/components/ui/card";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { StatusBadge } from "~/components/ui/status-badge";

@@ -1,8 +1,8 @@
 import { X } from "lucide-react";
 import { flushSync } from "react-dom";
 import { LIMITS } from "~/modules/projects/project-form";
-import { AddButton, IconButton } from "~/components/ui/buttons";
 import { bareInputClass, describedBy, FieldError } from "~/components/ui/form-fields";
+import { AddButton, IconButton } from "~/components/ui/icon-buttons";
 import type { MetricRow, PointRow } from "./form-state";
 import { fieldDomId, focusNow } from "./form-errors";
 

@@ -1,8 +1,8 @@
 import { ChevronDown, ChevronUp, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { flushSync } from "react-dom";
-import { AddButton, IconButton } from "~/components/ui/buttons";
 import { bareInputClass, describedBy, FieldError, labelClass } from "~/components/ui/form-fields";
+import { AddButton, IconButton } from "~/components/ui/icon-buttons";
 import { LIMITS } from "~/modules/projects/project-form";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import { fieldDomId, focusNow } from "./form-errors";
