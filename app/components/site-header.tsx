@@ -1,6 +1,7 @@
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
+import { AvatarBadge } from "~/components/ui/avatar";
 import { PRODUCT_NAME } from "~/product";
 
 type HeaderUser = { email: string; name: string } | null;
@@ -52,20 +53,3 @@ function BackButton() {
 
 // Signed-out visitors (everyone scanning a QR code) never download the menu's code.
 const UserMenu = lazy(() => import("./user-menu"));
-
-export const avatarClass =
-  "flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white shadow-sm hover:bg-brand-700";
-
-export function avatarLetter(email: string | null | undefined): string {
-  const first = email?.trim().charAt(0);
-  return first ? first.toUpperCase() : "U";
-}
-
-function AvatarBadge({ email }: { email: string }) {
-  return (
-    <span aria-hidden className={avatarClass}>
-      {avatarLetter(email)}
-    </span>
-  );
-}
-

@@ -1,7 +1,7 @@
 import { FolderKanban, LogOut, Sparkles } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { Link, useSubmit } from "react-router";
-import { avatarClass, avatarLetter } from "./site-header";
+import { avatarClass, avatarLetter } from "~/components/ui/avatar";
 
 export default function UserMenu({ email }: { email: string }) {
   const submit = useSubmit();

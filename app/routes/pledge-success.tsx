@@ -1,7 +1,7 @@
 import { CheckCircle2, Home, Mail, Share2, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { primaryButtonClass, secondaryButtonClass } from "~/components/form-fields";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/pledge-success";
 

@@ -2,7 +2,7 @@ import { Download, Printer } from "lucide-react";
 import { Link } from "react-router";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
 import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
-import { useHydrated } from "~/components/pitch/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";

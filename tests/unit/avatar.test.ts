@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { avatarLetter } from "~/components/site-header";
+import { avatarLetter } from "~/components/ui/avatar";
 
 describe("avatarLetter", () => {
   it("shows the first letter of the e-mail, upper-cased", () => {

@@ -2,13 +2,14 @@ import { ArrowUpRight, BellRing, Gauge, Handshake, QrCode, ScanLine, Target, Tre
 import { useMemo, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { cardClass, SectionCard } from "~/components/ui/card";
+import { PageHeader } from "~/components/ui/page-header";
 import { ProjectSectionTop } from "./project-section-nav";
 import { EventFunnel } from "./insights/event-funnel";
 import { ExportCsvButton } from "./insights/export-csv-button";
 import { HowWeCount } from "./insights/how-we-count";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
-import { cardClass, PageHeader, SectionCard } from "./insights/ui";
 
 /** SPEC.md section 2, Analytics: counts, conversion, key metrics, scans over time and per QR code. */
 export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics; now: string }) {

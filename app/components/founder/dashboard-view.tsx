@@ -3,11 +3,14 @@ import { Link } from "react-router";
 import type { ActivityItem } from "~/modules/activity/activity.server";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
 import type { MySignal } from "~/modules/signals/my-signals.server";
+import { primaryButtonClass } from "~/components/ui/buttons";
+import { cardClass, SectionCard } from "~/components/ui/card";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { StatusBadge } from "~/components/ui/status-badge";
+import { useClock } from "~/components/ui/use-clock";
 import { PublicUrlWarningBanner } from "./public-url-warning";
 import { ActivityFeed } from "./insights/activity-feed";
 import { SignalList } from "./insights/signal-list";
-import { cardClass, EmptyState, PageHeader, primaryButtonClass, SectionCard, StatusBadge } from "./insights/ui";
-import { useClock } from "./insights/use-clock";
 
 export type DashboardProject = Pick<ProjectCard, "id" | "title" | "slug" | "status"> & { newLeads?: number };
 

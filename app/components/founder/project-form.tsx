@@ -1,12 +1,12 @@
-import { AlertTriangle, ArrowLeft, ExternalLink, LoaderCircle } from "lucide-react";
 import { type FormEvent, useCallback, useRef, useState } from "react";
-import { Form, Link, useFetcher, useNavigation } from "react-router";
+import { Form, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { TextAreaField, TextField } from "~/components/pitch/form-controls";
+import { FormSection } from "~/components/ui/card";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import { validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
-import { deriveSlug, LIMITS, projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
-import { fieldDomId, focusSlot, screenErrors, type KeptRows } from "./form/form-errors";
+import { LIMITS, projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
+import { focusSlot, screenErrors, type KeptRows } from "./form/form-errors";
 import {
   adoptSavedTierIds,
   keptMetricRows,
@@ -18,34 +18,17 @@ import {
   tierRows,
   tiersJson,
   type MetricRow,
-  type MetricValue,
   type PointRow,
+  type ProjectFormProject,
   type TierRow,
   type TierValue,
 } from "./form/form-state";
 import { MetricsEditor, PointsEditor } from "./form/list-editors";
+import { ProjectFormHeader } from "./form/project-form-header";
+import { BasicsSection, DetailsSection } from "./form/project-form-sections";
+import { SaveBar } from "./form/save-bar";
 import { StatusField } from "./form/status-field";
 import { TiersEditor } from "./form/tiers-editor";
-import { ProjectSectionTop } from "./project-section-nav";
-import { FormSection } from "./form/ui";
-import { useSettledResult } from "./form/use-settled-result";
-import { maxLengthOf } from "~/modules/forms/constraints";
-
-export type ProjectFormProject = {
-  id: string;
-  title: string;
-  slug: string;
-  oneLiner: string;
-  summary: string;
-  videoUrl: string;
-  deckUrl: string;
-  calendlyUrl: string;
-  status: string;
-  metrics: MetricValue[];
-  problemPoints: string[];
-  solutionPoints: string[];
-  tiers: TierValue[];
-};
 
 type ProjectFormProps = {
   mode: "create" | "edit";
@@ -147,47 +130,10 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
   }
 
   const FormElement = isEdit ? fetcher.Form : Form;
-  const savedPublished = isEdit && project?.status === "published";
-  const slugChanged = isEdit && project !== undefined && slug.trim() !== project.slug;
-  const liveUrl = `${publicUrl}/pitch/${slug.trim() || "your-project"}`;
 
   return (
     <main className="mx-auto max-w-3xl px-4 pb-10 pt-5 sm:pt-8">
-      {isEdit && project ? (
-        <ProjectSectionTop projectId={project.id} current="details" />
-      ) : (
-        <Link to="/my-projects" className="-ml-1 inline-flex items-center gap-1 rounded-md px-1 py-0.5 text-sm font-medium text-slate-600 hover:text-slate-900">
-          <ArrowLeft aria-hidden className="size-4" /> Back to Projects
-        </Link>
-      )}
-
-      <div className={`${isEdit ? "" : "mt-3 "}flex flex-wrap items-end justify-between gap-x-4 gap-y-3`}>
-        <div className="min-w-0">
-          <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">{isEdit ? "Edit Project" : "Create Project"}</h1>
-          {isEdit && project ? (
-            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
-              <span className="truncate font-medium text-slate-800">{project.title}</span>
-              <StatusBadge status={project.status} />
-            </p>
-          ) : (
-            <p className="mt-1 text-sm text-slate-600">Set up your pitch page. You can change everything later.</p>
-          )}
-        </div>
-        <div className="flex flex-wrap gap-2">
-        {savedPublished && project ? (
-          <a
-            href={`/pitch/${project.slug}`}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-          >
-            <ExternalLink aria-hidden className="size-4" />
-            Preview Live
-            <span className="sr-only">(opens in a new tab)</span>
-          </a>
-        ) : null}
-        </div>
-      </div>
+      <ProjectFormHeader isEdit={isEdit} project={project} />
 
       <FormElement
         method="post"
@@ -204,127 +150,20 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
         <input type="hidden" name="solutionPoints" value={pointsJson(solutionPoints)} />
         <input type="hidden" name="tiers" value={tiersJson(tiers)} />
 
-        <FormSection id="section-basics" title="Basics" description="What visitors see first when they scan your code.">
-          <TextField
-            id={fieldDomId("title")}
-            name="title"
-            label="Project Title"
-            required
-            maxLength={maxLengthOf(projectFormSchema, "title")}
-            autoComplete="off"
-            placeholder="e.g. Acme Robotics"
-            value={title}
-            onChange={(event) => {
-              setTitle(event.target.value);
-              if (!slugEdited) setSlug(deriveSlug(event.target.value));
-            }}
-            data-error-slot="title"
-            error={errors.title}
-          />
-          <TextField
-            id={fieldDomId("slug")}
-            name="slug"
-            label="URL Slug"
-            required
-            maxLength={maxLengthOf(projectFormSchema, "slug")}
-            autoComplete="off"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            placeholder="acme-robotics"
-            value={slug}
-            onChange={(event) => {
-              setSlug(event.target.value);
-              setSlugEdited(true);
-            }}
-            data-error-slot="slug"
-            error={errors.slug}
-            hint={
-              <>
-                Your project will live at <span className="break-all font-medium text-slate-700">{liveUrl}</span>
-                {isEdit && project?.slug ? (
-                  <span
-                    className={`mt-2 flex items-start gap-1.5 rounded-lg px-2.5 py-2 text-xs ${
-                      slugChanged ? "bg-amber-100 text-amber-900 ring-1 ring-amber-300" : "bg-amber-50 text-amber-800"
-                    }`}
-                  >
-                    <AlertTriangle aria-hidden className="mt-px size-3.5 shrink-0" />
-                    <span>
-                      {slugChanged ? (
-                        <>
-                          <strong className="font-semibold">Heads up:</strong> saving this slug breaks QR codes already printed for{" "}
-                          <span className="break-all font-medium">/pitch/{project.slug}</span>.
-                        </>
-                      ) : (
-                        "Changing the slug breaks QR codes already printed: they point to the current address."
-                      )}
-                    </span>
-                  </span>
-                ) : null}
-              </>
-            }
-          />
-          <TextField
-            id={fieldDomId("oneLiner")}
-            name="oneLiner"
-            label="One-Liner"
-            required
-            maxLength={maxLengthOf(projectFormSchema, "oneLiner")}
-            placeholder="e.g. Warehouse robots that pay for themselves in 6 months"
-            defaultValue={project?.oneLiner ?? ""}
-            data-error-slot="oneLiner"
-            error={errors.oneLiner}
-          />
-        </FormSection>
+        <BasicsSection
+          isEdit={isEdit}
+          project={project}
+          title={title}
+          setTitle={setTitle}
+          slug={slug}
+          setSlug={setSlug}
+          slugEdited={slugEdited}
+          setSlugEdited={setSlugEdited}
+          errors={errors}
+          publicUrl={publicUrl}
+        />
 
-        <FormSection id="section-details" title="Pitch details" description="Optional, but a short video and a deck turn scans into meetings.">
-          <TextField
-            id={fieldDomId("videoUrl")}
-            name="videoUrl"
-            type="url"
-            inputMode="url"
-            label="Video URL (YouTube, Vimeo, Loom)"
-            placeholder="https://www.youtube.com/watch?v=…"
-            defaultValue={project?.videoUrl ?? ""}
-            data-error-slot="videoUrl"
-            error={errors.videoUrl}
-          />
-          <TextAreaField
-            id={fieldDomId("summary")}
-            name="summary"
-            label="Project Summary"
-            rows={5}
-            maxLength={maxLengthOf(projectFormSchema, "summary")}
-            placeholder="What you are building, for whom, and why now."
-            defaultValue={project?.summary ?? ""}
-            data-error-slot="summary"
-            error={errors.summary}
-          />
-          <div className="grid gap-5 sm:grid-cols-2 sm:gap-4">
-            <TextField
-              id={fieldDomId("deckUrl")}
-              name="deckUrl"
-              type="url"
-              inputMode="url"
-              label="Deck URL"
-              placeholder="https://…"
-              defaultValue={project?.deckUrl ?? ""}
-              data-error-slot="deckUrl"
-              error={errors.deckUrl}
-            />
-            <TextField
-              id={fieldDomId("calendlyUrl")}
-              name="calendlyUrl"
-              type="url"
-              inputMode="url"
-              label="Calendly/Booking URL"
-              placeholder="https://calendly.com/…"
-              defaultValue={project?.calendlyUrl ?? ""}
-              data-error-slot="calendlyUrl"
-              error={errors.calendlyUrl}
-            />
-          </div>
-        </FormSection>
+        <DetailsSection project={project} errors={errors} />
 
         <FormSection id="section-metrics" title="Traction Metrics" description="Numbers that show momentum, shown as chips under your one-liner.">
           <MetricsEditor rows={metrics} onChange={setMetrics} onReshape={reshaped("metrics")} errors={errors} newKey={newKey} />
@@ -363,36 +202,9 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
 
         <StatusField defaultValue={project?.status === "published" ? "published" : "draft"} error={errors.status} />
 
-        <div className="sticky bottom-0 z-10 -mx-4 border-t border-slate-200 bg-white/95 px-4 pb-[calc(0.75rem+env(safe-area-inset-bottom))] pt-3 backdrop-blur sm:bottom-4 sm:mx-0 sm:rounded-2xl sm:border sm:pb-3 sm:shadow-lg">
-          <div className="flex items-center justify-between gap-3">
-            <p className="hidden text-sm text-slate-600 sm:block">
-              {isEdit ? "Changes go live on your pitch page when you save." : "You can add tracked QR codes after creating the project."}
-            </p>
-            <button
-              type="submit"
-              disabled={busy}
-              className="inline-flex w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-5 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto sm:py-2.5 sm:text-sm"
-            >
-              {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-              {busy ? "Saving..." : isEdit ? "Update Project" : "Create Project"}
-            </button>
-          </div>
-        </div>
+        <SaveBar isEdit={isEdit} busy={busy} />
       </FormElement>
 
     </main>
-  );
-}
-
-function StatusBadge({ status }: { status: string }) {
-  const published = status === "published";
-  return (
-    <span
-      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ${
-        published ? "bg-green-100 text-green-800" : "bg-yellow-100 text-yellow-800"
-      }`}
-    >
-      {published ? "Published" : "Draft"}
-    </span>
   );
 }

@@ -1,7 +1,8 @@
+import { cardClass } from "~/components/ui/card";
+
 // Kept apart from project-grid.tsx: the root layout shows it while /my-projects loads, and must not pull the
 // grid's icons and links into every page's JavaScript.
 export const gridClass = "grid gap-4 sm:grid-cols-2 lg:grid-cols-3";
-const cardClass = "rounded-2xl border border-slate-200 bg-white shadow-sm";
 
 /** Placeholder cards shaped like the real ones, while the list loads. */
 export function ProjectGridSkeleton({ count = 3 }: { count?: number }) {

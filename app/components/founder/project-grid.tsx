@@ -1,8 +1,12 @@
 import { BarChart3, ExternalLink, FolderPlus, Inbox, Pencil, Plus } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { iconButtonClass } from "~/components/ui/icon-buttons";
+import { cardClass } from "~/components/ui/card";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { StatusBadge } from "~/components/ui/status-badge";
 import { gridClass, ProjectGridSkeleton } from "./project-grid-skeleton";
-import { cardClass, EmptyState, iconButtonClass, PageHeader, primaryButtonClass, secondaryButtonClass, StatusBadge } from "./insights/ui";
 
 
 /** SPEC.md section 2, My Projects: the owner's projects as cards, with counts and the three ways onward. */

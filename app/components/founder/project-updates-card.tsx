@@ -2,14 +2,14 @@ import { LoaderCircle, Megaphone, Send } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
-import { TextAreaField } from "~/components/pitch/form-controls";
+import { cardClass } from "~/components/ui/card";
+import { TextAreaField } from "~/components/ui/form-fields";
+import { useClock } from "~/components/ui/use-clock";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { projectUpdateSchema, UPDATE_MAX_LENGTH } from "~/modules/updates/project-update-form";
-import { useClock } from "./insights/use-clock";
-import { cardClass } from "./form/ui";
-import { useSettledResult } from "./form/use-settled-result";
 
 export type ProjectUpdateItem = { id: string; body: string; createdAt: string; mailed: boolean };
 

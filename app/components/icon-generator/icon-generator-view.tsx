@@ -1,8 +1,8 @@
 import { CheckCircle2, Download, ImageIcon, LoaderCircle, Smartphone, Sparkles, WandSparkles } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { primaryButtonClass, secondaryButtonClass } from "~/components/form-fields";
-import { useHydrated } from "~/components/pitch/use-hydrated";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { saveUrlAs } from "~/components/save-file";
 import { APP_ICON_CONCEPTS, appIconDownloadName, type AppIconConcept } from "~/modules/icons/concepts";
 import { GENERATE_FAILED, generateIcon } from "./generate-icon";

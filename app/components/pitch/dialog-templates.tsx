@@ -1,8 +1,8 @@
 import type { To } from "react-router";
+import { LiveBadge } from "~/components/ui/live-badge";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import { IntroBlurb } from "./intro-form";
 import { PhoneDialog } from "./phone-dialog";
-import { LiveBadge } from "./recognition-wall";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 
 const ignore = () => undefined;

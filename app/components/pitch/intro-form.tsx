@@ -1,15 +1,16 @@
 /** The intro form and, after sending, the forwardable blurb (loaded with the other forms, on demand). */
 import { Check, Copy, Mail, PartyPopper } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router";
-import { toast } from "sonner";
-import { secondaryButtonClass } from "~/components/form-fields";
+import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
+import { useCopy } from "~/components/ui/use-copy";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { INTRO_SENT_MESSAGE, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
-import { FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField, TextField } from "./form-controls";
-import { useHydrated } from "./use-hydrated";
+import { Honeypot, NameAndEmailFields } from "./form-controls";
 import { introMailto, introSubject } from "./intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";
 
@@ -118,24 +119,9 @@ type IntroBlurbProps = {
 
 export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact = false }: IntroBlurbProps) {
   const id = useId();
-  const [copied, setCopied] = useState(false);
+  const copier = useCopy();
+  const copied = copier.copied === "blurb";
   const hydrated = useHydrated() || copyWithoutReact;
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2_000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    try {
-      if (!navigator.clipboard) throw new Error("Clipboard unavailable");
-      await navigator.clipboard.writeText(blurb);
-      setCopied(true);
-    } catch {
-      toast.error("Failed to copy", { description: "Please copy manually" });
-    }
-  }
 
   const mailto = introMailto(subject, blurb);
 
@@ -161,7 +147,7 @@ export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact 
       </div>
       <div className="grid gap-2 sm:grid-cols-2">
         {hydrated ? (
-          <button type="button" onClick={() => void copy()} className={`${secondaryButtonClass} py-3`} data-autofocus data-copy-blurb>
+          <button type="button" onClick={() => void copier.copy(blurb, "blurb")} className={`${secondaryButtonClass} py-3`} data-autofocus data-copy-blurb>
             {copyWithoutReact ? (
               // Both icons, for the enhancement module to swap (decision 13).
               <>

@@ -2,7 +2,7 @@ import { QrCode } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation, useRouteLoaderData, type To } from "react-router";
 import type { loader as pitchLoader } from "~/routes/pitch";
-import { PitchDialog } from "./pitch-dialog";
+import { Dialog } from "~/components/ui/dialog";
 import { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
 
 export { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
@@ -10,7 +10,7 @@ export { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
 
 export function PhoneDialog({ open, closeTo, onClose }: { open: boolean; closeTo: To; onClose: () => void }) {
   return (
-    <PitchDialog
+    <Dialog
       open={open}
       title="Open on my phone"
       description="Point your phone's camera at the code to open this page there."
@@ -19,7 +19,7 @@ export function PhoneDialog({ open, closeTo, onClose }: { open: boolean; closeTo
       onClose={onClose}
     >
       {open ? <PhoneQrCode /> : null}
-    </PitchDialog>
+    </Dialog>
   );
 }
 

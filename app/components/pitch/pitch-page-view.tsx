@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { useClock } from "~/components/ui/use-clock";
 import { DialogTemplates } from "./dialog-templates";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 import { MobileActionBar } from "./pitch-actions";
@@ -9,7 +10,6 @@ import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
 import { trackScanOnce } from "./track-scan";
 import { useLiveWall } from "./use-live-wall";
-import { useNow } from "./use-now";
 import { usePitchDialogs } from "./use-pitch-dialogs";
 
 type PitchPageViewProps = {
@@ -29,7 +29,7 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const { project } = page;
   const dialogs = usePitchDialogs(actionData);
   const wall = useLiveWall(project.id, page.wall, page.stats);
-  const now = useNow();
+  const now = useClock();
   useEffect(() => {
     // Once per project per page load, with the `?qr=` code the visitor arrived with.
     trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));

@@ -1,5 +1,6 @@
 import { Handshake } from "lucide-react";
 import { Link } from "react-router";
+import { LiveBadge } from "~/components/ui/live-badge";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 import { formatPitchTime } from "~/modules/time/relative-time";
 import { preloadFormsOnIntent } from "./lazy-forms";
@@ -81,18 +82,6 @@ export function RecognitionWall({ entries, hiddenSupporters, status, now, dialog
   );
 }
 
-/** Shown while the wall's event stream is open. */
-export function LiveBadge() {
-  return (
-    <span data-live-badge className="inline-flex shrink-0 items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-700 ring-1 ring-emerald-200">
-      <span aria-hidden className="relative flex size-2">
-        <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
-        <span className="relative inline-flex size-2 rounded-full bg-emerald-500" />
-      </span>
-      Live
-    </span>
-  );
-}
 
 function WallEntry({ entry, now }: { entry: PublicWallEntry; now: Date }) {
   return (

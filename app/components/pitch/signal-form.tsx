@@ -6,7 +6,9 @@ import { SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/con
 import { maxLengthOf } from "~/modules/forms/constraints";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/signals/amount-format";
-import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton, TextAreaField } from "./form-controls";
+import { SubmitButton } from "~/components/ui/buttons";
+import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
+import { Honeypot, NameAndEmailFields } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 const FIELD_ORDER = ["tierId", "name", "email", "message", "showName", "showMessage"] as const;

@@ -2,7 +2,9 @@ import { useId } from "react";
 import { toast } from "sonner";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
-import { CheckboxField, FormAlert, Honeypot, NameAndEmailFields, SubmitButton } from "./form-controls";
+import { SubmitButton } from "~/components/ui/buttons";
+import { CheckboxField, FormAlert } from "~/components/ui/form-fields";
+import { Honeypot, NameAndEmailFields } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 const FIELD_ORDER = ["name", "email", "consent"] as const;

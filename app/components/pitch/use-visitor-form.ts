@@ -1,10 +1,11 @@
-import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import type { core } from "zod/mini";
 import { validate } from "~/modules/forms/validation";
 import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 
 export type FormErrors = { fieldErrors: Record<string, string>; formError: string };
 type Success = Extract<VisitorActionResult, { ok: true }>;
@@ -62,15 +63,10 @@ export function useVisitorForm<S extends core.$ZodType>({
       : null;
   const errors = clientErrors ?? serverErrors;
 
-  const handleResult = useEffectEvent((result: VisitorActionResult) => {
+  useSettledResult(fetcher.data, fetcher.state === "idle", (result) => {
     if (result.ok) onSuccess?.(result);
     else toast.error(result.formError || FAILURE_MESSAGES[intent]);
   });
-  const idle = fetcher.state === "idle";
-  const data = fetcher.data;
-  useEffect(() => {
-    if (idle && data) handleResult(data);
-  }, [idle, data]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const form = event.currentTarget;

@@ -1,6 +1,6 @@
 import { ArrowUpRight, Play } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import type { VideoSource } from "./video-url";
 
 /**

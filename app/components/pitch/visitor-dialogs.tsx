@@ -3,8 +3,8 @@ import { useState } from "react";
 import type { To } from "react-router";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { Dialog } from "~/components/ui/dialog";
 import { FormSuspense, LazyIntroForm, LazySignalForm, LazySubscribeForm } from "./lazy-forms";
-import { PitchDialog } from "./pitch-dialog";
 
 type DialogProps = {
   open: boolean;
@@ -17,7 +17,7 @@ type DialogProps = {
 /** The dialogs' bodies mount only while open: closing resets a form (SPEC.md section 4). */
 export function IntroDialog({ open, projectTitle, closeTo, onClose, actionData }: DialogProps) {
   return (
-    <PitchDialog
+    <Dialog
       open={open}
       title="Request Intro"
       description={`Offer or ask for a warm intro to the team behind ${projectTitle}.`}
@@ -28,13 +28,13 @@ export function IntroDialog({ open, projectTitle, closeTo, onClose, actionData }
       <FormSuspense>
         <LazyIntroForm projectTitle={projectTitle} closeTo={closeTo} onClose={onClose} actionData={actionData} />
       </FormSuspense>
-    </PitchDialog>
+    </Dialog>
   );
 }
 
 export function SubscribeDialog({ open, projectTitle, closeTo, onClose, actionData }: DialogProps) {
   return (
-    <PitchDialog
+    <Dialog
       open={open}
       title="Follow Updates"
       description={`Get ${projectTitle}'s weekly Friday digest by e-mail. Unsubscribe anytime.`}
@@ -45,7 +45,7 @@ export function SubscribeDialog({ open, projectTitle, closeTo, onClose, actionDa
       <FormSuspense>
         <LazySubscribeForm onClose={onClose} actionData={actionData} />
       </FormSuspense>
-    </PitchDialog>
+    </Dialog>
   );
 }
 
@@ -53,7 +53,7 @@ export function SignalDialog({ open, projectTitle, tiers, closeTo, onClose, acti
   // A new key after each success remounts the form: empty fields, 'Show my name' on again.
   const [formKey, setFormKey] = useState(0);
   return (
-    <PitchDialog
+    <Dialog
       open={open}
       title="Signal Interest"
       description={`Tell the founders of ${projectTitle} which range you might consider.`}
@@ -72,6 +72,6 @@ export function SignalDialog({ open, projectTitle, tiers, closeTo, onClose, acti
           }}
         />
       </FormSuspense>
-    </PitchDialog>
+    </Dialog>
   );
 }

@@ -51,3 +51,8 @@ export function focusSlot(slot: string | undefined) {
     : (element.querySelector<HTMLElement>("input[type=radio]:checked") ?? element.querySelector<HTMLElement>(FOCUSABLE));
   target?.focus();
 }
+
+/** Focuses an element by id (call after `flushSync`, so the element is in the document). */
+export function focusNow(id: string) {
+  document.getElementById(id)?.focus();
+}

@@ -101,3 +101,20 @@ export function moveItem<T>(items: readonly T[], from: number, to: number): T[] 
   next.splice(to, 0, item as T);
   return next;
 }
+
+/** A saved project as the edit form starts from it. */
+export type ProjectFormProject = {
+  id: string;
+  title: string;
+  slug: string;
+  oneLiner: string;
+  summary: string;
+  videoUrl: string;
+  deckUrl: string;
+  calendlyUrl: string;
+  status: string;
+  metrics: MetricValue[];
+  problemPoints: string[];
+  solutionPoints: string[];
+  tiers: TierValue[];
+};

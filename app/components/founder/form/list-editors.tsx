@@ -2,9 +2,10 @@ import { X } from "lucide-react";
 import { flushSync } from "react-dom";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
-import { fieldDomId } from "./form-errors";
+import { bareInputClass, describedBy, FieldError } from "~/components/ui/form-fields";
+import { AddButton, IconButton } from "~/components/ui/icon-buttons";
 import type { MetricRow, PointRow } from "./form-state";
-import { AddButton, bareInputClass, describedBy, focusNow, IconButton, InlineError } from "./ui";
+import { fieldDomId, focusNow } from "./form-errors";
 
 type Errors = Record<string, string>;
 
@@ -93,8 +94,8 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
                       <X aria-hidden className="size-4" />
                     </IconButton>
                   </div>
-                  <InlineError id={`${labelId}-error`} message={errors[labelSlot]} />
-                  <InlineError id={`${valueId}-error`} message={errors[valueSlot]} />
+                  <FieldError id={`${labelId}-error`} message={errors[labelSlot]} />
+                  <FieldError id={`${valueId}-error`} message={errors[valueSlot]} />
                 </li>
               );
             })}
@@ -105,7 +106,7 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
           No metrics yet. Show traction at a glance: revenue, users, growth, pilots.
         </p>
       )}
-      <InlineError id="project-metrics-error" message={listError} />
+      <FieldError id="project-metrics-error" message={listError} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add Metric
@@ -182,7 +183,7 @@ export function PointsEditor({
                   </IconButton>
                 </div>
                 <div className="pl-7">
-                  <InlineError id={`${id}-error`} message={errors[slot]} />
+                  <FieldError id={`${id}-error`} message={errors[slot]} />
                 </div>
               </li>
             );
@@ -191,7 +192,7 @@ export function PointsEditor({
       ) : (
         <p className="mt-2 text-sm text-slate-500">None yet.</p>
       )}
-      <InlineError id={`${fieldDomId(name)}-error`} message={errors[name]} />
+      <FieldError id={`${fieldDomId(name)}-error`} message={errors[name]} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add {capitalised}

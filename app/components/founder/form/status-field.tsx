@@ -1,6 +1,7 @@
 import { Eye, EyeOff } from "lucide-react";
+import { cardClass } from "~/components/ui/card";
+import { FieldError } from "~/components/ui/form-fields";
 import { fieldDomId } from "./form-errors";
-import { cardClass, InlineError } from "./ui";
 
 export type ProjectStatus = "draft" | "published";
 
@@ -47,7 +48,7 @@ export function StatusField({ defaultValue, error }: { defaultValue: ProjectStat
           );
         })}
       </div>
-      <InlineError id={`${id}-error`} message={error} />
+      <FieldError id={`${id}-error`} message={error} />
     </fieldset>
   );
 }

@@ -1,12 +1,12 @@
 import { ChevronDown, ChevronUp, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { flushSync } from "react-dom";
-import { labelClass } from "~/components/form-fields";
+import { bareInputClass, describedBy, FieldError, labelClass } from "~/components/ui/form-fields";
+import { AddButton, IconButton } from "~/components/ui/icon-buttons";
 import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
 import { formatAmountRange } from "~/modules/signals/amount-format";
-import { fieldDomId } from "./form-errors";
+import { fieldDomId, focusNow } from "./form-errors";
 import { amountOrNull, moveItem, type TierRow } from "./form-state";
-import { AddButton, bareInputClass, describedBy, focusNow, IconButton, InlineError } from "./ui";
 import { maxLengthOf } from "~/modules/forms/constraints";
 
 type Props = {
@@ -82,7 +82,7 @@ export function TiersEditor({ rows, onChange, onReshape, errors, newKey }: Props
           No tiers: visitors can still request an intro or subscribe, but cannot signal an amount.
         </p>
       )}
-      <InlineError id="project-tiers-error" message={errors.tiers} />
+      <FieldError id="project-tiers-error" message={errors.tiers} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add Tier
@@ -167,7 +167,7 @@ function TierCard({
               aria-describedby={describedBy(label.error && label.errorId)}
               className={`mt-1 ${bareInputClass}`}
             />
-            <InlineError id={label.errorId} message={label.error} />
+            <FieldError id={label.errorId} message={label.error} />
           </div>
           <AmountInput
             id={rangeMin.id}
@@ -204,7 +204,7 @@ function TierCard({
               aria-describedby={describedBy(perks.error && perks.errorId, `${perks.id}-hint`)}
               className={`mt-1 ${bareInputClass} resize-y`}
             />
-            <InlineError id={perks.errorId} message={perks.error} />
+            <FieldError id={perks.errorId} message={perks.error} />
           </div>
         </div>
       </fieldset>
@@ -278,7 +278,7 @@ function AmountInput({
           className={`${bareInputClass} pl-7 tabular-nums`}
         />
       </div>
-      <InlineError id={`${id}-error`} message={error} />
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { Activity, Handshake, Megaphone, ScanLine, TrendingUp, type LucideIcon } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useHydrated } from "~/components/pitch/use-hydrated";
+import { SectionCard } from "~/components/ui/card";
+import { LiveBadge } from "~/components/ui/live-badge";
+import { EmptyState } from "~/components/ui/page-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ActivityItem, ActivityType } from "~/modules/activity/activity.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { plural } from "./format";
-import { EmptyState, SectionCard } from "./ui";
 
 /** SPEC.md section 9: refresh every 10 s, 20 items shown. */
 export const ACTIVITY_REFRESH_MS = 10_000;
@@ -91,15 +93,7 @@ export function ActivityFeed({ initial, now, className = "" }: { initial: Activi
       description="Scans, intros, signals and updates on your projects, as they happen"
       icon={Activity}
       className={className}
-      actions={
-        <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-700 ring-1 ring-emerald-200">
-          <span aria-hidden className="relative flex size-2">
-            <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
-            <span className="relative inline-flex size-2 rounded-full bg-emerald-500" />
-          </span>
-          Live
-        </span>
-      }
+      actions={<LiveBadge />}
     >
       <p role="status" className="sr-only">
         {freshCount ? `${plural(freshCount, "new activity item")}` : ""}

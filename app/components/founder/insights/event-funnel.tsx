@@ -1,7 +1,7 @@
 import { ArrowDown, Filter, Trophy } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import type { FunnelRow } from "~/modules/analytics/analytics.server";
-import { SectionCard } from "./ui";
+import { SectionCard } from "~/components/ui/card";
 
 const COLUMNS = [
   { key: "scans", label: "Scans" },

@@ -1,10 +1,10 @@
 import { Download, LoaderCircle } from "lucide-react";
-import { saveBlobAs } from "~/components/save-file";
 import { useState } from "react";
 import { toast } from "sonner";
+import { saveBlobAs } from "~/components/save-file";
 import { csvFileName } from "~/modules/analytics/contacts-csv";
+import { secondaryButtonClass } from "~/components/ui/buttons";
 import { fileNameFromDisposition } from "./format";
-import { secondaryButtonClass } from "./ui";
 
 export const EXPORT_MESSAGES = {
   empty: "No contacts to export",

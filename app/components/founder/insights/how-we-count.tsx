@@ -1,7 +1,7 @@
 import { Info } from "lucide-react";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { SectionCard } from "~/components/ui/card";
 import { plural } from "./format";
-import { SectionCard } from "./ui";
 
 /** Issue 11: what each number means, and the proof that the filters work (how many loads each one kept out). */
 export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {

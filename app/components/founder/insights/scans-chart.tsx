@@ -1,9 +1,10 @@
 import { LineChart } from "lucide-react";
 import { useId, useMemo, useState, type PointerEvent } from "react";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { SectionCard } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/page-header";
+import { useViewerTimeZone } from "~/components/ui/use-clock";
 import { bucketLabel, buildChartData, chartSummary, formatDay, formatHour, labelIndexes, niceTicks, plural, type ChartData, type ChartRange } from "./format";
-import { EmptyState, SectionCard } from "./ui";
-import { useViewerTimeZone } from "./use-clock";
 
 const RANGES: { value: ChartRange; label: string }[] = [
   { value: "hourly", label: "Last 48 hours" },

@@ -2,9 +2,10 @@ import { ArrowRight, EyeOff, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
 import type { MySignal } from "~/modules/signals/my-signals.server";
 import { formatAmountRange } from "~/modules/signals/amount-format";
+import { cardClass } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/page-header";
+import { useViewerTimeZone } from "~/components/ui/use-clock";
 import { formatDate } from "./format";
-import { cardClass, EmptyState } from "./ui";
-import { useViewerTimeZone } from "./use-clock";
 
 export const NO_SIGNALS_TEXT = "You haven't signaled interest in any projects yet.";
 

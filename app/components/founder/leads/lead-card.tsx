@@ -2,7 +2,11 @@ import { Check, Copy, Download, ExternalLink, LoaderCircle, MapPin } from "lucid
 import { type FormEvent, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
-import { FieldError, inputClass, labelClass } from "~/components/form-fields";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { cardClass } from "~/components/ui/card";
+import { FieldError, inputClass, labelClass } from "~/components/ui/form-fields";
+import { useCopy } from "~/components/ui/use-copy";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
@@ -10,9 +14,6 @@ import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/signals/amount-format";
 import { formatActivityTime } from "~/modules/time/relative-time";
-import { useCopy } from "../form/use-copy";
-import { useSettledResult } from "../form/use-settled-result";
-import { cardClass, primaryButtonClass, secondaryButtonClass } from "../insights/ui";
 
 type TriageResult = FormResult & { id?: string };
 

@@ -2,8 +2,13 @@ import { ArrowLeft, BellRing, Check, Copy, KeyRound, LoaderCircle, Trash2, Webho
 import { type FormEvent, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
-import { FieldError, labelClass } from "~/components/form-fields";
-import { bareInputClass } from "../form/ui";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { SectionCard } from "~/components/ui/card";
+import { bareInputClass, FieldError, labelClass } from "~/components/ui/form-fields";
+import { PageHeader } from "~/components/ui/page-header";
+import { useClock } from "~/components/ui/use-clock";
+import { useCopy } from "~/components/ui/use-copy";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { AlertMode } from "~/db/schema";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
@@ -11,10 +16,6 @@ import { ALERT_MODE_LABELS, ALERT_MODES, type LeadAlertSettings } from "~/module
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
 import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
-import { useCopy } from "../form/use-copy";
-import { useSettledResult } from "../form/use-settled-result";
-import { PageHeader, primaryButtonClass, secondaryButtonClass, SectionCard } from "../insights/ui";
-import { useClock } from "../insights/use-clock";
 
 type SettingsResult = FormResult & { secret?: string };
 

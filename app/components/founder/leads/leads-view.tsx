@@ -1,6 +1,9 @@
 import { ChevronRight, Contact, Download, Inbox, SearchX, Settings2 } from "lucide-react";
 import { Form, Link } from "react-router";
-import { inputClass, labelClass } from "~/components/form-fields";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { inputClass, labelClass } from "~/components/ui/form-fields";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { useClock } from "~/components/ui/use-clock";
 import type { FormResult } from "~/modules/forms/form-result";
 import {
   LEAD_ACTION_LABELS,
@@ -12,8 +15,6 @@ import {
   type LeadFilters,
 } from "~/modules/leads/lead-forms";
 import type { LeadInbox } from "~/modules/leads/leads.server";
-import { EmptyState, PageHeader, primaryButtonClass, secondaryButtonClass } from "../insights/ui";
-import { useClock } from "../insights/use-clock";
 import { ProjectSectionTop } from "../project-section-nav";
 import { LeadCard } from "./lead-card";
 

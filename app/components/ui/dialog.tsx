@@ -1,9 +1,9 @@
 import { X } from "lucide-react";
-import { Dialog } from "radix-ui";
+import { Dialog as RadixDialog } from "radix-ui";
 import { type ReactNode, useId, useRef } from "react";
 import { Link, type To } from "react-router";
 
-type PitchDialogProps = {
+type DialogProps = {
   open: boolean;
   title: string;
   description: ReactNode;
@@ -14,14 +14,15 @@ type PitchDialogProps = {
 };
 
 /**
- * One pitch-page dialog: a bottom sheet on phones, a centred card from 768 px.
+ * A dialog whose open state lives in the URL (the pitch page's `?dialog=`): a bottom sheet on phones, a centred
+ * card from 768 px.
  *
  * Rendered inline, not in a portal, so that a dialog opened by `?dialog=` is in the server's HTML and works
  * without JavaScript (portals render only in the browser); it is fixed-positioned above everything else.
  * Radix supplies the focus trap, Escape, outside-click and aria-modal. The close control is a real link to
  * the page without `?dialog`, which is how a visitor without JavaScript closes it.
  */
-export function PitchDialog({ open, title, description, icon, closeTo, onClose, children }: PitchDialogProps) {
+export function Dialog({ open, title, description, icon, closeTo, onClose, children }: DialogProps) {
   const contentRef = useRef<HTMLDivElement>(null);
   // Named explicitly so the server-rendered dialog (before or without JavaScript) is labelled and modal too.
   const titleId = useId();
@@ -29,9 +30,9 @@ export function PitchDialog({ open, title, description, icon, closeTo, onClose, 
   // There is no Radix trigger (the openers are links), so return focus to whatever opened the dialog.
   const openedFrom = useRef<HTMLElement | null>(null);
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
-      <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-[2px] transition-opacity duration-200 starting:opacity-0" />
-      <Dialog.Content
+    <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
+      <RadixDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-[2px] transition-opacity duration-200 starting:opacity-0" />
+      <RadixDialog.Content
         ref={contentRef}
         aria-labelledby={titleId}
         aria-describedby={descriptionId}
@@ -68,8 +69,8 @@ export function PitchDialog({ open, title, description, icon, closeTo, onClose, 
             </span>
           ) : null}
           <div className="min-w-0 flex-1">
-            <Dialog.Title id={titleId} className="text-lg font-bold tracking-tight text-slate-900">{title}</Dialog.Title>
-            <Dialog.Description id={descriptionId} className="mt-0.5 text-sm leading-snug text-slate-600">{description}</Dialog.Description>
+            <RadixDialog.Title id={titleId} className="text-lg font-bold tracking-tight text-slate-900">{title}</RadixDialog.Title>
+            <RadixDialog.Description id={descriptionId} className="mt-0.5 text-sm leading-snug text-slate-600">{description}</RadixDialog.Description>
           </div>
           <Link
             to={closeTo}
@@ -88,7 +89,7 @@ export function PitchDialog({ open, title, description, icon, closeTo, onClose, 
         <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pb-[calc(1.25rem+env(safe-area-inset-bottom))] pt-4 md:px-6 md:pb-6">
           {children}
         </div>
-      </Dialog.Content>
-    </Dialog.Root>
+      </RadixDialog.Content>
+    </RadixDialog.Root>
   );
 }

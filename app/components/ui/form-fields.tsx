@@ -1,0 +1,142 @@
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+
+export const labelClass = "block text-sm font-medium text-slate-800";
+export const inputClass =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-500";
+/** `inputClass` without its top margin, for inputs that sit in rows and grids. */
+export const bareInputClass = inputClass.replace("mt-1 ", "");
+
+/** The ids an input's `aria-describedby` lists (its error, hint, counter…), or nothing when there are none. */
+export const describedBy = (...ids: Array<string | false | null | undefined>) => ids.filter(Boolean).join(" ") || undefined;
+
+/** A message under a field, row or list; `id` is what the inputs' `aria-describedby` points at. */
+export function FieldError({ id, message }: { id: string; message: string | undefined | null }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-red-600">
+      {message}
+    </p>
+  );
+}
+
+export function FormAlert({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
+      {message}
+    </p>
+  );
+}
+
+type FieldBase = { id: string; name: string; label: ReactNode; error?: string; hint?: ReactNode; optional?: boolean };
+
+/** The label holds only the field's name (so it is exactly the accessible name); the marks sit beside it. */
+function FieldLabel({ id, label, required, optional }: { id: string; label: ReactNode; required?: boolean; optional?: boolean }) {
+  return (
+    <div className="flex items-baseline gap-1">
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {required ? (
+        <span aria-hidden className="text-sm text-red-600">
+          *
+        </span>
+      ) : null}
+      {optional ? <span className="text-sm text-slate-500">(optional)</span> : null}
+    </div>
+  );
+}
+
+function FieldHint({ id, hint }: { id: string; hint: ReactNode }) {
+  if (!hint) return null;
+  return (
+    <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+      {hint}
+    </p>
+  );
+}
+
+export function TextField({ id, name, label, error, hint, optional, required, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <FieldLabel id={id} label={label} required={required} optional={optional} />
+      <input
+        id={id}
+        name={name}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null)}
+        className={inputClass}
+        {...input}
+      />
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+export function TextAreaField({
+  id,
+  name,
+  label,
+  error,
+  hint,
+  optional,
+  required,
+  counter,
+  ...textarea
+}: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement> & { counter?: { length: number; max: number } }) {
+  const counterId = counter ? `${id}-counter` : undefined;
+  return (
+    <div>
+      <div className="flex items-baseline justify-between gap-2">
+        <FieldLabel id={id} label={label} required={required} optional={optional} />
+        {counter ? (
+          <span id={counterId} className={`text-xs tabular-nums ${counter.length > counter.max ? "text-red-600" : "text-slate-500"}`}>
+            {counter.length}/{counter.max}
+            <span className="sr-only"> characters</span>
+          </span>
+        ) : null}
+      </div>
+      <textarea
+        id={id}
+        name={name}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null, counterId)}
+        className={`${inputClass} min-h-24 resize-y`}
+        {...textarea}
+      />
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+export function CheckboxField({
+  id,
+  name,
+  label,
+  error,
+  ...input
+}: { id: string; name: string; label: ReactNode; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <div className="flex items-start gap-3">
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(error && `${id}-error`)}
+          className="peer mt-0.5 size-5 shrink-0 rounded border-slate-300 accent-brand-600 disabled:cursor-not-allowed"
+          {...input}
+        />
+        <label htmlFor={id} className="text-sm leading-snug text-slate-700 peer-disabled:text-slate-400">
+          {label}
+        </label>
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
