@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
@@ -94,14 +95,29 @@ export async function createApp(options: AppOptions = {}) {
 
   app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
+  // How long the event loop was held up at worst: a monitor reading it since the last /healthz sees any request
+  // or job that froze the server between two polls, which the health check's own answer time would miss.
+  const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+  eventLoopDelay.enable();
+  const takeEventLoopMaxDelayMs = () => {
+    const maxMs = Math.round(eventLoopDelay.max / 1e5) / 10;
+    eventLoopDelay.reset();
+    return maxMs;
+  };
+
   app.get("/healthz", async (_req, res) => {
     try {
       await services.database.ping();
       // A degraded realtime path still serves every page and delivers every wall entry, by polling: still 200.
-      res.set("Cache-Control", "no-store").json({ status: "ok", realtime: services.events.status() });
+      res
+        .set("Cache-Control", "no-store")
+        .json({ status: "ok", realtime: services.events.status(), eventLoopMaxDelayMs: takeEventLoopMaxDelayMs() });
     } catch (error) {
       (res.locals as Locals).logger.error({ err: error }, "health check failed");
-      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable", realtime: services.events.status() });
+      res
+        .status(503)
+        .set("Cache-Control", "no-store")
+        .json({ status: "unavailable", realtime: services.events.status(), eventLoopMaxDelayMs: takeEventLoopMaxDelayMs() });
     }
   });
 
@@ -145,7 +161,10 @@ export async function createApp(options: AppOptions = {}) {
     startupLines: startupReport(config, services.startup),
     /** Ends long-lived responses (live wall streams) so in-flight requests can finish and the server close. */
     beginShutdown: () => services.streams.closeAll(),
-    close: () => stopServices(services),
+    close: () => {
+      eventLoopDelay.disable();
+      return stopServices(services);
+    },
   };
 }
 
