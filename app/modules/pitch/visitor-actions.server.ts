@@ -14,6 +14,7 @@ import {
 } from "./visitor-action-result";
 import { introSchema, signalSchema, subscribeSchema } from "./visitor-forms";
 import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "./submission-keys.server";
+import { isRecordId } from "~/modules/http/id-shape";
 
 export type VisitorSubmission = {
   intent: VisitorIntent;
@@ -40,6 +41,7 @@ export async function handleVisitorSubmission(
   submission: VisitorSubmission,
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
+  if (!isRecordId(submission.projectId)) throw new DomainError("not_found", "Project not found");
   const key = parseSubmissionKey(submission.idempotencyKey);
   if (key) {
     const earlier = await recordedOutcome(db, submission.projectId, key);
