@@ -56,7 +56,7 @@ export async function createApp(options: AppOptions = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.use(assignRequestContext(logger, options.isShuttingDown));
-  app.use(everyTooManyRequestsSaysWhen());
+  app.use(refusalsCarryTheirHeaders());
   app.use(securityHeaders(config));
   app.use(requestGuard());
 
@@ -177,11 +177,16 @@ function appContext(fields: AppContextFields): RouterContextProvider {
 /** What a 429 that names no wait (a page's form post) tells the client: about one minute. */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
+/** What a page without an action accepts: React Router answers its 405 for a POST with no `Allow`. */
+const PAGE_READ_METHODS = "GET, HEAD";
+
 /**
  * Every 429 carries Retry-After: better-auth's sign-in limiter names its wait only in X-Retry-After, and a page's
- * form post answers through React Router without one. Set as the head is written, whoever wrote the status.
+ * form post answers through React Router without one. Every 405 carries Allow: the request guard and the
+ * functions name theirs; React Router's own 405 (a POST to a page that has no action) names none, and such a
+ * page reads only. Set as the head is written, whoever wrote the status.
  */
-export function everyTooManyRequestsSaysWhen(): RequestHandler {
+export function refusalsCarryTheirHeaders(): RequestHandler {
   return (_req, res, next) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
@@ -189,6 +194,7 @@ export function everyTooManyRequestsSaysWhen(): RequestHandler {
       if (status === 429 && !this.hasHeader("retry-after")) {
         this.setHeader("Retry-After", String(this.getHeader("x-retry-after") ?? DEFAULT_RETRY_AFTER_SECONDS));
       }
+      if (status === 405 && !this.hasHeader("allow")) this.setHeader("Allow", PAGE_READ_METHODS);
       return writeHead.apply(this, args);
     } as typeof writeHead;
     next();

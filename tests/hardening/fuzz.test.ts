@@ -469,7 +469,9 @@ const MAX_WIRE_PATH = 8_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 /** One retry on a fresh connection: a kept-alive socket the server closed (after a 413, say) fails the next request sent on it. */
-async function send(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: string, cookie: string | null): Promise<number> {
+type Answer = { status: number; allow: string | undefined };
+
+async function send(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: string, cookie: string | null): Promise<Answer> {
   try {
     return await sendOnce(server, fuzz, refs, address, cookie, agent);
   } catch {
@@ -477,7 +479,7 @@ async function send(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: s
   }
 }
 
-function sendOnce(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: string, cookie: string | null, via: http.Agent | false): Promise<number> {
+function sendOnce(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: string, cookie: string | null, via: http.Agent | false): Promise<Answer> {
   const encoded = encodeRequest(fuzz, refs);
   const headers: Record<string, string | number> = {
     origin: server.url,
@@ -490,14 +492,14 @@ function sendOnce(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: str
   if (encoded.body) headers["content-length"] = encoded.body.length;
   return new Promise((resolve, reject) => {
     const outgoing = http.request({ host: "127.0.0.1", port: server.port, method: fuzz.method, path: encoded.path, headers, agent: via }, (response) => {
-      const status = response.statusCode ?? 0;
+      const answer = { status: response.statusCode ?? 0, allow: response.headers.allow };
       if ((response.headers["content-type"] ?? "").startsWith("text/event-stream")) {
         response.destroy();
-        return resolve(status);
+        return resolve(answer);
       }
       response.resume();
-      response.on("end", () => resolve(status));
-      response.on("error", () => resolve(status));
+      response.on("end", () => resolve(answer));
+      response.on("error", () => resolve(answer));
     });
     outgoing.on("error", (error) => reject(new Error(`${fuzz.method} ${encoded.path}: ${error.message}`)));
     outgoing.setTimeout(30_000, () => outgoing.destroy(new Error("no answer within 30 s")));
@@ -613,6 +615,8 @@ type RunResult = {
   reachedDomain: number;
   worstDelayMs: number;
   delays: number[];
+  /** 405 answers that did not say which methods the address accepts. */
+  withoutAllow: string[];
   /** Polls that saw the loop held 200 ms or more, and the requests sent meanwhile. */
   slowWindows: string[];
   /** Requests that held the loop 200 ms or more each time they were sent again alone. */
@@ -702,6 +706,7 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
     })();
 
     const statuses: number[] = [];
+    const withoutAllow: string[] = [];
     const counts = new Map<string, Map<number, number>>();
     let reachedDomain = 0;
     try {
@@ -709,8 +714,9 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
         // Busy addresses meet the rate limits; every other request speaks for a client of its own.
         const address = addressOf(index);
         sent = index;
-        const status = await send(store.server, fuzz, refs, address, cookie);
+        const { status, allow } = await send(store.server, fuzz, refs, address, cookie);
         statuses.push(status);
+        if (status === 405 && !allow) withoutAllow.push(`#${index} ${fuzz.method} ${describeRequest(fuzz).slice(0, 120)}`);
         const groupCounts = counts.get(fuzz.group) ?? new Map<number, number>();
         groupCounts.set(status, (groupCounts.get(status) ?? 0) + 1);
         counts.set(fuzz.group, groupCounts);
@@ -770,6 +776,7 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
       reachedDomain,
       worstDelayMs: Math.max(...delays),
       delays,
+      withoutAllow,
       slowWindows: slowWindows.map((window) => `${window.delayMs} ms (#${window.from}..#${window.to})`),
       culprits,
     };
@@ -822,6 +829,7 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
       expectNoServerErrors(server, result);
       expect(result.reachedDomain).toBeGreaterThan(REQUESTS / 2);
       expect(result.culprits).toEqual([]);
+      expect(result.withoutAllow).toEqual([]);
     });
   });
 
@@ -848,6 +856,7 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
       expectNoServerErrors(server, result);
       expect(result.reachedDomain).toBeGreaterThan(REQUESTS / 2);
       expect(result.culprits).toEqual([]);
+      expect(result.withoutAllow).toEqual([]);
     });
   });
 
