@@ -823,7 +823,7 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
     });
     showServerLogsOnFailure(() => [server]);
 
-    it("answers every request below 500, stores nothing malformed and never holds the event loop 200 ms", { timeout: 300_000 }, async () => {
+    it("answers every request below 500, stores nothing malformed and never holds the event loop 200 ms", { timeout: 480_000 }, async () => {
       const started = Date.now();
       const result = await runFuzz({ server, reader: () => sqliteReader(path.join(server.dataDir, "app.sqlite")) }, "sqlite");
       report("sqlite", result, Date.now() - started);
@@ -848,7 +848,7 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
     });
     showServerLogsOnFailure(() => [server]);
 
-    it("answers every request below 500, stores nothing malformed and never holds the event loop 200 ms", { timeout: 300_000 }, async () => {
+    it("answers every request below 500, stores nothing malformed and never holds the event loop 200 ms", { timeout: 480_000 }, async () => {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       const started = Date.now();
