@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
@@ -55,7 +56,7 @@ export async function createApp(options: AppOptions = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.use(assignRequestContext(logger, options.isShuttingDown));
-  app.use(everyTooManyRequestsSaysWhen());
+  app.use(refusalsCarryTheirHeaders());
   app.use(securityHeaders(config));
   app.use(requestGuard());
 
@@ -94,14 +95,29 @@ export async function createApp(options: AppOptions = {}) {
 
   app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
+  // How long the event loop was held up at worst: a monitor reading it since the last /healthz sees any request
+  // or job that froze the server between two polls, which the health check's own answer time would miss.
+  const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+  eventLoopDelay.enable();
+  const takeEventLoopMaxDelayMs = () => {
+    const maxMs = Math.round(eventLoopDelay.max / 1e5) / 10;
+    eventLoopDelay.reset();
+    return maxMs;
+  };
+
   app.get("/healthz", async (_req, res) => {
     try {
       await services.database.ping();
       // A degraded realtime path still serves every page and delivers every wall entry, by polling: still 200.
-      res.set("Cache-Control", "no-store").json({ status: "ok", realtime: services.events.status() });
+      res
+        .set("Cache-Control", "no-store")
+        .json({ status: "ok", realtime: services.events.status(), eventLoopMaxDelayMs: takeEventLoopMaxDelayMs() });
     } catch (error) {
       (res.locals as Locals).logger.error({ err: error }, "health check failed");
-      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable", realtime: services.events.status() });
+      res
+        .status(503)
+        .set("Cache-Control", "no-store")
+        .json({ status: "unavailable", realtime: services.events.status(), eventLoopMaxDelayMs: takeEventLoopMaxDelayMs() });
     }
   });
 
@@ -145,7 +161,10 @@ export async function createApp(options: AppOptions = {}) {
     startupLines: startupReport(config, services.startup),
     /** Ends long-lived responses (live wall streams) so in-flight requests can finish and the server close. */
     beginShutdown: () => services.streams.closeAll(),
-    close: () => stopServices(services),
+    close: () => {
+      eventLoopDelay.disable();
+      return stopServices(services);
+    },
   };
 }
 
@@ -158,11 +177,16 @@ function appContext(fields: AppContextFields): RouterContextProvider {
 /** What a 429 that names no wait (a page's form post) tells the client: about one minute. */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
+/** What a page without an action accepts: React Router answers its 405 for a POST with no `Allow`. */
+const PAGE_READ_METHODS = "GET, HEAD";
+
 /**
  * Every 429 carries Retry-After: better-auth's sign-in limiter names its wait only in X-Retry-After, and a page's
- * form post answers through React Router without one. Set as the head is written, whoever wrote the status.
+ * form post answers through React Router without one. Every 405 carries Allow: the request guard and the
+ * functions name theirs; React Router's own 405 (a POST to a page that has no action) names none, and such a
+ * page reads only. Set as the head is written, whoever wrote the status.
  */
-export function everyTooManyRequestsSaysWhen(): RequestHandler {
+export function refusalsCarryTheirHeaders(): RequestHandler {
   return (_req, res, next) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
@@ -170,6 +194,7 @@ export function everyTooManyRequestsSaysWhen(): RequestHandler {
       if (status === 429 && !this.hasHeader("retry-after")) {
         this.setHeader("Retry-After", String(this.getHeader("x-retry-after") ?? DEFAULT_RETRY_AFTER_SECONDS));
       }
+      if (status === 405 && !this.hasHeader("allow")) this.setHeader("Allow", PAGE_READ_METHODS);
       return writeHead.apply(this, args);
     } as typeof writeHead;
     next();

@@ -14,6 +14,7 @@ import { PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProjec
 import type { ScanRecorder } from "~/modules/scans/scans.server";
 import type { Database } from "~/db/schema";
 import type { Kysely } from "kysely";
+import { isRecordId } from "~/modules/http/id-shape";
 
 type TrustFunction = (address: string, hop: number) => boolean;
 
@@ -32,7 +33,6 @@ export type PitchPageServingOptions = {
   isShuttingDown?: () => boolean;
 };
 
-const QR_CODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The visitor's pitch page, the busiest document of the app, in two parts:
@@ -133,7 +133,7 @@ function pageLoadRequest(req: IncomingMessage, clientAddress: string, qr: string
     cookieHeader: req.headers.cookie,
     revalidating: !!req.headers["if-none-match"],
     clientAddress,
-    qrCodeId: qr && QR_CODE_ID.test(qr) ? qr : null,
+    qrCodeId: isRecordId(qr) ? qr : null,
     withinPage,
     backgroundFetch: PageDoor.isBackgroundFetch(req.headers),
   };

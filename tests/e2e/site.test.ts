@@ -252,10 +252,10 @@ describe("Safety", () => {
     }
   });
 
-  it("answers the health check with 200 {status: 'ok', realtime: 'ok'}", async () => {
+  it("answers the health check with 200 {status: 'ok', realtime: 'ok'} and the event loop's worst delay since the last check", async () => {
     const response = await fetch(`${app.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", realtime: "ok" });
+    expect(await response.json()).toEqual({ status: "ok", realtime: "ok", eventLoopMaxDelayMs: expect.any(Number) });
   });
 });
 

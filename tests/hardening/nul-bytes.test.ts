@@ -59,4 +59,11 @@ describe("NUL characters, on PostgreSQL", () => {
     const response = await fetch(`${demo.server.url}/pitch/demo-project?qr=%00`, { headers: { "x-forwarded-for": nextClientAddress() } });
     expect(response.status).toBe(200);
   });
+
+  // Found by the fuzzer (tests/hardening/fuzz.test.ts): the wall stream's project id reached PostgreSQL unchecked.
+  it.each(["%00", "a%00b", "%22", "x".repeat(100)])("a live wall for the malformed project id %j answers 404, never 500", async (id) => {
+    const response = await fetch(`${demo.server.url}/api/wall/${id}/stream`, { headers: { "x-forwarded-for": nextClientAddress() } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "Project not found" });
+  });
 });

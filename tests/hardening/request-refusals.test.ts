@@ -41,8 +41,9 @@ const contentTypeCases: Case[] = [
   ]),
   { method: "POST", path: "/api/functions/submit-intro", status: 415, contentType: FORM, body: "name=x" },
   { method: "POST", path: "/api/functions/track-scan", status: 415, ...badMultipart },
-  // A page without an action: React Router's own 405.
-  { method: "POST", path: "/privacy", status: 405, contentType: FORM, body: "a=b" },
+  // A page without an action: React Router's own 405, which names what the page does accept.
+  { method: "POST", path: "/privacy", status: 405, allow: "GET, HEAD", contentType: FORM, body: "a=b" },
+  { method: "POST", path: "/my-projects", status: 405, allow: "GET, HEAD", contentType: FORM, body: "a=b" },
   // A post with no body at all cannot be read as a form.
   { method: "POST", path: "/pitch/demo-project", status: 400 },
 ];

@@ -6,6 +6,7 @@ import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server"
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { conversionRate } from "./conversion";
 import { ALL_SOURCES, DIRECT, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
+import { isRecordId } from "~/modules/http/id-shape";
 
 export type FunnelRow = {
   source: string;
@@ -56,6 +57,7 @@ const HISTORY_DAYS = 90;
  * QR codes' counters and hourly scan buckets), never the scans themselves, so it stays fast at any volume.
  */
 export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string, projectId: string, now = new Date()): Promise<ProjectAnalytics> {
+  if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
   const project = await db
     .selectFrom("projects")
     .select(["id", "title", "slug", "metrics"])

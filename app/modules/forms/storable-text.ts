@@ -16,13 +16,28 @@ export function isStorableText(value: string): boolean {
 
 /**
  * The path (`name`, `roleTags.2`, `metrics.0.label`) of every string in a submitted value that is not
- * storable text, looking through plain objects and arrays.
+ * storable text, looking through plain objects and arrays. Walks with its own stack (paths are shared by
+ * their parents until one is reported), so a deeply nested JSON value costs time in its size, never the
+ * call stack.
  */
-export function unstorableTextPaths(input: unknown, path: readonly string[] = []): string[][] {
-  if (typeof input === "string") return isStorableText(input) ? [] : [[...path]];
-  if (Array.isArray(input)) return input.flatMap((item, index) => unstorableTextPaths(item, [...path, String(index)]));
-  if (input !== null && typeof input === "object") {
-    return Object.entries(input as Record<string, unknown>).flatMap(([key, value]) => unstorableTextPaths(value, [...path, key]));
+export function unstorableTextPaths(input: unknown): string[][] {
+  type Path = { key: string; parent: Path } | null;
+  const found: string[][] = [];
+  const pending: Array<{ value: unknown; path: Path }> = [{ value: input, path: null }];
+  while (pending.length) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === "string") {
+      if (!isStorableText(value)) found.push(pathKeys(path));
+    } else if (value !== null && typeof value === "object") {
+      const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [String(index), item]) : Object.entries(value as Record<string, unknown>);
+      for (let index = entries.length - 1; index >= 0; index -= 1) pending.push({ value: entries[index]![1], path: { key: entries[index]![0], parent: path } });
+    }
   }
-  return [];
+  return found;
+
+  function pathKeys(path: Path): string[] {
+    const keys: string[] = [];
+    for (let step = path; step; step = step.parent) keys.push(step.key);
+    return keys.reverse();
+  }
 }

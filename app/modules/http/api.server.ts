@@ -4,26 +4,44 @@ import { DomainError, isDomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import { domainErrorJson } from "./domain-errors.server";
 
-const MAX_JSON_BYTES = 64 * 1024;
+/** Deeper than any function's body (`{contact: {name}}`, `{roleTags: [..]}`): more is never one of ours. */
+const MAX_JSON_DEPTH = 4;
+/** Longer than any text field of a function (a note, 1,000 characters; a URL, 2,048). */
+const MAX_JSON_TEXT_LENGTH = 4_000;
+export const JSON_TOO_DEEP_MESSAGE = "Request body is nested too deeply";
+export const JSON_TEXT_TOO_LONG_MESSAGE = "Text is too long";
 
 /**
- * Reads a JSON request body and validates it with the endpoint's schema. Malformed or oversized JSON and
- * schema failures become `invalid_input` errors carrying the schema's (the spec's) message.
+ * Reads a JSON request body (the request guard has bounded its size and checked its type) and validates it
+ * with the endpoint's schema. Before the schema, in this one place for every function: malformed JSON, nesting
+ * past MAX_JSON_DEPTH, text past MAX_JSON_TEXT_LENGTH, and (in `validate`, as the forms do) control characters
+ * and lone surrogates are refused. Each is an `invalid_input` error with the message a form would show.
  */
 export async function readJsonBody<S extends core.$ZodType>(request: Request, schema: S): Promise<core.output<S>> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw new DomainError("invalid_input", "Request body is too large");
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new DomainError("invalid_input", "Request body is too large");
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(await request.text());
   } catch {
     throw new DomainError("invalid_input", "Malformed JSON");
   }
+  refuseOversizedJson(body);
   const result = validate(schema, body);
   if (!result.ok) throw new DomainError("invalid_input", result.formError, result.fieldErrors);
   return result.data;
+}
+
+/** Walks the parsed value with its own stack: a value nested 20,000 deep is refused, never a stack overflow. */
+function refuseOversizedJson(body: unknown): void {
+  const pending: Array<{ value: unknown; depth: number; field: string }> = [{ value: body, depth: 0, field: "form" }];
+  while (pending.length) {
+    const { value, depth, field } = pending.pop()!;
+    if (typeof value === "string") {
+      if (value.length > MAX_JSON_TEXT_LENGTH) throw new DomainError("invalid_input", JSON_TEXT_TOO_LONG_MESSAGE, { [field]: JSON_TEXT_TOO_LONG_MESSAGE });
+    } else if (value !== null && typeof value === "object") {
+      if (depth >= MAX_JSON_DEPTH) throw new DomainError("invalid_input", JSON_TOO_DEEP_MESSAGE);
+      for (const [key, item] of Object.entries(value)) pending.push({ value: item, depth: depth + 1, field: depth === 0 ? key : field });
+    }
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { DomainError } from "~/modules/errors.server";
 import { isStorableText } from "~/modules/forms/storable-text";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { DIRECT_EVENT, LEAD_NOT_FOUND_MESSAGE, UNKNOWN_EVENT, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+import { isRecordId } from "~/modules/http/id-shape";
 
 export const LEADS_PAGE_SIZE = 25;
 
@@ -294,7 +295,7 @@ export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, pr
 /** One lead with what they did, for its vCard. */
 export async function getLead(db: Kysely<Database>, ownerId: string, projectId: string, leadId: string) {
   const project = await assertOwner(db, ownerId, projectId);
-  if (leadId.length > 64 || !isStorableText(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
+  if (!isRecordId(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
   const row = (await filteredLeads(db, project.id, { action: null, status: null, event: null, q: null })
     .where("id", "=", leadId)
     .executeTakeFirst()) as LeadRow | undefined;

@@ -4,6 +4,7 @@ import type { Database, Project, SignalTier } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { bumpContentVersion } from "./projects.server";
 import { SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "./project-form";
+import { isRecordId } from "~/modules/http/id-shape";
 
 /** SPEC.md section 8: the one answer for a project that does not exist or is someone else's. */
 export const NOT_FOUND_OR_DENIED = "Project not found or access denied";
@@ -12,6 +13,7 @@ export type OwnedProject = Project & { tiers: SignalTier[] };
 
 /** A project, only for its owner; anyone else learns nothing, not even that it exists. */
 export async function getOwnedProject(db: Kysely<Database>, ownerId: string, projectId: string): Promise<OwnedProject> {
+  if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
   const project = await db.selectFrom("projects").selectAll().where("id", "=", projectId).where("owner_id", "=", ownerId).executeTakeFirst();
   if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
   const tiers = await db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute();
@@ -20,6 +22,7 @@ export async function getOwnedProject(db: Kysely<Database>, ownerId: string, pro
 
 /** Throws unless `ownerId` owns the project; for writes that only need the check. */
 export async function assertOwner(db: Kysely<Database>, ownerId: string, projectId: string): Promise<Pick<Project, "id" | "slug" | "title" | "status">> {
+  if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
   const project = await db
     .selectFrom("projects")
     .select(["id", "slug", "title", "status"])

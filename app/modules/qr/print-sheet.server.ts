@@ -5,6 +5,7 @@ import { DomainError } from "~/modules/errors.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { trackedPitchUrl, untrackedPitchUrl } from "./qr-codes.server";
 import { PRINT_SHEET_SIZES, printSheetName, type PrintSheetSize } from "./qr-form";
+import { isRecordId } from "~/modules/http/id-shape";
 
 /**
  * Print sheets (decision 11): one vector page per tracked QR code, for a booth table, a badge or a flyer.
@@ -217,6 +218,7 @@ export async function renderPrintSheet(
   qrCodeId: string,
   size: PrintSheetSize,
 ): Promise<PrintSheet> {
+  if (!isRecordId(projectId) || !isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
   const code = await db
     .selectFrom("qr_codes")
     .innerJoin("projects", "projects.id", "qr_codes.project_id")

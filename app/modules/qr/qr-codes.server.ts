@@ -6,6 +6,8 @@ import type { Database, QrCode } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { DUPLICATE_LABEL, sameLabel, type QrCodeFormInput } from "./qr-form";
+import { isRecordId } from "~/modules/http/id-shape";
+import { renderQrPng } from "./qr-png.server";
 
 const CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
 
@@ -55,6 +57,7 @@ export async function listQrCodes(db: Kysely<Database>, ownerId: string, project
 
 export async function deleteQrCode(db: Kysely<Database>, ownerId: string, projectId: string, qrCodeId: string): Promise<void> {
   await assertOwner(db, ownerId, projectId);
+  if (!isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
   const deleted = await db.deleteFrom("qr_codes").where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", "QR code not found");
 }
@@ -69,6 +72,7 @@ export type QrImages = { url: string; label: string; slug: string; png: Buffer; 
  * both encoding the tracked pitch URL.
  */
 export async function renderQrImages(db: Kysely<Database>, ownerId: string, publicUrl: string, slug: string, qrCodeId: string): Promise<QrImages> {
+  if (!isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
   const code = await db
     .selectFrom("qr_codes")
     .innerJoin("projects", "projects.id", "qr_codes.project_id")
@@ -80,7 +84,7 @@ export async function renderQrImages(db: Kysely<Database>, ownerId: string, publ
   if (!code) throw new DomainError("not_found", "QR code not found");
   const url = trackedPitchUrl(publicUrl, code.slug, code.id);
   const options = { errorCorrectionLevel: "H" as const, margin: 4 };
-  const [png, svg] = await Promise.all([QRCode.toBuffer(url, { ...options, type: "png", width: PNG_WIDTH }), QRCode.toString(url, { ...options, type: "svg" })]);
+  const [png, svg] = await Promise.all([renderQrPng(url, { ...options, maxWidth: PNG_WIDTH }), QRCode.toString(url, { ...options, type: "svg" })]);
   return { url, label: code.label, slug: code.slug, png, svg };
 }
 

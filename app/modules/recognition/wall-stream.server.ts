@@ -5,6 +5,7 @@ import type { Logger } from "~/modules/logging/logger.server";
 import type { LiveStreams } from "~/modules/realtime/live-streams.server";
 import type { ProjectEvents } from "~/modules/realtime/project-events.server";
 import { countHiddenSupporters, readWallAfter, WALL_PAGE_SIZE } from "./wall.server";
+import { isRecordId } from "~/modules/http/id-shape";
 
 /** Under the 15–30 s idle timeout of common proxies and load balancers, so none of them cuts a quiet wall. */
 export const HEARTBEAT_MS = 15_000;
@@ -33,6 +34,7 @@ export async function openWallStream(
   signal: AbortSignal,
   clientAddress = "unknown",
 ): Promise<Response> {
+  if (!isRecordId(projectId)) throw new DomainError("not_found", "Project not found");
   const project = await deps.db.selectFrom("projects").select(["id", "status", "wall_seq"]).where("id", "=", projectId).executeTakeFirst();
   if (!project || project.status !== "published") throw new DomainError("not_found", "Project not found");
   // Checked and counted with no await between (the stream registers itself as it is constructed), so a burst of

@@ -4,12 +4,15 @@ import { retryOnConflict, type ConflictRetryOptions } from "~/db/retry.server";
 import type { Database } from "~/db/schema";
 import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-stats.server";
 import { addToSourceStats, scanSource } from "~/modules/analytics/sources.server";
+import { isRecordId, isViewerFingerprint } from "~/modules/http/id-shape";
 
 /** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
 export const trackScanSchema = z.object({
-  projectId: z.string("projectId is required").check(z.trim(), z.minLength(1, "projectId is required"), z.maxLength(64, "Unknown project")),
-  qrCodeId: z.nullish(z.string().check(z.trim(), z.maxLength(64, "Unknown QR code"))),
-  viewerFingerprint: z.nullish(z.string().check(z.trim(), z.maxLength(64, "viewerFingerprint is too long"))),
+  projectId: z.string("projectId is required").check(z.trim(), z.minLength(1, "projectId is required"), z.refine(isRecordId, "Unknown project")),
+  qrCodeId: z.nullish(z.string().check(z.trim(), z.refine((id) => id === "" || isRecordId(id), "Unknown QR code"))),
+  viewerFingerprint: z.nullish(
+    z.string().check(z.trim(), z.maxLength(64, "viewerFingerprint is too long"), z.refine((fingerprint) => fingerprint === "" || isViewerFingerprint(fingerprint), "viewerFingerprint is malformed")),
+  ),
 });
 
 /**

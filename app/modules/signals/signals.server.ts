@@ -16,6 +16,7 @@ import { addWallEntry, type NewWallEntry } from "~/modules/recognition/wall.serv
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
+import { isRecordId } from "~/modules/http/id-shape";
 
 /** Within this time a person's second signal on the same tier updates their first instead of adding one. */
 export const REPEAT_SIGNAL_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -56,6 +57,7 @@ export async function recordSignal(
   const messagePublic = input.showName && input.showMessage && input.message !== null;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SIGNAL_RECORDED_MESSAGE });
+    if (!isRecordId(input.tierId)) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
     const tier = await trx
       .selectFrom("signal_tiers")
       .selectAll()

@@ -22,6 +22,7 @@ import { DomainError, isDomainError } from "~/modules/errors.server";
 import { runFormAction, type FormIntent } from "~/modules/forms/form-action.server";
 import type { SubmittedValues } from "~/modules/forms/form-result";
 import { readFormFields, validate } from "~/modules/forms/validation";
+import { isRecordId } from "~/modules/http/id-shape";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
@@ -155,6 +156,7 @@ export async function handleVisitorSubmission(
   submission: VisitorSubmission,
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
+  if (!isRecordId(submission.projectId)) throw new DomainError("not_found", "Project not found");
   const key = parseSubmissionKey(submission.idempotencyKey);
   if (key) {
     const earlier = await recordedOutcome(db, submission.projectId, key);

@@ -5,6 +5,7 @@ import { DomainError } from "~/modules/errors.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { MAX_WEBHOOKS_PER_PROJECT, WEBHOOK_NOT_FOUND_MESSAGE, type WebhookEndpointInput } from "./webhook-form";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
+import { isRecordId } from "~/modules/http/id-shape";
 
 export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal";
 
@@ -93,6 +94,7 @@ export async function addWebhookEndpoint(
 
 export async function deleteWebhookEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string): Promise<void> {
   const project = await assertOwner(db, ownerId, projectId);
+  if (!isRecordId(endpointId)) throw new DomainError("not_found", WEBHOOK_NOT_FOUND_MESSAGE);
   const deleted = await db.deleteFrom("webhook_endpoints").where("id", "=", endpointId).where("project_id", "=", project.id).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", WEBHOOK_NOT_FOUND_MESSAGE);
 }

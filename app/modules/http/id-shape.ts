@@ -1,0 +1,27 @@
+/**
+ * The shapes of the ids that come from outside (addresses, form fields, JSON bodies, links), checked before any
+ * query: a value that cannot be one of ours is answered like an unknown id, without asking the database. Every
+ * id the app hands out fits (UUIDs, the demo owner's `demo-owner`), and so does anything both databases store
+ * and compare alike.
+ */
+
+/** Projects, QR codes, tiers, leads, webhooks: UUIDs, or short ids of letters, digits, `-` and `_`. */
+const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** SPEC.md section 9: the first 32 characters of an encoded trait string; visible ASCII, at most 64 as sent. */
+const VIEWER_FINGERPRINT = /^[\x21-\x7e]{1,64}$/;
+
+/** `{contact id}.{expiry}.{HMAC-SHA256}`, base64url and base-36 (decision 12). */
+const UNSUBSCRIBE_TOKEN = /^[A-Za-z0-9_-]{1,128}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{43}$/;
+
+export function isRecordId(value: unknown): value is string {
+  return typeof value === "string" && RECORD_ID.test(value);
+}
+
+export function isViewerFingerprint(value: unknown): value is string {
+  return typeof value === "string" && VIEWER_FINGERPRINT.test(value);
+}
+
+export function isUnsubscribeTokenShape(value: unknown): value is string {
+  return typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
+}
