@@ -12,9 +12,9 @@ import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { loadProjectAnalytics, type ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { recordScans, type ScanInput } from "~/modules/scans/scans.server";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { createProjectWithCodes, founderSession, visitorAction } from "../support/leads-e2e";
+import { createProjectWithCodes, visitorAction } from "../support/leads-e2e";
 import { createPostgresDatabase } from "../support/postgres";
-import { uniqueEmail } from "../support/sign-up";
+import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCANS = 10_000;
@@ -99,7 +99,7 @@ describe("npm run db:migrate-to-postgres", () => {
     // On SQLite: the demo project (seeded), a founder's project with two QR codes, an intro, a subscription and a signal.
     const email = uniqueEmail("move");
     const onSqlite = await started({ dataDir });
-    const oldCookie = await founderSession(onSqlite, email, PASSWORD);
+    const oldCookie = await signUpAndSignIn(onSqlite.url, email, PASSWORD);
     const project = await createProjectWithCodes(onSqlite, oldCookie, "Harbor Move", [
       { label: "Booth 4", eventTag: "Web Summit" },
       { label: "Stage", eventTag: "Demo Day" },
