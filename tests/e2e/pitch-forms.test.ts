@@ -5,8 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import {
   contactsByEmail,
-  DEMO_SLUG,
-  demoProjectId,
+  insertProject,
   marker,
   newVisitor,
   openPitchDialog,
@@ -17,16 +16,27 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { waitForEnhancement } from "./support";
 
 const e2e = setUpAppInBrowser();
-let projectId: string;
+/** This file's own published project: the demo's tiers, and a wall with one supporter on it. */
+let project: { id: string; slug: string };
 
 /** E-mails, LinkedIn URLs and intro notes submitted in this file: none may ever appear on the public page. */
 const privateValues: string[] = [];
 
-beforeAll(async () => {
-  projectId = demoProjectId(e2e.db);
+beforeAll(() => {
+  project = insertProject(e2e.app.dataDir, {
+    title: "Harbor Cold Chain",
+    oneLiner: "Solar cold rooms that keep vaccines potent from port to clinic",
+    tiers: [
+      { label: "Angel", min: 5_000, max: 25_000 },
+      { label: "Syndicate", min: 25_000, max: 100_000 },
+      { label: "Lead", min: 250_000, max: 1_000_000 },
+      { label: "Strategic", min: 1_000_000, max: null },
+    ],
+    wall: [{ displayName: "Early Backer", message: "Backed the pilot" }],
+  });
 });
 
-const pitchUrl = (query = "") => `${e2e.app.url}/pitch/${DEMO_SLUG}${query}`;
+const pitchUrl = (query = "") => `${e2e.app.url}/pitch/${project.slug}${query}`;
 
 async function openPitch(page: Page): Promise<void> {
   await page.goto(pitchUrl());
@@ -118,7 +128,7 @@ describe.each([
       const contacts = contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({
-        project_id: projectId,
+        project_id: project.id,
         name: `Ada ${id}`,
         email: email.toLowerCase(),
         intent: "Intro",
@@ -159,7 +169,7 @@ describe("the follow-updates dialog", () => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       await page.route(
-        (url) => url.pathname.startsWith(`/pitch/${DEMO_SLUG}`),
+        (url) => url.pathname.startsWith(`/pitch/${project.slug}`),
         async (route) => {
           if (route.request().method() === "POST") await released;
           await route.continue();
@@ -175,7 +185,7 @@ describe("the follow-updates dialog", () => {
       await dialog.waitFor({ state: "hidden" });
       const contacts = contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
-      expect(contacts[0]).toMatchObject({ project_id: projectId, name: "Grace Follower", subscribed: 1 });
+      expect(contacts[0]).toMatchObject({ project_id: project.id, name: "Grace Follower", subscribed: 1 });
     } finally {
       await context.close();
     }
@@ -197,7 +207,7 @@ describe("the follow-updates dialog", () => {
 
 describe("the signal dialog", () => {
   const hiddenSupporters = () =>
-    (e2e.db.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(projectId) as { n: number }).n;
+    (e2e.db.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(project.id) as { n: number }).n;
 
   it("lists the tiers with their ranges and the non-binding notice, validates, records a public signal and resets", async () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
@@ -205,7 +215,7 @@ describe("the signal dialog", () => {
       await openPitch(page);
       const dialog = await openPitchDialog(page, "Signal Interest");
 
-      const tiers = e2e.db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(projectId) as { range_label: string }[];
+      const tiers = e2e.db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(project.id) as { range_label: string }[];
       expect(tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead", "Strategic"]);
       const options = await dialog.locator("label:has(input[type=radio])").allTextContents();
       expect(options).toHaveLength(4);
@@ -247,10 +257,10 @@ describe("the signal dialog", () => {
 
       const contacts = contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
-      expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: projectId });
+      expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: project.id });
       const signal = e2e.db.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
       expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message, message_public: 0 });
-      const entries = e2e.db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(projectId, name);
+      const entries = e2e.db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(project.id, name);
       expect(entries).toEqual([{ type: "Supporter", message: null, is_public: 1 }]);
 
       const again = await openPitchDialog(page, "Signal Interest");
@@ -412,7 +422,7 @@ describe("the JSON functions", () => {
     const note = `API intro note ${id}`;
     privateValues.push(email.toLowerCase(), linkedin, note);
     const ok = await postFunction(e2e.app.url, "submit-intro", {
-      projectId,
+      projectId: project.id,
       contact: { name: `Api ${id}`, email, linkedinUrl: linkedin },
       note,
       roleTags: ["Press", "PM"],
@@ -424,12 +434,12 @@ describe("the JSON functions", () => {
     expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
 
     const missing = `${marker("missing")}@example.com`;
-    const noNote = await postFunction(e2e.app.url, "submit-intro", { projectId, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
+    const noNote = await postFunction(e2e.app.url, "submit-intro", { projectId: project.id, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
     expect(noNote.status).toBe(400);
     expect(await noNote.json()).toMatchObject({ error: "Please fill in all required fields" });
 
     const script = await postFunction(e2e.app.url, "submit-intro", {
-      projectId,
+      projectId: project.id,
       contact: { name: "Script", email: missing, linkedinUrl: "javascript:alert(1)" },
       note: "n",
       roleTags: [],
@@ -442,7 +452,7 @@ describe("the JSON functions", () => {
   it("subscribe-updates subscribes; handle-unsubscribe clears it and answers an unknown address the same way", async () => {
     const email = `${marker("sub")}@example.com`;
     privateValues.push(email);
-    const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId, contact: { name: "Sub Scriber", email }, consent: true });
+    const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Sub Scriber", email }, consent: true });
     expect(subscribed.status).toBe(200);
     expect(await subscribed.json()).toMatchObject({ success: true });
     expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 1 }]);
@@ -460,8 +470,8 @@ describe("the JSON functions", () => {
   it("refuses a request from another site's page, and drops a honeypot submission while answering success", async () => {
     const evilEmail = `${marker("evil")}@example.com`;
     for (const [name, body] of [
-      ["submit-intro", { projectId, contact: { name: "Evil", email: evilEmail, linkedinUrl: null }, note: "n", roleTags: [] }],
-      ["subscribe-updates", { projectId, contact: { name: "Evil", email: evilEmail }, consent: true }],
+      ["submit-intro", { projectId: project.id, contact: { name: "Evil", email: evilEmail, linkedinUrl: null }, note: "n", roleTags: [] }],
+      ["subscribe-updates", { projectId: project.id, contact: { name: "Evil", email: evilEmail }, consent: true }],
       ["handle-unsubscribe", { email: evilEmail }],
     ] as const) {
       const response = await postFunction(e2e.app.url, name, body, { origin: "https://evil.example" });
@@ -474,7 +484,7 @@ describe("the JSON functions", () => {
     const honeypot = await postFunction(
       e2e.app.url,
       "submit-intro",
-      { projectId, contact: { name: "Bot", email: botEmail, linkedinUrl: null }, note: "buy now", roleTags: [], website: "x" },
+      { projectId: project.id, contact: { name: "Bot", email: botEmail, linkedinUrl: null }, note: "buy now", roleTags: [], website: "x" },
       { origin: origin() },
     );
     expect(honeypot.status).toBe(200);
@@ -490,14 +500,14 @@ describe("privacy of the public page", () => {
     const email = `priv.${id}@example.com`;
     const linkedin = `https://www.linkedin.com/in/priv-${id}`;
     const note = `Confidential intro note ${id}`;
-    const response = await postFunction(e2e.app.url, "submit-intro", { projectId, contact: { name: `Priv ${id}`, email, linkedinUrl: linkedin }, note, roleTags: [] });
+    const response = await postFunction(e2e.app.url, "submit-intro", { projectId: project.id, contact: { name: `Priv ${id}`, email, linkedinUrl: linkedin }, note, roleTags: [] });
     expect(response.status).toBe(200);
     privateValues.push(email, linkedin, note);
 
     const pages = await Promise.all(
       [pitchUrl(), pitchUrl("?dialog=signal"), pitchUrl("?dialog=intro")].map(async (url) => (await fetch(url)).text()),
     );
-    const stream = await readWallStream(e2e.app.url, projectId, 0);
+    const stream = await readWallStream(e2e.app.url, project.id, 0);
     expect(stream).toContain("event: entry");
     expect(stream).toContain("event: stats");
 

@@ -3,7 +3,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP } from "../support/chromium.js";
-import { DEMO_SLUG, demoProjectId, marker, newVisitor, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
+import { insertProject, marker, newVisitor, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { waitForEnhancement } from "./support";
 
@@ -11,8 +11,16 @@ const e2e = setUpAppInBrowser();
 /** Browser B reaches the app through this proxy, so its connection can be cut. */
 let proxy: CuttableProxy;
 
+/** This file's own published project, with an Angel tier and a wall that has entries on it. */
+let project: { id: string; slug: string };
+
 beforeAll(async () => {
   proxy = await startCuttableProxy(e2e.app.port);
+  project = insertProject(e2e.app.dataDir, {
+    title: "Live Wall Labs",
+    tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],
+    wall: [{ displayName: "Early Backer" }, { displayName: "Pilot Clinic", type: "Pilot" }],
+  });
 });
 
 afterAll(async () => {
@@ -51,7 +59,7 @@ describe("the live Recognition Wall", () => {
       [a, e2e.app.url],
       [b, proxy.url],
     ] as const) {
-      await page.goto(`${base}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${base}/pitch/${project.slug}`);
       await waitForEnhancement(page);
       await liveBadge(page).waitFor();
     }
@@ -77,7 +85,6 @@ describe("the live Recognition Wall", () => {
   });
 
   it("delivers an entry made while the browser was offline once it reconnects, exactly once", async () => {
-    const projectId = demoProjectId(e2e.db);
     // B loses its network: the open stream is reset, and new requests fail until it is back.
     await b.context.setOffline(true);
     proxy.cut();
@@ -86,7 +93,7 @@ describe("the live Recognition Wall", () => {
 
     const name = marker("Offline Backer ");
     await signalPublicly(a.page, name);
-    expect(e2e.db.prepare("select count(*) as n from recognition_entries where project_id = ? and display_name = ?").get(projectId, name)).toEqual({ n: 1 });
+    expect(e2e.db.prepare("select count(*) as n from recognition_entries where project_id = ? and display_name = ?").get(project.id, name)).toEqual({ n: 1 });
     expect(await wallNames(b.page)).not.toContain(name);
 
     proxy.restore();
