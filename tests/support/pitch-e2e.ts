@@ -71,12 +71,13 @@ export type ProjectFixture = {
 
 /**
  * Inserts a project straight into the test server's database (with its wall entries, tiers and QR codes), as the
- * Epic Stack's fixtures do; returns its id, slug and QR code ids (in the order given).
+ * Epic Stack's fixtures do; returns its id, slug, and the ids of its tiers and QR codes (in the order given).
  */
-export function insertProject(dataDir: string, fixture: ProjectFixture): { id: string; slug: string; qrCodeIds: string[] } {
+export function insertProject(dataDir: string, fixture: ProjectFixture): { id: string; slug: string; tierIds: string[]; qrCodeIds: string[] } {
   const id = crypto.randomUUID();
   const slug = fixture.slug ?? `e2e-${id.slice(0, 8)}`;
   const now = new Date().toISOString();
+  const tierIds = (fixture.tiers ?? []).map(() => crypto.randomUUID());
   const qrCodeIds = (fixture.qrCodes ?? []).map(() => newQrCodeId());
   withWritableDatabase(dataDir, (db) => {
     db.transaction(() => {
@@ -106,7 +107,7 @@ export function insertProject(dataDir: string, fixture: ProjectFixture): { id: s
       wall.forEach((item, index) => entry.run(id, item.type ?? "Supporter", item.displayName, JSON.stringify(item.roleTags ?? []), item.message ?? null, index + 1, now));
       db.prepare("update projects set wall_seq = ? where id = ?").run(wall.length, id);
       const tier = db.prepare(`insert into signal_tiers (id, project_id, range_label, range_min, range_max, perks, sort_order) values (?, ?, ?, ?, ?, ?, ?)`);
-      (fixture.tiers ?? []).forEach((item, index) => tier.run(crypto.randomUUID(), id, item.label, item.min, item.max, JSON.stringify(item.perks ?? []), index));
+      (fixture.tiers ?? []).forEach((item, index) => tier.run(tierIds[index], id, item.label, item.min, item.max, JSON.stringify(item.perks ?? []), index));
       // One millisecond apart, so "newest first" lists them in a known order.
       const code = db.prepare("insert into qr_codes (id, project_id, label, event_tag, created_at) values (?, ?, ?, ?, ?)");
       (fixture.qrCodes ?? []).forEach((item, index) =>
@@ -114,7 +115,7 @@ export function insertProject(dataDir: string, fixture: ProjectFixture): { id: s
       );
     })();
   });
-  return { id, slug, qrCodeIds };
+  return { id, slug, tierIds, qrCodeIds };
 }
 
 /** The demo project's id. */
