@@ -2,28 +2,25 @@
 // in (a project with metrics, points and tiers; QR codes with and without an event; an update; an intro, a follower
 // and a signal), the account menu open, the pitch page as its owner sees it with each dialog open, and the toasts.
 // axe-core (WCAG 2.0/2.1 A and AA, best practices) must find nothing. Adding a page is one line in PAGES.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, formatViolations, openAccountMenu, waitForPageReady, type PageState } from "../support/axe";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
-import { founderPost, founderSession, readDb, visitorAction } from "../support/leads-e2e";
-import { signInThroughPage, uniqueEmail } from "../support/sign-up";
-import { newClientContext, showServerLogsOnFailure } from "./support";
+import { founderPost, visitorAction } from "../support/leads-e2e";
+import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { newClientContext } from "./support";
 
-let app: AppServer;
-let browser: Browser;
+const e2e = setUpAppInBrowser();
 /** One founder (read-only for the checks below) and their project, set up over HTTP as the forms post. */
 let founder: { email: string; cookie: string };
 let project: Project;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
   const email = uniqueEmail("a11y");
-  founder = { email, cookie: await founderSession(app, email) };
+  founder = { email, cookie: await signUpAndSignIn(e2e.app.url, email) };
   const slug = `a11y-${Date.now().toString(36)}`;
-  const created = await founderPost(app, founder.cookie, "/project/create", {
+  const created = await founderPost(e2e.app, founder.cookie, "/project/create", {
     title: "Harbor Cold Chain",
     slug,
     oneLiner: "Solar cold rooms for clinics",
@@ -38,30 +35,23 @@ beforeAll(async () => {
     ]),
   });
   if (created.status !== 302) throw new Error(`project create answered ${created.status}: ${await created.text()}`);
-  project = { id: new URL(created.headers.get("location")!, app.url).pathname.split("/")[2]!, slug };
+  project = { id: new URL(created.headers.get("location")!, e2e.app.url).pathname.split("/")[2]!, slug };
   const edits: Record<string, string>[] = [
     { intent: "create-qr", label: "Booth 4", eventTag: "Web Summit" },
     { intent: "create-qr", label: "Flyer", eventTag: "" },
     { intent: "post-update", body: "Shipped remote temperature alerts" },
   ];
   for (const fields of edits) {
-    const response = await founderPost(app, founder.cookie, `/project/${project.id}/edit`, fields);
+    const response = await founderPost(e2e.app, founder.cookie, `/project/${project.id}/edit`, fields);
     if (response.status !== 200) throw new Error(`${fields.intent} answered ${response.status}: ${await response.text()}`);
   }
-  const [code] = readDb(app, (db) => db.prepare("select id from qr_codes where project_id = ? and event_tag is not null").all(project.id) as { id: string }[]);
+  const [code] = e2e.db.prepare("select id from qr_codes where project_id = ? and event_tag is not null").all(project.id) as { id: string }[];
   project.qrCodeId = code!.id;
-  const tierId = readDb(app, (db) => (db.prepare("select id from signal_tiers where project_id = ? order by sort_order").get(project.id) as { id: string }).id);
-  await visitorAction(app, slug, code!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
-  await visitorAction(app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
-  await visitorAction(app, slug, null, { intent: "signal", tierId, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
+  const tierId = (e2e.db.prepare("select id from signal_tiers where project_id = ? order by sort_order").get(project.id) as { id: string }).id;
+  await visitorAction(e2e.app, slug, code!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
+  await visitorAction(e2e.app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
+  await visitorAction(e2e.app, slug, null, { intent: "signal", tierId, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
 
 type Project = { id: string; slug: string; qrCodeId?: string };
 const at = (suffix: string) => (p: Project) => `/project/${p.id}${suffix}`;
@@ -123,16 +113,16 @@ describe.each([
 ])("signed in on a %s: axe finds no violations", (label, viewport) => {
   it.each(PAGES.map((state) => [state.name, state] as const))("%s", async (_name, state) => {
     // bypassCSP lets the test inject axe-core; the app's policy itself is untouched.
-    const { context } = await newClientContext(browser, { viewport, bypassCSP: true });
+    const { context } = await newClientContext(e2e.browser, { viewport, bypassCSP: true });
     await context.addCookies(
       founder.cookie.split("; ").map((pair) => {
         const [name, ...value] = pair.split("=");
-        return { name: name!, value: value.join("="), url: app.url };
+        return { name: name!, value: value.join("="), url: e2e.app.url };
       }),
     );
     const page = await context.newPage();
     try {
-      await page.goto(`${app.url}${state.path(project)}`);
+      await page.goto(`${e2e.app.url}${state.path(project)}`);
       await waitForPageReady(page);
       await state.act?.(page, project);
       const violations = await axeViolations(page);
@@ -143,10 +133,10 @@ describe.each([
   });
 
   it("signing in: the dashboard with its 'Successfully signed in!' toast", async () => {
-    const { context } = await newClientContext(browser, { viewport, bypassCSP: true });
+    const { context } = await newClientContext(e2e.browser, { viewport, bypassCSP: true });
     const page = await context.newPage();
     try {
-      await signInThroughPage(page, app.url, founder.email, "secret123", "/dashboard");
+      await signInThroughPage(page, e2e.app.url, founder.email, "secret123", "/dashboard");
       await waitForPageReady(page);
       await waitForToast(page, "Successfully signed in!");
       const violations = await axeViolations(page);

@@ -3,36 +3,27 @@
 // rule, its impact, and every offending element's selector with axe's explanation. Adding a page is one line.
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, formatViolations, waitForPageReady, type PageState } from "../support/axe";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
-import { readDb, visitorAction } from "../support/leads-e2e";
+import { visitorAction } from "../support/leads-e2e";
 import { DEMO_SLUG, marker, openPitchDialog } from "../support/pitch-e2e";
-import { newClientContext, showServerLogsOnFailure } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { newClientContext } from "./support";
 
-let app: AppServer;
-let browser: Browser;
+const e2e = setUpAppInBrowser();
 let unsubscribeLink: string;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
   // The link a follower's e-mail carries, signed with the server's own generated secret.
   const email = `${marker("a11y-follower")}@example.com`;
-  await visitorAction(app, DEMO_SLUG, null, { intent: "subscribe", name: "Lin Follower", email, consent: "on" });
-  const contactId = readDb(app, (db) => (db.prepare("select id from contacts where email = ?").get(email) as { id: string }).id);
-  const tokens = createUnsubscribeTokens(fs.readFileSync(path.join(app.dataDir, "auth-secret"), "utf8").trim());
+  await visitorAction(e2e.app, DEMO_SLUG, null, { intent: "subscribe", name: "Lin Follower", email, consent: "on" });
+  const contactId = (e2e.db.prepare("select id from contacts where email = ?").get(email) as { id: string }).id;
+  const tokens = createUnsubscribeTokens(fs.readFileSync(path.join(e2e.app.dataDir, "auth-secret"), "utf8").trim());
   unsubscribeLink = `/unsubscribe?token=${encodeURIComponent(tokens.sign(contactId))}`;
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
 
 const pitch = (query = "") => `/pitch/${DEMO_SLUG}${query}`;
 
@@ -103,10 +94,10 @@ describe.each([
 ])("signed out on a %s: axe finds no violations", (label, viewport) => {
   it.each(PAGES.map((state) => [state.name, state] as const))("%s", async (_name, state) => {
     // bypassCSP lets the test inject axe-core; the app's policy itself is untouched.
-    const { context } = await newClientContext(browser, { viewport, bypassCSP: true });
+    const { context } = await newClientContext(e2e.browser, { viewport, bypassCSP: true });
     const page = await context.newPage();
     try {
-      await page.goto(`${app.url}${state.path()}`);
+      await page.goto(`${e2e.app.url}${state.path()}`);
       await waitForPageReady(page);
       await state.act?.(page);
       const violations = await axeViolations(page);

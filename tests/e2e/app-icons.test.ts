@@ -1,34 +1,22 @@
 // The app icon generator (SPEC.md section 2) in Chromium, its generate-app-icon function over HTTP, and the
 // installable site: the web app manifests and icons, linked from every page and served (decision 11).
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
 import { isFullyOpaque, pixelAt, pngHeader } from "../support/png";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { collectPageErrors, newClientContext, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 const NAMES = ["Minimalist QR Gradient", "QR + Growth Symbol", "QR + Connection"] as const;
 
 async function openGenerator(viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-  const { context } = await newClientContext(browser, { viewport, acceptDownloads: true });
+  const { context } = await newClientContext(e2e.browser, { viewport, acceptDownloads: true });
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  await page.goto(`${app.url}/app-icon-generator`);
+  await page.goto(`${e2e.app.url}/app-icon-generator`);
   await waitForHydration(page);
   return { page, errors };
 }
@@ -126,7 +114,7 @@ describe("App icon generator", () => {
 
 describe("generate-app-icon over HTTP", () => {
   const call = (body: string) =>
-    fetch(`${app.url}/api/functions/generate-app-icon`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    fetch(`${e2e.app.url}/api/functions/generate-app-icon`, { method: "POST", headers: { "content-type": "application/json" }, body });
 
   it("answers {imageUrl} for concepts 1 to 3; the PNG is served with a long cache", async () => {
     for (const concept of [1, 2, 3]) {
@@ -134,12 +122,12 @@ describe("generate-app-icon over HTTP", () => {
       expect(response.status).toBe(200);
       const { imageUrl } = (await response.json()) as { imageUrl: string };
       expect(imageUrl).toMatch(new RegExp(`^/app-icons/concept-${concept}\\.png\\?v=`));
-      const image = await fetch(`${app.url}${imageUrl}`);
+      const image = await fetch(`${e2e.app.url}${imageUrl}`);
       expect(image.status).toBe(200);
       expect(image.headers.get("content-type")).toBe("image/png");
       expect(image.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
       expectAppIconPng(Buffer.from(await image.arrayBuffer()));
-      const again = await fetch(`${app.url}${imageUrl}`, { headers: { "if-none-match": image.headers.get("etag") ?? "" } });
+      const again = await fetch(`${e2e.app.url}${imageUrl}`, { headers: { "if-none-match": image.headers.get("etag") ?? "" } });
       expect(again.status).toBe(304);
     }
   });
@@ -151,8 +139,8 @@ describe("generate-app-icon over HTTP", () => {
       expect(((await response.json()) as { error: string }).error).toBe("concept must be 1, 2 or 3");
     }
     expect((await call("not json")).status).toBe(400);
-    expect((await fetch(`${app.url}/api/functions/generate-app-icon`)).status).toBe(405);
-    expect((await fetch(`${app.url}/app-icons/concept-4.png`)).status).toBe(404);
+    expect((await fetch(`${e2e.app.url}/api/functions/generate-app-icon`)).status).toBe(405);
+    expect((await fetch(`${e2e.app.url}/app-icons/concept-4.png`)).status).toBe(404);
   });
 });
 
@@ -176,10 +164,10 @@ describe("Installable site", () => {
   }
 
   it("every page links the product's manifest, the apple-touch-icon and the favicons; Chromium reads the manifest without errors", async () => {
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await page.goto(`${app.url}/`);
+    await page.goto(`${e2e.app.url}/`);
     expect(await headLinks(page)).toEqual({
       manifest: "/manifest.webmanifest",
       manifests: 1,
@@ -189,7 +177,7 @@ describe("Installable site", () => {
       themeColor: "#4f46e5",
     });
     const { url, errors: manifestErrors, manifest } = await appManifest(page);
-    expect(url).toBe(`${app.url}/manifest.webmanifest`);
+    expect(url).toBe(`${e2e.app.url}/manifest.webmanifest`);
     expect(manifestErrors).toEqual([]);
     expect(manifest).toMatchObject({ name: "PitchQR", short_name: "PitchQR", start_url: "/", display: "standalone" });
     expect(errors, "no CSP violation fetching the manifest or icons").toEqual([]);
@@ -197,34 +185,34 @@ describe("Installable site", () => {
   });
 
   it("serves each icon at its declared size: square ones opaque, from concept 1", async () => {
-    const response = await fetch(`${app.url}/manifest.webmanifest`);
+    const response = await fetch(`${e2e.app.url}/manifest.webmanifest`);
     expect(response.headers.get("content-type")).toMatch(/^application\/manifest\+json/);
     const manifest = (await response.json()) as { icons: { src: string; sizes: string; type: string; purpose: string }[] };
     expect(new Set(manifest.icons.map((icon) => icon.sizes))).toEqual(new Set(["192x192", "512x512"]));
     expect(new Set(manifest.icons.map((icon) => icon.purpose))).toEqual(new Set(["any", "maskable"]));
     const files = [...manifest.icons.map((icon) => ({ path: icon.src, size: Number(icon.sizes.split("x")[0]) })), { path: "/apple-touch-icon.png", size: 180 }, { path: "/icons/apple-touch-icon.png", size: 180 }];
     for (const { path, size } of files) {
-      const icon = await fetch(`${app.url}${path}`);
+      const icon = await fetch(`${e2e.app.url}${path}`);
       expect(icon.status, path).toBe(200);
       expect(icon.headers.get("content-type")).toBe("image/png");
       const png = Buffer.from(await icon.arrayBuffer());
       expect(pngHeader(png), path).toEqual({ width: size, height: size, bitDepth: 8, colorType: 2 });
       expect(isFullyOpaque(png), path).toBe(true);
     }
-    const favicon = await fetch(`${app.url}/favicon.svg`);
+    const favicon = await fetch(`${e2e.app.url}/favicon.svg`);
     expect(favicon.headers.get("content-type")).toBe("image/svg+xml");
     expect(await favicon.text()).toMatch(/^<svg /);
-    const small = Buffer.from(await (await fetch(`${app.url}/icons/favicon-32.png`)).arrayBuffer());
+    const small = Buffer.from(await (await fetch(`${e2e.app.url}/icons/favicon-32.png`)).arrayBuffer());
     expect(pngHeader(small)).toMatchObject({ width: 32, height: 32 });
-    const ico = await fetch(`${app.url}/favicon.ico`, { redirect: "manual" });
+    const ico = await fetch(`${e2e.app.url}/favicon.ico`, { redirect: "manual" });
     expect([ico.status, ico.headers.get("location")]).toEqual([301, "/favicon.svg"]);
-    expect((await fetch(`${app.url}/icons/unknown.png`)).status).toBe(404);
+    expect((await fetch(`${e2e.app.url}/icons/unknown.png`)).status).toBe(404);
   });
 
   it("a pitch page added to the home screen gets its project's name and opens itself, also when served from the page cache", async () => {
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     const page = await context.newPage();
-    await page.goto(`${app.url}/pitch/demo-project`);
+    await page.goto(`${e2e.app.url}/pitch/demo-project`);
     const title = (await page.getByRole("heading", { level: 1 }).textContent())?.trim() ?? "";
     expect(title).not.toBe("");
     expect(await headLinks(page)).toMatchObject({ manifest: "/pitch/demo-project/manifest.webmanifest", manifests: 1, appTitle: title });
@@ -233,10 +221,10 @@ describe("Installable site", () => {
     expect(manifest).toMatchObject({ name: title, start_url: "/pitch/demo-project", scope: "/pitch/demo-project", display: "standalone" });
     expect(String(manifest.short_name).length).toBeLessThanOrEqual(12);
 
-    const cached = await fetch(`${app.url}/pitch/demo-project`);
+    const cached = await fetch(`${e2e.app.url}/pitch/demo-project`);
     expect(cached.headers.get("x-page-cache")).toBe("hit");
     expect(await cached.text()).toContain('<link rel="manifest" href="/pitch/demo-project/manifest.webmanifest"/>');
-    expect((await fetch(`${app.url}/pitch/no-such-project/manifest.webmanifest`)).status).toBe(404);
+    expect((await fetch(`${e2e.app.url}/pitch/no-such-project/manifest.webmanifest`)).status).toBe(404);
     await context.close();
   });
 });

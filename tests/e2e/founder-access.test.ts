@@ -1,13 +1,12 @@
 // Access control for every owner-only page, action and API, over HTTP against the built app: a signed-out
 // visitor goes to /auth (pages) or gets 401 (APIs); another signed-in user gets 'Project not found or access
 // denied' / 404 and none of the project's private data; the owner succeeds.
-import Database from "better-sqlite3";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { locationOf, nextClientAddress, postAuthForm, showServerLogsOnFailure } from "./support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { signUpAndSignIn } from "../support/sign-up";
+import { locationOf, nextClientAddress } from "./support";
 
-let app: AppServer;
+const e2e = setUpAppInBrowser();
 const owner = { cookie: "", email: `owner-${Date.now()}@example.com` };
 const intruder = { cookie: "", email: `intruder-${Date.now()}@example.com` };
 let projectId = "";
@@ -15,29 +14,17 @@ let slug = "";
 let qrCodeId = "";
 let leadId = "";
 
-async function signedIn(email: string): Promise<string> {
-  const address = nextClientAddress();
-  expect((await postAuthForm(app.url, { intent: "signup", email, password: "secret123" }, { address })).status).toBe(200);
-  const response = await postAuthForm(app.url, { intent: "signin", email, password: "secret123" }, { address });
-  expect(response.status).toBe(302);
-  return response.headers
-    .getSetCookie()
-    .filter((cookie) => cookie.includes("session_token"))
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
-
 const PHONE_BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
 
 function request(pathname: string, options: { cookie?: string; method?: string; body?: BodyInit; json?: unknown } = {}) {
-  const headers: Record<string, string> = { origin: app.url, "x-forwarded-for": nextClientAddress(), "user-agent": PHONE_BROWSER };
+  const headers: Record<string, string> = { origin: e2e.app.url, "x-forwarded-for": nextClientAddress(), "user-agent": PHONE_BROWSER };
   if (options.cookie) headers.cookie = options.cookie;
   let body = options.body;
   if (options.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(options.json);
   }
-  return fetch(`${app.url}${pathname}`, { method: options.method ?? "GET", headers, body, redirect: "manual" });
+  return fetch(`${e2e.app.url}${pathname}`, { method: options.method ?? "GET", headers, body, redirect: "manual" });
 }
 
 function projectForm(fields: Record<string, string> = {}) {
@@ -55,17 +42,14 @@ function projectForm(fields: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  app = await startAppServer();
-  owner.cookie = await signedIn(owner.email);
-  intruder.cookie = await signedIn(intruder.email);
+  owner.cookie = await signUpAndSignIn(e2e.app.url, owner.email);
+  intruder.cookie = await signUpAndSignIn(e2e.app.url, intruder.email);
 
   const created = await request("/project/create", { cookie: owner.cookie, method: "POST", body: projectForm() });
   expect(created.status).toBe(302);
-  const edit = locationOf(created, app.url).pathname;
+  const edit = locationOf(created, e2e.app.url).pathname;
   projectId = edit.split("/")[2] ?? "";
-  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-  slug = (db.prepare("select slug from projects where id = ?").get(projectId) as { slug: string }).slug;
-  db.close();
+  slug = (e2e.db.prepare("select slug from projects where id = ?").get(projectId) as { slug: string }).slug;
 
   const qr = await request(`/project/${projectId}/edit`, {
     cookie: owner.cookie,
@@ -73,34 +57,19 @@ beforeAll(async () => {
     body: new URLSearchParams({ intent: "create-qr", label: "Booth", eventTag: "Expo" }),
   });
   expect(qr.status).toBe(200);
-  const read = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-  qrCodeId = (read.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
-  read.close();
+  qrCodeId = (e2e.db.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
 
   const intro = await request("/api/functions/submit-intro", {
     method: "POST",
     json: { projectId, contact: { name: "Ada Private", email: "ada-private@example.com", linkedinUrl: null }, note: "Met at the booth", roleTags: [] },
   });
   expect(intro.status, await intro.text()).toBe(200);
-  const leads = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-  leadId = (leads.prepare("select id from leads where project_id = ?").get(projectId) as { id: string }).id;
-  leads.close();
+  leadId = (e2e.db.prepare("select id from leads where project_id = ?").get(projectId) as { id: string }).id;
 });
 
 function leadTriage(): { status: string; note: string | null } {
-  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-  try {
-    return db.prepare("select status, note from leads where id = ?").get(leadId) as { status: string; note: string | null };
-  } finally {
-    db.close();
-  }
+  return e2e.db.prepare("select status, note from leads where id = ?").get(leadId) as { status: string; note: string | null };
 }
-
-afterAll(async () => {
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
 
 const pages = [
   { name: "edit page", path: () => `/project/${projectId}/edit` },
@@ -116,7 +85,7 @@ describe.each(pages)("$name", ({ path: pagePath }) => {
   it("sends a signed-out visitor to /auth with the way back", async () => {
     const response = await request(pagePath());
     expect(response.status).toBe(302);
-    const location = locationOf(response, app.url);
+    const location = locationOf(response, e2e.app.url);
     expect(location.pathname).toBe("/auth");
     expect(location.searchParams.get("returnTo")).toBe(pagePath());
   });
@@ -124,7 +93,7 @@ describe.each(pages)("$name", ({ path: pagePath }) => {
   it("sends another founder to /my-projects with 'Project not found or access denied', showing nothing of the project", async () => {
     const response = await request(pagePath(), { cookie: intruder.cookie });
     expect(response.status).toBe(302);
-    expect(locationOf(response, app.url).pathname).toBe("/my-projects");
+    expect(locationOf(response, e2e.app.url).pathname).toBe("/my-projects");
     const flash = response.headers.getSetCookie().find((cookie) => cookie.startsWith("flash="))?.split(";")[0] ?? "";
     const landing = await request("/my-projects", { cookie: `${intruder.cookie}; ${flash}` });
     const html = await landing.text();
@@ -145,18 +114,14 @@ describe("owner-only actions and APIs", () => {
       request(`/project/${projectId}/edit`, { cookie, method: "POST", body: projectForm({ intent: "save", slug, title }) });
     const anonymous = await save();
     expect(anonymous.status).toBe(302);
-    expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+    expect(locationOf(anonymous, e2e.app.url).pathname).toBe("/auth");
     const other = await save(intruder.cookie);
     expect(other.status).toBe(302);
-    expect(locationOf(other, app.url).pathname).toBe("/my-projects");
-    const db0 = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-    expect((db0.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
-    db0.close();
+    expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
+    expect((e2e.db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
     const mine = await save(owner.cookie, "Access Test");
     expect(mine.status).toBe(200);
-    const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-    expect((db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
-    db.close();
+    expect((e2e.db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
   });
 
   it("creating and deleting QR codes: another founder is sent away and the code stays", async () => {
@@ -165,16 +130,14 @@ describe("owner-only actions and APIs", () => {
       method: "POST",
       body: new URLSearchParams({ intent: "create-qr", label: "Intruder" }),
     });
-    expect(locationOf(create, app.url).pathname).toBe("/my-projects");
+    expect(locationOf(create, e2e.app.url).pathname).toBe("/my-projects");
     const remove = await request(`/project/${projectId}/edit`, {
       cookie: intruder.cookie,
       method: "POST",
       body: new URLSearchParams({ intent: "delete-qr", qrCodeId }),
     });
-    expect(locationOf(remove, app.url).pathname).toBe("/my-projects");
-    const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-    expect(db.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
-    db.close();
+    expect(locationOf(remove, e2e.app.url).pathname).toBe("/my-projects");
+    expect(e2e.db.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
   });
 
   it("generate-qr-code: 401 signed out, 404 for another founder, the owner gets the PNG and SVG", async () => {
@@ -187,7 +150,7 @@ describe("owner-only actions and APIs", () => {
     expect(mine.status).toBe(200);
     const body = (await mine.json()) as { png: string; svg: string; url: string; pngFileName: string };
     expect(body.png).toMatch(/^data:image\/png;base64,/);
-    expect(body.url).toBe(`${app.url}/pitch/${slug}?qr=${qrCodeId}`);
+    expect(body.url).toBe(`${e2e.app.url}/pitch/${slug}?qr=${qrCodeId}`);
     expect(body.pngFileName).toBe(`${slug}-Booth-qr.png`);
   });
 
@@ -223,10 +186,10 @@ describe("owner-only actions and APIs", () => {
       });
     const anonymous = await triage();
     expect(anonymous.status).toBe(302);
-    expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+    expect(locationOf(anonymous, e2e.app.url).pathname).toBe("/auth");
     const other = await triage(intruder.cookie);
     expect(other.status).toBe(302);
-    expect(locationOf(other, app.url).pathname).toBe("/my-projects");
+    expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
     // The same post as a fetcher would send it: the answer is the 404 message, not the lead.
     const otherData = await request(`/project/${projectId}/leads.data`, {
       cookie: intruder.cookie,
@@ -269,26 +232,19 @@ describe("owner-only actions and APIs", () => {
   it("alerts and webhooks: signed out → /auth, another founder → /my-projects and nothing changes, internal URLs refused, owner → saved", async () => {
     const settings = (cookie: string | undefined, fields: Record<string, string>) =>
       request(`/project/${projectId}/leads/settings`, { cookie, method: "POST", body: new URLSearchParams(fields) });
-    const rows = () => {
-      const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true });
-      try {
-        return {
-          alerts: db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
-          webhooks: db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
-        };
-      } finally {
-        db.close();
-      }
-    };
+    const rows = () => ({
+      alerts: e2e.db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
+      webhooks: e2e.db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
+    });
     for (const fields of <Record<string, string>[]>[
       { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
       { intent: "add-webhook", url: "https://hooks.example.com/in" },
     ]) {
       const anonymous = await settings(undefined, fields);
-      expect(locationOf(anonymous, app.url).pathname).toBe("/auth");
+      expect(locationOf(anonymous, e2e.app.url).pathname).toBe("/auth");
       const other = await settings(intruder.cookie, fields);
       expect(other.status).toBe(302);
-      expect(locationOf(other, app.url).pathname).toBe("/my-projects");
+      expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
     }
     expect(rows()).toEqual({ alerts: [], webhooks: [] });
 

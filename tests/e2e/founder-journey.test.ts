@@ -1,17 +1,16 @@
-// A founder's whole journey in Chromium, against the built app: sign up, create a pitch with metrics, points and
-// tiers, make tracked QR codes and download one, let visitors scan and act on the pitch, read the analytics and
-// the CSV export, watch My Projects and the live dashboard feed, and take the pitch back to draft. Each step
-// checks what the founder sees and what the database holds. The steps run in order and share one founder.
-import path from "node:path";
-import Database from "better-sqlite3";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+// A founder's journey in Chromium, against the built app: sign up, create a pitch with metrics, points and tiers,
+// make tracked QR codes and download one, let visitors scan and act on the pitch, read the analytics and the CSV
+// export, watch My Projects and the live dashboard feed, and take the pitch back to draft. Each test checks what
+// the founder sees and what the database holds, and stands alone: it signs up its own founder and puts the
+// project it starts from straight into the database (visitors who acted on it act over HTTP, as the forms post).
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
+import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
-import { openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
-import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { insertProject, marker, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { newClientContext, nextClientAddress, waitForEnhancement, waitForHydration } from "./support";
 
 const TITLE = "Harbor Cold Chain";
 const SLUG = "harbor-cold-chain";
@@ -25,6 +24,14 @@ const METRICS = [
 ];
 const PROBLEM = "A third of vaccines spoil between the port and the clinic";
 const SOLUTION = "Solar cold rooms with remote temperature alerts";
+/** The tiers as the founder leaves them on the create form: the defaults, Angel's minimum raised, Strategic added. */
+const HARBOR_TIERS = [
+  { label: "Angel", min: 10_000, max: 25_000, perks: ["Quarterly investor update"] },
+  { label: "Syndicate", min: 25_000, max: 100_000, perks: ["Monthly update call"] },
+  { label: "Lead", min: 250_000, max: null, perks: ["Board observer seat"] },
+  { label: "Strategic", min: 1_000_000, max: null, perks: ["Advisory board seat", "First look at the next round"] },
+];
+const BOOTH = { label: "Booth", eventTag: "Demo Day" };
 const SECOND = { title: "Quiet Pilot", slug: "quiet-pilot", oneLiner: "A project nobody has contacted yet" };
 
 const INTRO = {
@@ -37,44 +44,124 @@ const INTRO = {
 const FOLLOWER = { name: "Grace Lin", email: "grace.lin@example.com" };
 const BACKER = { name: "Omar Haddad", email: "omar.haddad@example.com", message: "Loved the pilot numbers" };
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
-let founder: { context: BrowserContext; page: Page; email: string; errors: string[] };
-let projectId = "";
-let secondProjectId = "";
-let boothId = "";
-const visitorContexts: BrowserContext[] = [];
+const e2e = setUpAppInBrowser();
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true, fileMustExist: true });
-  db.pragma("busy_timeout = 5000");
-  const { context } = await newClientContext(browser, { viewport: DESKTOP, acceptDownloads: true });
-  const page = await context.newPage();
-  founder = { context, page, email: uniqueEmail("harbor"), errors: collectPageErrors(page) };
-});
+// ---- what a test starts from -------------------------------------------------------------------------------
 
-afterAll(async () => {
-  for (const context of visitorContexts) await context.close().catch(() => undefined);
-  await founder?.context.close().catch(() => undefined);
-  db?.close();
-  await browser?.close();
-  await app?.stop();
-});
+type Founder = { context: BrowserContext; page: Page; email: string; id: string };
 
-showServerLogsOnFailure(() => [app]);
-
-/** Script errors on the founder's and the visitors' pages; the answers this journey provokes on purpose aside. */
+/** Browser contexts a test opened (its founder's and its visitors'), closed after it; and their script errors. */
+const openContexts: BrowserContext[] = [];
 const pageErrors: string[] = [];
+/** The answers the journey provokes on purpose (a refused form, a draft's 404). */
 const EXPECTED_ANSWERS = /^(visitor: )?Failed to load resource: the server responded with a status of (404|409) /;
 
-afterEach((context) => {
-  const unexpected = [...founder.errors, ...pageErrors].filter((message) => !EXPECTED_ANSWERS.test(message));
-  founder.errors.length = 0;
-  pageErrors.length = 0;
+afterEach(async (context) => {
+  for (const opened of openContexts.splice(0)) await opened.close().catch(() => undefined);
+  const unexpected = pageErrors.splice(0).filter((message) => !EXPECTED_ANSWERS.test(message));
   if (context.task.result?.state !== "fail") expect(unexpected, "console errors or uncaught exceptions").toEqual([]);
 });
+
+function watchForErrors(page: Page, prefix = ""): void {
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(`${prefix}${message.text()} ${JSON.stringify(message.location())}`);
+  });
+  page.on("pageerror", (error) => pageErrors.push(`${prefix}pageerror: ${error.message}`));
+}
+
+/** A desktop browser for someone who has no account yet (the test signs up through the page). */
+async function newFounderPage(): Promise<Omit<Founder, "id">> {
+  const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP, acceptDownloads: true });
+  openContexts.push(context);
+  const page = await context.newPage();
+  watchForErrors(page);
+  return { context, page, email: uniqueEmail("harbor") };
+}
+
+/** A founder with an account and no project yet, signed in in their own desktop browser. */
+async function signedInFounder(): Promise<Founder> {
+  const email = uniqueEmail("harbor");
+  const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP, acceptDownloads: true });
+  openContexts.push(context);
+  const page = await context.newPage();
+  watchForErrors(page);
+  const { id } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+  return { context, page, email, id };
+}
+
+/** The founder's published Harbor Cold Chain pitch, as the create form would have stored it (on a slug of its own). */
+function insertHarbor(ownerId: string, extra: { qrCodes?: { label: string; eventTag: string | null }[] } = {}) {
+  return insertProject(e2e.app.dataDir, {
+    ownerId,
+    title: TITLE,
+    slug: `${SLUG}-${marker("")}`,
+    oneLiner: ONE_LINER,
+    summary: SUMMARY,
+    deckUrl: DECK_URL,
+    calendlyUrl: CALENDLY_URL,
+    metrics: METRICS,
+    problemPoints: [PROBLEM],
+    solutionPoints: [SOLUTION],
+    status: "published",
+    tiers: HARBOR_TIERS,
+    qrCodes: extra.qrCodes,
+  });
+}
+
+/** A phone visitor without a browser: its own address and viewer cookie, as the page door and the forms see it. */
+function phoneVisitor() {
+  const address = nextClientAddress();
+  const userAgent = visitorUserAgent(e2e.browser);
+  let cookie = "";
+  const headers = () => ({ "x-forwarded-for": address, "user-agent": userAgent, ...(cookie ? { cookie } : {}) });
+  return {
+    /** Opens the pitch page (a navigation) and waits until the server has counted it. */
+    async open(url: string, projectId: string): Promise<void> {
+      const before = scanRows(projectId).length;
+      // Node's fetch says `Sec-Fetch-Mode: cors` of itself, which the door rightly takes for a script's fetch.
+      const response = await fetch(url, { headers: { ...headers(), "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } });
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+      const viewer = response.headers.getSetCookie().find((set) => set.startsWith("pitchqr_viewer="));
+      if (viewer) cookie = viewer.split(";")[0]!;
+      await expect.poll(() => scanRows(projectId).length).toBe(before + 1);
+    },
+    /** Posts one of the pitch page's forms as the enhanced form does. */
+    async post(url: string, fields: Record<string, string>): Promise<void> {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { ...headers(), origin: e2e.app.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ via: "fetch", ...fields }),
+      });
+      if (response.status !== 200) throw new Error(`${fields.intent} answered ${response.status}: ${await response.text()}`);
+    },
+  };
+}
+
+/**
+ * The founder's Harbor pitch after three visitors: A scanned the Booth code twice and requested an intro, B scanned
+ * it and followed updates, C came through the plain link and signalled interest in Angel, publicly. Then a second,
+ * draft project nobody contacted (made after it, so listed first).
+ */
+async function harborVisitedAndQuietPilot(ownerId: string) {
+  const harbor = insertHarbor(ownerId, { qrCodes: [BOOTH] });
+  const [boothId] = harbor.qrCodeIds as [string];
+  const booth = pitchUrl(harbor.slug, `?qr=${boothId}`);
+  const angel = tierRows(harbor.id)[0]!;
+
+  const first = phoneVisitor();
+  await first.open(booth, harbor.id);
+  await first.open(booth, harbor.id);
+  await first.post(booth, { intent: "intro", name: INTRO.name, email: INTRO.email, linkedinUrl: INTRO.linkedin, note: INTRO.note, roleTags: INTRO.role });
+  const second = phoneVisitor();
+  await second.open(booth, harbor.id);
+  await second.post(booth, { intent: "subscribe", name: FOLLOWER.name, email: FOLLOWER.email, consent: "on" });
+  const third = phoneVisitor();
+  await third.open(pitchUrl(harbor.slug), harbor.id);
+  await third.post(pitchUrl(harbor.slug), { intent: "signal", tierId: angel.id, name: BACKER.name, email: BACKER.email, message: BACKER.message, showName: "on" });
+
+  const quiet = insertProject(e2e.app.dataDir, { ownerId, title: SECOND.title, slug: `${SECOND.slug}-${marker("")}`, oneLiner: SECOND.oneLiner, status: "draft" });
+  return { harbor, second: quiet, boothId };
+}
 
 // ---- database reads ----------------------------------------------------------------------------------------
 
@@ -95,12 +182,12 @@ type ProjectRow = {
   updated_at: string;
 };
 
-const projectRow = (id = projectId) => db.prepare("select * from projects where id = ?").get(id) as ProjectRow | undefined;
+const projectRow = (id: string) => e2e.db.prepare("select * from projects where id = ?").get(id) as ProjectRow | undefined;
 /** The founder's projects (the app also seeds a demo project of its own). */
-const projectCount = () =>
-  (db.prepare("select count(*) as n from projects p join users u on u.id = p.owner_id where u.email = ?").get(founder.email) as { n: number }).n;
-const tierRows = (id = projectId) =>
-  db.prepare("select id, range_label, range_min, range_max, perks, sort_order from signal_tiers where project_id = ? order by sort_order").all(id) as {
+const projectCount = (email: string) =>
+  (e2e.db.prepare("select count(*) as n from projects p join users u on u.id = p.owner_id where u.email = ?").get(email) as { n: number }).n;
+const tierRows = (id: string) =>
+  e2e.db.prepare("select id, range_label, range_min, range_max, perks, sort_order from signal_tiers where project_id = ? order by sort_order").all(id) as {
     id: string;
     range_label: string;
     range_min: number;
@@ -108,26 +195,26 @@ const tierRows = (id = projectId) =>
     perks: string;
     sort_order: number;
   }[];
-const qrRows = () =>
-  db.prepare("select id, label, event_tag, total_scans, unique_scans from qr_codes where project_id = ? order by created_at").all(projectId) as {
+const qrRows = (projectId: string) =>
+  e2e.db.prepare("select id, label, event_tag, total_scans, unique_scans from qr_codes where project_id = ? order by created_at").all(projectId) as {
     id: string;
     label: string;
     event_tag: string | null;
     total_scans: number;
     unique_scans: number;
   }[];
-const scanRows = () =>
-  db.prepare("select qr_code_id, viewer_fingerprint from scans where project_id = ? order by id").all(projectId) as {
+const scanRows = (projectId: string) =>
+  e2e.db.prepare("select qr_code_id, viewer_fingerprint from scans where project_id = ? order by id").all(projectId) as {
     qr_code_id: string | null;
     viewer_fingerprint: string | null;
   }[];
 
 // ---- page helpers ------------------------------------------------------------------------------------------
 
-const pitchUrl = (query = "") => `${app.url}/pitch/${SLUG}${query}`;
+const pitchUrl = (slug: string, query = "") => `${e2e.app.url}/pitch/${slug}${query}`;
 
 async function goto(page: Page, pathname: string): Promise<void> {
-  await page.goto(`${app.url}${pathname}`);
+  await page.goto(`${e2e.app.url}${pathname}`);
   await waitForHydration(page);
 }
 
@@ -138,22 +225,19 @@ const fieldError = (page: Page, fieldId: string) => page.locator(`#${fieldId}-er
 
 /** A visitor in a fresh browser context with a regular (non-headless) user agent, so its scans count. */
 async function newVisitor(): Promise<Page> {
-  const { context } = await newClientContext(browser, { viewport: PHONE, userAgent: visitorUserAgent(browser) });
-  visitorContexts.push(context);
+  const { context } = await newClientContext(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
+  openContexts.push(context);
   const page = await context.newPage();
-  page.on("console", (message) => {
-    if (message.type() === "error") pageErrors.push(`visitor: ${message.text()} ${JSON.stringify(message.location())}`);
-  });
-  page.on("pageerror", (error) => pageErrors.push(`visitor pageerror: ${error.message}`));
+  watchForErrors(page, "visitor: ");
   return page;
 }
 
 /** Opens (or reloads) the pitch page and waits until the server has counted that page load (decision 15). */
-async function openPitchCounted(page: Page, url: string | "reload"): Promise<void> {
-  const before = scanRows().length;
+async function openPitchCounted(page: Page, url: string | "reload", projectId: string): Promise<void> {
+  const before = scanRows(projectId).length;
   if (url === "reload") await page.reload();
   else await page.goto(url);
-  await expect.poll(() => scanRows().length, { timeout: 10_000 }).toBe(before + 1);
+  await expect.poll(() => scanRows(projectId).length, { timeout: 10_000 }).toBe(before + 1);
   await waitForEnhancement(page);
 }
 
@@ -166,13 +250,14 @@ const activityTitles = (page: Page) =>
     .locator("li p.font-medium")
     .evaluateAll((items) => items.map((item) => (item.textContent ?? "").replace(/^(Scan|Intro|Signal|Update): /, "").trim()));
 
-// ---- the journey -------------------------------------------------------------------------------------------
+// ---- the journey, one independent test per step --------------------------------------------------------------
 
 describe("a founder's journey", () => {
-  it("1. signs up and in; the dashboard and My Projects show the states of someone without a project", async () => {
+  it("signs up and in; the dashboard and My Projects show the states of someone without a project", async () => {
+    const founder = await newFounderPage();
     const { page, email } = founder;
-    await signUpThroughPage(page, app.url, email);
-    await signInThroughPage(page, app.url, email);
+    await signUpThroughPage(page, e2e.app.url, email);
+    await signInThroughPage(page, e2e.app.url, email);
     expect(new URL(page.url()).pathname).toBe("/");
 
     await goto(page, "/dashboard");
@@ -189,7 +274,8 @@ describe("a founder's journey", () => {
     expect(await page.getByRole("link", { name: "Create Project" }).getAttribute("href")).toBe("/project/create");
   });
 
-  it("2. creates a published project with metrics, points and tiers; bad input and a taken slug save nothing", { timeout: 90_000 }, async () => {
+  it("creates a published project with metrics, points and tiers; a required field left empty creates nothing", { timeout: 90_000 }, async () => {
+    const founder = await signedInFounder();
     const { page } = founder;
     await goto(page, "/project/create");
     expect(await heading1(page).textContent()).toBe("Create Project");
@@ -197,7 +283,7 @@ describe("a founder's journey", () => {
     // The slug follows the title.
     await field(page, "Project Title").fill(TITLE);
     expect(await field(page, "URL Slug").inputValue()).toBe(SLUG);
-    await page.getByText(`Your project will live at ${app.url}/pitch/${SLUG}`).waitFor();
+    await page.getByText(`Your project will live at ${e2e.app.url}/pitch/${SLUG}`).waitFor();
 
     // A required field left empty: the message, focus on the field, and nothing created.
     await page.getByRole("button", { name: "Create Project" }).click();
@@ -205,7 +291,7 @@ describe("a founder's journey", () => {
     expect(await field(page, "One-Liner").getAttribute("aria-invalid")).toBe("true");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("project-oneLiner");
     expect(new URL(page.url()).pathname).toBe("/project/create");
-    expect(projectCount()).toBe(0);
+    expect(projectCount(founder.email)).toBe(0);
 
     await field(page, "One-Liner").fill(ONE_LINER);
     await field(page, "Project Summary").fill(SUMMARY);
@@ -248,7 +334,7 @@ describe("a founder's journey", () => {
 
     await page.waitForURL(/\/project\/[^/]+\/edit$/);
     await waitForToast(page, "Project created successfully");
-    projectId = new URL(page.url()).pathname.split("/")[2]!;
+    const projectId = new URL(page.url()).pathname.split("/")[2]!;
     expect(await heading1(page).textContent()).toBe("Edit Project");
 
     // Preview Live opens the pitch page in a new tab.
@@ -258,13 +344,13 @@ describe("a founder's journey", () => {
     expect(await preview.getAttribute("rel")).toContain("noopener");
     const [tab] = await Promise.all([founder.context.waitForEvent("page"), preview.click()]);
     await tab.waitForLoadState();
-    expect(tab.url()).toBe(pitchUrl());
+    expect(tab.url()).toBe(pitchUrl(SLUG));
     await tab.getByRole("heading", { level: 1, name: TITLE }).waitFor();
     await tab.close();
 
     // What was stored.
-    const owner = db.prepare("select id from users where email = ?").get(founder.email) as { id: string };
-    const row = projectRow()!;
+    const owner = e2e.db.prepare("select id from users where email = ?").get(founder.email) as { id: string };
+    const row = projectRow(projectId)!;
     expect(row).toMatchObject({
       owner_id: owner.id,
       title: TITLE,
@@ -279,7 +365,7 @@ describe("a founder's journey", () => {
     expect(JSON.parse(row.metrics)).toEqual(METRICS);
     expect(JSON.parse(row.problem_points)).toEqual([PROBLEM]);
     expect(JSON.parse(row.solution_points)).toEqual([SOLUTION]);
-    expect(tierRows().map(({ range_label, range_min, range_max, perks, sort_order }) => ({ range_label, range_min, range_max, perks: JSON.parse(perks), sort_order }))).toEqual([
+    expect(tierRows(projectId).map(({ range_label, range_min, range_max, perks, sort_order }) => ({ range_label, range_min, range_max, perks: JSON.parse(perks), sort_order }))).toEqual([
       { range_label: "Angel", range_min: 10_000, range_max: 25_000, perks: ["Quarterly investor update"], sort_order: 0 },
       { range_label: "Syndicate", range_min: 25_000, range_max: 100_000, perks: ["Monthly update call"], sort_order: 1 },
       { range_label: "Lead", range_min: 250_000, range_max: null, perks: ["Board observer seat"], sort_order: 2 },
@@ -292,19 +378,27 @@ describe("a founder's journey", () => {
     expect(await field(page, "Metric 2 value").inputValue()).toBe("38%");
     expect(await field(tier(1), "Min ($)").inputValue()).toBe("10000");
     expect(await page.getByRole("radio", { name: "Published", exact: true }).isChecked()).toBe(true);
+  });
+
+  it("refuses a javascript: deck URL in the browser and from a post without scripts, changing nothing", async () => {
+    const founder = await signedInFounder();
+    const { page } = founder;
+    const harbor = insertHarbor(founder.id);
+    const projectId = harbor.id;
+    await goto(page, `/project/${projectId}/edit`);
 
     // A javascript: deck URL is refused in the browser, and by the server for a post without scripts.
-    const before = projectRow()!;
+    const before = projectRow(projectId)!;
     await field(page, "Deck URL").fill("javascript:alert(1)");
     await page.getByRole("button", { name: "Update Project" }).click();
     await fieldError(page, "project-deckUrl").filter({ hasText: "Enter a valid deck URL (starting with https://)" }).waitFor();
     expect(await field(page, "Deck URL").getAttribute("aria-invalid")).toBe("true");
-    const posted = await page.request.post(`${app.url}/project/${projectId}/edit`, {
-      headers: { origin: app.url },
+    const posted = await page.request.post(`${e2e.app.url}/project/${projectId}/edit`, {
+      headers: { origin: e2e.app.url },
       form: {
         intent: "save",
         title: TITLE,
-        slug: SLUG,
+        slug: harbor.slug,
         oneLiner: ONE_LINER,
         deckUrl: "javascript:alert(1)",
         status: "published",
@@ -316,22 +410,28 @@ describe("a founder's journey", () => {
       maxRedirects: 0,
     });
     expect(posted.status()).toBe(400);
-    expect(projectRow()).toEqual(before);
-    expect(tierRows()).toHaveLength(4);
+    expect(projectRow(projectId)).toEqual(before);
+    expect(tierRows(projectId)).toHaveLength(4);
     await page.reload();
     await waitForHydration(page);
     expect(await field(page, "Deck URL").inputValue()).toBe(DECK_URL);
+  });
+
+  it("says a taken slug is taken, creates nothing and keeps what was typed; another slug creates a draft", { timeout: 60_000 }, async () => {
+    const founder = await signedInFounder();
+    const { page } = founder;
+    const harbor = insertHarbor(founder.id);
 
     // A second project on the same slug: the slug field says it is taken, and nothing is created.
     await goto(page, "/project/create");
     await field(page, "Project Title").fill(SECOND.title);
-    await field(page, "URL Slug").fill(SLUG);
+    await field(page, "URL Slug").fill(harbor.slug);
     await field(page, "One-Liner").fill(SECOND.oneLiner);
     await page.getByRole("button", { name: "Create Project" }).click();
     await fieldError(page, "project-slug").filter({ hasText: "This URL slug is already taken. Choose another one." }).waitFor();
     expect(await field(page, "URL Slug").getAttribute("aria-invalid")).toBe("true");
     expect(new URL(page.url()).pathname).toBe("/project/create");
-    expect(projectCount()).toBe(1);
+    expect(projectCount(founder.email)).toBe(1);
     // What was typed is kept; another slug creates it (a draft, the default).
     expect(await field(page, "Project Title").inputValue()).toBe(SECOND.title);
     expect(await field(page, "One-Liner").inputValue()).toBe(SECOND.oneLiner);
@@ -339,13 +439,16 @@ describe("a founder's journey", () => {
     await page.getByRole("button", { name: "Create Project" }).click();
     await page.waitForURL(/\/project\/[^/]+\/edit$/);
     await waitForToast(page, "Project created successfully");
-    secondProjectId = new URL(page.url()).pathname.split("/")[2]!;
+    const secondProjectId = new URL(page.url()).pathname.split("/")[2]!;
     expect(projectRow(secondProjectId)).toMatchObject({ slug: SECOND.slug, status: "draft", video_url: null, deck_url: null, calendly_url: null });
     expect(await page.getByRole("link", { name: /Preview Live/ }).count()).toBe(0);
   });
 
-  it("3. creates, downloads and deletes tracked QR codes in the project's QR codes section", { timeout: 90_000 }, async () => {
+  it("creates, downloads and deletes tracked QR codes in the project's QR codes section", { timeout: 90_000 }, async () => {
+    const founder = await signedInFounder();
     const { page } = founder;
+    const harbor = insertHarbor(founder.id);
+    const projectId = harbor.id;
     await goto(page, `/project/${projectId}/qr-codes`);
     const card = page.getByRole("region", { name: "QR Codes & Event Tracking" });
     const generate = card.getByRole("button", { name: "Generate QR Code" });
@@ -372,25 +475,25 @@ describe("a founder's journey", () => {
     await expect.poll(() => rows.locator("h4").allTextContents()).toEqual(["Badge", "Booth"]);
     await waitForToast(page, "QR code created successfully");
 
-    const stored = qrRows();
+    const stored = qrRows(projectId);
     expect(stored.map(({ label, event_tag }) => ({ label, event_tag }))).toEqual([
       { label: "Booth", event_tag: "Demo Day" },
       { label: "Badge", event_tag: null },
     ]);
-    boothId = stored[0]!.id;
+    const boothId = stored[0]!.id;
     const badgeId = stored[1]!.id;
 
     const booth = rows.filter({ has: page.getByRole("heading", { name: "Booth", exact: true }) });
     const badge = rows.filter({ has: page.getByRole("heading", { name: "Badge", exact: true }) });
-    const boothUrl = `${app.url}/pitch/${SLUG}?qr=${boothId}`;
+    const boothUrl = `${e2e.app.url}/pitch/${harbor.slug}?qr=${boothId}`;
     expect(await visibleText(booth)).toContain("Demo Day");
     expect(await visibleText(booth)).toContain("0 scans · 0 unique");
     expect(await booth.locator("code").textContent()).toBe(boothUrl);
-    expect(await badge.locator("code").textContent()).toBe(`${app.url}/pitch/${SLUG}?qr=${badgeId}`);
+    expect(await badge.locator("code").textContent()).toBe(`${e2e.app.url}/pitch/${harbor.slug}?qr=${badgeId}`);
 
     // Download: a PNG and an SVG named after the slug and the label; the PNG reads back as the tracked URL.
     const downloads = await collectDownloads(page, 2, () => booth.getByRole("button", { name: "Download" }).click());
-    expect(downloads.map((download) => download.suggestedFilename()).sort()).toEqual([`${SLUG}-Booth-qr.png`, `${SLUG}-Booth-qr.svg`]);
+    expect(downloads.map((download) => download.suggestedFilename()).sort()).toEqual([`${harbor.slug}-Booth-qr.png`, `${harbor.slug}-Booth-qr.svg`]);
     await waitForToast(page, "QR code images downloaded");
     const png = await downloadBytes(downloads.find((download) => download.suggestedFilename().endsWith(".png"))!);
     const decoded = decodeQrPng(png);
@@ -409,20 +512,24 @@ describe("a founder's journey", () => {
     await waitForToast(page, "QR code deleted");
     expect(confirmations).toEqual(["Are you sure you want to delete this QR code?"]);
     await expect.poll(() => rows.locator("h4").allTextContents()).toEqual(["Booth"]);
-    expect(qrRows().map((row) => row.label)).toEqual(["Booth"]);
+    expect(qrRows(projectId).map((row) => row.label)).toEqual(["Booth"]);
     await page.reload();
     await waitForHydration(page);
     expect(await page.getByRole("region", { name: "QR Codes & Event Tracking" }).locator("li h4").allTextContents()).toEqual(["Booth"]);
   });
 
-  it("4. visitors scan the Booth code and the plain link, and request an intro, follow updates and signal interest", { timeout: 90_000 }, async () => {
-    const boothUrl = pitchUrl(`?qr=${boothId}`);
+  it("counts visitors scanning the Booth code and the plain link, and stores their intro, follow and signal", { timeout: 90_000 }, async () => {
+    const founder = await signedInFounder();
+    const harbor = insertHarbor(founder.id, { qrCodes: [BOOTH] });
+    const projectId = harbor.id;
+    const [boothId] = harbor.qrCodeIds;
+    const boothUrl = pitchUrl(harbor.slug, `?qr=${boothId}`);
 
     // Visitor A: through the Booth code, reloads (a second scan, same viewer), then requests an intro.
     const first = await newVisitor();
-    await openPitchCounted(first, boothUrl);
+    await openPitchCounted(first, boothUrl, projectId);
     await first.getByRole("heading", { level: 1, name: TITLE }).waitFor();
-    await openPitchCounted(first, "reload");
+    await openPitchCounted(first, "reload", projectId);
     const intro = await openPitchDialog(first, "Request Intro");
     await field(intro, "Name").fill(INTRO.name);
     await field(intro, "Email").fill(INTRO.email);
@@ -434,7 +541,7 @@ describe("a founder's journey", () => {
 
     // Visitor B: through the Booth code, follows updates.
     const second = await newVisitor();
-    await openPitchCounted(second, boothUrl);
+    await openPitchCounted(second, boothUrl, projectId);
     const follow = await openPitchDialog(second, "Follow Updates");
     await field(follow, "Name").fill(FOLLOWER.name);
     await field(follow, "Email").fill(FOLLOWER.email);
@@ -444,7 +551,7 @@ describe("a founder's journey", () => {
 
     // Visitor C: through the plain link, signals interest in the (edited) Angel tier, publicly.
     const third = await newVisitor();
-    await openPitchCounted(third, pitchUrl());
+    await openPitchCounted(third, pitchUrl(harbor.slug), projectId);
     const signal = await openPitchDialog(third, "Signal Interest");
     const tiers = await signal.locator("label:has(input[type=radio])").allTextContents();
     expect(tiers).toHaveLength(4);
@@ -459,14 +566,14 @@ describe("a founder's journey", () => {
     await third.getByText("Signal of interest recorded!").waitFor();
 
     // Stored: 4 scans (3 through Booth) from 3 viewers, and the three contacts.
-    const scans = scanRows();
+    const scans = scanRows(projectId);
     expect(scans.map((scan) => scan.qr_code_id)).toEqual([boothId, boothId, boothId, null]);
     expect(scans.every((scan) => /^[0-9a-f]{32}$/.test(scan.viewer_fingerprint ?? ""))).toBe(true);
     expect(scans[0]!.viewer_fingerprint).toBe(scans[1]!.viewer_fingerprint);
     expect(new Set(scans.map((scan) => scan.viewer_fingerprint)).size).toBe(3);
-    expect(qrRows()).toMatchObject([{ label: "Booth", total_scans: 3, unique_scans: 2 }]);
+    expect(qrRows(projectId)).toMatchObject([{ label: "Booth", total_scans: 3, unique_scans: 2 }]);
 
-    const contacts = db
+    const contacts = e2e.db
       .prepare("select name, email, intent, subscribed, role_tags, linkedin_url, note from contacts where project_id = ? order by created_at")
       .all(projectId);
     expect(contacts).toEqual([
@@ -475,14 +582,18 @@ describe("a founder's journey", () => {
       // The backer's message is on their signal; a contact's note is its latest intro's.
       { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: 0, role_tags: "[]", linkedin_url: null, note: null },
     ]);
-    const angel = tierRows()[0]!;
-    expect(db.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
+    const angel = tierRows(projectId)[0]!;
+    expect(e2e.db.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
       { signal_tier_id: angel.id, range_label: "Angel", range_min: 10_000, range_max: 25_000, amount: 10_000, is_public: 1, message: BACKER.message },
     ]);
   });
 
-  it("5. reads the analytics and exports the contacts as CSV", { timeout: 60_000 }, async () => {
+  it("reads the analytics and exports the contacts as CSV", { timeout: 60_000 }, async () => {
+    const founder = await signedInFounder();
     const { page } = founder;
+    const { harbor, second } = await harborVisitedAndQuietPilot(founder.id);
+    const projectId = harbor.id;
+    const secondProjectId = second.id;
     await goto(page, `/project/${projectId}/analytics`);
     expect(await heading1(page).textContent()).toBe(`Analytics: ${TITLE}`);
     expect(await page.getByRole("link", { name: "Back to Projects" }).getAttribute("href")).toBe("/my-projects");
@@ -540,8 +651,11 @@ describe("a founder's journey", () => {
     expect(await page.getByRole("region", { name: "Scans by QR Code" }).count()).toBe(0);
   });
 
-  it("6. sees the counts on My Projects, and the dashboard's projects and live activity feed", { timeout: 90_000 }, async () => {
+  it("sees the counts on My Projects, and the dashboard's projects and live activity feed", { timeout: 90_000 }, async () => {
+    const founder = await signedInFounder();
     const { page } = founder;
+    const { harbor: harborProject, second: quiet, boothId } = await harborVisitedAndQuietPilot(founder.id);
+    const projectId = harborProject.id;
     await goto(page, "/my-projects");
     const card = page.getByRole("list", { name: "Projects" }).locator(":scope > li").filter({ has: page.getByRole("heading", { name: TITLE, exact: true }) });
     expect(await card.getByText(ONE_LINER).count()).toBe(1);
@@ -550,7 +664,7 @@ describe("a founder's journey", () => {
     expect(await card.getByRole("link", { name: "Analytics" }).getAttribute("href")).toBe(`/project/${projectId}/analytics`);
     expect(await card.getByRole("link", { name: "Edit" }).getAttribute("href")).toBe(`/project/${projectId}/edit`);
     const open = card.getByRole("link", { name: "Open pitch page" });
-    expect(await open.getAttribute("href")).toBe(`/pitch/${SLUG}`);
+    expect(await open.getAttribute("href")).toBe(`/pitch/${harborProject.slug}`);
     expect(await open.getAttribute("target")).toBe("_blank");
     const second = page.getByRole("list", { name: "Projects" }).locator(":scope > li").filter({ has: page.getByRole("heading", { name: SECOND.title, exact: true }) });
     expect(await second.getByText("Draft", { exact: true }).count()).toBe(1);
@@ -563,8 +677,8 @@ describe("a founder's journey", () => {
     const projects = page.getByRole("region", { name: "My Projects" });
     const harbor = projects.getByRole("link", { name: new RegExp(`^${TITLE}`) });
     expect(await harbor.getAttribute("href")).toBe(`/project/${projectId}/edit`);
-    expect(await visibleText(harbor)).toBe(`${TITLE} /pitch/${SLUG} Published`);
-    expect(await visibleText(projects.getByRole("link", { name: new RegExp(`^${SECOND.title}`) }))).toBe(`${SECOND.title} /pitch/${SECOND.slug} Draft`);
+    expect(await visibleText(harbor)).toBe(`${TITLE} /pitch/${harborProject.slug} Published`);
+    expect(await visibleText(projects.getByRole("link", { name: new RegExp(`^${SECOND.title}`) }))).toBe(`${SECOND.title} /pitch/${quiet.slug} Draft`);
     // Beside each project, its lead inbox with what arrived since the founder last looked (issue 12).
     const harborLeads = projects.getByRole("link", { name: `Leads for ${TITLE}: 3 new` });
     expect(await harborLeads.getAttribute("href")).toBe(`/project/${projectId}/leads`);
@@ -582,7 +696,7 @@ describe("a founder's journey", () => {
     // A new scan while the dashboard is open shows up with the next refresh (every 10 s), without a reload.
     await page.evaluate(() => ((window as unknown as { stayedOnPage: boolean }).stayedOnPage = true));
     const late = await newVisitor();
-    await openPitchCounted(late, pitchUrl(`?qr=${boothId}`));
+    await openPitchCounted(late, pitchUrl(harborProject.slug, `?qr=${boothId}`), projectId);
     await expect
       .poll(async () => (await activityTitles(page)).filter((title) => title === "New scan from Booth").length, { timeout: 13_000, interval: 250 })
       .toBe(4);
@@ -590,27 +704,31 @@ describe("a founder's journey", () => {
     expect(await activityTitles(page)).toHaveLength(7);
   });
 
-  it("7. takes the project back to draft: the public pitch answers 404 and Preview Live is gone", { timeout: 60_000 }, async () => {
+  it("takes the project back to draft: the public pitch answers 404 and Preview Live is gone", { timeout: 60_000 }, async () => {
+    const founder = await signedInFounder();
     const { page } = founder;
+    const harbor = insertHarbor(founder.id, { qrCodes: [BOOTH] });
+    const projectId = harbor.id;
+    const [boothId] = harbor.qrCodeIds;
     // The anonymous page is served (and cached) while published.
-    expect((await fetch(pitchUrl())).status).toBe(200);
-    const tiersBefore = tierRows();
+    expect((await fetch(pitchUrl(harbor.slug))).status).toBe(200);
+    const tiersBefore = tierRows(projectId);
 
     await goto(page, `/project/${projectId}/edit`);
     await page.getByRole("link", { name: /Preview Live/ }).waitFor();
     await page.getByRole("radio", { name: "Draft", exact: true }).check();
     await page.getByRole("button", { name: "Update Project" }).click();
     await waitForToast(page, "Project updated successfully");
-    expect(projectRow()).toMatchObject({ status: "draft", deck_url: DECK_URL, video_url: null });
+    expect(projectRow(projectId)).toMatchObject({ status: "draft", deck_url: DECK_URL, video_url: null });
     // The tiers were updated in place: same ids, so the signal keeps its tier.
-    expect(tierRows()).toEqual(tiersBefore);
+    expect(tierRows(projectId)).toEqual(tiersBefore);
     await page.getByRole("link", { name: /Preview Live/ }).waitFor({ state: "detached" });
 
-    const anonymous = await fetch(pitchUrl());
+    const anonymous = await fetch(pitchUrl(harbor.slug));
     expect(anonymous.status).toBe(404);
     expect(await anonymous.text()).not.toContain(ONE_LINER);
     const visitor = await newVisitor();
-    const response = await visitor.goto(pitchUrl(`?qr=${boothId}`));
+    const response = await visitor.goto(pitchUrl(harbor.slug, `?qr=${boothId}`));
     expect(response?.status()).toBe(404);
     await visitor.getByText("Project not found").first().waitFor();
     expect(await visitor.getByText(ONE_LINER).count()).toBe(0);

@@ -2,40 +2,35 @@
 // codes; the founder finds each by name, filters by event, sets a status and a note, downloads a vCard and reads it;
 // a webhook receiver started here (on 127.0.0.1; the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) gets each
 // event once, signed.
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
-import { createProjectWithCodes, founderSession, parseVCards, readDb } from "../support/leads-e2e";
-import { newVisitor, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
-import { uniqueEmail } from "../support/sign-up";
+import { parseVCards } from "../support/leads-e2e";
+import { insertProject, newVisitor, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
-import { collectPageErrors, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { collectPageErrors, waitForEnhancement, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  [app, browser] = await Promise.all([startAppServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } }), launchBrowser()]);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await receiver?.close();
 });
 
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
 
 const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true });
 
 async function visitorActs(qrCodeId: string, slug: string, act: (page: Page) => Promise<void>) {
-  const visitor = await newVisitor(browser, { viewport: PHONE, userAgent: visitorUserAgent(browser) });
+  const visitor = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
   try {
-    await visitor.page.goto(`${app.url}/pitch/${slug}?qr=${qrCodeId}`);
+    await visitor.page.goto(`${e2e.app.url}/pitch/${slug}?qr=${qrCodeId}`);
     // The anonymous pitch page has no React: its enhancement module says when it is ready (decision 13).
     await waitForEnhancement(visitor.page);
     await act(visitor.page);
@@ -49,26 +44,30 @@ describe.each([
   { device: "laptop", viewport: DESKTOP },
 ])("lead inbox on a $device", ({ device, viewport }) => {
   it("finds, filters, triages and exports three visitors; the webhook gets each event once, signed", { timeout: 120_000 }, async () => {
-    const cookie = await founderSession(app, uniqueEmail(`leads-${device}`));
-    const project = await createProjectWithCodes(app, cookie, `Harbor ${device}`, [
-      { label: "Booth 4", eventTag: "Web Summit" },
-      { label: "Stage", eventTag: "Demo Day" },
-    ]);
-    const [summit, demoDay] = [project.codes.find((code) => code.eventTag === "Web Summit")!, project.codes.find((code) => code.eventTag === "Demo Day")!];
+    const email = uniqueEmail(`leads-${device}`);
+    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport, acceptDownloads: true });
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const project = insertProject(e2e.app.dataDir, {
+      ownerId,
+      title: `Harbor ${device}`,
+      oneLiner: "Solar cold rooms for clinics",
+      tiers: [
+        { label: "Angel", min: 5000, max: 25000 },
+        { label: "Lead", min: 250000, max: null },
+      ],
+      qrCodes: [
+        { label: "Booth 4", eventTag: "Web Summit" },
+        { label: "Stage", eventTag: "Demo Day" },
+      ],
+    });
+    const [summitId, demoDayId] = project.qrCodeIds as [string, string];
 
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
-    await context.addCookies(
-      cookie.split("; ").map((pair) => {
-        const [name, ...value] = pair.split("=");
-        return { name: name!, value: value.join("="), url: app.url };
-      }),
-    );
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     try {
       // The founder adds a webhook and keeps the secret shown once.
       const hookUrl = `${receiver.url}/${device}`;
-      await page.goto(`${app.url}/project/${project.projectId}/leads/settings`);
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads/settings`);
       await waitForHydration(page);
       await page.getByLabel("Endpoint URL").fill(hookUrl);
       await page.getByRole("button", { name: "Add webhook" }).click();
@@ -79,7 +78,7 @@ describe.each([
       expect(await page.content()).not.toContain(secret);
 
       // Three visitors, through two QR codes.
-      await visitorActs(summit.id, project.slug, async (visitor) => {
+      await visitorActs(summitId, project.slug, async (visitor) => {
         const signal = await openPitchDialog(visitor, "Signal Interest");
         await signal.locator("label", { hasText: "Angel" }).first().click();
         await field(signal, "Name").fill("Omar Haddad");
@@ -88,7 +87,7 @@ describe.each([
         await signal.getByRole("button", { name: "Signal Interest" }).click();
         await visitor.getByText("Signal of interest recorded!").waitFor();
       });
-      await visitorActs(demoDay.id, project.slug, async (visitor) => {
+      await visitorActs(demoDayId, project.slug, async (visitor) => {
         const intro = await openPitchDialog(visitor, "Request Intro");
         await field(intro, "Name").fill("Ada Marsh");
         await field(intro, "Email").fill("Ada.Marsh@example.com");
@@ -98,7 +97,7 @@ describe.each([
         await intro.getByRole("button", { name: "Request Intro" }).click();
         await intro.getByText("Intro request sent!").waitFor();
       });
-      await visitorActs(demoDay.id, project.slug, async (visitor) => {
+      await visitorActs(demoDayId, project.slug, async (visitor) => {
         const signal = await openPitchDialog(visitor, "Signal Interest");
         await signal.locator("label", { hasText: "Lead" }).first().click();
         await field(signal, "Name").fill("Grace Lin");
@@ -108,7 +107,7 @@ describe.each([
       });
 
       // The webhook: each event once, each with a valid signature.
-      const mine = () => receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"] && webhook.body.includes(project.projectId));
+      const mine = () => receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"] && webhook.body.includes(project.id));
       await expect.poll(() => mine().length, { timeout: 20_000 }).toBe(3);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(mine()).toHaveLength(3);
@@ -123,11 +122,11 @@ describe.each([
       ]);
 
       // My Projects counts them as new until the founder opens the inbox.
-      await page.goto(`${app.url}/my-projects`);
+      await page.goto(`${e2e.app.url}/my-projects`);
       const card = page.getByRole("listitem").filter({ hasText: `Harbor ${device}` });
       await card.getByText("3 new").waitFor();
       await card.getByRole("link", { name: /Leads/ }).click();
-      await page.waitForURL(`**/project/${project.projectId}/leads`);
+      await page.waitForURL(`**/project/${project.id}/leads`);
       await waitForHydration(page);
       await page.getByText("3 new since you last looked").waitFor();
       const leads = page.getByRole("list", { name: "Leads, newest activity first" }).locator(":scope > li");
@@ -169,7 +168,7 @@ describe.each([
       await triage.getByLabel("Private note").fill("Call Tuesday <b>about</b> the district pilot");
       await triage.getByRole("button", { name: "Save" }).click();
       await waitForToast(page, "Ada Marsh: saved");
-      const stored = readDb(app, (db) => db.prepare("select status, note from leads where project_id = ? and email = ?").get(project.projectId, "ada.marsh@example.com"));
+      const stored = e2e.db.prepare("select status, note from leads where project_id = ? and email = ?").get(project.id, "ada.marsh@example.com");
       expect(stored).toEqual({ status: "meeting", note: "Call Tuesday <b>about</b> the district pilot" });
       await page.reload();
       await waitForHydration(page);

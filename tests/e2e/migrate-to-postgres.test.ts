@@ -12,9 +12,10 @@ import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { loadProjectAnalytics, type ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { recordScans, type ScanInput } from "~/modules/scans/scans.server";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { createProjectWithCodes, founderSession, visitorAction } from "../support/leads-e2e";
+import { visitorAction } from "../support/leads-e2e";
+import { insertProject, openDatabase as openSqliteFile } from "../support/pitch-e2e";
 import { createPostgresDatabase } from "../support/postgres";
-import { uniqueEmail } from "../support/sign-up";
+import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCANS = 10_000;
@@ -99,23 +100,35 @@ describe("npm run db:migrate-to-postgres", () => {
     // On SQLite: the demo project (seeded), a founder's project with two QR codes, an intro, a subscription and a signal.
     const email = uniqueEmail("move");
     const onSqlite = await started({ dataDir });
-    const oldCookie = await founderSession(onSqlite, email, PASSWORD);
-    const project = await createProjectWithCodes(onSqlite, oldCookie, "Harbor Move", [
-      { label: "Booth 4", eventTag: "Web Summit" },
-      { label: "Stage", eventTag: "Demo Day" },
-    ]);
-    const [booth, stage] = project.codes;
-    await visitorAction(onSqlite, project.slug, booth!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
-    await visitorAction(onSqlite, project.slug, stage!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
-    await visitorAction(onSqlite, project.slug, null, { intent: "signal", tierId: project.tiers[0]!.id, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
+    const oldCookie = await signUpAndSignIn(onSqlite.url, email, PASSWORD);
+    const owner = openSqliteFile(dataDir);
+    const { id: ownerId } = owner.prepare("select id from users where email = ?").get(email) as { id: string };
+    owner.close();
+    const project = insertProject(dataDir, {
+      ownerId,
+      title: "Harbor Move",
+      oneLiner: "Solar cold rooms for clinics",
+      tiers: [
+        { label: "Angel", min: 5000, max: 25000 },
+        { label: "Lead", min: 250000, max: null },
+      ],
+      qrCodes: [
+        { label: "Booth 4", eventTag: "Web Summit" },
+        { label: "Stage", eventTag: "Demo Day" },
+      ],
+    });
+    const [boothId, stageId] = project.qrCodeIds as [string, string];
+    await visitorAction(onSqlite, project.slug, boothId, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
+    await visitorAction(onSqlite, project.slug, stageId, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
+    await visitorAction(onSqlite, project.slug, null, { intent: "signal", tierId: project.tierIds[0]!, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
     await onSqlite.stop();
 
     // 10,000 scans through the app's scan recording (counters, viewers, hourly buckets), as the door batches them.
     const sqliteFile = path.join(dataDir, "app.sqlite");
     const sqlite = openDatabase({ dialect: "sqlite", file: sqliteFile });
-    const sources = [booth!.id, stage!.id, null];
+    const sources = [boothId, stageId, null];
     const scans: ScanInput[] = Array.from({ length: SCANS }, (_, i) => ({
-      projectId: project.projectId,
+      projectId: project.id,
       qrCodeId: sources[i % 3]!,
       viewerFingerprint: `viewer-${i % 2_500}`,
     }));
@@ -126,9 +139,9 @@ describe("npm run db:migrate-to-postgres", () => {
     const expectedCounts = await tableCounts(sqlite, TABLES);
     const expectedRows = await rowsAsRead(sqlite);
     await sqlite.close();
-    expect(expectedAnalytics[project.projectId]!.totalScans).toBe(SCANS);
-    expect(expectedAnalytics[project.projectId]!.uniqueScans).toBe(2_500);
-    expect(expectedAnalytics[project.projectId]!.actions).toBe(3);
+    expect(expectedAnalytics[project.id]!.totalScans).toBe(SCANS);
+    expect(expectedAnalytics[project.id]!.uniqueScans).toBe(2_500);
+    expect(expectedAnalytics[project.id]!.actions).toBe(3);
     expect(expectedCounts.scans).toBe(SCANS);
     expect(Object.keys(expectedAnalytics)).toHaveLength(2);
 
@@ -167,7 +180,7 @@ describe("npm run db:migrate-to-postgres", () => {
     expect(await tableCounts(postgres, TABLES)).toEqual(expectedCounts);
 
     // New rows take ids after the copied ones.
-    expect(await recordScans(postgres.db, [{ projectId: project.projectId, qrCodeId: booth!.id, viewerFingerprint: "after-the-move" }])).toEqual([true]);
+    expect(await recordScans(postgres.db, [{ projectId: project.id, qrCodeId: boothId, viewerFingerprint: "after-the-move" }])).toEqual([true]);
     expect((await tableCounts(postgres, ["scans"])).scans).toBe(SCANS + 1);
 
     // On PostgreSQL the founder's session still holds, they sign in with their password, and their project is there.

@@ -4,11 +4,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser } from "../support/chromium.js";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { describe, expect, it } from "vitest";
+import { startAppServer } from "../support/app-server";
+import { DESKTOP } from "../support/chromium.js";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { collectPageErrors, newClientContext, waitForHydration } from "./support";
 
 const OPERATOR = {
   SUPPORT_EMAIL: "help@harbour-ops.example",
@@ -19,27 +19,15 @@ const OPERATOR = {
 };
 const AUTH_SECRET = "operator-settings-test-secret-0123456789abcdef";
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer({ env: { ...OPERATOR, AUTH_SECRET } }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser({ env: { ...OPERATOR, AUTH_SECRET } });
 
 describe("operator settings from the environment", () => {
   it("shows the configured support e-mail, address and hours on /support, and the effective dates on /privacy and /terms", async () => {
-    const { context } = await newClientContext(browser, { viewport: DESKTOP });
+    const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     try {
-      await page.goto(`${app.url}/support`);
+      await page.goto(`${e2e.app.url}/support`);
       await waitForHydration(page);
       const main = page.getByRole("main");
       const email = main.getByRole("link", { name: OPERATOR.SUPPORT_EMAIL }).first();
@@ -51,15 +39,15 @@ describe("operator settings from the environment", () => {
       expect(text).not.toContain("9AM–6PM PST");
       expect(text).not.toContain("San Francisco");
 
-      await page.goto(`${app.url}/privacy`);
+      await page.goto(`${e2e.app.url}/privacy`);
       await waitForHydration(page);
       await page.getByText("Effective date: March 1, 2026", { exact: true }).waitFor();
 
-      await page.goto(`${app.url}/terms`);
+      await page.goto(`${e2e.app.url}/terms`);
       await waitForHydration(page);
       await page.getByText("Effective date: February 15, 2026", { exact: true }).waitFor();
 
-      await page.goto(app.url);
+      await page.goto(e2e.app.url);
       await waitForHydration(page);
       expect(await page.locator("footer").getByRole("link", { name: "Contact" }).getAttribute("href")).toBe(`mailto:${OPERATOR.SUPPORT_EMAIL}`);
       // Hydration found the same text the server wrote.
@@ -70,10 +58,10 @@ describe("operator settings from the environment", () => {
   });
 
   it("sends the browser the operator's public facts and nothing else of the configuration", async () => {
-    const html = await (await fetch(`${app.url}/support`)).text();
+    const html = await (await fetch(`${e2e.app.url}/support`)).text();
     expect(html).toContain(OPERATOR.SUPPORT_ADDRESS);
     expect(html).not.toContain(AUTH_SECRET);
-    expect(html).not.toContain(app.dataDir);
+    expect(html).not.toContain(e2e.app.dataDir);
   });
 
   it("refuses to start with a support e-mail that is not one, or a date that is not YYYY-MM-DD, naming the variable", async () => {

@@ -1,52 +1,34 @@
 // The anonymous pitch page's client (decision 13): no React or router in the browser, one small module and
 // an inline stylesheet; and, through its service worker, a page that reopens offline and an intro submitted
 // offline that is kept on the phone and sent exactly once when the connection returns.
-import type Database from "better-sqlite3";
-import type { Browser, Request } from "playwright-core";
+import type { Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import {
   contactsByEmail,
   DEMO_SLUG,
   marker,
   newVisitor,
-  nextAddress,
-  openDatabase,
   openPitchDialog,
   startCuttableProxy,
   type CuttableProxy,
 } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { nextClientAddress, waitForEnhancement, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  db = openDatabase(app.dataDir);
-});
-
-afterAll(async () => {
-  db?.close();
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 describe.each([
   ["phone", PHONE],
   ["desktop", DESKTOP],
 ])("the anonymous pitch page on a %s", (_label, viewport) => {
   it("loads one module and no React or router code, in at most 5 requests and 30 KB", async () => {
-    const { context, page } = await newVisitor(browser, { viewport, serviceWorkers: "block" });
+    const { context, page } = await newVisitor(e2e.browser, { viewport, serviceWorkers: "block" });
     const requests: Request[] = [];
     page.on("requestfinished", (request) => requests.push(request));
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       await waitForEnhancement(page);
       await page.waitForLoadState("networkidle");
 
@@ -81,9 +63,9 @@ describe.each([
 
 describe("the form endpoint", () => {
   const post = (body: Record<string, string>, key: string) =>
-    fetch(`${app.url}/pitch/${DEMO_SLUG}/submit`, {
+    fetch(`${e2e.app.url}/pitch/${DEMO_SLUG}/submit`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url, "idempotency-key": key, "x-forwarded-for": nextAddress() },
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: e2e.app.url, "idempotency-key": key, "x-forwarded-for": nextClientAddress() },
       body: new URLSearchParams(body).toString(),
     });
 
@@ -98,22 +80,22 @@ describe("the form endpoint", () => {
     const [firstBody, againBody] = [await first.json(), await again.json()];
     expect(firstBody).toMatchObject({ intent: "intro", ok: true, message: "Intro request sent!" });
     expect(againBody).toEqual(firstBody);
-    expect(contactsByEmail(db, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
+    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
 
     const refused = await post(intro, "not a key");
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ ok: false, formError: "Invalid idempotency key" });
-    expect(contactsByEmail(db, email)).toHaveLength(1);
+    expect(contactsByEmail(e2e.db, email)).toHaveLength(1);
   });
 });
 
 describe("the phone dialog", () => {
   it("draws this page's address as a QR code (without `?qr=`), loading the library only then", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP, serviceWorkers: "block" });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP, serviceWorkers: "block" });
     const scripts: string[] = [];
     page.on("request", (request) => request.resourceType() === "script" && scripts.push(new URL(request.url()).pathname));
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}?qr=booth-code`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}?qr=booth-code`);
       await waitForEnhancement(page);
       expect(scripts).toHaveLength(1);
       await page.getByRole("link", { name: "Open on my phone" }).click();
@@ -121,7 +103,7 @@ describe("the phone dialog", () => {
       const code = dialog.getByRole("img", { name: "QR code linking to this pitch page" });
       await code.waitFor();
       expect(await code.getAttribute("src")).toMatch(/^data:image\/svg\+xml;utf8,%3Csvg/);
-      await dialog.getByText(`${app.url}/pitch/${DEMO_SLUG}`, { exact: true }).waitFor();
+      await dialog.getByText(`${e2e.app.url}/pitch/${DEMO_SLUG}`, { exact: true }).waitFor();
       expect(scripts.slice(1)).toEqual([expect.stringMatching(/^\/assets\/pitch-qr-code-[\w-]+\.js$/)]);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
@@ -136,7 +118,7 @@ describe("offline", () => {
   let proxy: CuttableProxy;
 
   beforeAll(async () => {
-    proxy = await startCuttableProxy(app.port);
+    proxy = await startCuttableProxy(e2e.app.port);
   });
 
   afterAll(async () => {
@@ -144,7 +126,7 @@ describe("offline", () => {
   });
 
   it("reopens the page with no connection, keeps an intro submitted offline, and sends it exactly once when back online", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     const pageUrl = `${proxy.url}/pitch/${DEMO_SLUG}`;
     try {
       await page.goto(pageUrl);
@@ -169,12 +151,12 @@ describe("offline", () => {
       const kept = dialog.getByRole("status").filter({ hasText: "will be sent when the connection returns" });
       await kept.waitFor();
       expect(await kept.textContent()).toContain("saved on this phone");
-      expect(contactsByEmail(db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.db, email)).toEqual([]);
 
       proxy.restore();
       await context.setOffline(false);
       // Sent on its own once the connection returns; the dialog, still open, shows the forwardable blurb.
-      await expect.poll(() => contactsByEmail(db, email).length, { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => contactsByEmail(e2e.db, email).length, { timeout: 15_000 }).toBe(1);
       const blurb = dialog.getByLabel("Your forwardable intro blurb");
       await blurb.waitFor();
       expect(await blurb.inputValue()).toContain(note);
@@ -191,23 +173,23 @@ describe("offline", () => {
         };
       }))).toBe(0);
       await page.waitForTimeout(500);
-      expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", name: "Olive Offline", note }]);
+      expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", name: "Olive Offline", note }]);
     } finally {
       await context.close();
     }
   });
 
   it("gives a signed-in visitor the React page and never the kept anonymous copy, even offline", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       await waitForEnhancement(page);
       await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
 
       const email = uniqueEmail("owner");
-      await signUpThroughPage(page, app.url, email);
-      await signInThroughPage(page, app.url, email, "secret123", `/pitch/${DEMO_SLUG}`);
-      await page.waitForURL(`${app.url}/pitch/${DEMO_SLUG}`);
+      await signUpThroughPage(page, e2e.app.url, email);
+      await signInThroughPage(page, e2e.app.url, email, "secret123", `/pitch/${DEMO_SLUG}`);
+      await page.waitForURL(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       await waitForHydration(page);
       expect(await page.evaluate(() => document.documentElement.dataset.enhanced)).toBeUndefined();
       // The React app drops the anonymous copies as soon as it knows someone is signed in.
@@ -227,9 +209,9 @@ describe("offline", () => {
   });
 
   it("never caches a form post or the live wall's stream, and drops the kept page when the address answers privately", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       await waitForEnhancement(page);
       await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
       const kept = () => page.evaluate(async () => (await (await caches.keys()).reduce(async (all, name) => [...(await all), ...(await (await caches.open(name)).keys()).map((request) => `${request.method} ${new URL(request.url).pathname}`)], Promise.resolve([] as string[]))));
@@ -238,7 +220,7 @@ describe("offline", () => {
       expect(before.some((entry) => entry.includes("/api/"))).toBe(false);
 
       // A page answered with a session (here: a one-shot flash cookie) is not the shared document: not kept.
-      await context.addCookies([{ name: "flash", value: "x", url: app.url }]);
+      await context.addCookies([{ name: "flash", value: "x", url: e2e.app.url }]);
       await page.reload();
       expect(await kept()).not.toContain(`GET /pitch/${DEMO_SLUG}`);
       expect((await kept()).every((entry) => entry.startsWith("GET /assets/pitch-enhance-"))).toBe(true);

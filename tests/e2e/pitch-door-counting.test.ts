@@ -3,37 +3,21 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type Database from "better-sqlite3";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, launchBrowser, PHONE } from "../support/chromium.js";
-import { insertProject, nextAddress, openDatabase, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, PHONE } from "../support/chromium.js";
+import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { nextClientAddress } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  db = openDatabase(app.dataDir);
-});
-
-afterAll(async () => {
-  db?.close();
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 type Counts = { scans: number; viewers: number; totalScans: number; uniqueScans: number; bots: number; previews: number; prefetches: number; ownerViews: number };
 
 function counts(projectId: string): Counts {
-  const rows = db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where project_id = ?").get(projectId) as { n: number; viewers: number };
-  const stats = db
+  const rows = e2e.db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where project_id = ?").get(projectId) as { n: number; viewers: number };
+  const stats = e2e.db
     .prepare(
       "select total_scans, unique_scans, excluded_bots, excluded_previews, excluded_prefetches, excluded_owner_views from project_stats where project_id = ?",
     )
@@ -53,19 +37,19 @@ function counts(projectId: string): Counts {
 const NONE: Counts = { scans: 0, viewers: 0, totalScans: 0, uniqueScans: 0, bots: 0, previews: 0, prefetches: 0, ownerViews: 0 };
 
 function newProject(title: string) {
-  const project = insertProject(app.dataDir, { title });
+  const project = insertProject(e2e.app.dataDir, { title });
   const qrId = `door${project.id.slice(0, 6)}`;
-  withWritableDatabase(app.dataDir, (rw) => {
+  withWritableDatabase(e2e.app.dataDir, (rw) => {
     rw.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)").run(qrId, project.id, "Booth", "door-expo");
   });
-  return { ...project, url: `${app.url}/pitch/${project.slug}?qr=${qrId}`, qrId };
+  return { ...project, url: `${e2e.app.url}/pitch/${project.slug}?qr=${qrId}`, qrId };
 }
 
 /** One phone model, language and time zone: what a venue full of the same phone looks like to the server. */
 function samePhone(): Parameters<Browser["newContext"]>[0] {
   return {
     viewport: PHONE,
-    userAgent: visitorUserAgent(browser),
+    userAgent: visitorUserAgent(e2e.browser),
     locale: "en-US",
     timezoneId: "Europe/Berlin",
     extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" },
@@ -75,13 +59,13 @@ function samePhone(): Parameters<Browser["newContext"]>[0] {
 describe("a page load is counted by the server that serves it", () => {
   it("counts a visitor with JavaScript disabled: one scan, one viewer", async () => {
     const project = newProject("Door no-JS");
-    const context = await browser.newContext({ ...samePhone(), javaScriptEnabled: false });
+    const context = await e2e.browser.newContext({ ...samePhone(), javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto(project.url);
       await page.getByRole("heading", { name: "Door no-JS" }).first().waitFor();
       await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, scans: 1, viewers: 1, totalScans: 1, uniqueScans: 1 });
-      const perCode = db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(project.qrId);
+      const perCode = e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(project.qrId);
       expect(perCode).toEqual({ total_scans: 1, unique_scans: 1 });
     } finally {
       await context.close();
@@ -90,7 +74,7 @@ describe("a page load is counted by the server that serves it", () => {
 
   it("counts a visitor who leaves at DOMContentLoaded on Slow 3G", async () => {
     const project = newProject("Door quick glance");
-    const context = await browser.newContext(samePhone());
+    const context = await e2e.browser.newContext(samePhone());
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
@@ -103,7 +87,7 @@ describe("a page load is counted by the server that serves it", () => {
 
   it("tells 20 identical phones behind one address apart, and counts their refreshes as scans, not viewers", { timeout: 180_000 }, async () => {
     const project = newProject("Door twenty phones");
-    const contexts = await Promise.all(Array.from({ length: 20 }, () => browser.newContext(samePhone())));
+    const contexts = await Promise.all(Array.from({ length: 20 }, () => e2e.browser.newContext(samePhone())));
     try {
       const pages = await Promise.all(contexts.map((context) => context.newPage()));
       for (const page of pages) await page.goto(project.url, { waitUntil: "domcontentloaded" });
@@ -128,7 +112,7 @@ describe("a page load is counted by the server that serves it", () => {
         headless: true,
         args: CHROMIUM_FLAGS,
         ...samePhone(),
-        extraHTTPHeaders: { "x-forwarded-for": nextAddress() },
+        extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() },
       });
       const page = await context.newPage();
       await page.goto(project.url);
@@ -162,10 +146,10 @@ describe("page loads that are not visitors", () => {
 
   it("counts no link preview, crawler, prefetch or HEAD request, and tallies each exclusion", async () => {
     const project = newProject("Door previews");
-    const get = (headers: Record<string, string>, method = "GET") => fetch(project.url, { method, headers: { "x-forwarded-for": nextAddress(), ...headers } });
+    const get = (headers: Record<string, string>, method = "GET") => fetch(project.url, { method, headers: { "x-forwarded-for": nextClientAddress(), ...headers } });
     for (const userAgent of PREVIEWS) expect((await get({ "user-agent": userAgent })).status).toBe(200);
     for (const userAgent of CRAWLERS) expect((await get({ "user-agent": userAgent })).status).toBe(200);
-    const phone = visitorUserAgent(browser);
+    const phone = visitorUserAgent(e2e.browser);
     expect((await get({ "user-agent": phone, "sec-purpose": "prefetch" })).status).toBe(200);
     expect((await get({ "user-agent": phone, purpose: "prefetch" })).status).toBe(200);
     expect((await get({ "user-agent": phone }, "HEAD")).status).toBe(200);
@@ -176,13 +160,13 @@ describe("page loads that are not visitors", () => {
 
   it("counts no view of the project's own founder, signed in", async () => {
     const project = newProject("Door owner");
-    const context = await browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextAddress() } });
+    const context = await e2e.browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
     try {
       const page = await context.newPage();
       const email = uniqueEmail("door-owner");
-      await signUpThroughPage(page, app.url, email);
-      await signInThroughPage(page, app.url, email);
-      withWritableDatabase(app.dataDir, (rw) => {
+      await signUpThroughPage(page, e2e.app.url, email);
+      await signInThroughPage(page, e2e.app.url, email);
+      withWritableDatabase(e2e.app.dataDir, (rw) => {
         rw.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(email, project.id);
       });
       await page.goto(project.url);

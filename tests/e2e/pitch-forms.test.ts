@@ -1,46 +1,42 @@
 // The pitch page's three visitor forms (intro, follow updates, signal) in the browser, with and without
 // JavaScript, and the spec's JSON functions; what each stores, and that nothing private reaches the public page.
-import type Database from "better-sqlite3";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import {
   contactsByEmail,
-  DEMO_SLUG,
-  demoProjectId,
+  insertProject,
   marker,
   newVisitor,
   openPitchDialog,
-  openDatabase,
   postFunction,
   readWallStream,
 } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForEnhancement } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { waitForEnhancement } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
-let projectId: string;
+const e2e = setUpAppInBrowser();
+/** This file's own published project: the demo's tiers, and a wall with one supporter on it. */
+let project: { id: string; slug: string };
 
 /** E-mails, LinkedIn URLs and intro notes submitted in this file: none may ever appear on the public page. */
 const privateValues: string[] = [];
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  db = openDatabase(app.dataDir);
-  projectId = demoProjectId(db);
+beforeAll(() => {
+  project = insertProject(e2e.app.dataDir, {
+    title: "Harbor Cold Chain",
+    oneLiner: "Solar cold rooms that keep vaccines potent from port to clinic",
+    tiers: [
+      { label: "Angel", min: 5_000, max: 25_000 },
+      { label: "Syndicate", min: 25_000, max: 100_000 },
+      { label: "Lead", min: 250_000, max: 1_000_000 },
+      { label: "Strategic", min: 1_000_000, max: null },
+    ],
+    wall: [{ displayName: "Early Backer", message: "Backed the pilot" }],
+  });
 });
 
-afterAll(async () => {
-  db?.close();
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
-
-const pitchUrl = (query = "") => `${app.url}/pitch/${DEMO_SLUG}${query}`;
+const pitchUrl = (query = "") => `${e2e.app.url}/pitch/${project.slug}${query}`;
 
 async function openPitch(page: Page): Promise<void> {
   await page.goto(pitchUrl());
@@ -72,7 +68,7 @@ describe.each([
   ["desktop", DESKTOP],
 ])("the intro dialog on a %s", (label, viewport) => {
   it("validates, stores the intro and shows a forwardable blurb that can be copied; Close resets it", async () => {
-    const { context, page } = await newVisitor(browser, { viewport, permissions: ["clipboard-read", "clipboard-write"] });
+    const { context, page } = await newVisitor(e2e.browser, { viewport, permissions: ["clipboard-read", "clipboard-write"] });
     try {
       await openPitch(page);
       const dialog = await openPitchDialog(page, "Request Intro");
@@ -95,7 +91,7 @@ describe.each([
       await submit.click();
       await formAlert(dialog, "LinkedIn");
       expect(await field(dialog, "LinkedIn URL").getAttribute("aria-invalid")).toBe("true");
-      expect(contactsByEmail(db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.db, email)).toEqual([]);
 
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
@@ -129,10 +125,10 @@ describe.each([
       await reopened.getByRole("button", { name: "Copied!" }).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
 
-      const contacts = contactsByEmail(db, email);
+      const contacts = contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({
-        project_id: projectId,
+        project_id: project.id,
         name: `Ada ${id}`,
         email: email.toLowerCase(),
         intent: "Intro",
@@ -148,7 +144,7 @@ describe.each([
       expect(await field(fresh, "Name").inputValue()).toBe("");
       expect(await field(fresh, "Note").inputValue()).toBe("");
       expect(await fresh.getByLabel("Your forwardable intro blurb").count()).toBe(0);
-      expect(contactsByEmail(db, email)).toHaveLength(1);
+      expect(contactsByEmail(e2e.db, email)).toHaveLength(1);
     } finally {
       await context.close();
     }
@@ -157,7 +153,7 @@ describe.each([
 
 describe("the follow-updates dialog", () => {
   it("requires consent, shows 'Subscribing...' while busy, then the spec's toast, and stores a subscribed contact", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await openPitch(page);
       const dialog = await openPitchDialog(page, "Follow Updates");
@@ -167,13 +163,13 @@ describe("the follow-updates dialog", () => {
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Follow Updates" }).click();
       await formAlert(dialog, "Please agree to receive updates.");
-      expect(contactsByEmail(db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.db, email)).toEqual([]);
 
       // Hold the submission until the busy label has been seen.
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       await page.route(
-        (url) => url.pathname.startsWith(`/pitch/${DEMO_SLUG}`),
+        (url) => url.pathname.startsWith(`/pitch/${project.slug}`),
         async (route) => {
           if (route.request().method() === "POST") await released;
           await route.continue();
@@ -187,16 +183,16 @@ describe("the follow-updates dialog", () => {
 
       await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
       await dialog.waitFor({ state: "hidden" });
-      const contacts = contactsByEmail(db, email);
+      const contacts = contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
-      expect(contacts[0]).toMatchObject({ project_id: projectId, name: "Grace Follower", subscribed: 1 });
+      expect(contacts[0]).toMatchObject({ project_id: project.id, name: "Grace Follower", subscribed: 1 });
     } finally {
       await context.close();
     }
   });
 
   it("closes on Escape", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await openPitch(page);
       const dialog = await openPitchDialog(page, "Follow Updates");
@@ -211,15 +207,15 @@ describe("the follow-updates dialog", () => {
 
 describe("the signal dialog", () => {
   const hiddenSupporters = () =>
-    (db.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(projectId) as { n: number }).n;
+    (e2e.db.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(project.id) as { n: number }).n;
 
   it("lists the tiers with their ranges and the non-binding notice, validates, records a public signal and resets", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await openPitch(page);
       const dialog = await openPitchDialog(page, "Signal Interest");
 
-      const tiers = db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(projectId) as { range_label: string }[];
+      const tiers = e2e.db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(project.id) as { range_label: string }[];
       expect(tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead", "Strategic"]);
       const options = await dialog.locator("label:has(input[type=radio])").allTextContents();
       expect(options).toHaveLength(4);
@@ -239,7 +235,7 @@ describe("the signal dialog", () => {
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Signal Interest" }).click();
       await formAlert(dialog, "Name must be less than 100 characters");
-      expect(contactsByEmail(db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.db, email)).toEqual([]);
 
       const name = `Public Backer ${id}`;
       const message = `Met you at the expo ${id}`;
@@ -259,12 +255,12 @@ describe("the signal dialog", () => {
       // The message is for the founders: 'Also show my message on the wall' was left off.
       expect(cachedHtml).not.toContain(message);
 
-      const contacts = contactsByEmail(db, email);
+      const contacts = contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
-      expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: projectId });
-      const signal = db.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
+      expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: project.id });
+      const signal = e2e.db.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
       expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message, message_public: 0 });
-      const entries = db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(projectId, name);
+      const entries = e2e.db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(project.id, name);
       expect(entries).toEqual([{ type: "Supporter", message: null, is_public: 1 }]);
 
       const again = await openPitchDialog(page, "Signal Interest");
@@ -278,7 +274,7 @@ describe("the signal dialog", () => {
   });
 
   it("keeps a private signal off the wall and counts it as an additional supporter", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await openPitch(page);
       const before = hiddenSupporters();
@@ -306,8 +302,8 @@ describe("the signal dialog", () => {
       expect(html).not.toContain(name);
       expect(hiddenSupporters()).toBe(before + 1);
       expect(await page.getByText(name).count()).toBe(0);
-      expect(db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
-      const signal = db.prepare("select s.is_public, s.range_label, s.amount from signals s join contacts c on c.id = s.contact_id where c.email = ?").get(email);
+      expect(e2e.db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
+      const signal = e2e.db.prepare("select s.is_public, s.range_label, s.amount from signals s join contacts c on c.id = s.contact_id where c.email = ?").get(email);
       expect(signal).toEqual({ is_public: 0, range_label: "Syndicate", amount: 25_000 });
     } finally {
       await context.close();
@@ -317,7 +313,7 @@ describe("the signal dialog", () => {
 
 describe("without JavaScript", () => {
   it("opens the intro form from the address, shows the blurb after a valid post and the spec's message after an invalid one", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE, javaScriptEnabled: false });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=intro"));
       const dialog = staticDialog(page, "Request Intro");
@@ -350,14 +346,14 @@ describe("without JavaScript", () => {
       expect(await blurb.inputValue()).toContain("Nora NoScript (Press)");
       expect(await blurb.inputValue()).toContain(note);
       await page.getByText("Intro request sent!").waitFor();
-      expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", note, role_tags: '["Press"]' }]);
+      expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", note, role_tags: '["Press"]' }]);
     } finally {
       await context.close();
     }
   });
 
   it("subscribes and shows the success text on the page", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE, javaScriptEnabled: false });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=subscribe"));
       const dialog = staticDialog(page, "Follow Updates");
@@ -368,7 +364,7 @@ describe("without JavaScript", () => {
       await dialog.getByRole("button", { name: "Follow Updates" }).click();
       await page.waitForLoadState();
       await formAlert(staticDialog(page, "Follow Updates"), "Please agree to receive updates.");
-      expect(contactsByEmail(db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.db, email)).toEqual([]);
 
       const again = staticDialog(page, "Follow Updates");
       await field(again, "Name").fill("Noel NoScript");
@@ -381,14 +377,14 @@ describe("without JavaScript", () => {
       await notice.waitFor();
       expect(await notice.isVisible()).toBe(true);
       expect(await page.locator('[role="dialog"]').count()).toBe(0);
-      expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
+      expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
     } finally {
       await context.close();
     }
   });
 
   it("records a signal and lands on the thank-you page", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=signal"));
       const dialog = staticDialog(page, "Signal Interest");
@@ -399,17 +395,17 @@ describe("without JavaScript", () => {
       await field(dialog, "Name").fill(`NoScript Backer ${id}`);
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.waitForURL(`${app.url}/pledge-success`);
+      await page.waitForURL(`${e2e.app.url}/pledge-success`);
       await page.getByRole("heading", { level: 1, name: "Thank You for Your Support!" }).waitFor();
 
-      const [contact] = contactsByEmail(db, email);
+      const [contact] = contactsByEmail(e2e.db, email);
       expect(contact).toMatchObject({ intent: "Supporter" });
-      expect(db.prepare("select range_label, amount, is_public from signals where contact_id = ?").get(contact!.id)).toEqual({
+      expect(e2e.db.prepare("select range_label, amount, is_public from signals where contact_id = ?").get(contact!.id)).toEqual({
         range_label: "Lead",
         amount: 250_000,
         is_public: 1,
       });
-      expect(db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(`NoScript Backer ${id}`)).toEqual({ n: 1 });
+      expect(e2e.db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(`NoScript Backer ${id}`)).toEqual({ n: 1 });
     } finally {
       await context.close();
     }
@@ -417,7 +413,7 @@ describe("without JavaScript", () => {
 });
 
 describe("the JSON functions", () => {
-  const origin = () => app.url;
+  const origin = () => e2e.app.url;
 
   it("submit-intro stores an intro and answers a blurb; a missing note or a javascript: LinkedIn is refused", async () => {
     const id = marker("api");
@@ -425,8 +421,8 @@ describe("the JSON functions", () => {
     const linkedin = `https://www.linkedin.com/in/api-${id}`;
     const note = `API intro note ${id}`;
     privateValues.push(email.toLowerCase(), linkedin, note);
-    const ok = await postFunction(app.url, "submit-intro", {
-      projectId,
+    const ok = await postFunction(e2e.app.url, "submit-intro", {
+      projectId: project.id,
       contact: { name: `Api ${id}`, email, linkedinUrl: linkedin },
       note,
       roleTags: ["Press", "PM"],
@@ -435,38 +431,38 @@ describe("the JSON functions", () => {
     const body = (await ok.json()) as { blurb?: string };
     expect(body.blurb).toContain(`Api ${id}`);
     expect(body.blurb).toContain(note);
-    expect(contactsByEmail(db, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
+    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
 
     const missing = `${marker("missing")}@example.com`;
-    const noNote = await postFunction(app.url, "submit-intro", { projectId, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
+    const noNote = await postFunction(e2e.app.url, "submit-intro", { projectId: project.id, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
     expect(noNote.status).toBe(400);
     expect(await noNote.json()).toMatchObject({ error: "Please fill in all required fields" });
 
-    const script = await postFunction(app.url, "submit-intro", {
-      projectId,
+    const script = await postFunction(e2e.app.url, "submit-intro", {
+      projectId: project.id,
       contact: { name: "Script", email: missing, linkedinUrl: "javascript:alert(1)" },
       note: "n",
       roleTags: [],
     });
     expect(script.status).toBe(400);
     expect(((await script.json()) as { error: string }).error).toMatch(/LinkedIn/);
-    expect(contactsByEmail(db, missing)).toEqual([]);
+    expect(contactsByEmail(e2e.db, missing)).toEqual([]);
   });
 
   it("subscribe-updates subscribes; handle-unsubscribe clears it and answers an unknown address the same way", async () => {
     const email = `${marker("sub")}@example.com`;
     privateValues.push(email);
-    const subscribed = await postFunction(app.url, "subscribe-updates", { projectId, contact: { name: "Sub Scriber", email }, consent: true });
+    const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Sub Scriber", email }, consent: true });
     expect(subscribed.status).toBe(200);
     expect(await subscribed.json()).toMatchObject({ success: true });
-    expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 1 }]);
+    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 1 }]);
 
-    const known = await postFunction(app.url, "handle-unsubscribe", { email: email.toUpperCase() });
+    const known = await postFunction(e2e.app.url, "handle-unsubscribe", { email: email.toUpperCase() });
     expect(known.status).toBe(200);
     const knownBody = await known.json();
-    expect(contactsByEmail(db, email)).toMatchObject([{ subscribed: 0 }]);
+    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 0 }]);
 
-    const unknown = await postFunction(app.url, "handle-unsubscribe", { email: `${marker("nobody")}@example.com` });
+    const unknown = await postFunction(e2e.app.url, "handle-unsubscribe", { email: `${marker("nobody")}@example.com` });
     expect(unknown.status).toBe(200);
     expect(await unknown.json()).toEqual(knownBody);
   });
@@ -474,26 +470,26 @@ describe("the JSON functions", () => {
   it("refuses a request from another site's page, and drops a honeypot submission while answering success", async () => {
     const evilEmail = `${marker("evil")}@example.com`;
     for (const [name, body] of [
-      ["submit-intro", { projectId, contact: { name: "Evil", email: evilEmail, linkedinUrl: null }, note: "n", roleTags: [] }],
-      ["subscribe-updates", { projectId, contact: { name: "Evil", email: evilEmail }, consent: true }],
+      ["submit-intro", { projectId: project.id, contact: { name: "Evil", email: evilEmail, linkedinUrl: null }, note: "n", roleTags: [] }],
+      ["subscribe-updates", { projectId: project.id, contact: { name: "Evil", email: evilEmail }, consent: true }],
       ["handle-unsubscribe", { email: evilEmail }],
     ] as const) {
-      const response = await postFunction(app.url, name, body, { origin: "https://evil.example" });
+      const response = await postFunction(e2e.app.url, name, body, { origin: "https://evil.example" });
       expect(response.status, name).toBe(403);
       expect(await response.json()).toEqual({ error: expect.any(String) });
     }
-    expect(contactsByEmail(db, evilEmail)).toEqual([]);
+    expect(contactsByEmail(e2e.db, evilEmail)).toEqual([]);
 
     const botEmail = `${marker("bot")}@example.com`;
     const honeypot = await postFunction(
-      app.url,
+      e2e.app.url,
       "submit-intro",
-      { projectId, contact: { name: "Bot", email: botEmail, linkedinUrl: null }, note: "buy now", roleTags: [], website: "x" },
+      { projectId: project.id, contact: { name: "Bot", email: botEmail, linkedinUrl: null }, note: "buy now", roleTags: [], website: "x" },
       { origin: origin() },
     );
     expect(honeypot.status).toBe(200);
     expect(await honeypot.json()).toMatchObject({ success: true });
-    expect(contactsByEmail(db, botEmail)).toEqual([]);
+    expect(contactsByEmail(e2e.db, botEmail)).toEqual([]);
   });
 });
 
@@ -504,14 +500,14 @@ describe("privacy of the public page", () => {
     const email = `priv.${id}@example.com`;
     const linkedin = `https://www.linkedin.com/in/priv-${id}`;
     const note = `Confidential intro note ${id}`;
-    const response = await postFunction(app.url, "submit-intro", { projectId, contact: { name: `Priv ${id}`, email, linkedinUrl: linkedin }, note, roleTags: [] });
+    const response = await postFunction(e2e.app.url, "submit-intro", { projectId: project.id, contact: { name: `Priv ${id}`, email, linkedinUrl: linkedin }, note, roleTags: [] });
     expect(response.status).toBe(200);
     privateValues.push(email, linkedin, note);
 
     const pages = await Promise.all(
       [pitchUrl(), pitchUrl("?dialog=signal"), pitchUrl("?dialog=intro")].map(async (url) => (await fetch(url)).text()),
     );
-    const stream = await readWallStream(app.url, projectId, 0);
+    const stream = await readWallStream(e2e.app.url, project.id, 0);
     expect(stream).toContain("event: entry");
     expect(stream).toContain("event: stats");
 

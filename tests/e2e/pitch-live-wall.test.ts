@@ -1,33 +1,31 @@
 // The Recognition Wall kept live over Server-Sent Events: a signal made in one browser appears in another
 // without a reload, once, at the top; an entry made while a browser was offline arrives once it reconnects.
-import type Database from "better-sqlite3";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser } from "../support/chromium.js";
-import { DEMO_SLUG, demoProjectId, marker, newVisitor, openDatabase, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForEnhancement } from "./support";
+import { DESKTOP } from "../support/chromium.js";
+import { insertProject, marker, newVisitor, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { waitForEnhancement } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
+const e2e = setUpAppInBrowser();
 /** Browser B reaches the app through this proxy, so its connection can be cut. */
 let proxy: CuttableProxy;
 
+/** This file's own published project, with an Angel tier and a wall that has entries on it. */
+let project: { id: string; slug: string };
+
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  db = openDatabase(app.dataDir);
-  proxy = await startCuttableProxy(app.port);
+  proxy = await startCuttableProxy(e2e.app.port);
+  project = insertProject(e2e.app.dataDir, {
+    title: "Live Wall Labs",
+    tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],
+    wall: [{ displayName: "Early Backer" }, { displayName: "Pilot Clinic", type: "Pilot" }],
+  });
 });
 
 afterAll(async () => {
   await proxy?.close();
-  db?.close();
-  await browser?.close();
-  await app?.stop();
 });
-
-showServerLogsOnFailure(() => [app]);
 
 /** The names on the wall, top to bottom. */
 const wallNames = (page: Page) =>
@@ -55,13 +53,13 @@ describe("the live Recognition Wall", () => {
   let b: { context: BrowserContext; page: Page };
 
   beforeAll(async () => {
-    a = await newVisitor(browser, { viewport: DESKTOP });
-    b = await newVisitor(browser, { viewport: DESKTOP });
+    a = await newVisitor(e2e.browser, { viewport: DESKTOP });
+    b = await newVisitor(e2e.browser, { viewport: DESKTOP });
     for (const [{ page }, base] of [
-      [a, app.url],
+      [a, e2e.app.url],
       [b, proxy.url],
     ] as const) {
-      await page.goto(`${base}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${base}/pitch/${project.slug}`);
       await waitForEnhancement(page);
       await liveBadge(page).waitFor();
     }
@@ -87,7 +85,6 @@ describe("the live Recognition Wall", () => {
   });
 
   it("delivers an entry made while the browser was offline once it reconnects, exactly once", async () => {
-    const projectId = demoProjectId(db);
     // B loses its network: the open stream is reset, and new requests fail until it is back.
     await b.context.setOffline(true);
     proxy.cut();
@@ -96,7 +93,7 @@ describe("the live Recognition Wall", () => {
 
     const name = marker("Offline Backer ");
     await signalPublicly(a.page, name);
-    expect(db.prepare("select count(*) as n from recognition_entries where project_id = ? and display_name = ?").get(projectId, name)).toEqual({ n: 1 });
+    expect(e2e.db.prepare("select count(*) as n from recognition_entries where project_id = ? and display_name = ?").get(project.id, name)).toEqual({ n: 1 });
     expect(await wallNames(b.page)).not.toContain(name);
 
     proxy.restore();

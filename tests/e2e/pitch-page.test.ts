@@ -1,40 +1,23 @@
 // The public pitch page as a visitor gets it: server-rendered HTML, the spec's section order, meta tags,
 // not-found and draft pages, Book Meeting, the legal footer and the phone action bar; scan tracking with
 // QR codes; user text that looks like markup; the thank-you and unsubscribe pages.
-import type Database from "better-sqlite3";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import {
   DEMO_SLUG,
   demoProjectId,
   insertProject,
   marker,
   newVisitor,
-  openDatabase,
   postFunction,
   visitorUserAgent,
   withWritableDatabase,
 } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { waitForEnhancement, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  db = openDatabase(app.dataDir);
-});
-
-afterAll(async () => {
-  db?.close();
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 /** The text a browser would show for an HTML fragment's character references. */
 function decodeEntities(html: string): string {
@@ -50,8 +33,8 @@ function decodeEntities(html: string): string {
 type DemoRow = { id: string; title: string; one_liner: string; metrics: string; problem_points: string; solution_points: string };
 
 function demoProject() {
-  const row = db.prepare("select id, title, one_liner, metrics, problem_points, solution_points from projects where slug = ?").get(DEMO_SLUG) as DemoRow;
-  const wall = db.prepare("select display_name, message from recognition_entries where project_id = ? and is_public = 1 and hidden = 0").all(row.id) as {
+  const row = e2e.db.prepare("select id, title, one_liner, metrics, problem_points, solution_points from projects where slug = ?").get(DEMO_SLUG) as DemoRow;
+  const wall = e2e.db.prepare("select display_name, message from recognition_entries where project_id = ? and is_public = 1 and hidden = 0").all(row.id) as {
     display_name: string;
     message: string | null;
   }[];
@@ -74,7 +57,7 @@ describe("the demo pitch page", () => {
     expect(demo.solutions.length).toBeGreaterThan(0);
     expect(demo.wall.length).toBeGreaterThan(0);
 
-    const response = await fetch(`${app.url}/pitch/${DEMO_SLUG}`);
+    const response = await fetch(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const raw = await response.text();
@@ -94,7 +77,7 @@ describe("the demo pitch page", () => {
       if (entry.message) expect(html).toContain(entry.message);
     }
 
-    const again = await fetch(`${app.url}/pitch/${DEMO_SLUG}`);
+    const again = await fetch(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
     expect(again.status).toBe(200);
     expect(again.headers.get("x-page-cache")).toBe("hit");
     expect(decodeEntities(await again.text())).toContain(demo.oneLiner);
@@ -102,9 +85,9 @@ describe("the demo pitch page", () => {
 
   it("shows the sections in the spec's order, with Open Graph and Twitter tags carrying the title and one-liner", async () => {
     const demo = demoProject();
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       expect((await page.getByRole("heading", { level: 1 }).textContent())?.trim()).toBe(demo.title);
 
       const order = await page.evaluate(() => {
@@ -140,7 +123,7 @@ describe("the demo pitch page", () => {
       expect(await meta('meta[property="og:description"]')).toBe(demo.oneLiner);
       expect(await meta('meta[name="twitter:title"]')).toBe(demo.title);
       expect(await meta('meta[name="twitter:description"]')).toBe(demo.oneLiner);
-      expect(await meta('meta[property="og:url"]')).toBe(`${app.url}/pitch/${DEMO_SLUG}`);
+      expect(await meta('meta[property="og:url"]')).toBe(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       expect(await page.title()).toContain(demo.title);
 
       const legal = page.getByRole("navigation", { name: "Legal" });
@@ -154,15 +137,15 @@ describe("the demo pitch page", () => {
   });
 
   it("answers an unknown slug with 404 and the spec's not-found text", async () => {
-    const response = await fetch(`${app.url}/pitch/no-such-project-${marker("")}`);
+    const response = await fetch(`${e2e.app.url}/pitch/no-such-project-${marker("")}`);
     expect(response.status).toBe(404);
     const html = decodeEntities(await response.text());
     expect(html).toContain("Project not found");
     expect(html).toContain("This project doesn't exist or has been removed.");
 
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
-      const visit = await page.goto(`${app.url}/pitch/no-such-project`);
+      const visit = await page.goto(`${e2e.app.url}/pitch/no-such-project`);
       expect(visit?.status()).toBe(404);
       await page.getByRole("heading", { level: 1, name: "Project not found" }).waitFor();
       await page.getByText("This project doesn't exist or has been removed.").waitFor();
@@ -173,9 +156,9 @@ describe("the demo pitch page", () => {
 
   it("hides a draft project from anonymous visitors (404, nothing of it in the page)", async () => {
     const title = marker("Secret Draft ");
-    const draft = insertProject(app.dataDir, { title, oneLiner: marker("draft one-liner "), status: "draft" });
+    const draft = insertProject(e2e.app.dataDir, { title, oneLiner: marker("draft one-liner "), status: "draft" });
     for (const path of [`/pitch/${draft.slug}`, `/pitch/${draft.slug}?qr=x`, `/pitch/${draft.slug}?dialog=intro`]) {
-      const response = await fetch(`${app.url}${path}`);
+      const response = await fetch(`${e2e.app.url}${path}`);
       expect(response.status, path).toBe(404);
       expect(response.headers.get("x-page-cache")).toBeNull();
       const html = await response.text();
@@ -186,10 +169,10 @@ describe("the demo pitch page", () => {
 
   it("shows a disabled 'Calendar Coming Soon' without a booking URL, and opens the booking URL in a new tab with one", async () => {
     const booking = "https://calendly.com/e2e-founder/intro";
-    const withCalendar = insertProject(app.dataDir, { title: marker("Bookable "), calendlyUrl: booking });
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const withCalendar = insertProject(e2e.app.dataDir, { title: marker("Bookable "), calendlyUrl: booking });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       const soon = page.getByRole("main").getByRole("button", { name: "Calendar Coming Soon" });
       expect(await soon.isVisible()).toBe(true);
       expect(await soon.isDisabled()).toBe(true);
@@ -197,7 +180,7 @@ describe("the demo pitch page", () => {
 
       // The network is closed: answer the booking site locally.
       await context.route("https://calendly.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Booking</title>" }));
-      await page.goto(`${app.url}/pitch/${withCalendar.slug}`);
+      await page.goto(`${e2e.app.url}/pitch/${withCalendar.slug}`);
       await waitForEnhancement(page);
       const book = page.getByRole("main").getByRole("link", { name: "Book Meeting" });
       expect(await book.getAttribute("href")).toBe(booking);
@@ -205,16 +188,16 @@ describe("the demo pitch page", () => {
       expect(await page.getByRole("main").getByRole("button", { name: "Calendar Coming Soon" }).count()).toBe(0);
       const [popup] = await Promise.all([context.waitForEvent("page"), book.click()]);
       await popup.waitForURL(booking);
-      expect(page.url()).toBe(`${app.url}/pitch/${withCalendar.slug}`);
+      expect(page.url()).toBe(`${e2e.app.url}/pitch/${withCalendar.slug}`);
     } finally {
       await context.close();
     }
   });
 
   it("shows the fixed bottom bar with the four actions under 768 px, and hides it on a desktop", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       const bar = page.getByRole("navigation", { name: "Quick actions" });
       expect(await bar.isVisible()).toBe(true);
       expect(await bar.evaluate((element) => getComputedStyle(element).position)).toBe("fixed");
@@ -236,7 +219,7 @@ describe("the demo pitch page", () => {
       await page.getByRole("dialog", { name: "Signal Interest" }).waitFor();
 
       await page.setViewportSize(DESKTOP);
-      await page.goto(`${app.url}/pitch/${DEMO_SLUG}`);
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
       await expect.poll(() => bar.isVisible()).toBe(false);
       expect(await page.getByRole("main").getByRole("link", { name: "Request Intro" }).first().isVisible()).toBe(true);
     } finally {
@@ -250,33 +233,33 @@ describe("scan tracking", () => {
   let projectId: string;
 
   beforeAll(() => {
-    projectId = demoProjectId(db);
-    withWritableDatabase(app.dataDir, (rw) => {
+    projectId = demoProjectId(e2e.db);
+    withWritableDatabase(e2e.app.dataDir, (rw) => {
       rw.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)").run(qrId, projectId, "Booth A", "e2e-expo");
     });
   });
 
   const qrCounts = () => {
-    const qr = db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(qrId) as { total_scans: number; unique_scans: number };
-    const rows = db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where qr_code_id = ?").get(qrId) as {
+    const qr = e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(qrId) as { total_scans: number; unique_scans: number };
+    const rows = e2e.db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where qr_code_id = ?").get(qrId) as {
       n: number;
       viewers: number;
     };
     return { rows: rows.n, viewers: rows.viewers, total: qr.total_scans, unique: qr.unique_scans };
   };
   const projectStats = () =>
-    (db.prepare("select total_scans, unique_scans from project_stats where project_id = ?").get(projectId) as
+    (e2e.db.prepare("select total_scans, unique_scans from project_stats where project_id = ?").get(projectId) as
       | { total_scans: number; unique_scans: number }
       | undefined) ?? { total_scans: 0, unique_scans: 0 };
 
   it("counts a page load once, a reload as a repeat viewer, and another browser as a new viewer", async () => {
-    const userAgent = visitorUserAgent(browser);
+    const userAgent = visitorUserAgent(e2e.browser);
     const before = projectStats();
-    const first = await newVisitor(browser, { viewport: PHONE, userAgent });
+    const first = await newVisitor(e2e.browser, { viewport: PHONE, userAgent });
     try {
-      await first.page.goto(`${app.url}/pitch/${DEMO_SLUG}?qr=${qrId}`);
+      await first.page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}?qr=${qrId}`);
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 1, viewers: 1, total: 1, unique: 1 });
-      const fingerprint = (db.prepare("select viewer_fingerprint as f from scans where qr_code_id = ?").get(qrId) as { f: string }).f;
+      const fingerprint = (e2e.db.prepare("select viewer_fingerprint as f from scans where qr_code_id = ?").get(qrId) as { f: string }).f;
       expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
 
       // Opening and closing a dialog is a navigation within the page: not another scan (the reload below
@@ -294,9 +277,9 @@ describe("scan tracking", () => {
       await first.context.close();
     }
 
-    const second = await newVisitor(browser, { viewport: PHONE, userAgent });
+    const second = await newVisitor(e2e.browser, { viewport: PHONE, userAgent });
     try {
-      await second.page.goto(`${app.url}/pitch/${DEMO_SLUG}?qr=${qrId}`);
+      await second.page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}?qr=${qrId}`);
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 3, viewers: 2, total: 3, unique: 2 });
     } finally {
       await second.context.close();
@@ -309,7 +292,7 @@ describe("scan tracking", () => {
   it("does not count bots, and answers bad requests with an error", async () => {
     const before = qrCounts();
     const bot = await postFunction(
-      app.url,
+      e2e.app.url,
       "track-scan",
       { projectId, qrCodeId: qrId, viewerFingerprint: "b".repeat(32) },
       { userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)" },
@@ -318,12 +301,12 @@ describe("scan tracking", () => {
     expect(await bot.json()).toMatchObject({ counted: false });
     expect(qrCounts()).toEqual(before);
 
-    const browserAgent = visitorUserAgent(browser);
-    const malformed = await postFunction(app.url, "track-scan", null, { raw: "{not json", userAgent: browserAgent });
+    const browserAgent = visitorUserAgent(e2e.browser);
+    const malformed = await postFunction(e2e.app.url, "track-scan", null, { raw: "{not json", userAgent: browserAgent });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toEqual({ error: expect.any(String) });
 
-    const unknown = await postFunction(app.url, "track-scan", { projectId: "no-such-project", qrCodeId: null, viewerFingerprint: "c".repeat(32) }, { userAgent: browserAgent });
+    const unknown = await postFunction(e2e.app.url, "track-scan", { projectId: "no-such-project", qrCodeId: null, viewerFingerprint: "c".repeat(32) }, { userAgent: browserAgent });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: expect.any(String) });
     expect(qrCounts()).toEqual(before);
@@ -340,7 +323,7 @@ describe("text that looks like markup", () => {
   let slug: string;
 
   beforeAll(() => {
-    slug = insertProject(app.dataDir, {
+    slug = insertProject(e2e.app.dataDir, {
       title,
       oneLiner,
       problemPoints: [`Problem ${img}`],
@@ -369,14 +352,14 @@ describe("text that looks like markup", () => {
   }
 
   it("shows a project's and a wall entry's markup as literal text, and runs none of it", async () => {
-    const raw = await (await fetch(`${app.url}/pitch/${slug}`)).text();
+    const raw = await (await fetch(`${e2e.app.url}/pitch/${slug}`)).text();
     expect(raw).not.toContain(img);
     expect(raw).not.toContain(script);
 
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     const problems = watch(page);
     try {
-      await page.goto(`${app.url}/pitch/${slug}`);
+      await page.goto(`${e2e.app.url}/pitch/${slug}`);
       await waitForEnhancement(page);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(title);
       await page.getByText(oneLiner, { exact: true }).waitFor();
@@ -397,10 +380,10 @@ describe("text that looks like markup", () => {
 
   it("shows an intro note with a <script> in the forwardable blurb as text", async () => {
     const note = `Intro note ${script} ${img} ${marker("n")}`;
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     const problems = watch(page);
     try {
-      await page.goto(`${app.url}/pitch/${slug}`);
+      await page.goto(`${e2e.app.url}/pitch/${slug}`);
       await waitForEnhancement(page);
       await page.getByRole("main").getByRole("link", { name: "Request Intro" }).first().click();
       const dialog = page.getByRole("dialog", { name: "Request Intro" });
@@ -423,26 +406,26 @@ describe("text that looks like markup", () => {
 
 describe("the thank-you and unsubscribe pages", () => {
   it("/pledge-success thanks the visitor, copies the site link and goes back home", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE, permissions: ["clipboard-read", "clipboard-write"] });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, permissions: ["clipboard-read", "clipboard-write"] });
     try {
-      const response = await page.goto(`${app.url}/pledge-success?session_id=abc`);
+      const response = await page.goto(`${e2e.app.url}/pledge-success?session_id=abc`);
       expect(response?.status()).toBe(200);
       await page.getByRole("heading", { level: 1, name: "Thank You for Your Support!" }).waitFor();
       await waitForHydration(page);
       await page.getByRole("button", { name: "Share Project" }).click();
       await page.getByText("Link copied to clipboard!").waitFor();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(app.url);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(e2e.app.url);
       await page.getByRole("link", { name: "Back to Home" }).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
     } finally {
       await context.close();
     }
   });
 
   it("/unsubscribe refuses an address without an at-sign and confirms a valid one", async () => {
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
-      await page.goto(`${app.url}/unsubscribe`);
+      await page.goto(`${e2e.app.url}/unsubscribe`);
       await waitForHydration(page);
       const email = page.getByLabel("Email", { exact: true });
       const submit = page.getByRole("main").getByRole("button", { name: "Unsubscribe" });

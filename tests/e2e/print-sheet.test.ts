@@ -1,36 +1,32 @@
 // Print sheets in Chromium: a founder makes a tracked QR code in the QR codes section, opens 'Print', and
 // downloads the sheet (A6, then US Letter) from the print page: a vector sheet whose code, as the browser draws it, reads as the same tracked URL as the
 // PNG download (decision 11).
-import path from "node:path";
-import Database from "better-sqlite3";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser } from "../support/chromium.js";
+import { DESKTOP } from "../support/chromium.js";
 import { collectDownloads, decodeQrPng, downloadBytes, waitForToast } from "../support/founder-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { collectPageErrors, newClientContext, waitForHydration } from "./support";
 
 const TITLE = "Harbor Cold Chain";
 const SLUG = `harbor-print-${Date.now().toString(36)}`;
 
-let app: AppServer;
-let browser: Browser;
+const e2e = setUpAppInBrowser();
 let founder: { context: BrowserContext; page: Page; errors: string[] };
 let projectId = "";
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  const { context } = await newClientContext(browser, { viewport: DESKTOP, acceptDownloads: true });
+  const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP, acceptDownloads: true });
   const page = await context.newPage();
   founder = { context, page, errors: collectPageErrors(page) };
   const email = uniqueEmail("print");
-  await signUpThroughPage(page, app.url, email);
-  await signInThroughPage(page, app.url, email);
+  await signUpThroughPage(page, e2e.app.url, email);
+  await signInThroughPage(page, e2e.app.url, email);
 
   // The project itself is made over HTTP with the founder's cookies (the form has its own journey test).
-  const created = await page.request.post(`${app.url}/project/create`, {
-    headers: { origin: app.url },
+  const created = await page.request.post(`${e2e.app.url}/project/create`, {
+    headers: { origin: e2e.app.url },
     maxRedirects: 0,
     form: {
       title: TITLE,
@@ -44,25 +40,16 @@ beforeAll(async () => {
     },
   });
   expect(created.status()).toBe(302);
-  projectId = new URL(created.headers().location ?? "", app.url).pathname.split("/")[2] ?? "";
+  projectId = new URL(created.headers().location ?? "", e2e.app.url).pathname.split("/")[2] ?? "";
   expect(projectId).not.toBe("");
 });
 
 afterAll(async () => {
   await founder?.context.close().catch(() => undefined);
-  await browser?.close();
-  await app?.stop();
 });
 
-showServerLogsOnFailure(() => [app]);
-
 function qrCodeId(label: string): string {
-  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("select id from qr_codes where project_id = ? and label = ?").get(projectId, label) as { id: string }).id;
-  } finally {
-    db.close();
-  }
+  return (e2e.db.prepare("select id from qr_codes where project_id = ? and label = ?").get(projectId, label) as { id: string }).id;
 }
 
 /** Draws an SVG document in Chromium at its physical size (96 CSS px per inch, twice as dense) and reads its QR code. */
@@ -70,7 +57,7 @@ async function decodeInBrowser(svg: string): Promise<string | null> {
   const width = Number(/width="([\d.]+)mm"/.exec(svg)?.[1]);
   const height = Number(/height="([\d.]+)mm"/.exec(svg)?.[1]);
   const toPx = (mm: number) => Math.ceil((mm / 25.4) * 96);
-  const context = await browser.newContext({ viewport: { width: toPx(width), height: toPx(height) }, deviceScaleFactor: 2 });
+  const context = await e2e.browser.newContext({ viewport: { width: toPx(width), height: toPx(height) }, deviceScaleFactor: 2 });
   try {
     const page = await context.newPage();
     await page.setContent(`<style>body{margin:0}img{display:block}</style><img alt="" src="data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}">`);
@@ -87,7 +74,7 @@ async function decodeInBrowser(svg: string): Promise<string | null> {
 describe("print sheets from the QR codes section", () => {
   it("'Print' opens the print page, whose SVG download is an A6 sheet with the title, the label, the event tag and the short URL; its code reads as the PNG's", async () => {
     const { page } = founder;
-    await page.goto(`${app.url}/project/${projectId}/qr-codes`);
+    await page.goto(`${e2e.app.url}/project/${projectId}/qr-codes`);
     await waitForHydration(page);
     await page.getByLabel("Label", { exact: true }).fill("Disrupt booth");
     await page.getByLabel("Event Tag").fill("disrupt-2025");
@@ -95,18 +82,18 @@ describe("print sheets from the QR codes section", () => {
     await waitForToast(page, "QR code created successfully");
 
     const row = page.locator("li").filter({ has: page.getByRole("heading", { name: "Disrupt booth", exact: true }) });
-    const trackedUrl = `${app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`;
+    const trackedUrl = `${e2e.app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`;
     expect(await row.locator("code").textContent()).toBe(trackedUrl);
 
     const pngDownloads = await collectDownloads(page, 2, () => row.getByRole("button", { name: "Download" }).click());
     await row.getByRole("link", { name: "Print", exact: true }).click();
-    await page.waitForURL(`${app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print`);
+    await page.waitForURL(`${e2e.app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print`);
     await waitForHydration(page);
     const [sheetDownload] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     expect(sheetDownload!.suggestedFilename()).toBe(`${SLUG}-Disrupt-booth-print-a6.svg`);
     const svg = (await downloadBytes(sheetDownload!)).toString("utf8");
     expect(svg).toMatch(/^<svg [^>]*width="105mm" height="148mm" viewBox="0 0 105 148"/);
-    const shortUrl = `${new URL(app.url).host}/pitch/${SLUG}`;
+    const shortUrl = `${new URL(e2e.app.url).host}/pitch/${SLUG}`;
     for (const text of [TITLE, "Disrupt booth", "disrupt-2025", shortUrl]) expect(svg).toContain(`>${text}</text>`);
 
     const png = pngDownloads.find((download) => download.suggestedFilename().endsWith(".png"))!;
@@ -124,18 +111,18 @@ describe("print sheets from the QR codes section", () => {
     expect(download!.suggestedFilename()).toBe(`${SLUG}-Disrupt-booth-print-letter.svg`);
     const svg = (await downloadBytes(download!)).toString("utf8");
     expect(svg).toMatch(/^<svg [^>]*width="215.9mm" height="279.4mm"/);
-    expect(await decodeInBrowser(svg)).toBe(`${app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`);
+    expect(await decodeInBrowser(svg)).toBe(`${e2e.app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`);
     expect(founder.errors).toEqual([]);
   });
 
   it("the sheet is the owner's only: 401 signed out, 404 for another founder, 400 for an unknown size", async () => {
-    const sheet = `${app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print.svg`;
+    const sheet = `${e2e.app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print.svg`;
     expect((await fetch(sheet)).status).toBe(401);
-    const { context: other } = await newClientContext(browser);
+    const { context: other } = await newClientContext(e2e.browser);
     const otherPage = await other.newPage();
     const email = uniqueEmail("other");
-    await signUpThroughPage(otherPage, app.url, email);
-    await signInThroughPage(otherPage, app.url, email);
+    await signUpThroughPage(otherPage, e2e.app.url, email);
+    await signInThroughPage(otherPage, e2e.app.url, email);
     expect((await otherPage.request.get(sheet)).status()).toBe(404);
     await other.close();
     const mine = await founder.page.request.get(`${sheet}?size=a4`);

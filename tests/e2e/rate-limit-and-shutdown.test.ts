@@ -1,31 +1,26 @@
 // Sign-in attempts are limited per client address (10 a minute), the limit cannot be dodged with a forged
 // X-Forwarded-For when no proxy is trusted, it survives a restart, and the server stops gracefully on SIGTERM.
 import net from "node:net";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, PHONE } from "../support/chromium.js";
+import { PHONE } from "../support/chromium.js";
 import { uniqueEmail } from "../support/sign-up";
+import { setUpAppInBrowser } from "../support/e2e-app";
 import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
 
 const TOO_MANY = "Too many requests. Please try again later.";
 const SIGN_IN_LIMIT = 10;
 
-let app: AppServer;
-let browser: Browser;
+const e2e = setUpAppInBrowser();
 /** Servers a test starts for itself; stopped by the test, or here if it failed half-way. */
 const extraServers = new Set<AppServer>();
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([app, ...extraServers].map((server) => server?.stop()));
+  await Promise.all([...extraServers].map((server) => server.stop()));
 });
 
-showServerLogsOnFailure(() => [app, ...extraServers]);
+showServerLogsOnFailure(() => [...extraServers]);
 
 async function createAccount(server: AppServer, password = "secret123"): Promise<{ email: string; password: string }> {
   const email = uniqueEmail("limited");
@@ -59,12 +54,12 @@ async function submitSignIn(page: Page, email: string, password: string): Promis
 
 describe("Sign-in rate limit", () => {
   it(`the ${SIGN_IN_LIMIT + 1}th attempt within a minute from one address shows '${TOO_MANY}'; another address is unaffected`, async () => {
-    const account = await createAccount(app);
+    const account = await createAccount(e2e.app);
 
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     try {
       const page = await context.newPage();
-      await page.goto(`${app.url}/auth`);
+      await page.goto(`${e2e.app.url}/auth`);
       await waitForHydration(page);
       for (let attempt = 1; attempt <= SIGN_IN_LIMIT; attempt += 1) {
         expect(await submitSignIn(page, account.email, `wrong-password-${attempt}`), `attempt ${attempt}`).toBe(401);
@@ -79,15 +74,15 @@ describe("Sign-in rate limit", () => {
       await context.close();
     }
 
-    const { context: other } = await newClientContext(browser, { viewport: PHONE });
+    const { context: other } = await newClientContext(e2e.browser, { viewport: PHONE });
     try {
       const page = await other.newPage();
-      await page.goto(`${app.url}/auth`);
+      await page.goto(`${e2e.app.url}/auth`);
       await waitForHydration(page);
       expect(await submitSignIn(page, account.email, "wrong-again")).toBe(401);
       await page.getByRole("alert").filter({ hasText: /invalid email or password/i }).waitFor();
       await submitSignIn(page, account.email, account.password);
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
       await page.getByText("Successfully signed in!").waitFor();
       await page.getByRole("button", { name: "Account menu" }).waitFor();
     } finally {

@@ -1,45 +1,32 @@
 // Signing in and out, the account menu, coming back to the page that asked for sign-in, and the refusal of
 // redirects and form posts that come from other sites.
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { signInThroughPage, uniqueEmail } from "../support/sign-up";
+import { setUpAppInBrowser } from "../support/e2e-app";
 import {
   cookieHeader,
   locationOf,
   newClientContext,
   nextClientAddress,
   postAuthForm,
-  showServerLogsOnFailure,
   waitForHydration,
 } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 /** A fresh account, created the way a browser without JavaScript would (its own client address). */
 async function createAccount(prefix = "founder", password = "secret123"): Promise<{ email: string; password: string }> {
   const email = uniqueEmail(prefix);
-  const response = await postAuthForm(app.url, { intent: "signup", email, password }, { address: nextClientAddress() });
+  const response = await postAuthForm(e2e.app.url, { intent: "signup", email, password }, { address: nextClientAddress() });
   expect(response.status).toBe(200);
   expect(await response.text()).toContain("Account created! You can now sign in.");
   return { email, password };
 }
 
 async function withPage<T>(options: Parameters<typeof newClientContext>[1], body: (page: Page, context: BrowserContext) => Promise<T>) {
-  const { context } = await newClientContext(browser, options);
+  const { context } = await newClientContext(e2e.browser, options);
   try {
     return await body(await context.newPage(), context);
   } finally {
@@ -58,7 +45,7 @@ describe("Sign in", () => {
   it("a wrong password shows an error and stays on /auth", async () => {
     const account = await createAccount();
     await withPage({ viewport: PHONE }, async (page) => {
-      await page.goto(`${app.url}/auth`);
+      await page.goto(`${e2e.app.url}/auth`);
       await waitForHydration(page);
       await fillSignIn(page, account.email, "not-the-password");
       await submitButton(page).click();
@@ -74,7 +61,7 @@ describe("Sign in", () => {
 
   it("an unknown e-mail gets the same error as a wrong password", async () => {
     await withPage({ viewport: PHONE }, async (page) => {
-      await page.goto(`${app.url}/auth`);
+      await page.goto(`${e2e.app.url}/auth`);
       await waitForHydration(page);
       await fillSignIn(page, uniqueEmail("nobody"), "whatever123");
       await submitButton(page).click();
@@ -90,11 +77,11 @@ describe("Sign in", () => {
   ])("on a %s, success goes home with 'Successfully signed in!' and the account menu", async (_label, viewport) => {
     const account = await createAccount("zoe");
     await withPage({ viewport }, async (page) => {
-      await page.goto(`${app.url}/auth`);
+      await page.goto(`${e2e.app.url}/auth`);
       await waitForHydration(page);
       await fillSignIn(page, account.email, account.password);
       await submitButton(page).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
       await page.getByText("Successfully signed in!").waitFor();
       await page.getByRole("heading", { name: "Turn scans into meetings" }).waitFor();
 
@@ -112,11 +99,11 @@ describe("Sign in", () => {
       expect(await menu.getByRole("menuitem", { name: "My Signals" }).getAttribute("href")).toBe("/dashboard");
 
       await menu.getByRole("menuitem", { name: "My Signals" }).click();
-      await page.waitForURL(`${app.url}/dashboard`);
+      await page.waitForURL(`${e2e.app.url}/dashboard`);
       await page.getByRole("heading", { level: 1, name: "Dashboard", exact: true }).waitFor();
 
       // The toast is one-shot: it does not come back on the next page load.
-      await page.goto(app.url);
+      await page.goto(e2e.app.url);
       await waitForHydration(page);
       await page.getByRole("button", { name: "Account menu" }).waitFor();
       expect(await page.getByText("Successfully signed in!").count()).toBe(0);
@@ -140,7 +127,7 @@ describe("Sign in", () => {
           await route.continue();
         },
       );
-      await page.goto(`${app.url}/auth`);
+      await page.goto(`${e2e.app.url}/auth`);
       await waitForHydration(page);
       await fillSignIn(page, account.email, account.password);
       await submitButton(page).click();
@@ -149,7 +136,7 @@ describe("Sign in", () => {
       await busy.waitFor();
       expect(await busy.isDisabled()).toBe(true);
       release();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
       await page.getByRole("button", { name: "Account menu" }).waitFor();
     });
   });
@@ -157,14 +144,14 @@ describe("Sign in", () => {
   it("visiting /auth while signed in goes to /", async () => {
     const account = await createAccount();
     await withPage({ viewport: DESKTOP }, async (page) => {
-      await signInThroughPage(page, app.url, account.email, account.password);
-      const response = await page.goto(`${app.url}/auth`);
+      await signInThroughPage(page, e2e.app.url, account.email, account.password);
+      const response = await page.goto(`${e2e.app.url}/auth`);
       expect(response?.status()).toBe(200);
-      expect(page.url()).toBe(`${app.url}/`);
+      expect(page.url()).toBe(`${e2e.app.url}/`);
       await page.getByRole("heading", { name: "Turn scans into meetings" }).waitFor();
       // Also when the visit asks for the Sign Up tab.
-      await page.goto(`${app.url}/auth?mode=signup`);
-      expect(page.url()).toBe(`${app.url}/`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
+      expect(page.url()).toBe(`${e2e.app.url}/`);
     });
   });
 });
@@ -178,23 +165,23 @@ describe("Coming back after sign-in", () => {
     ["/project/abc/edit", "/my-projects", "My Projects"],
     ["/project/abc/analytics", "/my-projects", "My Projects"],
   ])("signed out, %s sends to /auth with returnTo, and signing in comes back to it", async (path, landing, heading) => {
-    const plain = await fetch(`${app.url}${path}`, { redirect: "manual" });
+    const plain = await fetch(`${e2e.app.url}${path}`, { redirect: "manual" });
     expect(plain.status).toBe(302);
-    const location = locationOf(plain, app.url);
-    expect(location.origin).toBe(app.url);
+    const location = locationOf(plain, e2e.app.url);
+    expect(location.origin).toBe(e2e.app.url);
     expect(`${location.pathname}${location.search}`).toBe(`/auth?returnTo=${encodeURIComponent(path)}`);
 
     const account = await createAccount();
     await withPage({ viewport: PHONE }, async (page) => {
-      await page.goto(`${app.url}${path}`);
-      expect(page.url()).toBe(`${app.url}/auth?returnTo=${encodeURIComponent(path)}`);
+      await page.goto(`${e2e.app.url}${path}`);
+      expect(page.url()).toBe(`${e2e.app.url}/auth?returnTo=${encodeURIComponent(path)}`);
       await page.getByRole("heading", { name: "Welcome back" }).waitFor();
       await waitForHydration(page);
       await fillSignIn(page, account.email, account.password);
       const requested: string[] = [];
       page.on("request", (request) => requested.push(new URL(request.url()).pathname));
       await submitButton(page).click();
-      await page.waitForURL(`${app.url}${landing}`);
+      await page.waitForURL(`${e2e.app.url}${landing}`);
       expect(requested.some((requestedPath) => requestedPath === path || requestedPath === `${path}.data`)).toBe(true);
       await page.getByRole("heading", { level: 1, name: heading, exact: true }).waitFor();
       if (landing !== path) await page.getByText("Project not found or access denied").first().waitFor();
@@ -202,9 +189,9 @@ describe("Coming back after sign-in", () => {
   });
 
   it("keeps the query string of the page asked for", async () => {
-    const response = await fetch(`${app.url}/dashboard?tab=signals&page=2`, { redirect: "manual" });
+    const response = await fetch(`${e2e.app.url}/dashboard?tab=signals&page=2`, { redirect: "manual" });
     expect(response.status).toBe(302);
-    const location = locationOf(response, app.url);
+    const location = locationOf(response, e2e.app.url);
     expect(location.pathname).toBe("/auth");
     expect(location.searchParams.get("returnTo")).toBe("/dashboard?tab=signals&page=2");
   });
@@ -216,15 +203,15 @@ describe("Coming back after sign-in", () => {
       await withPage({ viewport: DESKTOP }, async (page) => {
         const requestedHosts = new Set<string>();
         page.on("request", (request) => requestedHosts.add(new URL(request.url()).host));
-        await signInThroughPage(page, app.url, account.email, account.password, returnTo);
-        expect(page.url()).toBe(`${app.url}/`);
+        await signInThroughPage(page, e2e.app.url, account.email, account.password, returnTo);
+        expect(page.url()).toBe(`${e2e.app.url}/`);
         await page.getByRole("button", { name: "Account menu" }).waitFor();
-        expect([...requestedHosts]).toEqual([new URL(app.url).host]);
+        expect([...requestedHosts]).toEqual([new URL(e2e.app.url).host]);
       });
 
       // A hand-made form post with the same value is not redirected elsewhere either.
       const direct = await postAuthForm(
-        app.url,
+        e2e.app.url,
         { intent: "signin", email: account.email, password: account.password, returnTo },
         { address: nextClientAddress() },
       );
@@ -238,29 +225,29 @@ describe("Sign out", () => {
   it("the avatar menu's Sign Out goes home signed out, and the old session cookie stops working", async () => {
     const account = await createAccount();
     await withPage({ viewport: PHONE }, async (page, context) => {
-      await signInThroughPage(page, app.url, account.email, account.password, "/dashboard");
-      expect(page.url()).toBe(`${app.url}/dashboard`);
+      await signInThroughPage(page, e2e.app.url, account.email, account.password, "/dashboard");
+      expect(page.url()).toBe(`${e2e.app.url}/dashboard`);
 
       const oldCookies = await cookieHeader(context);
       expect(oldCookies).toContain("better-auth.session_token=");
-      const before = await fetch(`${app.url}/dashboard`, { headers: { cookie: oldCookies }, redirect: "manual" });
+      const before = await fetch(`${e2e.app.url}/dashboard`, { headers: { cookie: oldCookies }, redirect: "manual" });
       expect(before.status).toBe(200);
 
       await waitForHydration(page);
       await page.getByRole("button", { name: "Account menu" }).click();
       await page.getByRole("menuitem", { name: "Sign Out" }).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
       await page.getByRole("link", { name: "Sign In", exact: true }).waitFor();
       expect(await page.getByRole("button", { name: "Account menu" }).count()).toBe(0);
       expect(await cookieHeader(context)).not.toContain("better-auth.session_token=");
 
-      const after = await fetch(`${app.url}/dashboard`, { headers: { cookie: oldCookies }, redirect: "manual" });
+      const after = await fetch(`${e2e.app.url}/dashboard`, { headers: { cookie: oldCookies }, redirect: "manual" });
       expect(after.status).toBe(302);
-      const location = locationOf(after, app.url);
+      const location = locationOf(after, e2e.app.url);
       expect(`${location.pathname}${location.search}`).toBe("/auth?returnTo=%2Fdashboard");
 
-      await page.goto(`${app.url}/my-projects`);
-      expect(page.url()).toBe(`${app.url}/auth?returnTo=%2Fmy-projects`);
+      await page.goto(`${e2e.app.url}/my-projects`);
+      expect(page.url()).toBe(`${e2e.app.url}/auth?returnTo=%2Fmy-projects`);
     });
   });
 });
@@ -269,12 +256,12 @@ describe("Cross-site requests", () => {
   it("a sign-up posted from another site is refused with 403 and creates no account", async () => {
     const email = uniqueEmail("forged");
     const address = nextClientAddress();
-    const forged = await postAuthForm(app.url, { intent: "signup", email, password: "secret123" }, { address, origin: "https://evil.example" });
+    const forged = await postAuthForm(e2e.app.url, { intent: "signup", email, password: "secret123" }, { address, origin: "https://evil.example" });
     expect(forged.status).toBe(403);
     expect(forged.headers.getSetCookie()).toEqual([]);
     expect(await forged.text()).not.toContain("Account created");
 
-    const signIn = await postAuthForm(app.url, { intent: "signin", email, password: "secret123" }, { address });
+    const signIn = await postAuthForm(e2e.app.url, { intent: "signin", email, password: "secret123" }, { address });
     expect(signIn.status).toBe(401);
     expect(signIn.headers.getSetCookie().some((cookie) => cookie.startsWith("better-auth.session_token="))).toBe(false);
   });
@@ -286,7 +273,7 @@ describe("Cross-site requests", () => {
   ])("a sign-in posted with %s is refused with 403 and sets no session", async (_label, options) => {
     const account = await createAccount();
     const { origin, headers } = options as { origin: string; headers?: Record<string, string> };
-    const response = await fetch(`${app.url}/auth`, {
+    const response = await fetch(`${e2e.app.url}/auth`, {
       method: "POST",
       redirect: "manual",
       headers: {
@@ -304,15 +291,15 @@ describe("Cross-site requests", () => {
   it("a sign-out posted from another site is refused and the session stays valid", async () => {
     const account = await createAccount();
     await withPage({ viewport: DESKTOP }, async (page, context) => {
-      await signInThroughPage(page, app.url, account.email, account.password);
+      await signInThroughPage(page, e2e.app.url, account.email, account.password);
       const cookies = await cookieHeader(context);
-      const forged = await fetch(`${app.url}/auth/sign-out`, {
+      const forged = await fetch(`${e2e.app.url}/auth/sign-out`, {
         method: "POST",
         redirect: "manual",
         headers: { cookie: cookies, origin: "https://evil.example" },
       });
       expect(forged.status).toBe(403);
-      const still = await fetch(`${app.url}/dashboard`, { headers: { cookie: cookies }, redirect: "manual" });
+      const still = await fetch(`${e2e.app.url}/dashboard`, { headers: { cookie: cookies }, redirect: "manual" });
       expect(still.status).toBe(200);
       await page.reload();
       await page.getByRole("button", { name: "Account menu" }).waitFor();

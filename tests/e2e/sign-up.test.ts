@@ -1,25 +1,13 @@
 // Creating an account on /auth: the form's checks (in the browser, and on the server for visitors without
 // JavaScript), the success state, and a second registration of the same e-mail.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, PHONE } from "../support/chromium.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { PHONE } from "../support/chromium.js";
 import { signInThroughPage, uniqueEmail } from "../support/sign-up";
-import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { newClientContext, nextClientAddress, postAuthForm, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 const invalidCases = [
   { label: "a malformed e-mail", name: "", email: "not-an-email", password: "secret123", message: "Invalid email address" },
@@ -40,11 +28,11 @@ async function fillSignUp(page: Page, values: { name: string; email: string; pas
 }
 
 describe("Sign up form checks", () => {
-  it.each(invalidCases)("rejects $label in the browser, without asking the server", async ({ name, email, password, message }) => {
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+  it.each(invalidCases)("rejects $label in the e2e.browser, without asking the server", async ({ name, email, password, message }) => {
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     const page = await context.newPage();
     try {
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await waitForHydration(page);
       const posts: string[] = [];
       page.on("request", (request) => {
@@ -62,10 +50,10 @@ describe("Sign up form checks", () => {
   });
 
   it.each(invalidCases)("rejects $label on the server when JavaScript is off", async ({ name, email, password, message }) => {
-    const { context } = await newClientContext(browser, { viewport: PHONE, javaScriptEnabled: false });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     const page = await context.newPage();
     try {
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await fillSignUp(page, { name, email, password });
       const [response] = await Promise.all([
         page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/auth"),
@@ -85,7 +73,7 @@ describe("Sign up form checks", () => {
   it("the server refuses the same bad values when posted directly (status 400, no account)", async () => {
     const address = nextClientAddress();
     for (const { name, email, password, message } of invalidCases) {
-      const response = await postAuthForm(app.url, { intent: "signup", name, email, password }, { address });
+      const response = await postAuthForm(e2e.app.url, { intent: "signup", name, email, password }, { address });
       expect(response.status).toBe(400);
       expect(await response.text()).toContain(message);
     }
@@ -94,11 +82,11 @@ describe("Sign up form checks", () => {
 
 describe("Sign up", () => {
   it("creates the account, then shows 'Account created! You can now sign in.' on an empty Sign In tab", async () => {
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     const page = await context.newPage();
     const email = uniqueEmail("ada");
     try {
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await waitForHydration(page);
       await fillSignUp(page, { name: "Ada Lovelace", email, password: "analytical-engine" });
       await page.getByRole("button", { name: "Create Account" }).click();
@@ -117,7 +105,7 @@ describe("Sign up", () => {
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill("analytical-engine");
       await page.getByRole("button", { name: "Sign In", exact: true }).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
       await expect(page.getByRole("button", { name: "Account menu" }).textContent()).resolves.toBe("A");
     } finally {
       await context.close();
@@ -125,11 +113,11 @@ describe("Sign up", () => {
   });
 
   it("creates the account without JavaScript too", async () => {
-    const { context } = await newClientContext(browser, { javaScriptEnabled: false });
+    const { context } = await newClientContext(e2e.browser, { javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail("nojs");
     try {
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await fillSignUp(page, { name: "", email, password: "secret123" });
       await page.getByRole("button", { name: "Create Account" }).click();
       await page.getByText("Account created! You can now sign in.").waitFor();
@@ -138,22 +126,22 @@ describe("Sign up", () => {
     } finally {
       await context.close();
     }
-    const signIn = await postAuthForm(app.url, { intent: "signin", email, password: "secret123" }, { address: nextClientAddress() });
+    const signIn = await postAuthForm(e2e.app.url, { intent: "signin", email, password: "secret123" }, { address: nextClientAddress() });
     expect(signIn.status).toBe(302);
   });
 
   it("registering the same e-mail again says so, and keeps the one account and its first password", async () => {
     const email = uniqueEmail("twice");
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     const page = await context.newPage();
     try {
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await waitForHydration(page);
       await fillSignUp(page, { name: "", email, password: "first-password" });
       await page.getByRole("button", { name: "Create Account" }).click();
       await page.getByText("Account created! You can now sign in.").waitFor();
 
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await waitForHydration(page);
       await fillSignUp(page, { name: "", email, password: "second-password" });
       await page.getByRole("button", { name: "Create Account" }).click();
@@ -165,18 +153,18 @@ describe("Sign up", () => {
 
     // The second password was not stored: it is refused, and the first one still signs in.
     const address = nextClientAddress();
-    const withSecond = await postAuthForm(app.url, { intent: "signin", email, password: "second-password" }, { address });
+    const withSecond = await postAuthForm(e2e.app.url, { intent: "signin", email, password: "second-password" }, { address });
     expect(withSecond.status).toBe(401);
-    const withFirst = await postAuthForm(app.url, { intent: "signin", email, password: "first-password" }, { address });
+    const withFirst = await postAuthForm(e2e.app.url, { intent: "signin", email, password: "first-password" }, { address });
     expect(withFirst.status).toBe(302);
     expect(withFirst.headers.getSetCookie().some((cookie) => cookie.startsWith("better-auth.session_token="))).toBe(true);
 
     // And a browser signs in with it.
-    const { context: second } = await newClientContext(browser);
+    const { context: second } = await newClientContext(e2e.browser);
     const page2 = await second.newPage();
     try {
-      await signInThroughPage(page2, app.url, email, "first-password");
-      expect(page2.url()).toBe(`${app.url}/`);
+      await signInThroughPage(page2, e2e.app.url, email, "first-password");
+      expect(page2.url()).toBe(`${e2e.app.url}/`);
       await page2.getByRole("button", { name: "Account menu" }).waitFor();
     } finally {
       await second.close();

@@ -1,35 +1,22 @@
 // Public pages a signed-out visitor sees, and the HTTP behaviour around them: Home at phone and desktop
 // sizes, the 404 page, stale paths, security headers, the health check.
 import crypto from "node:crypto";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
-import { collectPageErrors, locationOf, newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { collectPageErrors, locationOf, newClientContext, waitForEnhancement, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 describe.each([
   ["phone", PHONE],
   ["desktop", DESKTOP],
 ])("Home on a %s", (_label, viewport) => {
   it("shows the headline, both calls to action and the three feature cards", async () => {
-    const { context } = await newClientContext(browser, { viewport });
+    const { context } = await newClientContext(e2e.browser, { viewport });
     const page = await context.newPage();
     try {
-      const response = await page.goto(app.url);
+      const response = await page.goto(e2e.app.url);
       expect(response?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Turn scans into meetings");
       for (const name of ["Get Started", "View Demo"]) {
@@ -49,10 +36,10 @@ describe.each([
   });
 
   it("keeps the footer (Privacy, Terms, Contact) fixed at the bottom of the screen", async () => {
-    const { context } = await newClientContext(browser, { viewport });
+    const { context } = await newClientContext(e2e.browser, { viewport });
     const page = await context.newPage();
     try {
-      await page.goto(app.url);
+      await page.goto(e2e.app.url);
       const footer = page.locator("footer");
       const privacy = footer.getByRole("link", { name: "Privacy" });
       const terms = footer.getByRole("link", { name: "Terms" });
@@ -72,7 +59,7 @@ describe.each([
 
       await waitForHydration(page);
       await privacy.click();
-      await page.waitForURL(`${app.url}/privacy`);
+      await page.waitForURL(`${e2e.app.url}/privacy`);
       await page.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
     } finally {
       await context.close();
@@ -80,10 +67,10 @@ describe.each([
   });
 
   it("'Get Started' sends a signed-out visitor to sign in, coming back to My Projects", async () => {
-    const { context } = await newClientContext(browser, { viewport });
+    const { context } = await newClientContext(e2e.browser, { viewport });
     const page = await context.newPage();
     try {
-      await page.goto(app.url);
+      await page.goto(e2e.app.url);
       await waitForHydration(page);
       await page.getByRole("link", { name: "Get Started" }).click();
       await page.waitForURL((url) => url.pathname === "/auth");
@@ -95,13 +82,13 @@ describe.each([
   });
 
   it("'View Demo' opens the demo pitch page", async () => {
-    const { context } = await newClientContext(browser, { viewport });
+    const { context } = await newClientContext(e2e.browser, { viewport });
     const page = await context.newPage();
     try {
-      await page.goto(app.url);
+      await page.goto(e2e.app.url);
       await waitForHydration(page);
       await page.getByRole("link", { name: "View Demo" }).click();
-      await page.waitForURL(`${app.url}/pitch/demo-project`);
+      await page.waitForURL(`${e2e.app.url}/pitch/demo-project`);
       const heading = page.getByRole("heading", { level: 1 });
       // The client-side navigation swaps Home's headline for the pitch's title.
       await expect.poll(async () => (await heading.textContent())?.trim()).not.toBe("Turn scans into meetings");
@@ -110,7 +97,7 @@ describe.each([
       expect(title).not.toBe("Project not found");
       await expect.poll(() => page.title()).toContain(title);
 
-      const direct = await fetch(`${app.url}/pitch/demo-project`);
+      const direct = await fetch(`${e2e.app.url}/pitch/demo-project`);
       expect(direct.status).toBe(200);
       expect(await direct.text()).toContain(title);
     } finally {
@@ -121,13 +108,13 @@ describe.each([
 
 describe("Not found", () => {
   it("answers an unknown page with 404, 'Oops! Page not found' and a link home, and logs the path", async () => {
-    const response = await fetch(`${app.url}/no-such-page`);
+    const response = await fetch(`${e2e.app.url}/no-such-page`);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("Oops! Page not found");
 
     await expect
       .poll(() =>
-        app.logs.some((line) => {
+        e2e.app.logs.some((line) => {
           try {
             return (JSON.parse(line) as { path?: string }).path === "/no-such-page";
           } catch {
@@ -137,15 +124,15 @@ describe("Not found", () => {
       )
       .toBe(true);
 
-    const { context } = await newClientContext(browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
     const page = await context.newPage();
     try {
-      const pageResponse = await page.goto(`${app.url}/no-such-page`);
+      const pageResponse = await page.goto(`${e2e.app.url}/no-such-page`);
       expect(pageResponse?.status()).toBe(404);
       await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
       await waitForHydration(page);
       await page.getByRole("link", { name: "Return to Home" }).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${e2e.app.url}/`);
       await page.getByRole("heading", { name: "Turn scans into meetings" }).waitFor();
     } finally {
       await context.close();
@@ -153,14 +140,14 @@ describe("Not found", () => {
   });
 
   it("answers an unknown API path with 404 JSON for GET and POST", async () => {
-    const get = await fetch(`${app.url}/api/nope`);
+    const get = await fetch(`${e2e.app.url}/api/nope`);
     expect(get.status).toBe(404);
     expect(get.headers.get("content-type")).toMatch(/application\/json/);
     expect(await get.json()).toEqual({ error: expect.any(String) });
 
-    const post = await fetch(`${app.url}/api/nope`, {
+    const post = await fetch(`${e2e.app.url}/api/nope`, {
       method: "POST",
-      headers: { origin: app.url, "content-type": "application/json" },
+      headers: { origin: e2e.app.url, "content-type": "application/json" },
       body: "{}",
     });
     expect(post.status).toBe(404);
@@ -175,17 +162,17 @@ describe("Stale paths", () => {
     ["/projects/new", "/project/create"],
     ["/projects/xyz/edit", "/project/xyz/edit"],
   ])("%s moves permanently to %s", async (from, to) => {
-    const response = await fetch(`${app.url}${from}`, { redirect: "manual" });
+    const response = await fetch(`${e2e.app.url}${from}`, { redirect: "manual" });
     expect(response.status).toBe(301);
-    const location = locationOf(response, app.url);
-    expect(location.origin).toBe(app.url);
+    const location = locationOf(response, e2e.app.url);
+    expect(location.origin).toBe(e2e.app.url);
     expect(location.pathname).toBe(to);
   });
 });
 
 describe("Safety", () => {
   it.each(["/", "/auth", "/no-such-page"])("%s carries the security headers, with a fresh script nonce", async (path) => {
-    const response = await fetch(`${app.url}${path}`);
+    const response = await fetch(`${e2e.app.url}${path}`);
     const csp = expectSecurityHeaders(response);
     const nonce = /script-src [^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
     expect(nonce, csp).toBeTruthy();
@@ -198,14 +185,14 @@ describe("Safety", () => {
     expectEveryScriptAllowed(html, csp);
 
     // A fresh nonce per response.
-    const again = await fetch(`${app.url}${path}`);
+    const again = await fetch(`${e2e.app.url}${path}`);
     expect(again.headers.get("content-security-policy")).not.toBe(csp);
   });
 
   it("the demo pitch page carries the security headers, and its policy allows exactly the scripts it ships", async () => {
     // Pitch pages may be served from a cache, so their inline scripts can be allowed by hash instead of a nonce.
     for (let visit = 0; visit < 2; visit += 1) {
-      const response = await fetch(`${app.url}/pitch/demo-project`);
+      const response = await fetch(`${e2e.app.url}/pitch/demo-project`);
       expect(response.status).toBe(200);
       const csp = expectSecurityHeaders(response);
       expectEveryScriptAllowed(await response.text(), csp);
@@ -213,7 +200,7 @@ describe("Safety", () => {
   });
 
   it("loads Home, /auth and the demo pitch page in Chromium without any Content-Security-Policy violation or uncaught script error", async () => {
-    const { context } = await newClientContext(browser, { viewport: DESKTOP });
+    const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     const violations: string[] = [];
@@ -225,18 +212,18 @@ describe("Safety", () => {
       );
     });
     try {
-      await page.goto(app.url);
+      await page.goto(e2e.app.url);
       await waitForHydration(page);
       // A client-side navigation too, so the lazily loaded route modules are checked as well.
       await page.getByRole("link", { name: "Sign In" }).click();
-      await page.waitForURL(`${app.url}/auth`);
+      await page.waitForURL(`${e2e.app.url}/auth`);
       await page.getByRole("heading", { name: "Welcome back" }).waitFor();
-      await page.goto(`${app.url}/auth?mode=signup`);
+      await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await waitForHydration(page);
       await page.getByRole("heading", { name: "Create your account" }).waitFor();
       // The demo pitch page too (its policy allows inline scripts by hash), fresh and then possibly cached.
       for (let visit = 0; visit < 2; visit += 1) {
-        await page.goto(`${app.url}/pitch/demo-project`);
+        await page.goto(`${e2e.app.url}/pitch/demo-project`);
         await waitForEnhancement(page);
       }
       await page.waitForLoadState("networkidle");
@@ -253,7 +240,7 @@ describe("Safety", () => {
   });
 
   it("answers the health check with 200 {status: 'ok', realtime: 'ok'} and the event loop's worst delay since the last check", async () => {
-    const response = await fetch(`${app.url}/healthz`);
+    const response = await fetch(`${e2e.app.url}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", realtime: "ok", eventLoopMaxDelayMs: expect.any(Number) });
   });

@@ -1,58 +1,51 @@
 // E-mail as visitors and founders get it, against the built app delivering to a real SMTP server: the welcome and
 // signal confirmation with their one-click unsubscribe links, the founder's alerts, and a project update posted in
 // the browser that shows on the pitch page and in the activity feed.
-import type Database from "better-sqlite3";
 import type { ParsedMail } from "mailparser";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
-import { contactsByEmail, insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, withWritableDatabase } from "../support/pitch-e2e";
+import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { newClientContext, showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { newClientContext, waitForEnhancement, waitForHydration } from "./support";
 
 const TITLE = "Lantern Grid";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
 let founderEmail: string;
 let project: { id: string; slug: string };
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([startAppServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "PitchQR <no-reply@pitchqr.test>" } }), launchBrowser()]);
-  db = openDatabase(app.dataDir);
+});
+
+afterAll(async () => {
+  await smtp?.close();
+});
+
+const e2e = setUpAppInBrowser({ env: () => ({ SMTP_URL: smtp.url, MAIL_FROM: "PitchQR <no-reply@pitchqr.test>" }) });
+
+beforeAll(async () => {
   founderEmail = uniqueEmail("lantern");
-  const { context } = await newClientContext(browser, { viewport: DESKTOP });
+  const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP });
   try {
-    await signUpThroughPage(await context.newPage(), app.url, founderEmail);
+    await signUpThroughPage(await context.newPage(), e2e.app.url, founderEmail);
   } finally {
     await context.close();
   }
-  project = insertProject(app.dataDir, {
+  project = insertProject(e2e.app.dataDir, {
     title: TITLE,
     tiers: [
       { label: "Angel", min: 5_000, max: 25_000 },
       { label: "Seed", min: 25_000, max: null },
     ],
   });
-  withWritableDatabase(app.dataDir, (writable) => {
+  withWritableDatabase(e2e.app.dataDir, (writable) => {
     writable.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(founderEmail, project.id);
   });
 });
-
-afterAll(async () => {
-  db?.close();
-  await browser?.close();
-  await app?.stop();
-  await smtp?.close();
-});
-
-showServerLogsOnFailure(() => [app]);
 
 /** Waits until the worker has delivered a message to `address` matching `subject`. */
 async function mailTo(address: string, subject: string | RegExp): Promise<ParsedMail> {
@@ -69,7 +62,7 @@ async function mailTo(address: string, subject: string | RegExp): Promise<Parsed
 function unsubscribeLinksOf(mail: ParsedMail): { page: string; oneClick: string } {
   const header = mail.headerLines.find((line) => line.key === "list-unsubscribe")?.line ?? "";
   const oneClick = /<([^>]+)>/.exec(header)?.[1] ?? "";
-  expect(oneClick.startsWith(`${app.url}/unsubscribe/one-click?token=`)).toBe(true);
+  expect(oneClick.startsWith(`${e2e.app.url}/unsubscribe/one-click?token=`)).toBe(true);
   expect(mail.headerLines.find((line) => line.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
   const page = oneClick.replace("/unsubscribe/one-click?", "/unsubscribe?");
   expect(mail.text).toContain(page);
@@ -79,9 +72,9 @@ function unsubscribeLinksOf(mail: ParsedMail): { page: string; oneClick: string 
 describe("e-mail to visitors", () => {
   it("welcomes a follower, whose unsubscribe link asks first and unsubscribes with its button; a tampered link changes nothing", async () => {
     const email = `${marker("follow")}@example.com`;
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
-      await page.goto(`${app.url}/pitch/${project.slug}`);
+      await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
       const dialog = await openPitchDialog(page, "Follow Updates");
       await dialog.getByLabel("Name", { exact: true }).fill("Grace Lin");
@@ -101,9 +94,9 @@ describe("e-mail to visitors", () => {
       expect(refused?.status()).toBe(400);
       await page.getByRole("alert").filter({ hasText: "Invalid unsubscribe link" }).waitFor();
       await page.getByText("Nothing was changed.").waitFor();
-      expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([1]);
 
-      const followers = () => (db.prepare("select subscribers from project_stats where project_id = ?").get(project.id) as { subscribers: number }).subscribers;
+      const followers = () => (e2e.db.prepare("select subscribers from project_stats where project_id = ?").get(project.id) as { subscribers: number }).subscribers;
       const followersBefore = followers();
       // A mail scanner prefetching the link, then the person opening it: nothing changes until the button.
       const prefetched = await fetch(link);
@@ -114,13 +107,13 @@ describe("e-mail to visitors", () => {
       await page.getByRole("heading", { name: "Unsubscribe" }).waitFor();
       await page.getByText(`Stop e-mails about ${TITLE} to this address?`).waitFor();
       expect(await page.getByRole("button").filter({ hasText: "Unsubscribe" }).count()).toBe(1);
-      expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([1]);
       expect(followers()).toBe(followersBefore);
 
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
       await page.getByText(`You will no longer receive emails about ${TITLE}.`).waitFor();
-      expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([0]);
+      expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([0]);
       expect(followers()).toBe(followersBefore - 1);
     } finally {
       await context.close();
@@ -129,9 +122,9 @@ describe("e-mail to visitors", () => {
 
   it("confirms a signal to the visitor and alerts the founder; the RFC 8058 one-click POST works", async () => {
     const email = `${marker("signal")}@example.com`;
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
-      await page.goto(`${app.url}/pitch/${project.slug}`);
+      await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
       const dialog = await openPitchDialog(page, "Signal Interest");
       await dialog.locator("label", { hasText: "Angel" }).first().click();
@@ -155,9 +148,9 @@ describe("e-mail to visitors", () => {
     expect(alert.replyTo?.value[0]?.address).toBe(email);
 
     // The backer follows the project too; the confirmation's one-click link then stops all of this project's e-mail.
-    const follow = await postFunction(app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Omar Haddad", email }, consent: true });
+    const follow = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Omar Haddad", email }, consent: true });
     expect(follow.status).toBe(200);
-    expect(contactsByEmail(db, email).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", 1]]);
+    expect(contactsByEmail(e2e.db, email).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", 1]]);
 
     // What a mail provider does with List-Unsubscribe-Post: a POST from its own servers, another origin, no cookies.
     const { oneClick } = unsubscribeLinksOf(confirmation);
@@ -168,16 +161,16 @@ describe("e-mail to visitors", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("You've been unsubscribed.");
-    expect(contactsByEmail(db, email).map((contact) => contact.subscribed)).toEqual([0]);
+    expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([0]);
     const forged = await fetch(oneClick.replace(/token=./, "token=x"), { method: "POST", body: "List-Unsubscribe=One-Click" });
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain("Invalid unsubscribe link");
     // Opened in a browser, the header's link leads to the page.
     const opened = await fetch(oneClick, { redirect: "manual" });
     expect(opened.status).toBe(302);
-    expect(opened.headers.get("location")).toBe(oneClick.replace(app.url, "").replace("/one-click", ""));
+    expect(opened.headers.get("location")).toBe(oneClick.replace(e2e.app.url, "").replace("/one-click", ""));
     // Anything else from another origin is still refused.
-    const form = await fetch(`${app.url}/unsubscribe`, {
+    const form = await fetch(`${e2e.app.url}/unsubscribe`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
       body: `email=${encodeURIComponent(email)}`,
@@ -187,7 +180,7 @@ describe("e-mail to visitors", () => {
 
   it("sends the founder each intro request with the forwardable blurb", async () => {
     const email = `${marker("intro")}@example.com`;
-    const response = await postFunction(app.url, "submit-intro", {
+    const response = await postFunction(e2e.app.url, "submit-intro", {
       projectId: project.id,
       contact: { name: "Ada Marsh", email, linkedinUrl: null },
       note: "I run procurement for two district health offices",
@@ -203,10 +196,10 @@ describe("e-mail to visitors", () => {
 
 describe("project updates", () => {
   it("posts an update in the project's Updates section: refused when empty or too long, then on the pitch page and in the feed", async () => {
-    const { context } = await newClientContext(browser, { viewport: DESKTOP });
+    const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP });
     const page = await context.newPage();
     try {
-      await signInThroughPage(page, app.url, founderEmail, "secret123", `/project/${project.id}/updates`);
+      await signInThroughPage(page, e2e.app.url, founderEmail, "secret123", `/project/${project.id}/updates`);
       await waitForHydration(page);
       const form = page.getByRole("form", { name: "Post an update" });
       const body = form.getByLabel("What shipped?");
@@ -215,7 +208,7 @@ describe("project updates", () => {
       await body.fill("x".repeat(501));
       await form.getByRole("button", { name: "Post Update" }).click();
       await form.getByText("Update must be less than 500 characters").waitFor();
-      expect(db.prepare("select count(*) as n from project_updates where project_id = ?").get(project.id)).toEqual({ n: 0 });
+      expect(e2e.db.prepare("select count(*) as n from project_updates where project_id = ?").get(project.id)).toEqual({ n: 0 });
 
       const text = `Shipped remote alerts to ${marker("clinic")} clinics`;
       await body.fill(text);
@@ -225,12 +218,12 @@ describe("project updates", () => {
       await recent.getByText(text).waitFor();
       await recent.getByText("In Friday's digest").waitFor();
       expect(await body.inputValue()).toBe("");
-      const row = db.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
+      const row = e2e.db.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
       expect(row).toMatchObject({ body: text });
 
-      const visitor = await newVisitor(browser, { viewport: PHONE });
+      const visitor = await newVisitor(e2e.browser, { viewport: PHONE });
       try {
-        await visitor.page.goto(`${app.url}/pitch/${project.slug}`);
+        await visitor.page.goto(`${e2e.app.url}/pitch/${project.slug}`);
         const stats = visitor.page.getByRole("region", { name: "Stats" });
         await stats.getByText("Last shipped").waitFor();
         expect(await stats.locator("time").innerText()).toMatch(/^just now$/i);
@@ -238,7 +231,7 @@ describe("project updates", () => {
         await visitor.context.close();
       }
 
-      await page.goto(`${app.url}/dashboard`);
+      await page.goto(`${e2e.app.url}/dashboard`);
       const feed = page.getByRole("region", { name: "Activity, newest first" });
       await feed.getByText("Update posted").first().waitFor();
       await feed.getByText(text).waitFor();

@@ -6,50 +6,37 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, DESKTOP, PHONE } from "../support/chromium.js";
 import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure } from "./support";
+import { setUpAppInBrowser } from "../support/e2e-app";
 
 const VENUE_ADDRESS = "10.66.0.1";
 const CODES = ["Hall A", "Hall B", "Stage"] as const;
 type Code = (typeof CODES)[number];
 type Row = { scans: number; viewers: number; people: number; intros: number; subscribers: number; signals: number };
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-showServerLogsOnFailure(() => [app]);
+const e2e = setUpAppInBrowser();
 
 describe("a venue's numbers on the founder's screen", () => {
   it("equal the truth of a scripted room", { timeout: 480_000 }, async () => {
     // The founder, signed in, and a fresh project with three QR codes.
-    const founderContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { "x-forwarded-for": "10.66.9.9" } });
+    const founderContext = await e2e.browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { "x-forwarded-for": "10.66.9.9" } });
     const founder = await founderContext.newPage();
     const email = uniqueEmail("venue");
-    await signUpThroughPage(founder, app.url, email);
-    await signInThroughPage(founder, app.url, email);
-    const project = insertProject(app.dataDir, { title: "Venue Truth", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
+    await signUpThroughPage(founder, e2e.app.url, email);
+    await signInThroughPage(founder, e2e.app.url, email);
+    const project = insertProject(e2e.app.dataDir, { title: "Venue Truth", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
     const codeIds = new Map<Code, string>(CODES.map((label, index) => [label, `venue${index}${project.id.slice(0, 4)}`]));
-    const tierId = withWritableDatabase(app.dataDir, (db) => {
+    const tierId = withWritableDatabase(e2e.app.dataDir, (db) => {
       db.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(email, project.id);
       const insert = db.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)");
       for (const [label, id] of codeIds) insert.run(id, project.id, label, label === "Stage" ? "Keynote" : null);
       return (db.prepare("select id from signal_tiers where project_id = ?").get(project.id) as { id: string }).id;
     });
-    const pitch = `${app.url}/pitch/${project.slug}`;
+    const pitch = `${e2e.app.url}/pitch/${project.slug}`;
     const urlOf = (code: Code | "Direct") => (code === "Direct" ? pitch : `${pitch}?qr=${codeIds.get(code)}`);
 
     const truth = new Map<Code | "Direct", Row>([...CODES, "Direct" as const].map((code) => [code, { scans: 0, viewers: 0, people: 0, intros: 0, subscribers: 0, signals: 0 }]));
@@ -58,9 +45,9 @@ describe("a venue's numbers on the founder's screen", () => {
       for (const [key, value] of Object.entries(change) as [keyof Row, number][]) row[key] += value;
     };
     const phone = () =>
-      browser.newContext({
+      e2e.browser.newContext({
         viewport: PHONE,
-        userAgent: visitorUserAgent(browser),
+        userAgent: visitorUserAgent(e2e.browser),
         locale: "en-US",
         timezoneId: "America/New_York",
         extraHTTPHeaders: { "x-forwarded-for": VENUE_ADDRESS },
@@ -98,7 +85,7 @@ describe("a venue's numbers on the founder's screen", () => {
     }
 
     // JavaScript off, through Hall A.
-    const noScript = await browser.newContext({ viewport: PHONE, userAgent: visitorUserAgent(browser), javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": VENUE_ADDRESS } });
+    const noScript = await e2e.browser.newContext({ viewport: PHONE, userAgent: visitorUserAgent(e2e.browser), javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": VENUE_ADDRESS } });
     await visit(await noScript.newPage(), urlOf("Hall A"));
     count("Hall A", { scans: 1, viewers: 1 });
     await noScript.close();
@@ -122,7 +109,7 @@ describe("a venue's numbers on the founder's screen", () => {
       headless: true,
       args: CHROMIUM_FLAGS,
       viewport: PHONE,
-      userAgent: visitorUserAgent(browser),
+      userAgent: visitorUserAgent(e2e.browser),
       extraHTTPHeaders: { "x-forwarded-for": "10.66.0.2" },
     });
     const blockedPage = await blocked.newPage();
@@ -145,7 +132,7 @@ describe("a venue's numbers on the founder's screen", () => {
       phones.push({ context, page, code: "Direct" });
     }
     const post = (context: BrowserContext, fields: Record<string, string>) =>
-      context.request.post(pitch, { form: fields, headers: { origin: app.url }, maxRedirects: 0 });
+      context.request.post(pitch, { form: fields, headers: { origin: e2e.app.url }, maxRedirects: 0 });
     for (const [index, { context, code }] of phones.entries()) {
       const person = { name: `Guest ${index}`, email: `guest${index}@example.com` };
       const kind = index % 4;
@@ -201,7 +188,7 @@ describe("a venue's numbers on the founder's screen", () => {
 });
 
 async function readAnalytics(page: Page, projectId: string) {
-  await page.goto(`${app.url}/project/${projectId}/analytics`);
+  await page.goto(`${e2e.app.url}/project/${projectId}/analytics`);
   const summary = page.getByRole("region", { name: "Summary" });
   const card = (label: string) => summary.locator("article").filter({ has: page.getByRole("heading", { name: label, exact: true }) });
   const scansCard = card("Total Scans");

@@ -3,26 +3,21 @@
 // is ticked too, and never without the name. Checked as another visitor sees it: the live wall in a second
 // browser, a fresh page load (the page cache), and the wall's event stream. Each of the pitch page's clients
 // sends the choice: the enhancement module, the React page (`?dialog=`) and the form without JavaScript.
-import type Database from "better-sqlite3";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
-import { insertProject, marker, newVisitor, openDatabase, readWallStream } from "../support/pitch-e2e";
-import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { DESKTOP, PHONE } from "../support/chromium.js";
+import { insertProject, marker, newVisitor, readWallStream } from "../support/pitch-e2e";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { waitForEnhancement, waitForHydration } from "./support";
 
-let app: AppServer;
-let browser: Browser;
-let db: Database.Database;
+const e2e = setUpAppInBrowser();
 let project: { id: string; slug: string };
 /** A second visitor, watching the wall live the whole time. */
 let watcher: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-  project = insertProject(app.dataDir, { title: "Wall Choice Labs", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
-  db = openDatabase(app.dataDir);
-  watcher = await newVisitor(browser, { viewport: DESKTOP });
+  project = insertProject(e2e.app.dataDir, { title: "Wall Choice Labs", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
+  watcher = await newVisitor(e2e.browser, { viewport: DESKTOP });
   await watcher.page.goto(pitchUrl());
   await waitForEnhancement(watcher.page);
   await watcher.page.getByRole("region", { name: "Recognition Wall" }).getByText("Live", { exact: true }).waitFor();
@@ -30,14 +25,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await watcher?.context.close();
-  db?.close();
-  await browser?.close();
-  await app?.stop();
 });
 
-showServerLogsOnFailure(() => [app]);
-
-const pitchUrl = (query = "") => `${app.url}/pitch/${project.slug}${query}`;
+const pitchUrl = (query = "") => `${e2e.app.url}/pitch/${project.slug}${query}`;
 const field = (dialog: Locator, label: string) => dialog.getByLabel(label, { exact: true });
 const SHOW_NAME = "Show my name on the Recognition Wall";
 const SHOW_MESSAGE = "Also show my message on the wall";
@@ -76,7 +66,7 @@ async function expectWallToShow(person: { name: string; message: string }, choic
     expect(live).toContain("Angel");
     expect(live.includes(person.message)).toBe(messageShown);
   }
-  const other = await newVisitor(browser, { viewport: PHONE });
+  const other = await newVisitor(e2e.browser, { viewport: PHONE });
   try {
     await other.page.goto(pitchUrl());
     await waitForEnhancement(other.page);
@@ -91,13 +81,13 @@ async function expectWallToShow(person: { name: string; message: string }, choic
   } finally {
     await other.context.close();
   }
-  const stream = await readWallStream(app.url, project.id, 0);
+  const stream = await readWallStream(e2e.app.url, project.id, 0);
   expect(stream.includes(person.name)).toBe(choice.showName);
   expect(stream.includes(person.message)).toBe(messageShown);
   if (!choice.showName) expect(await wallEntryText(watcher.page, person.name)).toBeNull();
 
   // The founder keeps the message whatever was chosen, and the choice is stored.
-  const signal = db
+  const signal = e2e.db
     .prepare("select s.message, s.is_public, s.message_public from signals s join contacts c on c.id = s.contact_id where c.name = ?")
     .get(person.name);
   expect(signal).toEqual({ message: person.message, is_public: Number(choice.showName), message_public: Number(messageShown) });
@@ -107,7 +97,7 @@ describe("the Recognition Wall shows what the visitor chose", () => {
   it("name and message (the page's enhancement module)", async () => {
     const choice = { showName: true, showMessage: true };
     const person = newPerson("Open");
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await page.goto(pitchUrl());
       await waitForEnhancement(page);
@@ -125,7 +115,7 @@ describe("the Recognition Wall shows what the visitor chose", () => {
   it("the name without the message (the React page)", async () => {
     const choice = { showName: true, showMessage: false };
     const person = newPerson("Named");
-    const { context, page } = await newVisitor(browser, { viewport: DESKTOP });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await page.goto(pitchUrl("?dialog=signal"));
       await waitForHydration(page);
@@ -142,7 +132,7 @@ describe("the Recognition Wall shows what the visitor chose", () => {
   it("nothing when the name is off, even with the message ticked first: the message choice waits for the name (enhancement module and React page)", async () => {
     const choice = { showName: false, showMessage: true };
     const person = newPerson("Hidden");
-    const { context, page } = await newVisitor(browser, { viewport: PHONE });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await page.goto(pitchUrl("?dialog=signal"));
       await waitForHydration(page);
@@ -170,14 +160,14 @@ describe("the Recognition Wall shows what the visitor chose", () => {
   it("nothing, and no message, from the form without JavaScript that ticks only the message", async () => {
     const choice = { showName: false, showMessage: true };
     const person = newPerson("NoScript");
-    const { context, page } = await newVisitor(browser, { viewport: PHONE, javaScriptEnabled: false });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=signal"));
       const dialog = page.locator('[role="dialog"]').filter({ has: page.getByRole("heading", { name: "Signal Interest", exact: true }) });
       // Without a script nothing disables the second box: the server ignores it without the name.
       await fillSignal(dialog, person, choice);
       await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.waitForURL(`${app.url}/pledge-success`);
+      await page.waitForURL(`${e2e.app.url}/pledge-success`);
       await page.getByRole("heading", { name: "Thank You for Your Support!" }).waitFor();
     } finally {
       await context.close();
@@ -188,13 +178,13 @@ describe("the Recognition Wall shows what the visitor chose", () => {
   it("nothing, from the form without JavaScript with both boxes off", async () => {
     const choice = { showName: false, showMessage: false };
     const person = newPerson("Quiet");
-    const { context, page } = await newVisitor(browser, { viewport: PHONE, javaScriptEnabled: false });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=signal"));
       const dialog = page.locator('[role="dialog"]').filter({ has: page.getByRole("heading", { name: "Signal Interest", exact: true }) });
       await fillSignal(dialog, person, choice);
       await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.waitForURL(`${app.url}/pledge-success`);
+      await page.waitForURL(`${e2e.app.url}/pledge-success`);
       await page.getByRole("heading", { name: "Thank You for Your Support!" }).waitFor();
     } finally {
       await context.close();

@@ -1,79 +1,15 @@
-// Helpers for the lead inbox's end-to-end test (tests/e2e/lead-inbox.test.ts) and its screenshots: a founder with
-// a project and QR codes made over HTTP, and visitors acting on the pitch page as its forms post.
-import path from "node:path";
-import Database from "better-sqlite3";
+// Helpers for founders' and visitors' form posts over HTTP, as the pages' forms post them: a founder's post with
+// their session, and a visitor acting on the pitch page through a QR code.
+import { nextClientAddress } from "../e2e/support";
 import type { AppServer } from "./app-server";
-
-let addressCounter = 0;
-/** A distinct client address per visitor, so the per-address form limit never joins them up. */
-function visitorAddress(): string {
-  addressCounter += 1;
-  return `10.77.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
-}
-
-export function readDb<T>(app: AppServer, read: (db: Database.Database) => T): T {
-  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true, fileMustExist: true });
-  db.pragma("busy_timeout = 5000");
-  try {
-    return read(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** Signs up and in over HTTP; returns the session cookie. */
-export async function founderSession(app: AppServer, email: string, password = "secret123"): Promise<string> {
-  const address = visitorAddress();
-  const post = (intent: string) =>
-    fetch(`${app.url}/auth`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: app.url, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": address },
-      body: new URLSearchParams({ intent, email, password }),
-    });
-  await post("signup");
-  const response = await post("signin");
-  return response.headers
-    .getSetCookie()
-    .filter((cookie) => cookie.includes("session_token"))
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
 
 export function founderPost(app: AppServer, cookie: string, pathname: string, fields: Record<string, string>) {
   return fetch(`${app.url}${pathname}`, {
     method: "POST",
     redirect: "manual",
-    headers: { origin: app.url, cookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": visitorAddress() },
+    headers: { origin: app.url, cookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": nextClientAddress() },
     body: new URLSearchParams(fields),
   });
-}
-
-/** A published project with the default tiers and one QR code per event; returns ids and the tracked codes. */
-export async function createProjectWithCodes(app: AppServer, cookie: string, title: string, events: { label: string; eventTag: string }[]) {
-  const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Date.now().toString(36)}`;
-  const created = await founderPost(app, cookie, "/project/create", {
-    title,
-    slug,
-    oneLiner: "Solar cold rooms for clinics",
-    status: "published",
-    metrics: "[]",
-    problemPoints: "[]",
-    solutionPoints: "[]",
-    tiers: JSON.stringify([
-      { rangeLabel: "Angel", rangeMin: 5000, rangeMax: 25000, perks: [] },
-      { rangeLabel: "Lead", rangeMin: 250000, rangeMax: null, perks: [] },
-    ]),
-  });
-  if (created.status !== 302) throw new Error(`project create answered ${created.status}: ${await created.text()}`);
-  const projectId = new URL(created.headers.get("location")!, app.url).pathname.split("/")[2]!;
-  for (const event of events) {
-    const qr = await founderPost(app, cookie, `/project/${projectId}/edit`, { intent: "create-qr", ...event });
-    if (qr.status !== 200) throw new Error(`QR create answered ${qr.status}`);
-  }
-  const codes = readDb(app, (db) => db.prepare("select id, event_tag as eventTag from qr_codes where project_id = ?").all(projectId) as { id: string; eventTag: string }[]);
-  const tiers = readDb(app, (db) => db.prepare("select id, range_label as label from signal_tiers where project_id = ? order by sort_order").all(projectId) as { id: string; label: string }[]);
-  return { projectId, slug, codes, tiers };
 }
 
 /** A visitor's form post on the pitch page, arriving through a QR code, as the enhanced form sends it. */
@@ -85,7 +21,7 @@ export async function visitorAction(app: AppServer, slug: string, qrCodeId: stri
     headers: {
       origin: app.url,
       "content-type": "application/x-www-form-urlencoded",
-      "x-forwarded-for": visitorAddress(),
+      "x-forwarded-for": nextClientAddress(),
       "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148",
     },
     body: new URLSearchParams({ via: "fetch", ...fields }),

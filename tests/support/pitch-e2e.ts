@@ -1,29 +1,18 @@
-// Helpers for the public pitch page's end-to-end files (tests/e2e/pitch-*.test.ts): distinct client addresses,
+// Helpers for the public pitch page's end-to-end files (tests/e2e/pitch-*.test.ts): visitors as their own clients,
 // direct access to the test server's SQLite file, the JSON functions and the live wall's event stream.
 import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from "playwright-core";
+import { newQrCodeId } from "~/modules/qr/qr-codes.server";
+import { newClientContext, nextClientAddress } from "../e2e/support";
 
 export const DEMO_SLUG = "demo-project";
 
-let addressCounter = 0;
-const addressBlock = process.pid % 250;
-
-/**
- * A client address no other caller in this process has used. The public forms are rate-limited per client
- * address, and the test server trusts X-Forwarded-For from loopback.
- */
-export function nextAddress(): string {
-  addressCounter += 1;
-  return `10.9.${(addressBlock + Math.floor(addressCounter / 250)) % 256}.${(addressCounter % 250) + 1}`;
-}
-
-/** A browser context that appears to the app as its own client (own X-Forwarded-For). */
+/** A browser context and page that appear to the app as their own client (own X-Forwarded-For). */
 export async function newVisitor(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; address: string }> {
-  const address = nextAddress();
-  const context = await browser.newContext({ ...options, extraHTTPHeaders: { ...options.extraHTTPHeaders, "x-forwarded-for": address } });
+  const { context, address } = await newClientContext(browser, options);
   const page = await context.newPage();
   return { context, page, address };
 }
@@ -64,31 +53,45 @@ export function withWritableDatabase<T>(dataDir: string, work: (db: Database.Dat
 export type ProjectFixture = {
   title: string;
   slug?: string;
+  /** The owner's user id; the seeded demo owner unless given. */
+  ownerId?: string;
   oneLiner?: string;
+  summary?: string | null;
+  deckUrl?: string | null;
   status?: "draft" | "published";
   calendlyUrl?: string | null;
   problemPoints?: string[];
   solutionPoints?: string[];
   metrics?: { label: string; value: string }[];
   wall?: { type?: "Supporter" | "Intro" | "Pilot"; displayName: string; message?: string | null; roleTags?: string[] }[];
-  tiers?: { label: string; min: number; max: number | null }[];
+  tiers?: { label: string; min: number; max: number | null; perks?: string[] }[];
+  /** Tracked QR codes, oldest first. */
+  qrCodes?: { label: string; eventTag?: string | null }[];
 };
 
-/** Inserts a project owned by the seeded demo owner (with its wall entries and tiers); returns its id and slug. */
-export function insertProject(dataDir: string, fixture: ProjectFixture): { id: string; slug: string } {
+/**
+ * Inserts a project straight into the test server's database (with its wall entries, tiers and QR codes), as the
+ * Epic Stack's fixtures do; returns its id, slug, and the ids of its tiers and QR codes (in the order given).
+ */
+export function insertProject(dataDir: string, fixture: ProjectFixture): { id: string; slug: string; tierIds: string[]; qrCodeIds: string[] } {
   const id = crypto.randomUUID();
   const slug = fixture.slug ?? `e2e-${id.slice(0, 8)}`;
   const now = new Date().toISOString();
+  const tierIds = (fixture.tiers ?? []).map(() => crypto.randomUUID());
+  const qrCodeIds = (fixture.qrCodes ?? []).map(() => newQrCodeId());
   withWritableDatabase(dataDir, (db) => {
     db.transaction(() => {
       db.prepare(
-        `insert into projects (id, owner_id, title, slug, one_liner, calendly_url, metrics, problem_points, solution_points, status, created_at, updated_at)
-         values (?, 'demo-owner', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `insert into projects (id, owner_id, title, slug, one_liner, summary, deck_url, calendly_url, metrics, problem_points, solution_points, status, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
+        fixture.ownerId ?? "demo-owner",
         fixture.title,
         slug,
         fixture.oneLiner ?? "A one-liner for an end-to-end test.",
+        fixture.summary ?? null,
+        fixture.deckUrl ?? null,
         fixture.calendlyUrl ?? null,
         JSON.stringify(fixture.metrics ?? []),
         JSON.stringify(fixture.problemPoints ?? []),
@@ -103,11 +106,16 @@ export function insertProject(dataDir: string, fixture: ProjectFixture): { id: s
       const wall = fixture.wall ?? [];
       wall.forEach((item, index) => entry.run(id, item.type ?? "Supporter", item.displayName, JSON.stringify(item.roleTags ?? []), item.message ?? null, index + 1, now));
       db.prepare("update projects set wall_seq = ? where id = ?").run(wall.length, id);
-      const tier = db.prepare(`insert into signal_tiers (id, project_id, range_label, range_min, range_max, perks, sort_order) values (?, ?, ?, ?, ?, '[]', ?)`);
-      (fixture.tiers ?? []).forEach((item, index) => tier.run(crypto.randomUUID(), id, item.label, item.min, item.max, index));
+      const tier = db.prepare(`insert into signal_tiers (id, project_id, range_label, range_min, range_max, perks, sort_order) values (?, ?, ?, ?, ?, ?, ?)`);
+      (fixture.tiers ?? []).forEach((item, index) => tier.run(tierIds[index], id, item.label, item.min, item.max, JSON.stringify(item.perks ?? []), index));
+      // One millisecond apart, so "newest first" lists them in a known order.
+      const code = db.prepare("insert into qr_codes (id, project_id, label, event_tag, created_at) values (?, ?, ?, ?, ?)");
+      (fixture.qrCodes ?? []).forEach((item, index) =>
+        code.run(qrCodeIds[index], id, item.label, item.eventTag ?? null, new Date(Date.parse(now) + index).toISOString()),
+      );
     })();
   });
-  return { id, slug };
+  return { id, slug, tierIds, qrCodeIds };
 }
 
 /** The demo project's id. */
@@ -140,7 +148,7 @@ export function postFunction(
   body: unknown,
   options: { address?: string; origin?: string | null; userAgent?: string; raw?: string } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": options.address ?? nextAddress() };
+  const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": options.address ?? nextClientAddress() };
   if (options.origin !== null) headers.origin = options.origin ?? baseUrl;
   if (options.userAgent) headers["user-agent"] = options.userAgent;
   return fetch(`${baseUrl}/api/functions/${name}`, { method: "POST", headers, body: options.raw ?? JSON.stringify(body) });

@@ -1,4 +1,5 @@
-import type { Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { newClientContext, nextClientAddress, postAuthForm } from "../e2e/support";
 
 let counter = 0;
 
@@ -24,4 +25,34 @@ export async function signInThroughPage(page: Page, baseUrl: string, email: stri
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).last().click();
   await page.waitForURL((url) => url.pathname !== "/auth");
+}
+
+/**
+ * Creates an account and signs it in the way a form post without JavaScript does (from its own client address),
+ * for tests whose subject is not signing up; returns the session cookie as a Cookie request header.
+ */
+export async function signUpAndSignIn(baseUrl: string, email: string, password = "secret123"): Promise<string> {
+  const address = nextClientAddress();
+  const signUp = await postAuthForm(baseUrl, { intent: "signup", email, password }, { address });
+  if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const signIn = await postAuthForm(baseUrl, { intent: "signin", email, password }, { address });
+  if (signIn.status !== 302) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`);
+  return signIn.headers
+    .getSetCookie()
+    .filter((cookie) => cookie.includes("session_token"))
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+/** A browser context (its own client) signed in as a new account made with `signUpAndSignIn`. */
+export async function signedInContext(browser: Browser, baseUrl: string, email: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const cookie = await signUpAndSignIn(baseUrl, email);
+  const { context } = await newClientContext(browser, options);
+  await context.addCookies(
+    cookie.split("; ").map((pair) => {
+      const [name, ...value] = pair.split("=");
+      return { name: name!, value: value.join("="), url: baseUrl };
+    }),
+  );
+  return context;
 }
