@@ -2,7 +2,7 @@ import os from "node:os";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { claimDueMail, markFailed, markForRetry, markSent, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
+import { claimDueMail, markFailed, markForRetry, markHandedOver, markSent, markSentUnconfirmed, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
 import { RecurringPass } from "./recurring-pass.server";
 import { isPermanentFailure, type MailTransport } from "./transport.server";
 
@@ -40,6 +40,10 @@ export type MailWorkerOptions = {
  * Before each send the worker renews its claim on that message, and skips it when the claim has passed to another
  * worker; the send is abandoned after the transport's `maxSendMs`, shorter than the lease, so no other worker can
  * claim a message while its send may still be in flight; only the holder can mark it sent.
+ *
+ * Never twice across crashes (decision "mail-end-of-data"): the SMTP data is ended only after the message is marked
+ * handed over. A send that died before the mark never reached the server's end of data, so it is sent again (same
+ * Message-ID); one that died after it is counted as sent and never sent again.
  */
 export class MailWorker {
   readonly #passes: RecurringPass<number>;
@@ -107,6 +111,7 @@ export class MailWorker {
 
   async #deliver(mail: QueuedMail): Promise<boolean> {
     const { owner } = this.#claim;
+    if (mail.handedOverAt) return this.#settleHandedOver(mail);
     const attempt = await startAttempt(this.db, "mail_outbox", mail.id, this.#claim, this.#clock());
     if (attempt === null) {
       this.logger.info({ mailId: mail.id, kind: mail.kind }, "mail claimed by another worker meanwhile; left to it");
@@ -116,7 +121,9 @@ export class MailWorker {
       this.logger.warn({ mailId: mail.id, kind: mail.kind, since: mail.outcomeUnknownSince }, "mail sent again: an earlier send's outcome was never recorded (same Message-ID)");
     }
     try {
-      const { delivered } = await this.transport.send(mail);
+      const { delivered } = await this.transport.send(mail, async () => {
+        if (!(await markHandedOver(this.db, mail.id, owner, this.#clock()))) throw new Error("the claim on this mail passed to another worker before its data ended");
+      });
       if (await markSent(this.db, mail.id, owner, this.#clock())) {
         this.logger.info({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered");
       } else {
@@ -135,5 +142,20 @@ export class MailWorker {
       }
       return false;
     }
+  }
+
+  /**
+   * An earlier holder gave the server the whole message and was ending its data when it stopped (a crash, or a
+   * freeze past its lease): the server has the message unless it refused it after the end of data, which nobody
+   * heard. Sending it again could deliver it twice, so it counts as sent; the rare loss is logged.
+   */
+  async #settleHandedOver(mail: QueuedMail): Promise<boolean> {
+    if (await markSentUnconfirmed(this.db, mail.id, this.#claim.owner, this.#clock())) {
+      this.logger.warn(
+        { mailId: mail.id, kind: mail.kind, handedOverAt: mail.handedOverAt },
+        "mail counted as sent, not sent again: it was handed to the SMTP server before its sender stopped, and the server's answer was never recorded",
+      );
+    }
+    return false;
   }
 }
