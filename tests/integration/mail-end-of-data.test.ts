@@ -1,10 +1,12 @@
 import pino from "pino";
-import { expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import { describe, expect, it } from "vitest";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { claimDueMail, enqueueMail, markHandedOver, startAttempt, type Claim } from "~/modules/mail/outbox.server";
 import { createSmtpTransport } from "~/modules/mail/transport.server";
+import { freePort } from "../support/app-server";
 import { describeEachDialect } from "../support/databases";
 import { startSmtpServer } from "../support/smtp";
 
@@ -39,6 +41,47 @@ async function claimAndStart(db: Kysely<Database>, id: string, claim: Claim) {
   expect(await startAttempt(db, "mail_outbox", id, claim, T0)).toBe(1);
   return mail!;
 }
+
+describe("the end of a message's data", () => {
+  it("waits for the hand-over, which comes only once the server reads the message, on fresh and reused connections, for small and large messages", async () => {
+    const events: string[] = [];
+    const port = await freePort();
+    // Recipients are answered slowly: the message is composed (and buffered on our side) long before DATA.
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      disableReverseLookup: true,
+      onRcptTo(_address, _session, callback) {
+        events.push("rcpt");
+        setTimeout(() => callback(), 300);
+      },
+      onData(stream, _session, callback) {
+        events.push("data");
+        stream.resume();
+        stream.on("end", () => {
+          events.push("end of data");
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, FROM);
+    try {
+      for (const length of [10, 80_000, 10]) {
+        const mail = { id: crypto.randomUUID(), kind: "notify", recipient: "order@example.com", subject: "Order", text_body: "x".repeat(length), html_body: null, mail_headers: {}, attempts: 0, outcomeUnknownSince: null, handedOverAt: null };
+        await transport.send(mail, async () => {
+          events.push("hand-over");
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          events.push("handed over");
+        });
+      }
+      expect(events).toEqual(Array.from({ length: 3 }, () => ["rcpt", "data", "hand-over", "handed over", "end of data"]).flat());
+    } finally {
+      transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
 
 describeEachDialect("mail across a crash in the middle of a send", (getDb) => {
   it("leaves nothing at the server when the sender dies before its data ends, and sends it again after the lease with the same Message-ID", async () => {
