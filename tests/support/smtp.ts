@@ -44,6 +44,9 @@ export async function startSmtpServer(options: SmtpServerOptions = {}) {
         .catch(callback);
     },
   });
+  // A client that dies mid-session (a killed app) resets its connection; the server reports that here, and an
+  // unheard 'error' event would end the test process.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `smtp://127.0.0.1:${port}`,
