@@ -21,8 +21,8 @@ const FROM = "PitchQR <no-reply@pitchqr.test>";
 const T0 = new Date("2020-04-07T09:00:00.000Z");
 const at = (ms: number) => new Date(T0.getTime() + ms);
 /** Short SMTP timeouts: a send held open is cut (its connection closed) by the idle timeout, or after their sum. */
-const TIMEOUTS = { connectionTimeoutMs: 2_000, greetingTimeoutMs: 2_000, socketTimeoutMs: 500 };
-const LEASE_MS = 5_000;
+const TIMEOUTS = { connectionTimeoutMs: 3_000, greetingTimeoutMs: 3_000, socketTimeoutMs: 2_000 };
+const LEASE_MS = 10_000;
 /** Where the dead process stops: a promise that never settles. */
 const never = () => new Promise<void>(() => {});
 
@@ -177,6 +177,42 @@ describeEachDialect("mail across a crash in the middle of a send", (getDb) => {
       frozen.close();
       holder.close();
       await smtp.close();
+      await db.deleteFrom("mail_outbox").where("id", "=", id).execute();
+    }
+  });
+
+  it("counts as sent, and never sends again, a message whose end of data got no answer while its sender lived", async () => {
+    const { db } = getDb();
+    const id = await enqueueMail(db, { kind: "notify", to: "silent@example.com", subject: "Silent", text: "x" }, T0);
+    const arrived: string[] = [];
+    const port = await freePort();
+    // The server keeps the message but answers its end of data only after the sender has stopped waiting.
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      disableReverseLookup: true,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on("end", () => {
+          arrived.push(id);
+          setTimeout(() => callback(), 2_500);
+        });
+      },
+    });
+    server.on("error", () => {});
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, FROM, { connectionTimeoutMs: 3_000, greetingTimeoutMs: 3_000, socketTimeoutMs: 1_000 });
+    try {
+      const worker = new MailWorker(db, transport, logger, { clock: () => T0, leaseMs: LEASE_MS, retryBaseMs: 1_000 });
+      expect(await worker.runOnce()).toBe(0);
+      expect(arrived).toEqual([id]);
+      expect(await outboxRow(db, id)).toMatchObject({ status: "sent", attempts: 1, handed_over_at: expect.anything(), last_error: "handed over; the server's answer was never recorded" });
+      const later = new MailWorker(db, transport, logger, { clock: () => at(LEASE_MS + 60_000), leaseMs: LEASE_MS, retryBaseMs: 1_000 });
+      expect(await later.runOnce()).toBe(0);
+      expect(arrived).toEqual([id]);
+    } finally {
+      transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.deleteFrom("mail_outbox").where("id", "=", id).execute();
     }
   });

@@ -4,7 +4,7 @@ import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { claimDueMail, markFailed, markForRetry, markHandedOver, markSent, markSentUnconfirmed, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
 import { RecurringPass } from "./recurring-pass.server";
-import { isPermanentFailure, type MailTransport } from "./transport.server";
+import { isPermanentFailure, isServerRefusal, type MailTransport } from "./transport.server";
 
 export const MAX_ATTEMPTS = 10;
 const BATCH_SIZE = 20;
@@ -120,9 +120,11 @@ export class MailWorker {
     if (mail.outcomeUnknownSince) {
       this.logger.warn({ mailId: mail.id, kind: mail.kind, since: mail.outcomeUnknownSince }, "mail sent again: an earlier send's outcome was never recorded (same Message-ID)");
     }
+    let handedOver = false;
     try {
       const { delivered } = await this.transport.send(mail, async () => {
         if (!(await markHandedOver(this.db, mail.id, owner, this.#clock()))) throw new Error("the claim on this mail passed to another worker before its data ended");
+        handedOver = true;
       });
       if (await markSent(this.db, mail.id, owner, this.#clock())) {
         this.logger.info({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered");
@@ -132,6 +134,14 @@ export class MailWorker {
       return true;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (handedOver && !isServerRefusal(error)) {
+        // The end of data went out and no answer came (a timeout, a dropped connection): the server may have the
+        // message, so sending it again could deliver it twice (decision "mail-end-of-data").
+        if (await markSentUnconfirmed(this.db, mail.id, owner, this.#clock())) {
+          this.logger.warn({ mailId: mail.id, kind: mail.kind, reason }, "mail counted as sent, not sent again: no answer came after the end of its data");
+        }
+        return false;
+      }
       if (isPermanentFailure(error) || attempt >= MAX_ATTEMPTS) {
         await markFailed(this.db, mail.id, owner, reason);
         this.logger.error({ mailId: mail.id, kind: mail.kind, reason, attempts: attempt }, "mail given up");

@@ -152,9 +152,9 @@ export async function markHandedOver(db: Kysely<Database>, id: string, owner: st
 }
 
 /**
- * Settles as sent a message an earlier holder had handed over without recording the server's answer (it died
- * after the end of its data was on its way): the server has it, or refused it after the whole message, which we
- * can no longer learn. `handed_over_at` stays, to tell these apart from a confirmed delivery.
+ * Settles as sent a message handed over without the server's answer recorded (its sender died after the end of its
+ * data was on its way, or no answer came): the server has it, or refused it after the whole message, which we can no
+ * longer learn. `handed_over_at` stays, to tell these apart from a confirmed delivery.
  */
 export async function markSentUnconfirmed(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
   const result = await settleHeld(db, id, owner)

@@ -135,6 +135,11 @@ class EndOfDataGate extends Transform {
   }
 }
 
+/** The server answered with a refusal (an SMTP reply code), as opposed to no answer at all (a timeout, a lost connection). */
+export function isServerRefusal(error: unknown): boolean {
+  return typeof (error as { responseCode?: unknown } | null)?.responseCode === "number";
+}
+
 /** An SMTP answer that will not change on retry (5xx), as opposed to a server that is down or busy (4xx, network). */
 export function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
