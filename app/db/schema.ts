@@ -286,6 +286,11 @@ export interface MailOutboxTable {
   claimed_by: string | null;
   /** When the holder began sending; set while the outcome of that attempt is unknown. */
   attempt_started_at: Timestamp | null;
+  /**
+   * When the holder had given the SMTP server the whole message and was about to end its data: from then on the
+   * server may have it, so it is never sent again (decision "mail-end-of-data").
+   */
+  handed_over_at: Timestamp | null;
   last_error: string | null;
   created_at: Generated<Timestamp>;
   sent_at: Timestamp | null;

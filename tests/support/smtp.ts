@@ -17,6 +17,8 @@ export async function startSmtpServer(options: SmtpServerOptions = {}) {
   const received: ParsedMail[] = [];
   /** The SMTP envelope recipients (RCPT TO) of each received message, in order. */
   const envelopes: string[][] = [];
+  /** How many messages the server began to read (DATA accepted), whether or not they ended and were kept. */
+  const data = { started: 0 };
   const port = await freePort();
   const server = new SMTPServer({
     authOptional: true,
@@ -26,6 +28,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}) {
       setTimeout(() => callback(), Math.max(0, thawsAt - Date.now()));
     },
     onData(stream, session, callback) {
+      data.started += 1;
       const refusal = options.refuseWith?.();
       if (refusal) {
         stream.resume();
@@ -41,12 +44,16 @@ export async function startSmtpServer(options: SmtpServerOptions = {}) {
         .catch(callback);
     },
   });
+  // A client that dies mid-session (a killed app) resets its connection; the server reports that here, and an
+  // unheard 'error' event would end the test process.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `smtp://127.0.0.1:${port}`,
     port,
     received,
     envelopes,
+    data,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

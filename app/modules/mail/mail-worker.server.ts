@@ -2,9 +2,9 @@ import os from "node:os";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { claimDueMail, markFailed, markForRetry, markSent, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
+import { claimDueMail, markFailed, markForRetry, markHandedOver, markSent, markSentUnconfirmed, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
 import { RecurringPass } from "./recurring-pass.server";
-import { isPermanentFailure, type MailTransport } from "./transport.server";
+import { isPermanentFailure, isServerRefusal, type MailTransport } from "./transport.server";
 
 export const MAX_ATTEMPTS = 10;
 const BATCH_SIZE = 20;
@@ -40,6 +40,10 @@ export type MailWorkerOptions = {
  * Before each send the worker renews its claim on that message, and skips it when the claim has passed to another
  * worker; the send is abandoned after the transport's `maxSendMs`, shorter than the lease, so no other worker can
  * claim a message while its send may still be in flight; only the holder can mark it sent.
+ *
+ * Never twice across crashes (decision "mail-end-of-data"): the SMTP data is ended only after the message is marked
+ * handed over. A send that died before the mark never reached the server's end of data, so it is sent again (same
+ * Message-ID); one that died after it is counted as sent and never sent again.
  */
 export class MailWorker {
   readonly #passes: RecurringPass<number>;
@@ -107,6 +111,7 @@ export class MailWorker {
 
   async #deliver(mail: QueuedMail): Promise<boolean> {
     const { owner } = this.#claim;
+    if (mail.handedOverAt) return this.#settleHandedOver(mail);
     const attempt = await startAttempt(this.db, "mail_outbox", mail.id, this.#claim, this.#clock());
     if (attempt === null) {
       this.logger.info({ mailId: mail.id, kind: mail.kind }, "mail claimed by another worker meanwhile; left to it");
@@ -115,8 +120,12 @@ export class MailWorker {
     if (mail.outcomeUnknownSince) {
       this.logger.warn({ mailId: mail.id, kind: mail.kind, since: mail.outcomeUnknownSince }, "mail sent again: an earlier send's outcome was never recorded (same Message-ID)");
     }
+    let handedOver = false;
     try {
-      const { delivered } = await this.transport.send(mail);
+      const { delivered } = await this.transport.send(mail, async () => {
+        if (!(await markHandedOver(this.db, mail.id, owner, this.#clock()))) throw new Error("the claim on this mail passed to another worker before its data ended");
+        handedOver = true;
+      });
       if (await markSent(this.db, mail.id, owner, this.#clock())) {
         this.logger.info({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered");
       } else {
@@ -125,6 +134,14 @@ export class MailWorker {
       return true;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (handedOver && !isServerRefusal(error)) {
+        // The end of data went out and no answer came (a timeout, a dropped connection): the server may have the
+        // message, so sending it again could deliver it twice (decision "mail-end-of-data").
+        if (await markSentUnconfirmed(this.db, mail.id, owner, this.#clock())) {
+          this.logger.warn({ mailId: mail.id, kind: mail.kind, reason }, "mail counted as sent, not sent again: no answer came after the end of its data");
+        }
+        return false;
+      }
       if (isPermanentFailure(error) || attempt >= MAX_ATTEMPTS) {
         await markFailed(this.db, mail.id, owner, reason);
         this.logger.error({ mailId: mail.id, kind: mail.kind, reason, attempts: attempt }, "mail given up");
@@ -135,5 +152,20 @@ export class MailWorker {
       }
       return false;
     }
+  }
+
+  /**
+   * An earlier holder gave the server the whole message and was ending its data when it stopped (a crash, or a
+   * freeze past its lease): the server has the message unless it refused it after the end of data, which nobody
+   * heard. Sending it again could deliver it twice, so it counts as sent; the rare loss is logged.
+   */
+  async #settleHandedOver(mail: QueuedMail): Promise<boolean> {
+    if (await markSentUnconfirmed(this.db, mail.id, this.#claim.owner, this.#clock())) {
+      this.logger.warn(
+        { mailId: mail.id, kind: mail.kind, handedOverAt: mail.handedOverAt },
+        "mail counted as sent, not sent again: it was handed to the SMTP server before its sender stopped, and the server's answer was never recorded",
+      );
+    }
+    return false;
   }
 }

@@ -16,6 +16,11 @@ export type OutgoingMail = {
 export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts"> & {
   /** When an earlier holder began a send whose outcome it never recorded (it died or lost its claim), if so. */
   outcomeUnknownSince: string | null;
+  /**
+   * When an earlier holder had handed the whole message to the SMTP server and was ending its data, but never
+   * recorded the server's answer: the server may have it, so it is counted as sent and never sent again.
+   */
+  handedOverAt: string | null;
 };
 
 /** No line breaks in anything that becomes a header: a visitor's name or subject cannot add headers or recipients. */
@@ -99,9 +104,13 @@ export async function claimDueMail(db: Kysely<Database>, limit: number, claim: C
       .updateTable("mail_outbox")
       .set({ locked_until: lockedUntil, claimed_by: claim.owner })
       .where("id", "in", ids)
-      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "attempts", "attempt_started_at"])
+      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "attempts", "attempt_started_at", "handed_over_at"])
       .execute();
-    return rows.map(({ attempt_started_at, ...mail }) => ({ ...mail, outcomeUnknownSince: attempt_started_at ? new Date(attempt_started_at).toISOString() : null }));
+    return rows.map(({ attempt_started_at, handed_over_at, ...mail }) => ({
+      ...mail,
+      outcomeUnknownSince: attempt_started_at ? new Date(attempt_started_at).toISOString() : null,
+      handedOverAt: handed_over_at ? new Date(handed_over_at).toISOString() : null,
+    }));
   });
 }
 
@@ -132,23 +141,47 @@ function changed(result: { numUpdatedRows: bigint }): boolean {
   return result.numUpdatedRows > 0n;
 }
 
-export async function markSent(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
+/**
+ * Records, before the SMTP data is ended, that the whole message is in the server's hands (decision
+ * "mail-end-of-data"): from this commit on a crash leaves the message counted as sent, never sent again. Only the
+ * holder of a started attempt can; false means the claim passed to another worker, and the data must not be ended.
+ */
+export async function markHandedOver(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
+  const result = await settleHeld(db, id, owner).where("attempt_started_at", "is not", null).set({ handed_over_at: now.toISOString() }).executeTakeFirst();
+  return changed(result);
+}
+
+/**
+ * Settles as sent a message handed over without the server's answer recorded (its sender died after the end of its
+ * data was on its way, or no answer came): the server has it, or refused it after the whole message, which we can no
+ * longer learn. `handed_over_at` stays, to tell these apart from a confirmed delivery.
+ */
+export async function markSentUnconfirmed(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
   const result = await settleHeld(db, id, owner)
-    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, last_error: null })
+    .where("handed_over_at", "is not", null)
+    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, last_error: "handed over; the server's answer was never recorded" })
     .executeTakeFirst();
   return changed(result);
 }
 
+export async function markSent(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
+  const result = await settleHeld(db, id, owner)
+    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, handed_over_at: null, last_error: null })
+    .executeTakeFirst();
+  return changed(result);
+}
+
+/** The server refused the message or the send failed while this process lived: nothing was delivered, the mark goes. */
 export async function markForRetry(db: Kysely<Database>, id: string, owner: string, error: string, retryAt: Date): Promise<boolean> {
   const result = await settleHeld(db, id, owner)
-    .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, claimed_by: null, attempt_started_at: null, last_error: error.slice(0, 1000) })
+    .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, claimed_by: null, attempt_started_at: null, handed_over_at: null, last_error: error.slice(0, 1000) })
     .executeTakeFirst();
   return changed(result);
 }
 
 export async function markFailed(db: Kysely<Database>, id: string, owner: string, error: string): Promise<boolean> {
   const result = await settleHeld(db, id, owner)
-    .set({ status: "failed", locked_until: null, attempt_started_at: null, last_error: error.slice(0, 1000) })
+    .set({ status: "failed", locked_until: null, attempt_started_at: null, handed_over_at: null, last_error: error.slice(0, 1000) })
     .executeTakeFirst();
   return changed(result);
 }

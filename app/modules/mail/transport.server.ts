@@ -1,10 +1,18 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { pipeline, Transform, type TransformCallback } from "node:stream";
 import nodemailer from "nodemailer";
 import type { QueuedMail } from "./outbox.server";
 
+/**
+ * Called once the receiving side has the whole message but before the send is completed (for SMTP: before the
+ * `<CRLF>.<CRLF>` that ends the data). The send completes only after it resolves; when it rejects, the send is
+ * abandoned without completing it (the SMTP connection is closed mid-data, so the server discards the message).
+ */
+export type BeforeEndOfData = () => Promise<void>;
+
 export type MailTransport = {
-  send(mail: QueuedMail): Promise<{ delivered: string }>;
+  send(mail: QueuedMail, beforeEndOfData: BeforeEndOfData): Promise<{ delivered: string }>;
   /**
    * The longest one `send` can take before it is abandoned and its connection closed: after it, nothing of the
    * message is still on its way. A worker's claim must outlast it.
@@ -47,11 +55,26 @@ export function createSmtpTransport(smtpUrl: string, from: string, timeouts: Smt
   url.searchParams.set("socketTimeout", String(timeouts.socketTimeoutMs));
   const transporter = nodemailer.createTransport(url.toString());
   const maxSendMs = timeouts.connectionTimeoutMs + timeouts.greetingTimeoutMs + timeouts.socketTimeoutMs;
+  /** The hand-over of each message being sent, by Message-ID. */
+  const handOvers = new Map<string, BeforeEndOfData>();
+  // The last stage of the message stream, the one nodemailer's SMTP connection pipes into the DATA stream once the
+  // server has answered DATA with 354; the connection writes the terminating dot when that stream ends.
+  transporter.use("stream", (mail, done) => {
+    const handOver = handOvers.get(String(mail.data.messageId));
+    if (handOver) mail.message.processFunc((input) => pipeline(input, new EndOfDataGate(handOver), () => {}));
+    done();
+  });
   return {
     maxSendMs,
-    async send(mail) {
-      const info = await transporter.sendMail({ ...message(from, mail), signal: AbortSignal.timeout(maxSendMs) });
-      return { delivered: String(info.messageId ?? mail.id) };
+    async send(mail, beforeEndOfData) {
+      const content = message(from, mail);
+      handOvers.set(content.messageId, beforeEndOfData);
+      try {
+        const info = await transporter.sendMail({ ...content, signal: AbortSignal.timeout(maxSendMs) });
+        return { delivered: String(info.messageId ?? mail.id) };
+      } finally {
+        handOvers.delete(content.messageId);
+      }
     },
     close: () => transporter.close(),
   };
@@ -64,16 +87,57 @@ export function createSmtpTransport(smtpUrl: string, from: string, timeouts: Smt
 export function createFileTransport(directory: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
   return {
-    async send(mail) {
+    async send(mail, beforeEndOfData) {
       const info = await transporter.sendMail(message(from, mail));
       await fs.mkdir(directory, { recursive: true });
       const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.kind}-${mail.id}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
+      // Written aside and renamed into place only once handed over: a crash before leaves no message behind.
+      await fs.writeFile(`${file}.partial`, info.message as Buffer);
+      await beforeEndOfData();
+      await fs.rename(`${file}.partial`, file);
       return { delivered: file };
     },
     maxSendMs: 10_000,
     close: () => transporter.close(),
   };
+}
+
+/**
+ * Passes the message through, but ends it only after the hand-over resolved, and only once the SMTP connection
+ * reads it: nodemailer pipes the message into the DATA stream after the server's 354, and the DATA stream writes
+ * the terminating `<CRLF>.<CRLF>` when the message ends. Before that the stages in between may buffer the whole
+ * (small) message, so reading alone does not mean the server is listening; the pipe into DATA does. A hand-over that
+ * fails fails the stream instead: the connection is closed mid-data, and the server discards what it got.
+ */
+class EndOfDataGate extends Transform {
+  readonly #dataStarted: Promise<void>;
+  #startData!: () => void;
+
+  constructor(private readonly handOver: BeforeEndOfData) {
+    super();
+    this.#dataStarted = new Promise((resolve) => (this.#startData = resolve));
+  }
+
+  override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
+    this.#startData();
+    return super.pipe(destination, options);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.#dataStarted.then(() => this.handOver()).then(
+      () => callback(),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+}
+
+/** The server answered with a refusal (an SMTP reply code), as opposed to no answer at all (a timeout, a lost connection). */
+export function isServerRefusal(error: unknown): boolean {
+  return typeof (error as { responseCode?: unknown } | null)?.responseCode === "number";
 }
 
 /** An SMTP answer that will not change on retry (5xx), as opposed to a server that is down or busy (4xx, network). */
