@@ -15,7 +15,7 @@ import { deliveryClaimOwner } from "./migrations/0013-delivery-claim-owner.serve
 import { wallSequence } from "./migrations/0014-wall-sequence.server";
 import { repeatSignals } from "./migrations/0015-repeat-signals.server";
 import { digestBatches } from "./migrations/0016-digest-batches.server";
-import { mailHandedOver } from "./migrations/00XX-mail-handed-over.server";
+import { mailHandedOver } from "./migrations/0017-mail-handed-over.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -35,7 +35,7 @@ const migrations: Record<string, Migration> = {
   "0014-wall-sequence": wallSequence,
   "0015-repeat-signals": repeatSignals,
   "0016-digest-batches": digestBatches,
-  "00XX-mail-handed-over": mailHandedOver,
+  "0017-mail-handed-over": mailHandedOver,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
