@@ -68,7 +68,7 @@ describeEachDialect("the weekly digest in batches", (getDb) => {
     const small = await projectWithNews(database, "Batch Cove", 500, "2033-03-02T10:00:00.000Z");
     const now = new Date("2033-03-04T09:00:10.000Z");
 
-    const run = await schedulerAt(database, now).runDue();
+    const run = await schedulerAt(database, now).runOnce();
     expect(run).toEqual({ slot: "2033-03-04", projects: 2, messages: 2_000, finished: true });
     const counts = await digestCounts(database, [...big, ...small]);
     expect(counts.size).toBe(2_000);
@@ -76,7 +76,7 @@ describeEachDialect("the weekly digest in batches", (getDb) => {
     const recorded = await database.db.selectFrom("digest_runs").selectAll().where("slot", "=", "2033-03-04").executeTakeFirstOrThrow();
     expect(recorded).toMatchObject({ projects: 2, messages: 2_000 });
     expect(recorded.finished_at).not.toBeNull();
-    expect(await schedulerAt(database, now).runDue()).toBeNull();
+    expect(await schedulerAt(database, now).runOnce()).toBeNull();
   });
 
   it("stops between batches when the app shuts down and is continued by the next pass, nobody twice, nobody skipped", async () => {
@@ -86,7 +86,7 @@ describeEachDialect("the weekly digest in batches", (getDb) => {
 
     // Shutdown arrives as the run starts: it is claimed, and stops before its first batch.
     const stopped = schedulerAt(database, now);
-    const pass = stopped.runDue();
+    const pass = stopped.runOnce();
     await stopped.stop();
     expect(await pass).toEqual({ slot: "2033-03-11", projects: 1, messages: 0, finished: false });
 
@@ -98,11 +98,11 @@ describeEachDialect("the weekly digest in batches", (getDb) => {
     expect(midway).toMatchObject({ finished_at: null, messages: BATCH });
 
     // The restarted app continues after the last committed batch.
-    const run = await schedulerAt(database, now).runDue();
+    const run = await schedulerAt(database, now).runOnce();
     expect(run).toEqual({ slot: "2033-03-11", projects: 1, messages: 2_000 - BATCH, finished: true });
     const counts = await digestCounts(database, fans);
     expect(counts.size).toBe(2_000);
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
-    expect(await schedulerAt(database, now).runDue()).toBeNull();
+    expect(await schedulerAt(database, now).runOnce()).toBeNull();
   });
 });

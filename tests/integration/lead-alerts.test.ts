@@ -92,11 +92,11 @@ describeEachDialect("founder alerts per project", (getDb) => {
       clock: () => now,
       onMailQueued: () => (woken += 1),
     });
-    const first = await scheduler.runDue();
+    const first = await scheduler.runOnce();
     now = new Date(now.getTime() + 2 * 60_000);
-    const second = await scheduler.runDue();
+    const second = await scheduler.runOnce();
     expect(second?.slot).toBe(now.toISOString().slice(0, 10));
-    expect(await scheduler.runDue()).toBeNull();
+    expect(await scheduler.runOnce()).toBeNull();
     expect(first?.slot).not.toBe(second?.slot);
     const mails = await founderMail(db, project.ownerId);
     expect(mails.map((mail) => mail.kind)).toEqual(["lead-alert-summary"]);

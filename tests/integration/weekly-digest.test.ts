@@ -100,15 +100,15 @@ describeEachDialect("project updates and the weekly digest", (getDb) => {
 
     const clock = { now: new Date("2026-11-19T18:00:00.000Z") }; // Thursday
     const scheduler = schedulerAt(database, clock);
-    await scheduler.runDue();
+    await scheduler.runOnce();
     expect(await digestsFor(database, everyone)).toEqual([]);
 
     clock.now = new Date("2026-11-20T08:59:00.000Z"); // Friday, before the hour
-    expect(await scheduler.runDue()).toBeNull();
+    expect(await scheduler.runOnce()).toBeNull();
     expect(await digestsFor(database, everyone)).toEqual([]);
 
     clock.now = new Date("2026-11-20T09:00:30.000Z"); // Friday, on time
-    const run = await scheduler.runDue();
+    const run = await scheduler.runOnce();
     expect(run).toMatchObject({ slot: "2026-11-20" });
     const sent = await digestsFor(database, everyone);
     expect(sent.map((row) => row.recipient)).toEqual([ada, bo].sort());
@@ -124,9 +124,9 @@ describeEachDialect("project updates and the weekly digest", (getDb) => {
     expect(marked.map((row) => row.digest_slot)).toEqual(["2026-11-20", "2026-11-20"]);
 
     clock.now = new Date("2026-11-20T17:00:00.000Z"); // later that Friday: already done
-    expect(await scheduler.runDue()).toBeNull();
+    expect(await scheduler.runOnce()).toBeNull();
     clock.now = new Date("2026-11-27T10:00:00.000Z"); // next Friday: nothing new was posted
-    await scheduler.runDue();
+    await scheduler.runOnce();
     expect(await digestsFor(database, everyone)).toHaveLength(2);
   });
 
@@ -137,14 +137,14 @@ describeEachDialect("project updates and the weekly digest", (getDb) => {
     const [fan] = await followers(database, project.id, ["Eve"]);
     const clock = { now: new Date("2027-01-07T12:00:00.000Z") }; // Thursday
     const scheduler = schedulerAt(database, clock);
-    await scheduler.runDue();
+    await scheduler.runOnce();
     await post(database, ownerId, project.id, "Launched the clinic dashboard", "2027-01-07T13:00:00.000Z");
     await post(database, ownerId, project.id, "Cut install time in half", "2027-01-20T13:00:00.000Z");
 
     // Down from Thursday 7 January until Saturday 23 January: the Fridays 8, 15 and 22 January were missed.
     clock.now = new Date("2027-01-23T08:00:00.000Z");
-    expect(await scheduler.runDue()).toMatchObject({ slot: "2027-01-22" });
-    expect(await scheduler.runDue()).toBeNull();
+    expect(await scheduler.runOnce()).toMatchObject({ slot: "2027-01-22" });
+    expect(await scheduler.runOnce()).toBeNull();
     const sent = await digestsFor(database, [fan!]);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.text_body).toContain("- Jan 7: Launched the clinic dashboard\n- Jan 20: Cut install time in half");
@@ -160,7 +160,7 @@ describeEachDialect("project updates and the weekly digest", (getDb) => {
     await post(database, ownerId, project.id, "Opened a second warehouse", "2027-03-10T10:00:00.000Z");
     const clock = { now: new Date("2027-03-12T09:00:05.000Z") };
     // On PostgreSQL each scheduler gets its own connection from the pool, as two app instances would.
-    const runs = await Promise.all([schedulerAt(database, clock).runDue(), schedulerAt(database, clock).runDue()]);
+    const runs = await Promise.all([schedulerAt(database, clock).runOnce(), schedulerAt(database, clock).runOnce()]);
     expect(runs.filter(Boolean)).toHaveLength(1);
     expect((await digestsFor(database, fans)).map((row) => row.recipient)).toEqual([...fans].sort());
   });
@@ -172,7 +172,7 @@ describeEachDialect("project updates and the weekly digest", (getDb) => {
     const [fan] = await followers(database, project.id, ["Ivy"]);
     await post(database, ownerId, project.id, "Shipped <b>bold</b> moves & more", "2027-05-04T10:00:00.000Z");
     const clock = { now: new Date("2027-05-07T09:30:00.000Z") };
-    await schedulerAt(database, clock).runDue();
+    await schedulerAt(database, clock).runOnce();
     const smtp = await startSmtpServer();
     const worker = new MailWorker(database.db, createSmtpTransport(smtp.url, "PitchQR <no-reply@pitchqr.test>"), logger, { clock: () => clock.now });
     try {

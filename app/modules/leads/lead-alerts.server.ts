@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { AlertMode, Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
 import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
+import { queueInBatches, ScheduledMail, type ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/updates/digest-slot";
 import type { LeadAlertSettings } from "./lead-alert-form";
@@ -146,60 +146,30 @@ export async function sendLeadAlertSummaries(
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   }
-  let messages = 0;
-  let first = true;
-  for (;;) {
-    if (options.stopping?.aborted) return { slot: slot.slot, messages, finished: false };
-    const queued = await queueLeadAlertBatch(db, links, slot, options.batchSize, now);
-    if (queued === null) return first && options.resume ? null : { slot: slot.slot, messages, finished: true };
-    first = false;
-    messages += queued;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const progress = await queueInBatches(() => queueLeadAlertBatch(db, links, slot, options.batchSize, now), options);
+  return progress && { slot: slot.slot, ...progress };
 }
 
 /** Sends the day's summaries at `DIGEST_HOUR` in `DIGEST_TIME_ZONE`, checked every minute, like the weekly digest. */
-export class LeadAlertScheduler {
-  readonly #passes: RecurringPass<SummaryRun | null>;
+export class LeadAlertScheduler extends ScheduledMail<SummaryRun> {
+  protected readonly description = "daily lead summaries";
+  protected readonly runsTable = "lead_alert_runs";
 
   constructor(
-    private readonly db: Kysely<Database>,
+    db: Kysely<Database>,
     private readonly links: MailLinks,
     private readonly schedule: { hour: number; timeZone: string },
-    private readonly logger: Logger,
-    private readonly options: { clock?: () => Date; onMailQueued?: () => void; batchSize?: number } = {},
+    logger: Logger,
+    private readonly batching: ScheduledMailOptions & { batchSize?: number } = {},
   ) {
-    this.#passes = new RecurringPass(
-      (stopping) => this.#runLatest(stopping),
-      (error) => this.logger.error({ err: error }, "daily lead summary failed"),
-    );
+    super(db, logger, batching);
   }
 
-  runDue(): Promise<SummaryRun | null> {
-    return this.#passes.runOnce();
+  protected latestSlot(now: Date): DigestSlot {
+    return latestDailySlot(now, this.schedule.hour, this.schedule.timeZone);
   }
 
-  /** Runs every `intervalMs`, and once now (a missed run is caught up at start-up). */
-  start(intervalMs = 60_000): void {
-    this.#passes.start(intervalMs);
-    this.#passes.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.#passes.stop();
-  }
-
-  async #runLatest(stopping: AbortSignal): Promise<SummaryRun | null> {
-    const now = this.options.clock?.() ?? new Date();
-    const slot = latestDailySlot(now, this.schedule.hour, this.schedule.timeZone);
-    const recorded = await this.db.selectFrom("lead_alert_runs").select("finished_at").where("slot", "=", slot.slot).executeTakeFirst();
-    if (recorded?.finished_at) return null;
-    // A recorded run that is not finished was stopped (a shutdown, a crash) mid-way: continue with the projects left.
-    const run = await sendLeadAlertSummaries(this.db, this.links, slot, now, { resume: recorded !== undefined, batchSize: this.options.batchSize, stopping });
-    if (run?.messages) {
-      this.logger.info(run, run.finished ? "daily lead summaries queued" : "daily lead summaries stopped; the next pass continues them");
-      this.options.onMailQueued?.();
-    }
-    return run;
+  protected send(slot: DigestSlot, now: Date, options: { resume: boolean; stopping: AbortSignal }): Promise<SummaryRun | null> {
+    return sendLeadAlertSummaries(this.db, this.links, slot, now, { ...options, batchSize: this.batching.batchSize });
   }
 }

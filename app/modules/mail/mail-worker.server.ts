@@ -45,8 +45,7 @@ export type MailWorkerOptions = {
  * handed over. A send that died before the mark never reached the server's end of data, so it is sent again (same
  * Message-ID); one that died after it is counted as sent and never sent again.
  */
-export class MailWorker {
-  readonly #passes: RecurringPass<number>;
+export class MailWorker extends RecurringPass<number> {
   readonly #claim: Claim;
   readonly #retryBaseMs: number;
   readonly #clock: () => Date;
@@ -57,46 +56,33 @@ export class MailWorker {
     private readonly logger: Logger,
     options: MailWorkerOptions = {},
   ) {
+    super();
     this.#claim = { owner: options.owner ?? newWorkerId("mail"), leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS };
     if (this.#claim.leaseMs <= transport.maxSendMs) {
       throw new Error(`the mail claim (${this.#claim.leaseMs} ms) must outlast one send (${transport.maxSendMs} ms, the sum of the SMTP timeouts)`);
     }
     this.#retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
     this.#clock = options.clock ?? (() => new Date());
-    this.#passes = new RecurringPass(
-      (stopping) => this.#deliverDue(stopping),
-      (error) => this.logger.error({ err: error }, "mail worker pass failed"),
-    );
   }
 
   get owner(): string {
     return this.#claim.owner;
   }
 
-  /** One pass over what is due; resolves with how many messages were sent. */
-  runOnce(): Promise<number> {
-    return this.#passes.runOnce();
-  }
-
-  start(intervalMs = 5_000): void {
-    this.#passes.start(intervalMs);
-  }
-
-  /** Starts a pass now, without waiting for it: called after a request queued mail, so it leaves within a moment. */
-  wake(): void {
-    this.#passes.wake();
-  }
-
-  async stop(): Promise<void> {
-    await this.#passes.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     this.transport.close();
+  }
+
+  protected passFailed(error: unknown): void {
+    this.logger.error({ err: error }, "mail worker pass failed");
   }
 
   /**
    * Delivers due mail until none is left, or until the app stops: a shutdown does not wait for a large outbox (a
    * digest's), it ends after the message in flight; the rest of the claimed batch is taken over when the claim expires.
    */
-  async #deliverDue(stopping: AbortSignal): Promise<number> {
+  protected async pass(stopping: AbortSignal): Promise<number> {
     let sent = 0;
     for (;;) {
       if (stopping.aborted) return sent;

@@ -3,15 +3,16 @@
  * a time, started on demand (`wake`) and every `intervalMs`; `stop` signals the pass in progress (a long pass
  * checks the signal between its batches and ends early) and waits for it.
  */
-export class RecurringPass<T> {
+export abstract class RecurringPass<T> {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<T> | null = null;
   #stopping = new AbortController();
 
-  constructor(
-    private readonly pass: (stopping: AbortSignal) => Promise<T>,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+  /** One pass; `stopping` is aborted when the app stops. */
+  protected abstract pass(stopping: AbortSignal): Promise<T>;
+
+  /** Told when a pass started by `wake` or the timer failed (a pass from `runOnce` rejects to its caller). */
+  protected abstract passFailed(error: unknown): void;
 
   /** One pass (joining the one in progress); resolves with what it did. */
   runOnce(): Promise<T> {
@@ -30,7 +31,7 @@ export class RecurringPass<T> {
 
   /** Starts a pass now, without waiting for it. */
   wake(): void {
-    void this.runOnce().catch(this.onError);
+    void this.runOnce().catch((error: unknown) => this.passFailed(error));
   }
 
   async stop(): Promise<void> {

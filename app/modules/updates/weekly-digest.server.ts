@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { digestMail } from "~/modules/mail/messages.server";
 import { enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
+import { queueInBatches, ScheduledMail, type ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { latestDigestSlot, type DigestSlot } from "./digest-slot";
 
 export type DigestSchedule = { hour: number; timeZone: string };
@@ -178,72 +178,33 @@ export async function sendDigestFor(
     projects = await claimDigestRun(db, slot, now);
   }
   if (projects === null) return null;
-  let messages = 0;
-  let first = true;
-  for (;;) {
-    if (options.stopping?.aborted) return { slot: slot.slot, projects, messages, finished: false };
-    const queued = await queueDigestBatch(db, links, slot.slot, timeZone, options.batchSize, now);
-    if (queued === null) return first && options.resume ? null : { slot: slot.slot, projects, messages, finished: true };
-    first = false;
-    messages += queued;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const progress = await queueInBatches(() => queueDigestBatch(db, links, slot.slot, timeZone, options.batchSize, now), options);
+  return progress && { slot: slot.slot, projects, ...progress };
 }
 
-/**
- * Runs the weekly digest when its time has come. Only the latest due slot is considered, so a server that was
- * down on Friday catches up once when it is back, and never replays older weeks.
- */
-export class DigestScheduler {
-  readonly #passes: RecurringPass<DigestRun | null>;
+/** Runs the weekly digest on Fridays at `DIGEST_HOUR` in `DIGEST_TIME_ZONE`, once per slot across instances. */
+export class DigestScheduler extends ScheduledMail<DigestRun> {
+  protected readonly description = "weekly digest";
+  protected readonly runsTable = "digest_runs";
 
   constructor(
-    private readonly db: Kysely<Database>,
+    db: Kysely<Database>,
     private readonly links: MailLinks,
     private readonly schedule: DigestSchedule,
-    private readonly logger: Logger,
-    private readonly options: {
-      clock?: () => Date;
-      /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
-      onMailQueued?: () => void;
+    logger: Logger,
+    private readonly batching: ScheduledMailOptions & {
       /** Digests per transaction (default `DIGEST_BATCH_SIZE`). */
       batchSize?: number;
     } = {},
   ) {
-    this.#passes = new RecurringPass(
-      (stopping) => this.#runLatest(stopping),
-      (error) => this.logger.error({ err: error }, "weekly digest failed"),
-    );
+    super(db, logger, batching);
   }
 
-  /** Sends the latest due digest unless some instance already did; resolves with what was sent, or null. */
-  runDue(): Promise<DigestRun | null> {
-    return this.#passes.runOnce();
+  protected latestSlot(now: Date): DigestSlot {
+    return latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
   }
 
-  /** Runs every `intervalMs`, and once now (a missed run is caught up at start-up). */
-  start(intervalMs = 60_000): void {
-    this.#passes.start(intervalMs);
-    this.#passes.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.#passes.stop();
-  }
-
-  async #runLatest(stopping: AbortSignal): Promise<DigestRun | null> {
-    const now = this.options.clock?.() ?? new Date();
-    const slot = latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
-    const recorded = await this.db.selectFrom("digest_runs").select("finished_at").where("slot", "=", slot.slot).executeTakeFirst();
-    if (recorded?.finished_at) return null;
-    // A recorded run that is not finished was stopped (a shutdown, a crash) mid-way: continue after its last batch.
-    const run = await sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now, {
-      resume: recorded !== undefined,
-      batchSize: this.options.batchSize,
-      stopping,
-    });
-    if (run) this.logger[run.messages ? "info" : "debug"](run, run.finished ? "weekly digest run" : "weekly digest run stopped; the next pass continues it");
-    if (run?.messages) this.options.onMailQueued?.();
-    return run;
+  protected send(slot: DigestSlot, now: Date, options: { resume: boolean; stopping: AbortSignal }): Promise<DigestRun | null> {
+    return sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now, { ...options, batchSize: this.batching.batchSize });
   }
 }

@@ -92,8 +92,7 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, cl
  * other answer, a timeout or a refused connection is retried with the mail outbox's backoff (30 s doubling to an
  * hour, ten attempts); a URL that now points inside the network is given up at once.
  */
-export class WebhookWorker {
-  readonly #passes: RecurringPass<number>;
+export class WebhookWorker extends RecurringPass<number> {
   readonly #claim: Claim;
 
   constructor(
@@ -102,35 +101,19 @@ export class WebhookWorker {
     private readonly logger: Logger,
     private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string } = {},
   ) {
+    super();
     this.#claim = { owner: options.owner ?? newWorkerId("webhooks"), leaseMs: LEASE_MS };
-    this.#passes = new RecurringPass(
-      () => this.#deliverDue(),
-      (error) => this.logger.error({ err: error }, "webhook worker pass failed"),
-    );
   }
 
   #now(): Date {
     return this.options.clock?.() ?? new Date();
   }
 
-  runOnce(): Promise<number> {
-    return this.#passes.runOnce();
+  protected passFailed(error: unknown): void {
+    this.logger.error({ err: error }, "webhook worker pass failed");
   }
 
-  start(intervalMs = 5_000): void {
-    this.#passes.start(intervalMs);
-  }
-
-  /** Starts a pass now, without waiting: called after a visitor's write queued deliveries. */
-  wake(): void {
-    this.#passes.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.#passes.stop();
-  }
-
-  async #deliverDue(): Promise<number> {
+  protected async pass(): Promise<number> {
     let delivered = 0;
     for (;;) {
       const batch = await claimDueDeliveries(this.db, 10, this.#claim, this.#now());
