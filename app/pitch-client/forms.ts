@@ -1,5 +1,5 @@
 import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
-import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import { errorsByField, FAILURE_MESSAGES, readVisitorFormValues, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { checkVisitorForm, FIELD_ORDER } from "~/modules/contacts/visitor-form-rules";
 import type { OpenedDialog } from "./dialogs";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
@@ -29,25 +29,6 @@ async function post(submission: Submission): Promise<Answer> {
   const result = (await response.json().catch(() => null)) as VisitorActionResult | null;
   if (result && typeof result.ok === "boolean") return { kind: "answered", result };
   return { kind: "answered", result: { intent: submission.intent, ok: false, formError: FAILURE_MESSAGES[submission.intent], fieldErrors: {} } };
-}
-
-/** The form's fields as the shared rules read them: text fields as strings, `roleTags` as a list. */
-function readValues(form: HTMLFormElement): Record<string, string | string[]> {
-  const values: Record<string, string | string[]> = {};
-  const data = new FormData(form);
-  for (const [key, value] of data) if (typeof value === "string" && key !== "roleTags") values[key] = value;
-  values.roleTags = data.getAll("roleTags").filter((tag): tag is string => typeof tag === "string");
-  return values;
-}
-
-/** `roleTags.0` → `roleTags`: a message about one item belongs to the field. */
-function byField(fieldErrors: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, message] of Object.entries(fieldErrors)) {
-    const field = key.split(".")[0] ?? key;
-    if (!(field in out)) out[field] = message;
-  }
-  return out;
 }
 
 function clearErrors(form: HTMLFormElement) {
@@ -164,7 +145,7 @@ function showKept(form: HTMLFormElement, submission: Submission) {
 function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null) {
   if (!result.ok) {
     const message = result.formError || FAILURE_MESSAGES[submission.intent];
-    if (form?.isConnected) showErrors(form, byField(result.fieldErrors ?? {}), message);
+    if (form?.isConnected) showErrors(form, errorsByField(result.fieldErrors ?? {}), message);
     showToast("error", message);
     return;
   }
@@ -239,7 +220,7 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (busy) return;
-    const values = readValues(form);
+    const values = readVisitorFormValues(form);
     const check = checkVisitorForm(intent, values);
     if (!check.ok) {
       showErrors(form, check.fieldErrors, check.formError);

@@ -3,31 +3,12 @@ import { useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import type { core } from "zod/mini";
 import { validate } from "~/modules/forms/validation";
-import { FAILURE_MESSAGES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import { errorsByField, FAILURE_MESSAGES, readVisitorFormValues, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 
 export type FormErrors = { fieldErrors: Record<string, string>; formError: string };
 type Success = Extract<VisitorActionResult, { ok: true }>;
-
-/** Reads the form: repeated `roleTags` become a list, every other field its (last) text value. */
-export function readFormValues(form: HTMLFormElement): Record<string, unknown> {
-  const data = new FormData(form);
-  const values: Record<string, unknown> = {};
-  for (const [key, value] of data) if (typeof value === "string" && key !== "roleTags") values[key] = value;
-  values.roleTags = data.getAll("roleTags").filter((tag): tag is string => typeof tag === "string");
-  return values;
-}
-
-/** `roleTags.0` → `roleTags`: a message about one item belongs to the field. */
-function byField(fieldErrors: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, message] of Object.entries(fieldErrors)) {
-    const field = key.split(".")[0] ?? key;
-    if (!(field in out)) out[field] = message;
-  }
-  return out;
-}
 
 /**
  * One of the pitch page's forms, posted with a fetcher to the page's own action.
@@ -59,7 +40,7 @@ export function useVisitorForm<S extends core.$ZodType>({
   const serverResult = fetcher.data ?? (actionData?.intent === intent ? actionData : undefined);
   const serverErrors: FormErrors | null =
     !busy && serverResult && !serverResult.ok
-      ? { fieldErrors: byField(serverResult.fieldErrors ?? {}), formError: serverResult.formError || FAILURE_MESSAGES[intent] }
+      ? { fieldErrors: errorsByField(serverResult.fieldErrors ?? {}), formError: serverResult.formError || FAILURE_MESSAGES[intent] }
       : null;
   const errors = clientErrors ?? serverErrors;
 
@@ -70,13 +51,13 @@ export function useVisitorForm<S extends core.$ZodType>({
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const form = event.currentTarget;
-    const result = validate(schema, readFormValues(form));
+    const result = validate(schema, readVisitorFormValues(form));
     if (result.ok) {
       setClientErrors(null);
       return;
     }
     event.preventDefault();
-    const fieldErrors = byField(result.fieldErrors);
+    const fieldErrors = errorsByField(result.fieldErrors);
     const first = fieldOrder.find((field) => fieldErrors[field]);
     setClientErrors({ fieldErrors, formError: first ? fieldErrors[first]! : result.formError });
     if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();

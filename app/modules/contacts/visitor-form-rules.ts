@@ -117,3 +117,22 @@ export function checkVisitorForm(intent: VisitorIntent, values: Values): FormChe
 
 /** The honeypot: a field people never see or fill. A value means a script filled the form. */
 export const HONEYPOT_FIELD = "website";
+
+/** Reads a visitor form in the browser: repeated `roleTags` become a list, every other field its (last) text value. */
+export function readVisitorFormValues(form: HTMLFormElement): Record<string, string | string[]> {
+  const data = new FormData(form);
+  const values: Record<string, string | string[]> = {};
+  for (const [key, value] of data) if (typeof value === "string" && key !== "roleTags") values[key] = value;
+  values.roleTags = data.getAll("roleTags").filter((tag): tag is string => typeof tag === "string");
+  return values;
+}
+
+/** `roleTags.0` → `roleTags`: a message about one item belongs to the field (the first message per field wins). */
+export function errorsByField(fieldErrors: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, message] of Object.entries(fieldErrors)) {
+    const field = key.split(".")[0] ?? key;
+    if (!(field in out)) out[field] = message;
+  }
+  return out;
+}
