@@ -18,6 +18,20 @@ function elapsed(iso: string, now: Date): number | null {
   return Math.max(0, now.getTime() - time);
 }
 
+/**
+ * What both feeds say for the last 7 days ('just now', then whole minutes, hours, days, rounded down), "" for a
+ * time that is not one, or null from 7 days on, where each shows a date of its own.
+ */
+function withinAWeek(iso: string, now: Date): string | null {
+  const ms = elapsed(iso, now);
+  if (ms === null) return "";
+  if (ms < MINUTE) return "just now";
+  if (ms < HOUR) return plural(Math.floor(ms / MINUTE), "minute");
+  if (ms < DAY) return plural(Math.floor(ms / HOUR), "hour");
+  if (ms < 7 * DAY) return plural(Math.floor(ms / DAY), "day");
+  return null;
+}
+
 const pitchDateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** 'Nov 3, 2026' in English month names, in the given time zone (the viewer's own when omitted). */
@@ -37,13 +51,7 @@ function pitchDate(date: Date, timeZone: string | undefined): string {
  * Units are whole and rounded down: 119 minutes is '1 hour ago'.
  */
 export function formatPitchTime(iso: string, now: Date, timeZone?: string): string {
-  const ms = elapsed(iso, now);
-  if (ms === null) return "";
-  if (ms < MINUTE) return "just now";
-  if (ms < HOUR) return plural(Math.floor(ms / MINUTE), "minute");
-  if (ms < DAY) return plural(Math.floor(ms / HOUR), "hour");
-  if (ms < 7 * DAY) return plural(Math.floor(ms / DAY), "day");
-  return pitchDate(new Date(iso), timeZone);
+  return withinAWeek(iso, now) ?? pitchDate(new Date(iso), timeZone);
 }
 
 /**
@@ -51,11 +59,5 @@ export function formatPitchTime(iso: string, now: Date, timeZone?: string): stri
  * '{n} day(s) ago'; 7 days or more shows the local date (`toLocaleDateString()`).
  */
 export function formatActivityTime(iso: string, now: Date): string {
-  const ms = elapsed(iso, now);
-  if (ms === null) return "";
-  if (ms < MINUTE) return "just now";
-  if (ms < HOUR) return plural(Math.floor(ms / MINUTE), "minute");
-  if (ms < DAY) return plural(Math.floor(ms / HOUR), "hour");
-  if (ms < 7 * DAY) return plural(Math.floor(ms / DAY), "day");
-  return new Date(iso).toLocaleDateString();
+  return withinAWeek(iso, now) ?? new Date(iso).toLocaleDateString();
 }
