@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { renderAsync } from "@resvg/resvg-js";
-import { PNG } from "pngjs";
 import { DomainError } from "~/modules/errors.server";
 import { appIconSvg } from "./app-icon-svg";
+import { opaqueRowsUpFiltered, writePng } from "./png-file.server";
 import { APP_ICON_SIZE, CONCEPT_MESSAGE, isAppIconConcept, type AppIconConcept } from "./concepts";
 
 /**
@@ -23,9 +23,7 @@ function etagOf(bytes: Buffer): string {
 export async function renderSvgToPng(svg: string, width: number, opaque: boolean): Promise<Buffer> {
   const image = await renderAsync(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false }, logLevel: "off" });
   if (!opaque) return image.asPng();
-  const png = new PNG({ width: image.width, height: image.height });
-  png.data = image.pixels;
-  return PNG.sync.write(png, { colorType: 2, inputColorType: 6, inputHasAlpha: true });
+  return writePng({ width: image.width, height: image.height, bitDepth: 8, colorType: "rgb" }, opaqueRowsUpFiltered(image.pixels, image.width, image.height));
 }
 
 function cached(key: string, render: () => Promise<Buffer>): Promise<RenderedIcon> {

@@ -1,9 +1,5 @@
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import QRCode from "qrcode";
-
-const deflate = promisify(zlib.deflate);
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+import { writePng } from "~/modules/icons/png-file.server";
 
 /**
  * A QR code as a black-and-white PNG (1 bit per pixel, whole pixels per module, at most `maxWidth` wide).
@@ -29,19 +25,5 @@ export async function renderQrPng(text: string, options: { errorCorrectionLevel:
       for (let x = from; x < from + scale; x += 1) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(width, 4);
-  header[8] = 1; // bit depth
-  header[9] = 0; // greyscale
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", await deflate(raw)), chunk("IEND", Buffer.alloc(0))]);
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(body));
-  return Buffer.concat([length, body, crc]);
+  return writePng({ width, height: width, bitDepth: 1, colorType: "greyscale" }, raw);
 }
