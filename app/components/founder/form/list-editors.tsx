@@ -59,35 +59,25 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
                 <li key={row.key}>
                   <div className="grid grid-cols-[minmax(0,1.35fr)_minmax(0,1fr)_2.5rem] items-start gap-2">
                     <div>
-                      <label htmlFor={labelId} className="sr-only">
-                        Metric {index + 1} name
-                      </label>
-                      <input
-                        id={labelId}
+                      <RowInput
+                        slot={labelSlot}
+                        label={`Metric ${index + 1} name`}
                         value={row.label}
-                        onChange={(event) => update(index, { label: event.target.value })}
+                        onValue={(label) => update(index, { label })}
                         maxLength={maxLengthOf(projectFormSchema, "metrics.label")}
                         placeholder="e.g. Monthly revenue"
-                        data-error-slot={labelSlot}
-                        aria-invalid={errors[labelSlot] ? true : undefined}
-                        aria-describedby={describedBy(errors[labelSlot] && `${labelId}-error`)}
-                        className={bareInputClass}
+                        error={errors[labelSlot]}
                       />
                     </div>
                     <div>
-                      <label htmlFor={valueId} className="sr-only">
-                        Metric {index + 1} value
-                      </label>
-                      <input
-                        id={valueId}
+                      <RowInput
+                        slot={valueSlot}
+                        label={`Metric ${index + 1} value`}
                         value={row.value}
-                        onChange={(event) => update(index, { value: event.target.value })}
+                        onValue={(value) => update(index, { value })}
                         maxLength={maxLengthOf(projectFormSchema, "metrics.value")}
                         placeholder="e.g. $48k"
-                        data-error-slot={valueSlot}
-                        aria-invalid={errors[valueSlot] ? true : undefined}
-                        aria-describedby={describedBy(errors[valueSlot] && `${valueId}-error`)}
-                        className={bareInputClass}
+                        error={errors[valueSlot]}
                       />
                     </div>
                     <IconButton label={`Remove metric ${index + 1}`} tone="danger" onClick={() => remove(index)}>
@@ -164,18 +154,14 @@ export function PointsEditor({
                   <span aria-hidden className="mt-2.5 w-5 shrink-0 text-right text-sm font-medium tabular-nums text-slate-500">
                     {index + 1}.
                   </span>
-                  <label htmlFor={id} className="sr-only">
-                    {capitalised} {index + 1}
-                  </label>
-                  <input
-                    id={id}
+                  <RowInput
+                    slot={slot}
+                    label={`${capitalised} ${index + 1}`}
                     value={row.text}
-                    onChange={(event) => onChange(rows.map((item, i) => (i === index ? { ...item, text: event.target.value } : item)))}
+                    onValue={(text) => onChange(rows.map((item, i) => (i === index ? { ...item, text } : item)))}
                     maxLength={maxLengthOf(projectFormSchema, "problemPoints")}
                     placeholder={placeholder}
-                    data-error-slot={slot}
-                    aria-invalid={errors[slot] ? true : undefined}
-                    aria-describedby={describedBy(errors[slot] && `${id}-error`)}
+                    error={errors[slot]}
                     className={`${bareInputClass} min-w-0 flex-1`}
                   />
                   <IconButton label={`Remove ${noun} ${index + 1}`} tone="danger" onClick={() => remove(index)}>
@@ -200,5 +186,41 @@ export function PointsEditor({
         {full ? <span className="text-xs text-slate-500">At most {LIMITS.points} points</span> : null}
       </div>
     </div>
+  );
+}
+
+type RowInputProps = {
+  /** The field's error slot (`metrics.0.label`); its DOM id is derived from it. */
+  slot: string;
+  /** Read by screen readers only: the rows show no visible label. */
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  maxLength: number | undefined;
+  placeholder: string;
+  error: string | undefined;
+  className?: string;
+};
+
+/** One text input of a list row, with its screen-reader label and its error wiring. */
+function RowInput({ slot, label, value, onValue, maxLength, placeholder, error, className = bareInputClass }: RowInputProps) {
+  const id = fieldDomId(slot);
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        value={value}
+        onChange={(event) => onValue(event.target.value)}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        data-error-slot={slot}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(error && `${id}-error`)}
+        className={className}
+      />
+    </>
   );
 }
