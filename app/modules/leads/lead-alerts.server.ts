@@ -4,7 +4,7 @@ import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
 import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
-import { queueInBatches, ScheduledMail, type ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
+import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/updates/digest-slot";
 import type { LeadAlertSettings } from "./lead-alert-form";
@@ -160,16 +160,16 @@ export class LeadAlertScheduler extends ScheduledMail<SummaryRun> {
     private readonly links: MailLinks,
     private readonly schedule: { hour: number; timeZone: string },
     logger: Logger,
-    private readonly batching: ScheduledMailOptions & { batchSize?: number } = {},
+    options: ScheduledMailOptions = {},
   ) {
-    super(db, logger, batching);
+    super(db, logger, options);
   }
 
   protected latestSlot(now: Date): DigestSlot {
     return latestDailySlot(now, this.schedule.hour, this.schedule.timeZone);
   }
 
-  protected send(slot: DigestSlot, now: Date, options: { resume: boolean; stopping: AbortSignal }): Promise<SummaryRun | null> {
-    return sendLeadAlertSummaries(this.db, this.links, slot, now, { ...options, batchSize: this.batching.batchSize });
+  protected send(slot: DigestSlot, now: Date, options: ScheduledSendOptions): Promise<SummaryRun | null> {
+    return sendLeadAlertSummaries(this.db, this.links, slot, now, options);
   }
 }

@@ -10,7 +10,11 @@ export type ScheduledMailOptions = {
   clock?: () => Date;
   /** Told when a run queued mail, so delivery starts at once (the mail worker's wake). */
   onMailQueued?: () => void;
+  /** Messages (or projects) queued per transaction; each run's own default when omitted. */
+  batchSize?: number;
 };
+
+export type ScheduledSendOptions = { resume: boolean; stopping: AbortSignal; batchSize?: number };
 
 /**
  * Mail sent at a scheduled slot (the weekly digest, the daily lead summaries), checked every minute. Only the latest
@@ -32,7 +36,7 @@ export abstract class ScheduledMail<Run extends ScheduledMailProgress> extends R
   protected abstract latestSlot(now: Date): DigestSlot;
 
   /** Claims the slot's run (or, with `resume`, continues it) and queues its mail; null when another instance has it. */
-  protected abstract send(slot: DigestSlot, now: Date, options: { resume: boolean; stopping: AbortSignal }): Promise<Run | null>;
+  protected abstract send(slot: DigestSlot, now: Date, options: ScheduledSendOptions): Promise<Run | null>;
 
   /** Runs every `intervalMs`, and once now (a missed run is caught up at start-up). */
   override start(intervalMs = 60_000): void {
@@ -45,7 +49,7 @@ export abstract class ScheduledMail<Run extends ScheduledMailProgress> extends R
     const slot = this.latestSlot(now);
     const recorded = await this.db.selectFrom(this.runsTable).select("finished_at").where("slot", "=", slot.slot).executeTakeFirst();
     if (recorded?.finished_at) return null;
-    const run = await this.send(slot, now, { resume: recorded !== undefined, stopping });
+    const run = await this.send(slot, now, { resume: recorded !== undefined, stopping, batchSize: this.options.batchSize });
     if (run) this.#log(run);
     if (run?.messages) this.options.onMailQueued?.();
     return run;

@@ -4,7 +4,7 @@ import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { digestMail } from "~/modules/mail/messages.server";
 import { enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
-import { queueInBatches, ScheduledMail, type ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
+import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
 import { latestDigestSlot, type DigestSlot } from "./digest-slot";
 
 export type DigestSchedule = { hour: number; timeZone: string };
@@ -192,19 +192,16 @@ export class DigestScheduler extends ScheduledMail<DigestRun> {
     private readonly links: MailLinks,
     private readonly schedule: DigestSchedule,
     logger: Logger,
-    private readonly batching: ScheduledMailOptions & {
-      /** Digests per transaction (default `DIGEST_BATCH_SIZE`). */
-      batchSize?: number;
-    } = {},
+    options: ScheduledMailOptions = {},
   ) {
-    super(db, logger, batching);
+    super(db, logger, options);
   }
 
   protected latestSlot(now: Date): DigestSlot {
     return latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
   }
 
-  protected send(slot: DigestSlot, now: Date, options: { resume: boolean; stopping: AbortSignal }): Promise<DigestRun | null> {
-    return sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now, { ...options, batchSize: this.batching.batchSize });
+  protected send(slot: DigestSlot, now: Date, options: ScheduledSendOptions): Promise<DigestRun | null> {
+    return sendDigestFor(this.db, this.links, slot, this.schedule.timeZone, now, options);
   }
 }
