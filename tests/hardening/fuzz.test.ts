@@ -8,6 +8,7 @@ import { isStorableText } from "~/modules/forms/storable-text";
 import { showServerLogsOnFailure } from "../e2e/support";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createPostgresDatabase } from "../support/postgres";
+import { signUpAndSignIn } from "../support/sign-up";
 
 /**
  * Issue 15, item 8: a seeded fuzzer against the built app (as `npm start` runs it), on SQLite and on PostgreSQL.
@@ -640,10 +641,7 @@ async function postForm(server: AppServer, formPath: string, fields: Record<stri
 /** A founder of this run, signed up and signed in through /auth, with a published project, a tier, a QR code and a lead. */
 async function prepareFounder(server: AppServer, store: StoreReader, dialect: string): Promise<{ refs: Refs; cookie: string }> {
   const email = `fuzz-founder-${dialect}@example.com`;
-  expect((await postForm(server, "/auth", { intent: "signup", email, password: PASSWORD, name: "Fuzz Founder" })).status).toBe(200);
-  const signIn = await postForm(server, "/auth", { intent: "signin", email, password: PASSWORD });
-  expect(signIn.status).toBe(302);
-  const cookie = signIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  const cookie = await signUpAndSignIn(server.url, email, PASSWORD);
   const ownSlug = `fuzz-${dialect}`;
   const created = await postForm(
     server,
