@@ -42,6 +42,9 @@ const optionalQueryText = (max: number) =>
     z.transform((value: string | undefined) => (value && isStorableText(value) ? value.trim().slice(0, max) || null : null)),
   );
 
+/** The longest search the inbox reads: longer text is cut, and the search box stops there. */
+export const LEAD_SEARCH_MAX_LENGTH = 100;
+
 /**
  * The inbox's filters, read from the URL (`?action=signal&event=Expo&status=new&q=ada&after=…`). A value that is not
  * one of the choices means 'any': a stale or hand-edited link shows the whole inbox rather than an error.
@@ -50,7 +53,7 @@ export const leadFilterSchema = z.object({
   action: optionalChoice(LEAD_ACTIONS),
   status: optionalChoice(LEAD_STATUSES),
   event: optionalQueryText(100),
-  q: optionalQueryText(100),
+  q: optionalQueryText(LEAD_SEARCH_MAX_LENGTH),
   after: optionalQueryText(200),
 });
 export type LeadFilters = z.infer<typeof leadFilterSchema>;

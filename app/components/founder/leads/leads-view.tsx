@@ -6,6 +6,7 @@ import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { useClock } from "~/components/ui/use-clock";
 import type { FormResult } from "~/modules/forms/form-result";
 import {
+  LEAD_SEARCH_MAX_LENGTH,
   LEAD_ACTION_LABELS,
   LEAD_ACTIONS,
   LEAD_STATUS_LABELS,
@@ -136,7 +137,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
           <label htmlFor="lead-search" className={labelClass}>
             Search
           </label>
-          <input id="lead-search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Name or e-mail" maxLength={100} className={inputClass} />
+          <input id="lead-search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Name or e-mail" maxLength={LEAD_SEARCH_MAX_LENGTH} className={inputClass} />
         </div>
         <div>
           <label htmlFor="lead-action" className={labelClass}>
