@@ -2,9 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import fc from "fast-check";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
+import { counterDrift, movedDrift } from "../support/counter-drift";
 import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
 import { createPostgresDatabase } from "../support/postgres";
 import { startSmtpServer } from "../support/smtp";
@@ -39,18 +41,6 @@ const DRAIN_TIMEOUT_MS = 200_000;
 const AUTH_SECRET = "crash-loop-test-secret-0123456789abcdef";
 
 console.log(`crash loop seed: ${SEED} (CRASH_LOOP_SEED=${SEED} repeats these kill moments)`);
-
-/** mulberry32: a small seeded generator, so the kill moments are reproducible. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 type Dialect = keyof typeof RUNS;
 type Row = Record<string, unknown>;
@@ -162,37 +152,6 @@ function writer(dialect: Dialect, demo: { projectId: string; tierId: string }) {
   return { acknowledged, statuses, writeUntilKilled };
 }
 
-/** Each maintained counter minus the count of the raw rows it stands for, by project (and source). */
-async function counterDrift(query: Query): Promise<Record<string, number>> {
-  const drift: Record<string, number> = {};
-  const add = (key: string, value: unknown) => (drift[key] = (drift[key] ?? 0) + Number(value));
-  const project = "select project_id, total_scans, unique_scans, intros, subscribers, signals from project_stats";
-  for (const row of await query(project)) {
-    for (const column of ["total_scans", "unique_scans", "intros", "subscribers", "signals"]) add(`${row.project_id} ${column}`, row[column]);
-  }
-  const raw: [string, string][] = [
-    ["total_scans", "select project_id, count(*) as n from scans group by project_id"],
-    ["unique_scans", "select project_id, count(*) as n from project_viewers group by project_id"],
-    ["intros", "select project_id, count(*) as n from intros group by project_id"],
-    ["subscribers", "select project_id, count(*) as n from contacts where subscribed = true group by project_id"],
-    ["signals", "select project_id, count(*) as n from signals group by project_id"],
-  ];
-  for (const [column, text] of raw) for (const row of await query(text)) add(`${row.project_id} ${column}`, -Number(row.n));
-
-  for (const row of await query("select project_id, source, scans, viewers, intros, signals, people from source_stats")) {
-    for (const column of ["scans", "viewers", "intros", "signals", "people"]) add(`${row.project_id} ${row.source} ${column}`, row[column]);
-  }
-  const rawBySource: [string, string][] = [
-    ["scans", "select project_id, case when qr_code_id is null then 'direct' else 'qr:' || qr_code_id end as source, count(*) as n from scans group by 1, 2"],
-    ["viewers", "select project_id, source, count(*) as n from source_viewers group by project_id, source"],
-    ["intros", "select project_id, source, count(*) as n from intros group by project_id, source"],
-    ["signals", "select project_id, source, count(*) as n from signals group by project_id, source"],
-    ["people", "select project_id, source, count(*) as n from source_people group by project_id, source"],
-  ];
-  for (const [column, text] of rawBySource) for (const row of await query(text)) add(`${row.project_id} ${row.source} ${column}`, -Number(row.n));
-  return drift;
-}
-
 /** Rows that point at nothing: with the schema's foreign keys none can exist, whatever a kill interrupted. */
 const ORPHANS = [
   "select count(*) as n from contacts c where not exists (select 1 from projects p where p.id = c.project_id)",
@@ -221,7 +180,8 @@ async function integrityProblems(dialect: Dialect, query: Query): Promise<string
 }
 
 async function crashLoop(dialect: Dialect) {
-  const killMoments = seededRandom(SEED + (dialect === "sqlite" ? 0 : 1));
+  // The kill moments, drawn from the seed by the generator the fuzzer uses, so CRASH_LOOP_SEED repeats them.
+  const uptimes = fc.sample(fc.integer({ min: MIN_UPTIME_MS, max: MAX_UPTIME_MS }), { seed: SEED + (dialect === "sqlite" ? 0 : 1), numRuns: RUNS[dialect] });
   const store = await createStore(dialect);
   const smtp = await startSmtpServer();
   const env = { ...store.env, SMTP_URL: smtp.url, AUTH_SECRET };
@@ -236,15 +196,12 @@ async function crashLoop(dialect: Dialect) {
     const demo = { projectId: String(project!.id), tierId: "" };
     const [tier] = await before.query("select id from signal_tiers where project_id = ? order by id limit 1", [demo.projectId]);
     demo.tierId = String(tier!.id);
-    const driftBefore = await counterDrift(before.query);
+    const driftBefore = await counterDrift((sql) => before.query(sql));
     await before.close();
 
     const { acknowledged, statuses, writeUntilKilled } = writer(dialect, demo);
-    const uptimes: number[] = [];
-    for (let run = 0; run < RUNS[dialect]; run += 1) {
+    for (const uptimeMs of uptimes) {
       app ??= await start();
-      const uptimeMs = Math.round(MIN_UPTIME_MS + killMoments() * (MAX_UPTIME_MS - MIN_UPTIME_MS));
-      uptimes.push(uptimeMs);
       await writeUntilKilled(app, uptimeMs);
       app = undefined;
     }
@@ -275,10 +232,8 @@ async function crashLoop(dialect: Dialect) {
     const acknowledgedCount = Object.values(acknowledged).reduce((sum, keys) => sum + keys.size, 0);
 
     // Counters: whatever the seed left, each counter is off from its raw rows by the same amount as before.
-    const driftAfter = await counterDrift(after.query);
-    const counterMismatches = Object.keys({ ...driftBefore, ...driftAfter })
-      .filter((key) => (driftAfter[key] ?? 0) !== (driftBefore[key] ?? 0))
-      .map((key) => `${key}: ${driftBefore[key] ?? 0} -> ${driftAfter[key] ?? 0}`);
+    const driftAfter = await counterDrift((sql) => after.query(sql));
+    const counterMismatches = movedDrift(driftBefore, driftAfter);
     const integrity = await integrityProblems(dialect, after.query);
 
     // Mail: by Message-ID at the SMTP server, and by recipient and kind for the mail each visitor's address gets.
