@@ -156,6 +156,13 @@ export function BoothScreenView({ project, codes, owner }: { project: { id: stri
   const { counters, lines, live, ended } = useLiveBooth(project.id);
   const { chosen, choose } = useChosenCode(project.id, codes);
   useWakeLock();
+  useEffect(() => {
+    // The token now sits in a cookie: take it out of the address bar and of this history entry.
+    const url = new URL(window.location.href);
+    if (!url.searchParams.has("key")) return;
+    url.searchParams.delete("key");
+    window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  }, []);
   const figures = useMemo(
     () => [
       { label: "Scans", value: counters?.scans },
