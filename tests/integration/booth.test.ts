@@ -10,7 +10,7 @@ import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { isDomainError } from "~/modules/errors.server";
 import { validate } from "~/modules/forms/validation";
 import { type ProjectEvent } from "~/modules/realtime/project-events.server";
-import { recordScans } from "~/modules/scans/scans.server";
+import { recordScans, ScanRecorder } from "~/modules/scans/scans.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { createLogger } from "~/modules/logging/logger.server";
@@ -119,6 +119,21 @@ describeEachDialect("booth counters and ticker", (getDb) => {
     });
     // Tomorrow nothing has happened yet.
     expect(await countProjectActivitySince(db, project.id, new Date(since.getTime() + DAY))).toMatchObject({ scans: 0, peopleWhoActed: 0, intros: 0, signals: 0 });
+  });
+
+  it("hears of a committed scan batch once per project, not once per scan, and not of an unknown project", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    const reports: string[][] = [];
+    const recorder = new ScanRecorder(db, undefined, { onScansStored: (projectIds) => reports.push([...projectIds].sort()) });
+    await Promise.all([
+      ...Array.from({ length: 5 }, (_, index) => recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: `v${index}` })),
+      recorder.record({ projectId: other.id, qrCodeId: null, viewerFingerprint: "v1" }),
+      recorder.record({ projectId: crypto.randomUUID(), qrCodeId: null, viewerFingerprint: "v1" }),
+    ]);
+    await recorder.idle();
+    expect(reports).toEqual([[project.id, other.id].sort()]);
   });
 
   it("reads what happened since an instant, oldest first, without a visitor's e-mail", async () => {

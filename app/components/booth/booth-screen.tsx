@@ -184,7 +184,7 @@ export function BoothScreenView({ project, codes, owner }: { project: { id: stri
             <div
               role="img"
               aria-label={`QR code for ${chosen.label}`}
-              className="aspect-square w-[min(88vw,52dvh)] rounded-2xl bg-white p-2 landscape:w-[min(72dvh,46vw)] [&>svg]:size-full"
+              className="aspect-square w-[min(88vw,52dvh)] rounded-2xl bg-white p-2 landscape:w-[min(76dvh,50vw)] [&>svg]:size-full"
               dangerouslySetInnerHTML={{ __html: chosen.svg }}
             />
             <p className="text-center text-lg font-medium text-slate-200">
