@@ -4,6 +4,9 @@ import { expect, it } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, revokeBoothLink } from "~/modules/booth/booth-links.server";
 import { readTickerSince } from "~/modules/booth/booth.server";
+import { openBoothStream } from "~/modules/booth/booth-stream.server";
+import { LiveStreams } from "~/modules/realtime/live-streams.server";
+import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
@@ -152,5 +155,58 @@ describeEachDialect("booth counters and ticker", (getDb) => {
     expect(items[2]).toMatchObject({ kind: "signal", tier: "Lead" });
     expect(JSON.stringify(items)).not.toContain("@example.com");
     expect(await readTickerSince(db, project.id, new Date(Date.now() + 60_000).toISOString())).toEqual([]);
+  });
+});
+
+/** Reads a stream's text until `until` matches what arrived (or 5 s pass). */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: { text: string }, until: RegExp): Promise<string> {
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + 5_000;
+  while (!until.test(seen.text) && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
+    if (chunk === null) continue;
+    if (chunk.done) break;
+    seen.text += decoder.decode(chunk.value, { stream: true });
+  }
+  return seen.text;
+}
+
+describeEachDialect("booth stream", (getDb) => {
+  it("sends counters and new ticker items on each activity event, resumes after its cursor, and ends when its link is revoked", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const events = createLocalProjectEvents();
+    const logger = createLogger("silent");
+    const deps = { db, events, streams: new LiveStreams(), logger };
+    const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
+    const link = await createBoothLink(db, project.ownerId, project.id, 3);
+    const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const controller = new AbortController();
+    const response = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, controller.signal, "203.0.113.7");
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.getReader();
+    const seen = { text: "" };
+    await readUntil(reader, seen, /event: counters/);
+    expect(seen.text).toContain('"scans":0');
+
+    await recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" });
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), visitor);
+    await events.publish({ projectId: project.id, kind: "activity" });
+    const text = await readUntil(reader, seen, /"kind":"intro"[\s\S]*"intros":1/);
+    expect(text).toMatch(/"kind":"scan"/);
+    expect(text).not.toContain("ana@example.com");
+    expect(text.match(/"kind":"scan"/g)).toHaveLength(1);
+    const cursor = [...text.matchAll(/^id: (.+)$/gm)].at(-1)![1]!;
+
+    // A reconnect with its cursor gets nothing it already had.
+    const resumed = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, cursor, new AbortController().signal, "203.0.113.7");
+    const resumedText = await readUntil(resumed.body!.getReader(), { text: "" }, /event: counters/);
+    expect(resumedText).not.toContain("event: ticker");
+
+    await revokeBoothLink({ db, events, logger }, project.ownerId, project.id, link.id);
+    expect(await readUntil(reader, seen, /event: ended/)).toContain("event: ended");
+    expect((await reader.read()).done).toBe(true);
+    await expect(openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, new AbortController().signal)).rejects.toSatisfy(notFound);
+    deps.streams.closeAll();
   });
 });

@@ -11,6 +11,9 @@ const SHOWN_LINES = 6;
 const SCAN_GROUP_MS = 60_000;
 const REOPEN_MS = 2_000;
 
+/** Ids remembered to drop a repeat: far more than one read's overlap can bring back. */
+const REMEMBERED_IDS = 1_000;
+
 const choiceKey = (projectId: string) => `pitchqr:booth:${projectId}:qr`;
 
 /** Midnight on this device, as an instant: the booth's "today". */
@@ -25,6 +28,7 @@ function addToTicker(lines: TickerLine[], items: TickerItem[], seen: Set<string>
   for (const item of items) {
     if (seen.has(item.id)) continue;
     seen.add(item.id);
+    if (seen.size > REMEMBERED_IDS) seen.delete(seen.values().next().value!);
     const at = Date.parse(item.at);
     const top = next[0];
     if (item.kind === "scan" && top?.kind === "scan" && top.eventLabel === item.eventLabel && Math.abs(at - top.at) < SCAN_GROUP_MS) {
@@ -39,16 +43,30 @@ function addToTicker(lines: TickerLine[], items: TickerItem[], seen: Set<string>
   return next;
 }
 
+/** Changes at this device's midnight, so the booth starts a new day (counters and ticker) by itself. */
+function useLocalDay(): string {
+  const [day, setDay] = useState(localMidnight);
+  useEffect(() => {
+    const now = new Date();
+    const nextMidnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const timer = setTimeout(() => setDay(localMidnight()), nextMidnight.getTime() - now.getTime() + 1_000);
+    return () => clearTimeout(timer);
+  }, [day]);
+  return day;
+}
+
 function useLiveBooth(projectId: string) {
+  const today = useLocalDay();
   const [counters, setCounters] = useState<Counters | null>(null);
-  const [lines, setLines] = useState<TickerLine[]>([]);
+  // Kept with the day they belong to: a new day starts with an empty ticker.
+  const [ticker, setTicker] = useState<{ day: string; lines: TickerLine[] }>({ day: today, lines: [] });
   const [connected, setConnected] = useState(false);
   const [online, setOnline] = useState(true);
   const [ended, setEnded] = useState(false);
 
   useEffect(() => {
     const seen = new Set<string>();
-    const streamUrl = `/project/${encodeURIComponent(projectId)}/booth/stream?today=${encodeURIComponent(localMidnight())}`;
+    const streamUrl = `/project/${encodeURIComponent(projectId)}/booth/stream?today=${encodeURIComponent(today)}`;
     let source: EventSource | null = null;
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -64,7 +82,7 @@ function useLiveBooth(projectId: string) {
       source.addEventListener("counters", (event) => setCounters(JSON.parse((event as MessageEvent<string>).data) as Counters));
       source.addEventListener("ticker", (event) => {
         const items = JSON.parse((event as MessageEvent<string>).data) as TickerItem[];
-        setLines((current) => addToTicker(current, items, seen));
+        setTicker((current) => ({ day: today, lines: addToTicker(current.day === today ? current.lines : [], items, seen) }));
       });
       source.addEventListener("ended", () => {
         setEnded(true);
@@ -88,7 +106,7 @@ function useLiveBooth(projectId: string) {
     };
     open();
     return stop;
-  }, [projectId]);
+  }, [projectId, today]);
 
   useEffect(() => {
     const update = () => setOnline(navigator.onLine);
@@ -101,7 +119,7 @@ function useLiveBooth(projectId: string) {
     };
   }, []);
 
-  return { counters, lines, live: connected && online, ended };
+  return { counters, lines: ticker.day === today ? ticker.lines : [], live: connected && online, ended };
 }
 
 /** Keeps the screen on while the booth is shown (Screen Wake Lock API where there is one), again after the tab was hidden. */

@@ -76,7 +76,8 @@ export async function openBoothStream(
           readQueued = false;
           const from = newestAt ? new Date(Date.parse(newestAt) - OVERLAP_MS).toISOString() : today.toISOString();
           const [items, counters] = await Promise.all([readTickerSince(deps.db, projectId, from), countProjectActivitySince(deps.db, projectId, today)]);
-          const fresh = items.filter((item) => !sent.has(item.id));
+          // After a reconnect, what the client had is everything up to its cursor: nothing at or before it again.
+          const fresh = items.filter((item) => !sent.has(item.id) && (cursor === null || item.at > cursor));
           for (const item of fresh) {
             sent.set(item.id, item.at);
             if (!newestAt || item.at > newestAt) newestAt = item.at;
