@@ -3,6 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { FormAlert, labelClass } from "~/components/ui/form-fields";
+import { useViewerTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
 import { BOOTH_LINK_DAYS, boothPath, DEFAULT_BOOTH_LINK_DAYS } from "~/modules/booth/booth-link-form";
 import type { FormResult } from "~/modules/forms/form-result";
@@ -10,7 +11,8 @@ import type { FormResult } from "~/modules/forms/form-result";
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string };
 type CreatedLink = FormResult<string, { boothUrl?: string; boothQrSvg?: string }>;
 
-const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const dateTime = (iso: string, timeZone: string | undefined) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
 
 /**
  * The owner's booth mode: open the booth screen here, or create a link for a staff device (shown once, with its
@@ -21,6 +23,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
   const create = useFetcher<CreatedLink>();
   const revoke = useFetcher<FormResult>();
   const copier = useCopy();
+  const timeZone = useViewerTimeZone();
   const created = create.data?.ok ? create.data : null;
   const revokingId = revoke.state !== "idle" ? String(revoke.formData?.get("linkId") ?? "") : null;
   const shown = links.filter((link) => link.id !== revokingId);
@@ -56,13 +59,13 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
         </create.Form>
         {create.data && !create.data.ok ? <FormAlert message={create.data.formError} /> : null}
         {created?.boothUrl ? (
-          <div className="rounded-xl border border-brand-200 bg-brand-50 p-3" role="status">
+          <div className="rounded-xl border border-brand-100 bg-brand-50 p-3" role="status">
             <p className="text-sm font-semibold text-slate-900">New booth link: shown only now. Open it on the staff device, or scan the code with it.</p>
             <div className="mt-2 flex flex-wrap items-start gap-3">
               {created.boothQrSvg ? (
                 <div aria-label="QR code of the booth link" role="img" className="size-28 shrink-0 rounded-lg bg-white p-1 [&>svg]:size-full" dangerouslySetInnerHTML={{ __html: created.boothQrSvg }} />
               ) : null}
-              <div className="min-w-0 flex-1 space-y-2">
+              <div className="min-w-0 flex-1 basis-52 space-y-2">
                 <input readOnly aria-label="Booth link" value={created.boothUrl} className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-xs" />
                 <button type="button" className={secondaryButtonClass} onClick={() => void copier.copy(created.boothUrl!, "booth-link")}>
                   <Copy aria-hidden className="size-4" />
@@ -80,7 +83,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
               {shown.map((link) => (
                 <li key={link.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
                   <span className="text-slate-700">
-                    Created {dateTime(link.createdAt)} · expires {dateTime(link.expiresAt)}
+                    Created {dateTime(link.createdAt, timeZone)} · expires {dateTime(link.expiresAt, timeZone)}
                   </span>
                   <revoke.Form method="post" action={action}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />
