@@ -3,9 +3,9 @@ import { BoothEnded, BoothScreenView } from "~/components/booth/booth-screen";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { boothCookie, clearedBoothCookie, resolveBoothAccess } from "~/modules/booth/booth-access.server";
 import { BOOTH_NOT_FOUND, loadBoothScreen } from "~/modules/booth/booth.server";
-import { DomainError } from "~/modules/errors.server";
+import { isDomainError } from "~/modules/errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-booth";
 
@@ -27,18 +27,16 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const secure = config.publicUrl.startsWith("https://");
   const access = await resolveBoothAccess({ db: database.db, auth }, request, params.id, url.searchParams.get("key"));
   if (access.kind === "none") {
+    // No token: as every owner page, sign-in first, then "Project not found or access denied" for anyone but the owner.
     const user = await requireSessionUser(auth, request, url);
-    await orRedirectToMyProjects(flashCookie, async () => {
-      context.logger.debug({ userId: user.id }, "booth of a project not owned");
-      throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
-    });
+    await orRedirectToMyProjects(flashCookie, () => assertOwner(database.db, user.id, params.id));
   }
   if (access.kind !== "viewer") {
     const headers = { "Set-Cookie": clearedBoothCookie(params.id, secure), "Cache-Control": "no-store" };
     throw data({ boothEnded: access.kind === "ended" }, { status: 404, headers });
   }
   const screen = await loadBoothScreen(database.db, access.viewer, params.id, config.publicUrl).catch((error: unknown) => {
-    throw error instanceof DomainError ? data({ boothEnded: false, message: BOOTH_NOT_FOUND }, { status: 404 }) : error;
+    throw isDomainError(error) ? data({ boothEnded: false, message: BOOTH_NOT_FOUND }, { status: 404 }) : error;
   });
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (access.newToken) headers.set("Set-Cookie", boothCookie(params.id, access.newToken.token, access.newToken.expiresAt, secure));

@@ -2,7 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Auth } from "~/modules/auth/auth.server";
 import { getSessionUser } from "~/modules/auth/session.server";
+import { isDomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { boothPath } from "./booth-link-form";
 import { checkBoothToken } from "./booth-links.server";
 import type { BoothViewer } from "./booth.server";
@@ -47,12 +49,19 @@ export async function resolveBoothAccess(deps: { db: Kysely<Database>; auth: Aut
       : { kind: check.kind };
   }
   const user = await getSessionUser(deps.auth, request);
-  if (user) {
-    const owned = await deps.db.selectFrom("projects").select("id").where("id", "=", projectId).where("owner_id", "=", user.id).executeTakeFirst();
-    if (owned) return { kind: "viewer", viewer: { kind: "owner", ownerId: user.id }, newToken: null };
-  }
+  if (user && (await isOwner(deps.db, user.id, projectId))) return { kind: "viewer", viewer: { kind: "owner", ownerId: user.id }, newToken: null };
   const kept = boothTokenFromCookie(request.headers.get("cookie"));
   if (kept === null) return { kind: "none" };
   const check = await checkBoothToken(deps.db, projectId, kept);
   return check.kind === "valid" ? { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: null } : { kind: check.kind };
+}
+
+function isOwner(db: Kysely<Database>, userId: string, projectId: string): Promise<boolean> {
+  return assertOwner(db, userId, projectId).then(
+    () => true,
+    (error: unknown) => {
+      if (isDomainError(error) && error.code === "not_found") return false;
+      throw error;
+    },
+  );
 }
