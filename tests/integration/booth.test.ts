@@ -1,12 +1,12 @@
 // Booth mode (issue 17, decision "booth-mode"): booth links (owner-only creation and revocation, expiry, the token
 // stored hashed), today's counters by analytics' definitions, and the ticker's reads.
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, revokeBoothLink } from "~/modules/booth/booth-links.server";
 import { readTickerSince } from "~/modules/booth/booth.server";
 import { openBoothStream } from "~/modules/booth/booth-stream.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
-import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
+import { createLocalProjectEvents, createPostgresProjectEvents } from "~/modules/realtime/project-events.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
@@ -171,12 +171,14 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: 
   return seen.text;
 }
 
-describeEachDialect("booth stream", (getDb) => {
+describeEachDialect("booth stream", (getDb, dialect) => {
   it("sends counters and new ticker items on each activity event, resumes after its cursor, and ends when its link is revoked", async () => {
-    const { db } = getDb();
+    const { db, url } = getDb();
     const project = await createProject(db);
-    const events = createLocalProjectEvents();
     const logger = createLogger("silent");
+    // The realtime path the app uses on each database: local fan-out, or LISTEN/NOTIFY.
+    const events = dialect === "postgres" ? await createPostgresProjectEvents(url, logger) : createLocalProjectEvents();
+    onTestFinished(() => events.close());
     const deps = { db, events, streams: new LiveStreams(), logger };
     const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
     const link = await createBoothLink(db, project.ownerId, project.id, 3);
