@@ -75,7 +75,8 @@ export const meta: Route.MetaFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = rootData?.cspNonce;
-  const install = installTarget(useMatches());
+  const matches = useMatches();
+  const install = installTarget(matches);
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
@@ -114,7 +115,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="apple-mobile-web-app-title" content={install.name} />
       </head>
       <body className="min-h-dvh">
-        <SiteHeader user={rootData?.user ?? null} />
+        {isFullScreen(matches) ? null : <SiteHeader user={rootData?.user ?? null} />}
         {children}
         <Toaster position="top-center" richColors closeButton />
         <ScrollRestoration nonce={nonce} />
@@ -122,6 +123,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/** A route that is the whole screen (the booth) says so with `handle.fullScreen`: no site header. */
+function isFullScreen(matches: UIMatch[]): boolean {
+  return matches.some((match) => (match.handle as { fullScreen?: boolean } | undefined)?.fullScreen === true);
 }
 
 /**

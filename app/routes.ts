@@ -20,6 +20,8 @@ export default [
   route("project/:id/leads/:leadId/vcard.vcf", "routes/project.lead-vcf.ts"),
   route("project/:id/qr/:qrId/print.svg", "routes/project.qr-print.ts"),
   route("project/:id/qr/:qrId/print", "routes/project-qr-print-page.tsx"),
+  route("project/:id/booth", "routes/project-booth.tsx"),
+  route("project/:id/booth/stream", "routes/project.booth-stream.ts"),
   route("privacy", "routes/privacy.tsx"),
   route("terms", "routes/terms.tsx"),
   route("support", "routes/support.tsx"),

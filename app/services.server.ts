@@ -61,6 +61,11 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const scans = new ScanRecorder(database.db, undefined, {
     onExclusionError: (error) => logger.error({ err: error }, "excluded page loads could not be counted"),
     onConflictRetried: (error) => logger.warn({ err: error }, "a scan batch conflicted with another transaction; written again"),
+    onScansStored: (projectIds) => {
+      for (const projectId of projectIds) {
+        events.publish({ projectId, kind: "activity" }).catch((error: unknown) => logger.error({ err: error }, "could not publish activity event"));
+      }
+    },
   });
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
   const transport = config.smtpUrl

@@ -422,6 +422,16 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
+/** A booth link (decision "booth-mode"): read-only access to one project's booth screen; only the token's hash is kept. */
+export interface BoothLinksTable {
+  id: string;
+  project_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -457,6 +467,7 @@ export interface Database {
   lead_alert_runs: LeadAlertRunsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  booth_links: BoothLinksTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */

@@ -5,7 +5,9 @@ import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { getOwnedProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
-import { createQrCode, deleteQrCode } from "~/modules/qr/qr-codes.server";
+import { createQrCode, deleteQrCode, renderQrSvg } from "~/modules/qr/qr-codes.server";
+import { createBoothLinkSchema, revokeBoothLinkSchema, type CreateBoothLinkInput, type RevokeBoothLinkInput } from "~/modules/booth/booth-link-form";
+import { boothLinkUrl, createBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
 import { qrCodeFormSchema, type QrCodeFormInput } from "~/modules/qr/qr-form";
 import { projectUpdateSchema, type ProjectUpdateInput } from "~/modules/updates/project-update-form";
 import { postProjectUpdate } from "~/modules/updates/project-updates.server";
@@ -18,7 +20,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /**
  * The project's Details section (the spec's edit route). Its action also takes the QR codes and Updates sections'
- * writes (`intent=create-qr|delete-qr|post-update`), so every workspace write has one address.
+ * writes (`intent=create-qr|delete-qr|post-update`) and the booth links' (`create-booth-link|revoke-booth-link`), so every workspace write has one address.
  */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
@@ -50,10 +52,10 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "post-update"] as const;
+const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "post-update", "create-booth-link", "revoke-booth-link"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const { auth, database } = context.services;
+  const { auth, database, config, events } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
   return handleFormAction({
@@ -89,6 +91,23 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: ProjectUpdateInput) => {
           const update = await postProjectUpdate(database.db, user.id, params.id, input);
           return { message: "Update posted", id: update.id };
+        },
+      },
+      "create-booth-link": {
+        schema: createBoothLinkSchema,
+        failureMessage: "Failed to create booth link",
+        run: async (input: CreateBoothLinkInput) => {
+          const link = await createBoothLink(database.db, user.id, params.id, input.days);
+          const boothUrl = boothLinkUrl(config.publicUrl, params.id, link.token);
+          return { message: "Booth link created", id: link.id, boothUrl, boothQrSvg: await renderQrSvg(boothUrl) };
+        },
+      },
+      "revoke-booth-link": {
+        schema: revokeBoothLinkSchema,
+        failureMessage: "Failed to revoke booth link",
+        run: async (input: RevokeBoothLinkInput) => {
+          await revokeBoothLink({ db: database.db, events, logger: context.logger }, user.id, params.id, input.linkId);
+          return { message: "Booth link revoked", id: input.linkId };
         },
       },
     },

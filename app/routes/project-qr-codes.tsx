@@ -1,6 +1,8 @@
 import { ProjectSectionPage } from "~/components/founder/project-section-nav";
 import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
+import { BoothLinksCard } from "~/components/founder/booth-links-card";
 import { QrCodesCard } from "~/components/founder/qr-codes-card";
+import { listActiveBoothLinks } from "~/modules/booth/booth-links.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { publicUrlWarning } from "~/modules/qr/public-url";
@@ -18,7 +20,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const user = await requireSessionUser(auth, request, url);
   const section = await orRedirectToMyProjects(flashCookie, () => loadQrCodesSection(database.db, user.id, params.id, config.publicUrl));
   const warning = publicUrlWarning(config.publicUrl);
+  const boothLinks = await listActiveBoothLinks(database.db, user.id, params.id);
   return {
+    boothLinks,
     project: { id: section.project.id, title: section.project.title, slug: section.project.slug },
     pitchUrl: section.pitchUrl,
     pitchQrSvg: section.pitchQrSvg,
@@ -48,6 +52,7 @@ export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
         pitchQrSvg={loaderData.pitchQrSvg}
         qrCodes={loaderData.qrCodes}
       />
+      <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} />
     </ProjectSectionPage>
   );
 }

@@ -93,6 +93,13 @@ const PAGES: PageState<Project>[] = [
     },
   },
   { name: "print page", path: (p) => `/project/${p.id}/qr/${p.qrCodeId}/print` },
+  {
+    name: "booth screen",
+    path: at("/booth"),
+    act: async (page) => {
+      await page.getByText("Live", { exact: true }).waitFor();
+    },
+  },
   { name: "updates", path: at("/updates") },
   { name: "analytics", path: at("/analytics") },
   { name: "leads", path: at("/leads") },

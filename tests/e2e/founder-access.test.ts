@@ -79,6 +79,7 @@ const pages = [
   { name: "analytics page", path: () => `/project/${projectId}/analytics` },
   { name: "leads page", path: () => `/project/${projectId}/leads` },
   { name: "alerts and webhooks page", path: () => `/project/${projectId}/leads/settings` },
+  { name: "booth screen", path: () => `/project/${projectId}/booth` },
 ];
 
 describe.each(pages)("$name", ({ path: pagePath }) => {
@@ -138,6 +139,27 @@ describe("owner-only actions and APIs", () => {
     });
     expect(locationOf(remove, e2e.app.url).pathname).toBe("/my-projects");
     expect(e2e.db.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
+  });
+
+  it("creating and revoking booth links: another founder is sent away and no link is made or ended", async () => {
+    const mine = await request(`/project/${projectId}/edit`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "create-booth-link" }) });
+    expect(mine.status).toBe(200);
+    const linkId = (e2e.db.prepare("select id from booth_links where project_id = ?").get(projectId) as { id: string }).id;
+    const create = await request(`/project/${projectId}/edit`, {
+      cookie: intruder.cookie,
+      method: "POST",
+      body: new URLSearchParams({ intent: "create-booth-link", days: "7" }),
+    });
+    expect(locationOf(create, e2e.app.url).pathname).toBe("/my-projects");
+    const revoke = await request(`/project/${projectId}/edit`, {
+      cookie: intruder.cookie,
+      method: "POST",
+      body: new URLSearchParams({ intent: "revoke-booth-link", linkId }),
+    });
+    expect(locationOf(revoke, e2e.app.url).pathname).toBe("/my-projects");
+    const badDays = await request(`/project/${projectId}/edit`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "create-booth-link", days: "30" }) });
+    expect(badDays.status).toBe(400);
+    expect(e2e.db.prepare("select revoked_at from booth_links where project_id = ?").all(projectId)).toEqual([{ revoked_at: null }]);
   });
 
   it("generate-qr-code: 401 signed out, 404 for another founder, the owner gets the PNG and SVG", async () => {

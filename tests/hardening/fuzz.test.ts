@@ -227,7 +227,7 @@ const pageRequest: fc.Arbitrary<FuzzRequest> = fc
       slugValue.map((slug): Value[] => ["p", slug]),
       slugValue.map((slug): Value[] => ["pitch", slug, "manifest.webmanifest"]),
       fc
-        .tuple(projectIdValue, fc.constantFrom("edit", "qr-codes", "updates", "analytics", "contacts.csv", "leads", "leads.vcf"))
+        .tuple(projectIdValue, fc.constantFrom("edit", "qr-codes", "updates", "analytics", "contacts.csv", "leads", "leads.vcf", "booth"))
         .map(([id, page]): Value[] => ["project", id, page]),
       projectIdValue.map((id): Value[] => ["project", id, "leads", "settings"]),
       projectIdValue.map((id): Value[] => ["projects", id, "edit"]),
@@ -237,7 +237,10 @@ const pageRequest: fc.Arbitrary<FuzzRequest> = fc
       raw("%", "%zz", "pitch%", "%ED%A0%80", "a".repeat(2_100)).map((wire): Value[] => [wire]),
     ),
     fc.array(
-      fc.tuple(fc.constantFrom("returnTo", "qr", "dialog", "sent", "size", "status", "action", "q", "after", "event", "mode", "token"), fieldValue(fc.constantFrom("/dashboard", "/..//evil.example", "letter", "a6", "intro", "1"))),
+      fc.tuple(
+        fc.constantFrom("returnTo", "qr", "dialog", "sent", "size", "status", "action", "q", "after", "event", "mode", "token", "key"),
+        fieldValue(fc.constantFrom("/dashboard", "/..//evil.example", "letter", "a6", "intro", "1", "A".repeat(43))),
+      ),
       { maxLength: 3 },
     ),
     fc.oneof({ weight: 8, arbitrary: fc.constant("GET") }, { weight: 1, arbitrary: fc.constant("HEAD") }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
@@ -345,6 +348,12 @@ const apiReadRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
     .tuple(fc.oneof(fuzzText, fc.uuid(), raw("%", "%00", "%ED%A0%80")), fc.option(fc.constantFrom("-1", "x", "1e99", "99999999999999999999"), { nil: undefined }))
     .map(([id, after]) => request("api reads", "GET", ["api", "wall", id, "stream"], { query: after === undefined ? [] : [["after", after]] })),
   fc.array(fuzzText.map((text) => text.slice(0, 40)), { minLength: 1, maxLength: 3 }).map((parts) => request("api reads", "GET", ["api", ...parts])),
+  // The booth's stream: the owner's opens (and is cut as soon as it answers), anyone else's is refused.
+  fc
+    .tuple(projectIdValue, fc.option(fc.oneof(fuzzText, fc.constantFrom("2026-01-01T00:00:00.000Z", "-1", "1e99")), { nil: undefined }), fc.constantFrom("GET", "HEAD", "POST"), fc.boolean())
+    .map(([id, today, method, signedIn]) =>
+      request("api reads", method, ["project", id, "booth", "stream"], { query: today === undefined ? [] : [["today", today]], signedIn }),
+    ),
 );
 
 const projectFormFields = {
@@ -379,6 +388,8 @@ const founderRequest: fc.Arbitrary<FuzzRequest> = fc
             formFields({ intent: fc.constant("create-qr"), label: fc.constantFrom("Booth", "x".repeat(101)), eventTag: fc.constantFrom("expo", "") }),
             formFields({ intent: fc.constant("delete-qr"), qrCodeId: idOf("ownQrId").filter((v) => !(v instanceof Ref)) }),
             formFields({ intent: fc.constant("post-update"), body: fc.constantFrom("We shipped", "x".repeat(3_000)) }),
+            formFields({ intent: fc.constant("create-booth-link"), days: fc.constantFrom("1", "3", "7", "2", "", "1e3") }),
+            formFields({ intent: fc.constant("revoke-booth-link"), linkId: fc.oneof(fc.uuid(), fuzzText) }),
             formFields({ intent: fuzzText }),
           ),
         )

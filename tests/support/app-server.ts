@@ -30,11 +30,12 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts the built app (`node server.js`, as `npm start` does) on a free port with its own data directory.
+ * Starts the built app (`node server.js`, as `npm start` does) on a free port with its own data directory (or on
+ * the port and data directory of an app stopped before, to restart it).
  * TRUST_PROXY=loopback lets a test speak for distinct clients through X-Forwarded-For, as a real proxy would.
  */
-export async function startAppServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<AppServer> {
-  const port = await freePort();
+export async function startAppServer(options: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<AppServer> {
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-e2e-"));
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {

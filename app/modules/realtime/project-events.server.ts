@@ -2,8 +2,11 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 import type { Logger } from "~/modules/logging/logger.server";
 
-/** "Something on this project's public page changed": a new wall entry, a new signal count, an edit. */
-export type ProjectEvent = { projectId: string; kind: "wall" | "content" };
+/**
+ * "Something on this project changed": a new wall entry or signal count ("wall"), an edit ("content"), a committed
+ * scan batch, intro or subscription ("activity", for booth screens), a booth link revoked ("booth").
+ */
+export type ProjectEvent = { projectId: string; kind: "wall" | "content" | "activity" | "booth" };
 export type ProjectEventListener = (event: ProjectEvent) => void;
 
 /** "ok", or "degraded" while events from other instances cannot arrive and open walls poll the database instead. */

@@ -296,6 +296,7 @@ export class ScanRecorder {
 
   readonly #retry: ConflictRetryOptions;
   readonly #onExclusionError: (error: unknown) => void;
+  readonly #onScansStored: (projectIds: string[]) => void;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -304,9 +305,12 @@ export class ScanRecorder {
       onExclusionError?: (error: unknown) => void;
       /** A batch that lost a race with another transaction (deadlock, serialization) and is written again. */
       onConflictRetried?: (error: unknown) => void;
+      /** After a batch committed: the projects it stored scans for, each once (booth screens reread on it). */
+      onScansStored?: (projectIds: string[]) => void;
     } = {},
   ) {
     this.#onExclusionError = reports.onExclusionError ?? (() => {});
+    this.#onScansStored = reports.onScansStored ?? (() => {});
     this.#retry = { onRetry: reports.onConflictRetried };
   }
 
@@ -365,9 +369,12 @@ export class ScanRecorder {
           this.#retry,
         );
         batch.forEach((item, index) => item.resolve(stored[index] ?? false));
+        this.#reportStored(batch.filter((_, index) => stored[index]).map((item) => item.scan.projectId));
       } catch {
         // One bad scan must not fail the good ones sent in the same tick: write them one by one.
-        for (const item of batch) await this.#recordAlone(item);
+        const storedAlone: string[] = [];
+        for (const item of batch) if (await this.#recordAlone(item)) storedAlone.push(item.scan.projectId);
+        this.#reportStored(storedAlone);
       }
       // On SQLite a batch runs synchronously: let waiting requests be answered before the next one.
       await new Promise((resolve) => setImmediate(resolve));
@@ -375,12 +382,18 @@ export class ScanRecorder {
     this.#flushing = null;
   }
 
-  async #recordAlone(item: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }): Promise<void> {
+  #reportStored(projectIds: string[]): void {
+    if (projectIds.length) this.#onScansStored([...new Set(projectIds)]);
+  }
+
+  async #recordAlone(item: { scan: ScanInput; resolve: (stored: boolean) => void; reject: (error: unknown) => void }): Promise<boolean> {
     try {
       const [stored] = await recordScans(this.db, [item.scan], this.#retry);
       item.resolve(stored ?? false);
+      return stored ?? false;
     } catch (error) {
       item.reject(error);
+      return false;
     }
   }
 }

@@ -214,6 +214,7 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
+      await publishActivity(services, submission.projectId);
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
@@ -221,6 +222,7 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
+      await publishActivity(services, submission.projectId);
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
@@ -234,6 +236,13 @@ async function writeSubmission(
       return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
     }
   }
+}
+
+/** Booth screens reread on it (a signal's "wall" event does the same); ids only, never the visitor's data. */
+async function publishActivity(services: Pick<AppServices, "events" | "logger">, projectId: string): Promise<void> {
+  await services.events.publish({ projectId, kind: "activity" }).catch((error: unknown) => {
+    services.logger.error({ err: error }, "could not publish activity event");
+  });
 }
 
 function successMessage(intent: VisitorIntent): string {

@@ -1,0 +1,67 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import type { Auth } from "~/modules/auth/auth.server";
+import { getSessionUser } from "~/modules/auth/session.server";
+import { isDomainError } from "~/modules/errors.server";
+import { isRecordId } from "~/modules/http/id-shape";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { boothPath } from "./booth-link-form";
+import { checkBoothToken } from "./booth-links.server";
+import type { BoothViewer } from "./booth.server";
+
+/** The cookie a staff device keeps its booth token in, scoped to that one booth's path (screen and stream). */
+export const BOOTH_COOKIE = "pitchqr_booth";
+const BOOTH_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${BOOTH_COOKIE}=([^;]*)`);
+
+export function boothTokenFromCookie(cookieHeader: string | null): string | null {
+  if (!cookieHeader) return null;
+  return BOOTH_COOKIE_VALUE.exec(cookieHeader)?.[1] ?? null;
+}
+
+/**
+ * Keeps a booth token on the device until the link expires: HttpOnly (no script reads it), SameSite=Strict (no
+ * other site's request carries it), and sent only to this project's booth screen and stream.
+ */
+export function boothCookie(projectId: string, token: string, expiresAt: string, secure: boolean): string {
+  const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+  return `${BOOTH_COOKIE}=${token}; Path=${boothPath(projectId)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+}
+
+export function clearedBoothCookie(projectId: string, secure: boolean): string {
+  return `${BOOTH_COOKIE}=; Path=${boothPath(projectId)}; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+}
+
+/**
+ * Who is asking for this booth: a link's token in the address (`?key=`, first open) wins; then the project's owner
+ * signed in; then the token the device kept in its cookie. "none" means no token at all (the caller asks for a
+ * session, as other owner pages do); "ended" and "unknown" are a token that opens nothing.
+ */
+export type BoothAccess =
+  | { kind: "viewer"; viewer: BoothViewer; newToken: { token: string; expiresAt: string } | null }
+  | { kind: "ended" | "unknown" | "none" };
+
+export async function resolveBoothAccess(deps: { db: Kysely<Database>; auth: Auth }, request: Request, projectId: string, key: string | null): Promise<BoothAccess> {
+  if (!isRecordId(projectId)) return { kind: "unknown" };
+  if (key !== null) {
+    const check = await checkBoothToken(deps.db, projectId, key);
+    return check.kind === "valid"
+      ? { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: { token: key, expiresAt: check.expiresAt } }
+      : { kind: check.kind };
+  }
+  const user = await getSessionUser(deps.auth, request);
+  if (user && (await isOwner(deps.db, user.id, projectId))) return { kind: "viewer", viewer: { kind: "owner", ownerId: user.id }, newToken: null };
+  const kept = boothTokenFromCookie(request.headers.get("cookie"));
+  if (kept === null) return { kind: "none" };
+  const check = await checkBoothToken(deps.db, projectId, kept);
+  return check.kind === "valid" ? { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: null } : { kind: check.kind };
+}
+
+function isOwner(db: Kysely<Database>, userId: string, projectId: string): Promise<boolean> {
+  return assertOwner(db, userId, projectId).then(
+    () => true,
+    (error: unknown) => {
+      if (isDomainError(error) && error.code === "not_found") return false;
+      throw error;
+    },
+  );
+}

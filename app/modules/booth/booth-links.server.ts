@@ -1,0 +1,103 @@
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { isBoothTokenShape, isRecordId } from "~/modules/http/id-shape";
+import type { Logger } from "~/modules/logging/logger.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import type { ProjectEvents } from "~/modules/realtime/project-events.server";
+import { boothPath } from "./booth-link-form";
+
+const DAY_MS = 24 * 3_600_000;
+
+/** A link as the owner sees it in the list: never its token, which exists only in the address shown once. */
+export type BoothLinkSummary = { id: string; createdAt: string; expiresAt: string };
+
+export type NewBoothLink = BoothLinkSummary & { token: string };
+
+/** What a booth token is for one project: a working link, one that ended (expired or revoked), or nothing of it. */
+export type BoothTokenCheck = { kind: "valid"; linkId: string; expiresAt: string } | { kind: "ended" } | { kind: "unknown" };
+
+/** The stored form of a token: its sha256, so the table alone opens no booth. */
+export function hashBoothToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+/** A booth link for the owner's project: 256 random bits, base64url, working for `days` from `now`. */
+export async function createBoothLink(db: Kysely<Database>, ownerId: string, projectId: string, days: number, now = new Date()): Promise<NewBoothLink> {
+  await assertOwner(db, ownerId, projectId);
+  const token = crypto.randomBytes(32).toString("base64url");
+  const link = {
+    id: crypto.randomUUID(),
+    project_id: projectId,
+    token_hash: hashBoothToken(token),
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),
+  };
+  await db.insertInto("booth_links").values(link).execute();
+  return { id: link.id, createdAt: link.created_at, expiresAt: link.expires_at, token };
+}
+
+/** The owner's links that still work, the one expiring last first. */
+export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string, projectId: string, now = new Date()): Promise<BoothLinkSummary[]> {
+  await assertOwner(db, ownerId, projectId);
+  const rows = await db
+    .selectFrom("booth_links")
+    .select(["id", "created_at", "expires_at"])
+    .where("project_id", "=", projectId)
+    .where("expires_at", ">", now.toISOString())
+    .where("revoked_at", "is", null)
+    .orderBy("expires_at", "desc")
+    .execute();
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at }));
+}
+
+/**
+ * Ends one of the owner's links now, and tells the booth screens open with it (they stop at once); a link already
+ * ended, or of another project, is not found.
+ */
+export async function revokeBoothLink(
+  deps: { db: Kysely<Database>; events: Pick<ProjectEvents, "publish">; logger: Logger },
+  ownerId: string,
+  projectId: string,
+  linkId: string,
+  now = new Date(),
+): Promise<void> {
+  const { db } = deps;
+  await assertOwner(db, ownerId, projectId);
+  if (!isRecordId(linkId)) throw new DomainError("not_found", "Booth link not found");
+  const revoked = await db
+    .updateTable("booth_links")
+    .set({ revoked_at: now.toISOString() })
+    .where("id", "=", linkId)
+    .where("project_id", "=", projectId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  if (Number(revoked.numUpdatedRows) === 0) throw new DomainError("not_found", "Booth link not found");
+  // An open screen that misses this event still stops at its next heartbeat, when its stream rechecks the link.
+  await deps.events.publish({ projectId, kind: "booth" }).catch((error: unknown) => deps.logger.error({ err: error }, "could not publish booth event"));
+}
+
+/** The address a booth link opens (`?key=` is read once, then kept in a cookie and dropped from the address bar). */
+export function boothLinkUrl(publicUrl: string, projectId: string, token: string): string {
+  return `${publicUrl}${boothPath(projectId)}?key=${token}`;
+}
+
+/** Whether `token` opens this project's booth at `now`. A token of another project is unknown here. */
+export async function checkBoothToken(db: Kysely<Database>, projectId: string, token: string | null, now = new Date()): Promise<BoothTokenCheck> {
+  if (!isBoothTokenShape(token) || !isRecordId(projectId)) return { kind: "unknown" };
+  const link = await db
+    .selectFrom("booth_links")
+    .select(["id", "project_id", "expires_at", "revoked_at"])
+    .where("token_hash", "=", hashBoothToken(token))
+    .executeTakeFirst();
+  if (!link || link.project_id !== projectId) return { kind: "unknown" };
+  if (link.revoked_at !== null || link.expires_at <= now.toISOString()) return { kind: "ended" };
+  return { kind: "valid", linkId: link.id, expiresAt: link.expires_at };
+}
+
+/** Whether the link a booth stream was opened with still works (the stream rechecks on revocation and at each heartbeat). */
+export async function isBoothLinkActive(db: Kysely<Database>, linkId: string, now = new Date()): Promise<boolean> {
+  const link = await db.selectFrom("booth_links").select(["expires_at", "revoked_at"]).where("id", "=", linkId).executeTakeFirst();
+  return !!link && link.revoked_at === null && link.expires_at > now.toISOString();
+}

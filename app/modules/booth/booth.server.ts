@@ -1,0 +1,97 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { isRecordId } from "~/modules/http/id-shape";
+import { trackedPitchUrl, renderQrSvg } from "~/modules/qr/qr-codes.server";
+import type { TickerItem } from "./booth-ticker";
+
+/** Who is looking at a booth: the project's owner, or a staff device holding a working booth link. */
+export type BoothViewer = { kind: "owner"; ownerId: string } | { kind: "link"; linkId: string };
+
+/** The one answer to anyone who may not see a booth: it says nothing of whether the project exists. */
+export const BOOTH_NOT_FOUND = "Page not found";
+
+export type BoothScreen = {
+  project: { id: string; title: string };
+  /** The project's tracked QR codes, oldest first (the default is the first), each with the address it encodes. */
+  codes: { id: string; label: string; eventTag: string | null; url: string; svg: string }[];
+};
+
+/**
+ * What the booth screen shows besides its live parts, for a viewer `resolveBoothViewer` let in: the title and
+ * every tracked code, drawn as on the QR codes page.
+ */
+export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer, projectId: string, publicUrl: string): Promise<BoothScreen> {
+  if (!isRecordId(projectId)) throw new DomainError("not_found", BOOTH_NOT_FOUND);
+  let query = db.selectFrom("projects").select(["id", "title", "slug"]).where("id", "=", projectId);
+  if (viewer.kind === "owner") query = query.where("owner_id", "=", viewer.ownerId);
+  const project = await query.executeTakeFirst();
+  if (!project) throw new DomainError("not_found", BOOTH_NOT_FOUND);
+  const codes = await db
+    .selectFrom("qr_codes")
+    .select(["id", "label", "event_tag"])
+    .where("project_id", "=", project.id)
+    .orderBy("created_at", "asc")
+    .orderBy("id")
+    .execute();
+  const urls = codes.map((code) => trackedPitchUrl(publicUrl, project.slug, code.id));
+  const svgs = await Promise.all(urls.map(renderQrSvg));
+  return {
+    project: { id: project.id, title: project.title },
+    codes: codes.map((code, index) => ({ id: code.id, label: code.label, eventTag: code.event_tag, url: urls[index]!, svg: svgs[index]! })),
+  };
+}
+
+/** How many lines one read of the ticker gives at most (the screen shows fewer). */
+export const TICKER_PAGE = 12;
+
+/**
+ * What happened on the project at or after `from`, as ticker items, oldest first: the newest TICKER_PAGE of scans,
+ * intros and signals together. Three reads on the `(project_id, time)` indexes; items carry their row's id, so a
+ * reader that reads an overlapping window again can drop what it already showed.
+ */
+export async function readTickerSince(db: Kysely<Database>, projectId: string, from: string): Promise<TickerItem[]> {
+  const [scans, intros, signals] = await Promise.all([
+    db
+      .selectFrom("scans")
+      .leftJoin("qr_codes", "qr_codes.id", "scans.qr_code_id")
+      .select(["scans.id", "scans.scanned_at", "qr_codes.label", "qr_codes.event_tag"])
+      .where("scans.project_id", "=", projectId)
+      .where("scans.scanned_at", ">=", from)
+      .orderBy("scans.scanned_at", "desc")
+      .orderBy("scans.id", "desc")
+      .limit(TICKER_PAGE)
+      .execute(),
+    db
+      .selectFrom("intros")
+      .innerJoin("contacts", "contacts.id", "intros.contact_id")
+      .select(["intros.id", "intros.created_at", "contacts.name"])
+      .where("intros.project_id", "=", projectId)
+      .where("intros.created_at", ">=", from)
+      .orderBy("intros.created_at", "desc")
+      .limit(TICKER_PAGE)
+      .execute(),
+    db
+      .selectFrom("signals")
+      .select(["id", "created_at", "range_label"])
+      .where("project_id", "=", projectId)
+      .where("created_at", ">=", from)
+      .orderBy("created_at", "desc")
+      .limit(TICKER_PAGE)
+      .execute(),
+  ]);
+  const items: TickerItem[] = [
+    ...scans.map((scan) => ({
+      id: `scan-${scan.id}`,
+      kind: "scan" as const,
+      at: scan.scanned_at,
+      count: 1,
+      eventLabel: scan.event_tag ?? scan.label ?? null,
+    })),
+    ...intros.map((intro) => ({ id: `intro-${intro.id}`, kind: "intro" as const, at: intro.created_at, name: intro.name })),
+    ...signals.map((signal) => ({ id: `signal-${signal.id}`, kind: "signal" as const, at: signal.created_at, tier: signal.range_label })),
+  ];
+  return items
+    .sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at.localeCompare(b.at)))
+    .slice(-TICKER_PAGE);
+}

@@ -1,0 +1,53 @@
+import { data } from "react-router";
+import { BoothEnded, BoothScreenView } from "~/components/booth/booth-screen";
+import { requireSessionUser } from "~/modules/auth/session.server";
+import { boothCookie, clearedBoothCookie, resolveBoothAccess } from "~/modules/booth/booth-access.server";
+import { BOOTH_NOT_FOUND, loadBoothScreen } from "~/modules/booth/booth.server";
+import { isDomainError } from "~/modules/errors.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/project-booth";
+
+/** The booth screen is the whole screen: no site header (root's Layout reads this). */
+export const handle = { fullScreen: true };
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: loaderData ? `Booth: ${loaderData.project.title} · ${PRODUCT_NAME}` : "Page not found" },
+  { name: "robots", content: "noindex" },
+  { name: "referrer", content: "no-referrer" },
+];
+
+/**
+ * The booth screen (issue 17): for the owner signed in, or a staff device through a booth link (`?key=` on first
+ * open, then the cookie it sets). A token that opens nothing answers 404 and reveals nothing of the project.
+ */
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  const { auth, database, config, flashCookie } = context.services;
+  const secure = config.publicUrl.startsWith("https://");
+  const access = await resolveBoothAccess({ db: database.db, auth }, request, params.id, url.searchParams.get("key"));
+  if (access.kind === "none") {
+    // No token: as every owner page, sign-in first, then "Project not found or access denied" for anyone but the owner.
+    const user = await requireSessionUser(auth, request, url);
+    await orRedirectToMyProjects(flashCookie, () => assertOwner(database.db, user.id, params.id));
+  }
+  if (access.kind !== "viewer") {
+    const headers = { "Set-Cookie": clearedBoothCookie(params.id, secure), "Cache-Control": "no-store" };
+    throw data({ boothEnded: access.kind === "ended" }, { status: 404, headers });
+  }
+  const screen = await loadBoothScreen(database.db, access.viewer, params.id, config.publicUrl).catch((error: unknown) => {
+    throw isDomainError(error) ? data({ boothEnded: false, message: BOOTH_NOT_FOUND }, { status: 404 }) : error;
+  });
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (access.newToken) headers.set("Set-Cookie", boothCookie(params.id, access.newToken.token, access.newToken.expiresAt, secure));
+  return data({ ...screen, owner: access.viewer.kind === "owner" }, { headers });
+}
+
+export default function ProjectBooth({ loaderData }: Route.ComponentProps) {
+  return <BoothScreenView project={loaderData.project} codes={loaderData.codes} owner={loaderData.owner} />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const ended = typeof error === "object" && error !== null && "data" in error && (error.data as { boothEnded?: boolean } | null)?.boothEnded === true;
+  return <BoothEnded ended={ended} />;
+}

@@ -1,0 +1,214 @@
+// Booth mode (issue 17, decision "booth-mode"): booth links (owner-only creation and revocation, expiry, the token
+// stored hashed), today's counters by analytics' definitions, and the ticker's reads.
+import { expect, it, onTestFinished } from "vitest";
+import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, revokeBoothLink } from "~/modules/booth/booth-links.server";
+import { readTickerSince } from "~/modules/booth/booth.server";
+import { openBoothStream } from "~/modules/booth/booth-stream.server";
+import { LiveStreams } from "~/modules/realtime/live-streams.server";
+import { createLocalProjectEvents, createPostgresProjectEvents } from "~/modules/realtime/project-events.server";
+import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { subscribeSchema } from "~/modules/contacts/subscribe-form";
+import { isDomainError } from "~/modules/errors.server";
+import { validate } from "~/modules/forms/validation";
+import { type ProjectEvent } from "~/modules/realtime/project-events.server";
+import { recordScans, ScanRecorder } from "~/modules/scans/scans.server";
+import { signalSchema } from "~/modules/signals/signal-form";
+import { recordSignal } from "~/modules/signals/signals.server";
+import { createLogger } from "~/modules/logging/logger.server";
+import { describeEachDialect } from "../support/databases";
+import { createProject, createUser, testMailLinks } from "../support/fixtures";
+
+function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
+  const result = validate(schema, input);
+  if (!result.ok) throw new Error(`fixture invalid: ${result.formError}`);
+  return result.data;
+}
+
+const DAY = 24 * 3_600_000;
+const visitor = { userId: null };
+const notFound = (error: unknown) => isDomainError(error) && error.code === "not_found";
+
+function revokeDeps(db: Parameters<typeof revokeBoothLink>[0]["db"]) {
+  const published: ProjectEvent[] = [];
+  return { deps: { db, events: { publish: async (event: ProjectEvent) => void published.push(event) }, logger: createLogger("silent") }, published };
+}
+
+describeEachDialect("booth links", (getDb) => {
+  it("lets only the owner create one; it is long, random, stored hashed, and works for 3 days by default", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const stranger = await createUser(db);
+    const now = new Date("2026-05-04T09:00:00.000Z");
+
+    await expect(createBoothLink(db, stranger, project.id, 3, now)).rejects.toSatisfy(notFound);
+    const link = await createBoothLink(db, project.ownerId, project.id, 3, now);
+
+    expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(link.expiresAt).toBe(new Date(now.getTime() + 3 * DAY).toISOString());
+    const stored = await db.selectFrom("booth_links").selectAll().where("id", "=", link.id).executeTakeFirstOrThrow();
+    expect(stored.token_hash).toBe(hashBoothToken(link.token));
+    expect(JSON.stringify(stored)).not.toContain(link.token);
+    expect(await checkBoothToken(db, project.id, link.token, now)).toEqual({ kind: "valid", linkId: link.id, expiresAt: link.expiresAt });
+    expect(await listActiveBoothLinks(db, project.ownerId, project.id, now)).toEqual([{ id: link.id, createdAt: now.toISOString(), expiresAt: link.expiresAt }]);
+    await expect(listActiveBoothLinks(db, stranger, project.id, now)).rejects.toSatisfy(notFound);
+  });
+
+  it("opens only its own project's booth, and nothing once expired", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db, { ownerId: project.ownerId });
+    const now = new Date("2026-05-04T09:00:00.000Z");
+    const link = await createBoothLink(db, project.ownerId, project.id, 1, now);
+
+    expect((await checkBoothToken(db, other.id, link.token, now)).kind).toBe("unknown");
+    expect((await checkBoothToken(db, project.id, "x".repeat(43), now)).kind).toBe("unknown");
+    expect((await checkBoothToken(db, project.id, "not a token", now)).kind).toBe("unknown");
+    const justBefore = new Date(now.getTime() + DAY - 1);
+    expect((await checkBoothToken(db, project.id, link.token, justBefore)).kind).toBe("valid");
+    const expiry = new Date(now.getTime() + DAY);
+    expect((await checkBoothToken(db, project.id, link.token, expiry)).kind).toBe("ended");
+    expect(await isBoothLinkActive(db, link.id, expiry)).toBe(false);
+    expect(await listActiveBoothLinks(db, project.ownerId, project.id, expiry)).toEqual([]);
+  });
+
+  it("is revoked by the owner only, at once, and tells open booth screens", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const stranger = await createUser(db);
+    const link = await createBoothLink(db, project.ownerId, project.id, 7);
+    const { deps, published } = revokeDeps(db);
+
+    await expect(revokeBoothLink(deps, stranger, project.id, link.id)).rejects.toSatisfy(notFound);
+    expect((await checkBoothToken(db, project.id, link.token)).kind).toBe("valid");
+    expect(published).toEqual([]);
+
+    await revokeBoothLink(deps, project.ownerId, project.id, link.id);
+    expect((await checkBoothToken(db, project.id, link.token)).kind).toBe("ended");
+    expect(await isBoothLinkActive(db, link.id)).toBe(false);
+    expect(published).toEqual([{ projectId: project.id, kind: "booth" }]);
+    await expect(revokeBoothLink(deps, project.ownerId, project.id, link.id)).rejects.toSatisfy(notFound);
+    await expect(revokeBoothLink(deps, project.ownerId, project.id, "../x")).rejects.toSatisfy(notFound);
+  });
+});
+
+describeEachDialect("booth counters and ticker", (getDb) => {
+  it("count today's scans, people who acted, intros and signals as analytics counts them", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const code = `bth${project.id.slice(0, 8)}`;
+    await db.insertInto("qr_codes").values({ id: code, project_id: project.id, label: "Booth", event_tag: "Demo Day" }).execute();
+    const since = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+
+    await recordScans(db, [
+      { projectId: project.id, qrCodeId: code, viewerFingerprint: "v1" },
+      { projectId: project.id, qrCodeId: code, viewerFingerprint: "v2" },
+      { projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" },
+    ]);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), visitor);
+    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Ana Karenina", email: "ana@example.com" }), visitor);
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Bo", email: "bo@example.com" }), visitor);
+
+    const today = await countProjectActivitySince(db, project.id, since);
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
+    expect(today).toEqual({ since: since.toISOString(), scans: 3, peopleWhoActed: 2, intros: 1, signals: 1 });
+    // Everything happened today, so today's figures are the analytics page's totals.
+    expect(today).toMatchObject({
+      scans: analytics.totalScans,
+      peopleWhoActed: analytics.peopleWhoActed,
+      intros: analytics.totalIntros,
+      signals: analytics.totalSignals,
+    });
+    // Tomorrow nothing has happened yet.
+    expect(await countProjectActivitySince(db, project.id, new Date(since.getTime() + DAY))).toMatchObject({ scans: 0, peopleWhoActed: 0, intros: 0, signals: 0 });
+  });
+
+  it("hears of a committed scan batch once per project, not once per scan, and not of an unknown project", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    const reports: string[][] = [];
+    const recorder = new ScanRecorder(db, undefined, { onScansStored: (projectIds) => reports.push([...projectIds].sort()) });
+    await Promise.all([
+      ...Array.from({ length: 5 }, (_, index) => recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: `v${index}` })),
+      recorder.record({ projectId: other.id, qrCodeId: null, viewerFingerprint: "v1" }),
+      recorder.record({ projectId: crypto.randomUUID(), qrCodeId: null, viewerFingerprint: "v1" }),
+    ]);
+    await recorder.idle();
+    expect(reports).toEqual([[project.id, other.id].sort()]);
+  });
+
+  it("reads what happened since an instant, oldest first, without a visitor's e-mail", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    const from = new Date(Date.now() - 1_000).toISOString();
+    await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" }]);
+    await recordScans(db, [{ projectId: other.id, qrCodeId: null, viewerFingerprint: "v1" }]);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), visitor);
+    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[1]!.id, name: "Cy", email: "cy@example.com" }), visitor);
+
+    const items = await readTickerSince(db, project.id, from);
+    expect(items.map((item) => item.kind)).toEqual(["scan", "intro", "signal"]);
+    expect(items[1]).toMatchObject({ kind: "intro", name: "Ana Karenina" });
+    expect(items[2]).toMatchObject({ kind: "signal", tier: "Lead" });
+    expect(JSON.stringify(items)).not.toContain("@example.com");
+    expect(await readTickerSince(db, project.id, new Date(Date.now() + 60_000).toISOString())).toEqual([]);
+  });
+});
+
+/** Reads a stream's text until `until` matches what arrived (or 5 s pass). */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: { text: string }, until: RegExp): Promise<string> {
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + 5_000;
+  while (!until.test(seen.text) && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
+    if (chunk === null) continue;
+    if (chunk.done) break;
+    seen.text += decoder.decode(chunk.value, { stream: true });
+  }
+  return seen.text;
+}
+
+describeEachDialect("booth stream", (getDb, dialect) => {
+  it("sends counters and new ticker items on each activity event, resumes after its cursor, and ends when its link is revoked", async () => {
+    const { db, url } = getDb();
+    const project = await createProject(db);
+    const logger = createLogger("silent");
+    // The realtime path the app uses on each database: local fan-out, or LISTEN/NOTIFY.
+    const events = dialect === "postgres" ? await createPostgresProjectEvents(url, logger) : createLocalProjectEvents();
+    onTestFinished(() => events.close());
+    const deps = { db, events, streams: new LiveStreams(), logger };
+    const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
+    const link = await createBoothLink(db, project.ownerId, project.id, 3);
+    const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const controller = new AbortController();
+    const response = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, controller.signal, "203.0.113.7");
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.getReader();
+    const seen = { text: "" };
+    await readUntil(reader, seen, /event: counters/);
+    expect(seen.text).toContain('"scans":0');
+
+    await recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" });
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), visitor);
+    await events.publish({ projectId: project.id, kind: "activity" });
+    const text = await readUntil(reader, seen, /"kind":"intro"[\s\S]*"intros":1/);
+    expect(text).toMatch(/"kind":"scan"/);
+    expect(text).not.toContain("ana@example.com");
+    expect(text.match(/"kind":"scan"/g)).toHaveLength(1);
+    const cursor = [...text.matchAll(/^id: (.+)$/gm)].at(-1)![1]!;
+
+    // A reconnect with its cursor gets nothing it already had.
+    const resumed = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, cursor, new AbortController().signal, "203.0.113.7");
+    const resumedText = await readUntil(resumed.body!.getReader(), { text: "" }, /event: counters/);
+    expect(resumedText).not.toContain("event: ticker");
+
+    await revokeBoothLink({ db, events, logger }, project.ownerId, project.id, link.id);
+    expect(await readUntil(reader, seen, /event: ended/)).toContain("event: ended");
+    expect((await reader.read()).done).toBe(true);
+    await expect(openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, new AbortController().signal)).rejects.toSatisfy(notFound);
+    deps.streams.closeAll();
+  });
+});
