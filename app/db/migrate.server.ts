@@ -16,6 +16,7 @@ import { wallSequence } from "./migrations/0014-wall-sequence.server";
 import { repeatSignals } from "./migrations/0015-repeat-signals.server";
 import { digestBatches } from "./migrations/0016-digest-batches.server";
 import { mailHandedOver } from "./migrations/0017-mail-handed-over.server";
+import { pitchSaves } from "./migrations/00XX-pitch-saves.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "0015-repeat-signals": repeatSignals,
   "0016-digest-batches": digestBatches,
   "0017-mail-handed-over": mailHandedOver,
+  "00XX-pitch-saves": pitchSaves,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
