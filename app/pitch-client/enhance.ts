@@ -12,7 +12,7 @@ import { enhanceForm, sendKeptSubmissions } from "./forms";
 import { enhanceLiveWall, keepTimesCurrent } from "./live-wall";
 import { canKeepOffline } from "./offline-queue";
 import type * as QrCodeModule from "./qr-code";
-import { enhanceSaveButton, sendPendingSaves } from "./saved-pitches";
+import { enhanceSaveButton, sendPendingSaves, type LoadSavedListClient } from "./save-button";
 import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 
 type QrCodeDrawer = typeof QrCodeModule;
@@ -136,7 +136,11 @@ async function keepSavedListOffline() {
   }
 }
 
-const savedListUrls = () => [SAVED_LIST_PATH, import.meta.url, document.documentElement.dataset.savedList ?? ""].filter(Boolean);
+const savedListClientUrl = () => document.documentElement.dataset.savedList ?? "";
+const savedListUrls = () => [SAVED_LIST_PATH, import.meta.url, savedListClientUrl()].filter(Boolean);
+
+/** The saved list's client, by address (built apart, like the QR code drawer). */
+const loadSavedListClient: LoadSavedListClient = () => import(/* @vite-ignore */ savedListClientUrl());
 
 function enhance(page: HTMLElement) {
   const projectTitle = page.querySelector("h1")?.textContent ?? "";
@@ -148,23 +152,23 @@ function enhance(page: HTMLElement) {
   enhanceBackButton();
   keepTimesCurrent(page);
   if (page.dataset.projectId) enhanceLiveWall(page.dataset.projectId);
-  enhanceSaveButton(page, keepSavedListOffline);
+  enhanceSaveButton(page, loadSavedListClient, keepSavedListOffline);
   addEventListener("online", () => {
     void sendKeptSubmissions();
-    void sendPendingSaves();
+    sendPendingSaves(loadSavedListClient);
   });
   void sendKeptSubmissions();
-  void sendPendingSaves();
-  void registerServiceWorker("/pitch/", [location.pathname, import.meta.url]);
+  sendPendingSaves(loadSavedListClient);
+  // Save works offline too: the saved list's client is kept with the page.
+  void registerServiceWorker("/pitch/", [location.pathname, import.meta.url, savedListClientUrl()].filter(Boolean));
   document.documentElement.dataset.enhanced = "true";
 }
 
 /** `/saved`: its list is drawn by a module of its own, loaded only there. */
 async function enhanceSavedList(savedPage: HTMLElement) {
-  const { showSavedList } = await import("./saved-page");
-  showSavedList(savedPage);
-  addEventListener("online", () => void sendPendingSaves());
-  void sendPendingSaves();
+  (await loadSavedListClient()).showSavedList(savedPage);
+  addEventListener("online", () => sendPendingSaves(loadSavedListClient));
+  sendPendingSaves(loadSavedListClient);
   void registerServiceWorker(SAVED_LIST_PATH, savedListUrls());
   document.documentElement.dataset.enhanced = "true";
 }

@@ -1,11 +1,10 @@
 /**
- * `/saved`'s list (issue 17), loaded by the enhancement module on that page only: draws the saved pitches from this
+ * `/saved`'s list (issue 17), part of the saved list's client (`saved-list-client.ts`): draws the saved pitches from this
  * browser's storage, newest first, removes one (with Undo), and sends the list by e-mail. No framework (decision 13).
  */
 import { formatPitchTime } from "~/modules/time/relative-time";
-import { readSavedList, withoutPitch, withPitchSaved, writeSavedList, type SavedPitch } from "~/modules/saved/saved-list";
+import { readSavedList, savedListStorage, withoutPitch, withPitchSaved, writeSavedList, type SavedPitch } from "~/modules/saved/saved-list";
 import { SAVED_LIST_MESSAGES, savedListCountError, savedListEmailError } from "~/modules/saved/saved-list-rules";
-import { savedListStorage } from "./saved-pitches";
 import { showToast } from "./toasts";
 
 const REMOVE_ICON =

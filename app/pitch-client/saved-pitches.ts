@@ -3,29 +3,23 @@ import {
   isPitchSaved,
   pitchPath,
   readSavedList,
+  savedListStorage,
   withoutPitch,
   withPitchSaved,
   withSaveCounted,
   writeSavedList,
   type SavedPitch,
 } from "~/modules/saved/saved-list";
+import { showSaveState } from "./save-button";
 import { showToast } from "./toasts";
 
 /**
- * The pitch page's Save (issue 17): the pitch goes into this browser's list, and a beacon tells the server, which
+ * The pitch page's Save once tapped (issue 17): the pitch goes into this browser's list, and a beacon tells the server, which
  * counts the visitor once and names the event of the QR code the page was opened through. A save made offline
  * stays marked as not counted in the list itself, and is sent again when the page (or `/saved`) is next online.
  */
 
 const VIA_PENDING_EVENT = "Event QR code";
-
-export function savedListStorage(): Storage | null {
-  try {
-    return typeof localStorage === "undefined" ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
 
 type SaveAnswer = { counted?: boolean; via?: string };
 
@@ -57,53 +51,40 @@ export async function sendPendingSaves(): Promise<void> {
   }
 }
 
-/** Where the list's page and scripts are kept for offline use, once the first pitch is saved. */
-export type OfflineSavedList = () => Promise<void>;
-
-function showState(button: HTMLButtonElement, saved: boolean) {
-  button.setAttribute("aria-pressed", String(saved));
-  const label = button.querySelector("[data-save-label]");
-  if (label) label.textContent = saved ? "Saved" : "Save";
-}
-
-/** Shows the Save button (hidden without this script) in its state, and saves or removes the pitch on a tap. */
-export function enhanceSaveButton(page: HTMLElement, keepSavedListOffline: OfflineSavedList): void {
-  const controls = page.querySelector<HTMLElement>("[data-save-controls]");
-  const button = controls?.querySelector<HTMLButtonElement>("[data-save-pitch]");
+/**
+ * A tap on Save: saves the pitch (and tells the server), or removes it when it is already in the list. The first
+ * save also keeps `/saved` for offline use (`keepSavedListOffline`, from the enhancement module).
+ */
+export function toggleSave(page: HTMLElement, button: HTMLButtonElement, keepSavedListOffline: () => Promise<void>): void {
   const slug = page.dataset.pitchPage;
   const projectId = page.dataset.projectId;
-  if (!controls || !button || !slug || !projectId) return;
+  if (!slug || !projectId) return;
   const storage = savedListStorage();
-  showState(button, isPitchSaved(readSavedList(storage), slug));
-  controls.hidden = false;
-
-  button.addEventListener("click", () => {
-    const list = readSavedList(storage);
-    if (isPitchSaved(list, slug)) {
-      writeSavedList(storage, withoutPitch(list, slug));
-      showState(button, false);
-      showToast("success", "Removed from your saved pitches.");
-      return;
-    }
-    const qrCodeId = new URLSearchParams(location.search).get("qr") || null;
-    const pitch: SavedPitch = {
-      slug,
-      projectId,
-      title: document.getElementById("pitch-title")?.textContent?.trim() ?? slug,
-      oneLiner: document.getElementById("pitch-one-liner")?.textContent?.trim() ?? "",
-      url: pitchPath(slug),
-      savedAt: new Date().toISOString(),
-      via: qrCodeId ? VIA_PENDING_EVENT : DIRECT_VIA,
-      qrCodeId,
-      counted: false,
-    };
-    if (!writeSavedList(storage, withPitchSaved(list, pitch))) {
-      showToast("error", "This browser does not let the page keep anything, so the pitch cannot be saved here.");
-      return;
-    }
-    showState(button, true);
-    showToast("success", "Saved. Your list is under Saved pitches, also offline.");
-    void sendPendingSaves();
-    void keepSavedListOffline();
-  });
+  const list = readSavedList(storage);
+  if (isPitchSaved(list, slug)) {
+    writeSavedList(storage, withoutPitch(list, slug));
+    showSaveState(button, false);
+    showToast("success", "Removed from your saved pitches.");
+    return;
+  }
+  const qrCodeId = new URLSearchParams(location.search).get("qr") || null;
+  const pitch: SavedPitch = {
+    slug,
+    projectId,
+    title: document.getElementById("pitch-title")?.textContent?.trim() ?? slug,
+    oneLiner: document.getElementById("pitch-one-liner")?.textContent?.trim() ?? "",
+    url: pitchPath(slug),
+    savedAt: new Date().toISOString(),
+    via: qrCodeId ? VIA_PENDING_EVENT : DIRECT_VIA,
+    qrCodeId,
+    counted: false,
+  };
+  if (!writeSavedList(storage, withPitchSaved(list, pitch))) {
+    showToast("error", "This browser does not let the page keep anything, so the pitch cannot be saved here.");
+    return;
+  }
+  showSaveState(button, true);
+  showToast("success", "Saved. Your list is under Saved pitches, also offline.");
+  void sendPendingSaves();
+  void keepSavedListOffline();
 }

@@ -28,6 +28,15 @@ export type SavedPitch = {
 };
 
 type ReadableStorage = Pick<Storage, "getItem">;
+
+/** This browser's localStorage, or null where it is blocked (some private modes throw on access). */
+export function savedListStorage(): Storage | null {
+  try {
+    return typeof localStorage === "undefined" ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
 type WritableStorage = Pick<Storage, "getItem" | "setItem">;
 
 const isText = (value: unknown): value is string => typeof value === "string";
