@@ -71,8 +71,14 @@ function enhanceMailForm(form: HTMLFormElement, savedList: () => SavedPitch[]) {
   const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const showError = (message: string | null) => {
     error.textContent = message ?? "";
-    if (message) input.setAttribute("aria-invalid", "true");
-    else input.removeAttribute("aria-invalid");
+    const hint = (input.getAttribute("aria-describedby") ?? "").replace(error.id, "").trim();
+    if (message) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", `${hint} ${error.id}`.trim());
+    } else {
+      input.removeAttribute("aria-invalid");
+      input.setAttribute("aria-describedby", hint);
+    }
   };
 
   form.addEventListener("submit", (event) => {

@@ -51,7 +51,7 @@ export function SavedListView() {
           maxLength={maxLengthOf(visitorEmail)}
           hint="One e-mail with every pitch above. No tracking, and you are not subscribed to anything."
         />
-        <p data-saved-mail-error role="alert" className="text-sm font-medium text-red-700 empty:hidden" />
+        <p id="saved-email-error" data-saved-mail-error role="alert" className="text-sm font-medium text-red-700 empty:hidden" />
         <button type="submit" className={primaryButtonClass}>
           E-mail me this list
         </button>
