@@ -1,6 +1,5 @@
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
-import { consumeRateLimit, SAVE_PITCH_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { recordPitchSave, savePitchSchema } from "~/modules/saved/saves.server";
 import type { Route } from "./+types/api.functions.save-pitch";
 
@@ -10,9 +9,8 @@ export function action({ request, context }: Route.ActionArgs) {
   return respondJson(context.logger, async () => {
     const input = await readJsonBody(request, savePitchSchema);
     const clientAddress = clientIpOf(request);
-    await consumeRateLimit(database.db, `save-pitch:${clientAddress}`, SAVE_PITCH_LIMIT);
     const identity = pageDoor.identify(input.projectId, { cookieHeader: request.headers.get("cookie"), clientAddress, userAgent: request.headers.get("user-agent") });
-    return recordPitchSave(database.db, identity, input);
+    return recordPitchSave(database.db, { identity, clientAddress }, input);
   });
 }
 

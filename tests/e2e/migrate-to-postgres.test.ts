@@ -135,7 +135,7 @@ describe("npm run db:migrate-to-postgres", () => {
     }));
     for (let start = 0; start < scans.length; start += 500) await recordScans(sqlite.db, scans.slice(start, start + 500));
     // Two visitors saved the pitch to their phone's list (issue 17): the new table travels too.
-    for (const viewerFingerprint of ["viewer-1", "viewer-2"]) await recordPitchSave(sqlite.db, { viewerFingerprint, addressHash: null }, { projectId: project.id, qrCodeId: boothId });
+    for (const viewerFingerprint of ["viewer-1", "viewer-2"]) await recordPitchSave(sqlite.db, { identity: { viewerFingerprint, addressHash: null }, clientAddress: "192.0.2.10" }, { projectId: project.id, qrCodeId: boothId });
     const now = new Date();
     const expectedAnalytics = await analyticsOfEveryProject(sqlite, now);
     const TABLES = ["users", "accounts", "sessions", "projects", "qr_codes", "scans", "contacts", "signals", "leads", "recognition_entries", "project_stats", "source_stats", "scan_hours", "pitch_saves"];

@@ -11,7 +11,7 @@ import { recordScans } from "~/modules/scans/scans.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
 
-const viewer = (viewerFingerprint: string) => ({ viewerFingerprint, addressHash: null });
+const viewer = (viewerFingerprint: string) => ({ identity: { viewerFingerprint, addressHash: null }, clientAddress: "192.0.2.10" });
 
 function parseList(input: unknown) {
   const result = validate(emailSavedListSchema, input);
