@@ -7,6 +7,12 @@ import { build, defineConfig, type Plugin } from "vite";
 const ENHANCE_ENTRY = "app/pitch-client/enhance.ts";
 const SERVICE_WORKER_ENTRY = "app/pitch-client/service-worker.ts";
 const QR_CODE_ENTRY = "app/pitch-client/qr-code.ts";
+/**
+ * The saved list's client (issue 17): `/saved`'s list and the pitch page's Save once tapped, imported by address.
+ * Built on its own, like the React app, so it shares no chunk with the enhancement module (which stays one script).
+ */
+const SAVED_LIST_ENTRY = "app/pitch-client/saved-list-client.ts";
+const SAVED_LIST_MANIFEST = ".vite/pitch-saved-manifest.json";
 /** A stable address: a service worker is updated in place, never renamed (decision 13). */
 const SERVICE_WORKER_FILE = "pitch-sw.js";
 const CLIENT_BUILD_DIR = "build/client";
@@ -54,6 +60,23 @@ function pitchClient(): Plugin {
           },
         },
       });
+      await build({
+        configFile: false,
+        root,
+        logLevel: "warn",
+        resolve: { alias: { "~": path.resolve(root, "app") } },
+        build: {
+          outDir: CLIENT_BUILD_DIR,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          manifest: SAVED_LIST_MANIFEST,
+          rollupOptions: {
+            preserveEntrySignatures: "exports-only",
+            input: { "pitch-saved": path.resolve(root, SAVED_LIST_ENTRY) },
+            output: { entryFileNames: "assets/[name]-[hash].js" },
+          },
+        },
+      });
     },
     resolveId(id) {
       return id === ASSETS_MODULE ? `\0${ASSETS_MODULE}` : undefined;
@@ -63,17 +86,19 @@ function pitchClient(): Plugin {
       if (this.environment.name === "client") this.error(`${ASSETS_MODULE} is for the server only`);
       // `npm run dev` renders every page with React (no page cache), so these are never used there.
       if (serving) {
-        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const pitchStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
+        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const savedListScript = "/${SAVED_LIST_ENTRY}"; export const pitchStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
       }
       const clientDir = path.resolve(root, CLIENT_BUILD_DIR);
       const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, PITCH_CLIENT_MANIFEST), "utf8")) as Record<string, { file: string; css?: string[] }>;
       const entry = manifest[ENHANCE_ENTRY];
       const qrCode = manifest[QR_CODE_ENTRY];
-      if (!entry || !qrCode) this.error(`${ENHANCE_ENTRY} or ${QR_CODE_ENTRY} is missing from ${PITCH_CLIENT_MANIFEST}`);
+      const savedList = (JSON.parse(fs.readFileSync(path.join(clientDir, SAVED_LIST_MANIFEST), "utf8")) as Record<string, { file: string }>)[SAVED_LIST_ENTRY];
+      if (!entry || !qrCode || !savedList) this.error(`${ENHANCE_ENTRY}, ${QR_CODE_ENTRY} or ${SAVED_LIST_ENTRY} is missing from the pitch client's manifests`);
       const styles = (entry.css ?? []).map((file) => fs.readFileSync(path.join(clientDir, file), "utf8")).join("\n");
       return [
         `export const enhanceScript = ${JSON.stringify(`/${entry.file}`)};`,
         `export const qrCodeScript = ${JSON.stringify(`/${qrCode.file}`)};`,
+        `export const savedListScript = ${JSON.stringify(`/${savedList.file}`)};`,
         `export const pitchStyles = ${JSON.stringify(styles)};`,
         `export const serviceWorkerScript = ${JSON.stringify(`/${SERVICE_WORKER_FILE}`)};`,
       ].join("\n");

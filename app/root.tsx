@@ -21,7 +21,8 @@ import { browserSettings } from "~/config.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
-import { enhanceScript, pitchStyles, qrCodeScript, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { enhanceScript, pitchStyles, qrCodeScript, savedListScript, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 import { PITCH_OFFLINE_CACHE } from "~/pitch-client/offline-cache";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/root";
@@ -38,10 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
       operator: browserSettings(context.services.config),
-      // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13).
-      pitchClient: context.sharedDocument
-        ? { script: enhanceScript, styles: pitchStyles, qrCode: qrCodeScript, serviceWorker: serviceWorkerScript }
-        : null,
+      // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13);
+      // so does `/saved`, the same for everyone too (its list is in the browser) and kept for offline use.
+      pitchClient:
+        context.sharedDocument || new URL(request.url).pathname === SAVED_LIST_PATH
+          ? { script: enhanceScript, styles: pitchStyles, qrCode: qrCodeScript, savedList: savedListScript, serviceWorker: serviceWorkerScript }
+          : null,
     },
     { headers },
   );
@@ -80,7 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
-      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode}>
+      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode} data-saved-list={pitchClient.savedList}>
         <head>
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

@@ -16,7 +16,8 @@ import { wallSequence } from "./migrations/0014-wall-sequence.server";
 import { repeatSignals } from "./migrations/0015-repeat-signals.server";
 import { digestBatches } from "./migrations/0016-digest-batches.server";
 import { mailHandedOver } from "./migrations/0017-mail-handed-over.server";
-import { boothLinks } from "./migrations/00XX-booth-links.server";
+import { boothLinks } from "./migrations/0018-booth-links.server";
+import { pitchSaves } from "./migrations/0019-pitch-saves.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -37,7 +38,8 @@ const migrations: Record<string, Migration> = {
   "0015-repeat-signals": repeatSignals,
   "0016-digest-batches": digestBatches,
   "0017-mail-handed-over": mailHandedOver,
-  "00XX-booth-links": boothLinks,
+  "0018-booth-links": boothLinks,
+  "0019-pitch-saves": pitchSaves,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -235,6 +235,15 @@ export interface SourceStatsTable {
   subscribers: Generated<number>;
   signals: Generated<number>;
   people: Generated<number>;
+  /** Viewers who saved the pitch to their phone's list (issue 17). */
+  saves: Generated<number>;
+}
+
+/** One viewer who saved a pitch (issue 17): counted once per project, attributed to a source. */
+export interface PitchSavesTable {
+  project_id: string;
+  viewer_fingerprint: string;
+  source: string;
 }
 
 export interface FormRefusalsTable {
@@ -422,7 +431,7 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
-/** A booth link (decision "booth-mode"): read-only access to one project's booth screen; only the token's hash is kept. */
+/** A booth link (decision 35): read-only access to one project's booth screen; only the token's hash is kept. */
 export interface BoothLinksTable {
   id: string;
   project_id: string;
@@ -453,6 +462,7 @@ export interface Database {
   form_refusals: FormRefusalsTable;
   source_viewers: SourceViewersTable;
   source_people: SourcePeopleTable;
+  pitch_saves: PitchSavesTable;
   qr_code_viewers: QrCodeViewersTable;
   form_rate_limits: FormRateLimitsTable;
   scan_hours: ScanHoursTable;

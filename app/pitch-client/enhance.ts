@@ -2,7 +2,8 @@
  * The anonymous pitch page's only script (decision 13): the page is complete HTML without it (every action
  * is a link or a plain form, decision 6); this adds what needs a script, with no framework: dialogs without
  * a page load, forms submitted in place (kept on the phone while offline), Copy, the phone QR code, the live
- * Recognition Wall, relative times, the video facade, and the service worker that reopens the page offline.
+ * Recognition Wall, relative times, the video facade, Save (issue 17), and the service worker that reopens the
+ * page offline. On `/saved` it loads that page's list and keeps it for offline use.
  */
 import "./pitch.css";
 import { PHONE_QR_SIZE, phoneUrl } from "~/components/pitch/phone-url";
@@ -11,6 +12,8 @@ import { enhanceForm, sendKeptSubmissions } from "./forms";
 import { enhanceLiveWall, keepTimesCurrent } from "./live-wall";
 import { canKeepOffline } from "./offline-queue";
 import type * as QrCodeModule from "./qr-code";
+import { enhanceSaveButton, sendPendingSaves, type LoadSavedListClient } from "./save-button";
+import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 
 type QrCodeDrawer = typeof QrCodeModule;
 
@@ -69,27 +72,75 @@ function enhanceBackButton() {
   });
 }
 
+/** A registration's worker once it is active (a first registration installs it first), or null if it fails. */
+function activeWorker(registration: ServiceWorkerRegistration): Promise<ServiceWorker | null> {
+  if (registration.active) return Promise.resolve(registration.active);
+  const pending = registration.installing ?? registration.waiting;
+  if (!pending) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    pending.addEventListener("statechange", () => {
+      if (pending.state === "activated") resolve(pending);
+      else if (pending.state === "redundant") resolve(null);
+    });
+  });
+}
+
+/** Asks a worker to keep these addresses (fetched now, into the cache every registration shares). */
+function keepOffline(worker: ServiceWorker, urls: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    worker.postMessage({ type: "keep", urls }, [channel.port2]);
+  });
+}
+
+/** The worker's two scopes: the pitch pages (`/pitch/`) and the saved list (`/saved`), one registration each. */
+async function register(scope: string): Promise<ServiceWorkerRegistration | null> {
+  const script = document.documentElement.dataset.serviceWorker;
+  if (!script || !canKeepOffline()) return null;
+  return ((await navigator.serviceWorker.register(script, { scope })) as ServiceWorkerRegistration | undefined) ?? null;
+}
+
 /**
- * Registers the service worker (scope `/pitch/`). A page served through it is already kept; on the first
- * visit it was not, so the worker is asked to keep this page and this script now. `data-offline-ready` says
+ * Registers the service worker for this page's scope. A page served through it is already kept; on the first
+ * visit it was not, so the worker is asked to keep this page and its scripts now. `data-offline-ready` says
  * when they are kept.
  */
-async function registerServiceWorker() {
-  const script = document.documentElement.dataset.serviceWorker;
-  if (!script || !canKeepOffline()) return;
-  const offlineReady = () => (document.documentElement.dataset.offlineReady = "true");
+async function registerServiceWorker(scope: string, urls: string[]) {
   try {
-    const registration = (await navigator.serviceWorker.register(script, { scope: "/pitch/" })) as ServiceWorkerRegistration | undefined;
+    const registration = await register(scope);
     if (!registration) return;
-    if (navigator.serviceWorker.controller) return void offlineReady();
-    const worker = registration.active ?? (await navigator.serviceWorker.ready).active;
-    const channel = new MessageChannel();
-    channel.port1.onmessage = offlineReady;
-    worker?.postMessage({ type: "keep", urls: [location.pathname, import.meta.url] }, [channel.port2]);
+    if (!navigator.serviceWorker.controller) {
+      const worker = await activeWorker(registration);
+      if (worker) await keepOffline(worker, urls);
+    }
+    document.documentElement.dataset.offlineReady = "true";
   } catch (error) {
     console.warn("The page cannot be kept for offline use", error);
   }
 }
+
+/**
+ * Once a pitch is saved, `/saved` must open offline even if it was never opened online: its own registration is
+ * made from here, and its page and scripts are kept now. `data-saved-list-offline` says when.
+ */
+async function keepSavedListOffline() {
+  try {
+    const registration = await register(SAVED_LIST_PATH);
+    const worker = registration && (await activeWorker(registration));
+    if (!worker) return;
+    await keepOffline(worker, savedListUrls());
+    document.documentElement.dataset.savedListOffline = "true";
+  } catch (error) {
+    console.warn("The saved list cannot be kept for offline use", error);
+  }
+}
+
+const savedListClientUrl = () => document.documentElement.dataset.savedList ?? "";
+const savedListUrls = () => [SAVED_LIST_PATH, import.meta.url, savedListClientUrl()].filter(Boolean);
+
+/** The saved list's client, by address (built apart, like the QR code drawer). */
+const loadSavedListClient: LoadSavedListClient = () => import(/* @vite-ignore */ savedListClientUrl());
 
 function enhance(page: HTMLElement) {
   const projectTitle = page.querySelector("h1")?.textContent ?? "";
@@ -101,16 +152,34 @@ function enhance(page: HTMLElement) {
   enhanceBackButton();
   keepTimesCurrent(page);
   if (page.dataset.projectId) enhanceLiveWall(page.dataset.projectId);
-  addEventListener("online", () => void sendKeptSubmissions());
+  enhanceSaveButton(page, loadSavedListClient, keepSavedListOffline);
+  addEventListener("online", () => {
+    void sendKeptSubmissions();
+    sendPendingSaves(loadSavedListClient);
+  });
   void sendKeptSubmissions();
-  void registerServiceWorker();
+  sendPendingSaves(loadSavedListClient);
+  // Save works offline too: the saved list's client is kept with the page.
+  void registerServiceWorker("/pitch/", [location.pathname, import.meta.url, savedListClientUrl()].filter(Boolean));
+  document.documentElement.dataset.enhanced = "true";
+}
+
+/** `/saved`: its list is drawn by a module of its own, loaded only there. */
+async function enhanceSavedList(savedPage: HTMLElement) {
+  (await loadSavedListClient()).showSavedList(savedPage);
+  addEventListener("online", () => sendPendingSaves(loadSavedListClient));
+  sendPendingSaves(loadSavedListClient);
+  void registerServiceWorker(SAVED_LIST_PATH, savedListUrls());
   document.documentElement.dataset.enhanced = "true";
 }
 
 const page = document.querySelector<HTMLElement>("[data-pitch-page]");
+const savedPage = document.querySelector<HTMLElement>("[data-saved-page]");
 if (page) {
   // After the first frame is painted: the page reads (and its links and forms work) without this.
   const start = () => setTimeout(() => enhance(page), 0);
   if (document.visibilityState === "visible") requestAnimationFrame(start);
   else start();
+} else if (savedPage) {
+  void enhanceSavedList(savedPage);
 }

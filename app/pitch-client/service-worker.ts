@@ -1,7 +1,10 @@
 /**
- * The pitch page's service worker (scope `/pitch/`, decision 13): keeps each visited pitch page and its
- * script so the page reopens with no connection. It only ever answers GET requests for pitch pages and their
- * own hashed scripts: form posts, the live wall's event stream and everything else go to the network untouched.
+ * The pitch page's service worker (decision 13): keeps each visited pitch page and its script so the page
+ * reopens with no connection. It is registered twice, with scope `/pitch/` and with scope `/saved` (the saved
+ * list, issue 17, registered from a pitch page at the first Save, so the list opens offline even if it was never
+ * opened online); both share one cache. It only ever answers GET requests for pitch pages, `/saved` and their own
+ * hashed scripts: form posts, the live wall's event stream, founder pages and everything else go to the network
+ * untouched.
  *
  * Pages are network first: the cached copy is used only when the network fails. Only the shared anonymous
  * document (`Cache-Control: public`) is kept; any other answer for the page's plain address (a signed-in
@@ -26,8 +29,12 @@ export {};
 
 const CACHE = PITCH_OFFLINE_CACHE;
 const isPitchPage = (url: URL) => url.pathname.startsWith("/pitch/") && !url.pathname.slice("/pitch/".length).includes("/");
-/** This page's own hashed files (the React app's, loaded by signed-in owners, are not kept). */
-const isHashedAsset = (url: URL) => /^\/assets\/pitch-(?:enhance|qr-code)-[\w-]+\.js$/.test(url.pathname);
+/** `SAVED_LIST_PATH`, not imported: the worker shares no module with the pages' script, so it stays one classic script. */
+const isSavedListPage = (url: URL) => url.pathname === "/saved";
+/** The documents kept for offline use. */
+const isKeptPage = (url: URL) => isPitchPage(url) || isSavedListPage(url);
+/** These pages' own hashed files (the React app's, loaded by signed-in owners, are not kept). */
+const isHashedAsset = (url: URL) => /^\/assets\/pitch-(?:enhance|qr-code|saved)-[\w-]+\.js$/.test(url.pathname);
 /** Kept by address alone: `?qr=` and `?dialog=` open the same document. */
 const pageKey = (url: URL) => `${url.origin}${url.pathname}`;
 /** The addresses the server answers with the shared document when nobody is signed in. */
@@ -44,7 +51,7 @@ worker.addEventListener("activate", (event) => {
   );
 });
 
-const ENHANCE_MODULE = /\/assets\/pitch-enhance-[\w-]+\.js/g;
+const PAGE_MODULE = /\/assets\/pitch-(?:enhance|saved)-[\w-]+\.js/g;
 
 async function keepPage(url: URL, response: Response) {
   if (!isPlainAddress(url)) return;
@@ -63,13 +70,13 @@ async function forgetOldModules(cache: Cache) {
   const entries = await cache.keys();
   const inUse = new Set<string>();
   for (const entry of entries) {
-    if (!isPitchPage(new URL(entry.url))) continue;
+    if (!isKeptPage(new URL(entry.url))) continue;
     const page = await cache.match(entry, { ignoreVary: true });
-    for (const match of (await page?.text())?.matchAll(ENHANCE_MODULE) ?? []) inUse.add(match[0]);
+    for (const match of (await page?.text())?.matchAll(PAGE_MODULE) ?? []) inUse.add(match[0]);
   }
   for (const entry of entries) {
     const path = new URL(entry.url).pathname;
-    if (/^\/assets\/pitch-enhance-/.test(path) && !inUse.has(path)) await cache.delete(entry);
+    if (/^\/assets\/pitch-(?:enhance|saved)-/.test(path) && !inUse.has(path)) await cache.delete(entry);
   }
 }
 
@@ -98,7 +105,7 @@ worker.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
-  if (request.mode === "navigate" && isPitchPage(url)) event.respondWith(pageFromNetwork(request, url));
+  if (request.mode === "navigate" && isKeptPage(url)) event.respondWith(pageFromNetwork(request, url));
   else if (isHashedAsset(url)) event.respondWith(assetFromCache(request));
 });
 
@@ -112,7 +119,7 @@ worker.addEventListener("message", (event) => {
       const cache = await caches.open(CACHE);
       for (const url of urls) {
         if (url.origin !== location.origin) continue;
-        if (isPitchPage(url)) {
+        if (isKeptPage(url)) {
           // Marked, so the server does not count this copy as another visit (decision 15).
           const response = await fetch(url, { credentials: "same-origin", headers: { "X-PitchQR-Offline-Copy": "1" } }).catch(() => null);
           if (response) await keepPage(url, response);

@@ -13,8 +13,11 @@ const ICON_PATHS = {
 const CLOSE_ICON =
   '<svg aria-hidden="true" viewBox="0 0 24 24" width="12" height="12" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"><path d="M18 6 6 18M6 6l12 12"/></svg>';
 
+/** A button in a toast (Undo, say): tapping it runs `run` and closes the toast. */
+export type ToastAction = { label: string; run: () => void };
+
 /** A short message at the top of the screen for a few seconds. */
-export function showToast(kind: keyof typeof TOAST_STYLES, message: string, durationMs = 4_000): void {
+export function showToast(kind: keyof typeof TOAST_STYLES, message: string, durationMs = 4_000, action?: ToastAction): void {
   const region = document.getElementById("pitch-toasts");
   if (!region) return;
   const toast = document.createElement("div");
@@ -23,6 +26,17 @@ export function showToast(kind: keyof typeof TOAST_STYLES, message: string, dura
   toast.querySelector("p")!.textContent = message;
   const remove = () => toast.remove();
   toast.querySelector("button")!.addEventListener("click", remove);
+  if (action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ml-auto shrink-0 rounded-md bg-white/70 px-2.5 py-1 font-semibold underline-offset-2 hover:underline";
+    button.textContent = action.label;
+    button.addEventListener("click", () => {
+      remove();
+      action.run();
+    });
+    toast.append(button);
+  }
   region.append(toast);
   setTimeout(remove, durationMs);
 }

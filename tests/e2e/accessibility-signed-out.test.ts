@@ -68,6 +68,20 @@ const PAGES: PageState[] = [
   { name: "pitch page, subscribe dialog with an error", path: () => pitch(), act: (page) => followDemo(page, false) },
   { name: "pitch page, subscribed toast", path: () => pitch(), act: (page) => followDemo(page, true) },
   { name: "pitch page, intro request sent", path: () => pitch(), act: requestIntro },
+  { name: "saved list, empty", path: () => "/saved" },
+  {
+    name: "saved list, a pitch and an address error",
+    path: () => pitch(),
+    act: async (page) => {
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("button", { name: "Saved", exact: true }).waitFor();
+      await page.goto(`${e2e.app.url}/saved`);
+      await page.getByRole("listitem").first().waitFor();
+      await page.getByLabel("Email", { exact: true }).fill("not-an-address");
+      await page.getByRole("button", { name: "E-mail me this list" }).click();
+      await page.getByRole("alert").filter({ hasText: "valid email" }).waitFor();
+    },
+  },
   { name: "pledge success", path: () => "/pledge-success" },
   { name: "unsubscribe", path: () => "/unsubscribe" },
   {

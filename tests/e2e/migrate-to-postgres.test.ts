@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { loadProjectAnalytics, type ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { recordScans, type ScanInput } from "~/modules/scans/scans.server";
+import { recordPitchSave } from "~/modules/saved/saves.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { visitorAction } from "../support/leads-e2e";
 import { insertProject, openDatabase as openSqliteFile } from "../support/pitch-e2e";
@@ -133,9 +134,11 @@ describe("npm run db:migrate-to-postgres", () => {
       viewerFingerprint: `viewer-${i % 2_500}`,
     }));
     for (let start = 0; start < scans.length; start += 500) await recordScans(sqlite.db, scans.slice(start, start + 500));
+    // Two visitors saved the pitch to their phone's list (issue 17): the new table travels too.
+    for (const viewerFingerprint of ["viewer-1", "viewer-2"]) await recordPitchSave(sqlite.db, { identity: { viewerFingerprint, addressHash: null }, clientAddress: "192.0.2.10" }, { projectId: project.id, qrCodeId: boothId });
     const now = new Date();
     const expectedAnalytics = await analyticsOfEveryProject(sqlite, now);
-    const TABLES = ["users", "accounts", "sessions", "projects", "qr_codes", "scans", "contacts", "signals", "leads", "recognition_entries", "project_stats", "source_stats", "scan_hours"];
+    const TABLES = ["users", "accounts", "sessions", "projects", "qr_codes", "scans", "contacts", "signals", "leads", "recognition_entries", "project_stats", "source_stats", "scan_hours", "pitch_saves"];
     const expectedCounts = await tableCounts(sqlite, TABLES);
     const expectedRows = await rowsAsRead(sqlite);
     await sqlite.close();
@@ -143,6 +146,8 @@ describe("npm run db:migrate-to-postgres", () => {
     expect(expectedAnalytics[project.id]!.uniqueScans).toBe(2_500);
     expect(expectedAnalytics[project.id]!.actions).toBe(3);
     expect(expectedCounts.scans).toBe(SCANS);
+    expect(expectedCounts.pitch_saves).toBe(2);
+    expect(expectedAnalytics[project.id]!.totalSaves).toBe(2);
     expect(Object.keys(expectedAnalytics)).toHaveLength(2);
 
     // Started on the empty PostgreSQL database, the app says where the data is and how to move it (and seeds no demo).

@@ -163,7 +163,8 @@ describe("a venue's numbers on the founder's screen", () => {
       funnel: Object.fromEntries(
         [...truth].map(([code, row]) => [
           code === "Direct" ? "Direct link" : code,
-          [row.scans, row.viewers, row.people, row.intros, row.subscribers, row.signals].map(String).concat(`${((row.people / row.viewers) * 100).toFixed(1)}%`),
+          // Nobody in this room saves the pitch to their list ("Saved by" 0).
+          [row.scans, row.viewers, row.people, row.intros, row.subscribers, row.signals, 0].map(String).concat(`${((row.people / row.viewers) * 100).toFixed(1)}%`),
         ]),
       ),
       excluded: ["1 bots and crawlers", "6 link previews (chat apps, social networks)", "0 prefetches by a browser", "1 your own views while signed in"],

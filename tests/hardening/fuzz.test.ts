@@ -221,7 +221,7 @@ const pageRequest: fc.Arbitrary<FuzzRequest> = fc
   .tuple(
     fc.oneof(
       fc.constantFrom<Value[]>([""], ["auth"], ["dashboard"], ["my-projects"], ["project", "create"], ["privacy"], ["terms"], ["support"]),
-      fc.constantFrom<Value[]>(["pledge-success"], ["projects", "new"], ["app-icon-generator"], ["manifest.webmanifest"], ["favicon.svg"], ["apple-touch-icon.png"]),
+      fc.constantFrom<Value[]>(["pledge-success"], ["saved"], ["projects", "new"], ["app-icon-generator"], ["manifest.webmanifest"], ["favicon.svg"], ["apple-touch-icon.png"]),
       fc.tuple(fc.constantFrom("app-icons", "icons"), fc.oneof(fc.constantFrom("concept-1.png", "concept-4.png", "icon-192.png", "icon-512.png"), fuzzText)).map((parts): Value[] => parts),
       slugValue.map((slug): Value[] => ["pitch", slug]),
       slugValue.map((slug): Value[] => ["p", slug]),
@@ -321,6 +321,8 @@ const functionBodies: Record<string, fc.Arbitrary<unknown>> = {
     viewerFingerprint: fc.oneof(fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 }), fuzzText),
   }),
   "handle-unsubscribe": jsonLike({ email: fuzzEmail }),
+  "save-pitch": jsonLike({ projectId: fc.oneof(ref("demoProjectId"), ref("ownProjectId")), qrCodeId: fc.oneof(ref("ownQrId"), fc.constant(null)) }),
+  "email-saved-list": jsonLike({ email: fuzzEmail, slugs: fc.array(fc.oneof(ref("ownSlug"), ref("demoSlug"), fuzzText), { maxLength: 60 }) }),
   "generate-qr-code": jsonLike({ slug: fc.oneof(ref("ownSlug"), ref("demoSlug")), qrCodeId: ref("ownQrId") }),
   "generate-app-icon": jsonLike({ concept: fc.constantFrom(1, 2, 3, 4, "1") }),
 };

@@ -1,4 +1,4 @@
-// Booth mode (issue 17, decision "booth-mode"): booth links (owner-only creation and revocation, expiry, the token
+// Booth mode (issue 17, decision 35): booth links (owner-only creation and revocation, expiry, the token
 // stored hashed), today's counters by analytics' definitions, and the ticker's reads.
 import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";

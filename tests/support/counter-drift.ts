@@ -18,6 +18,8 @@ const SOURCE_COUNTERS: [column: string, rows: string][] = [
   ["intros", "select project_id || ' ' || source as id, count(*) as n from intros group by 1"],
   ["signals", "select project_id || ' ' || source as id, count(*) as n from signals group by 1"],
   ["people", "select project_id || ' ' || source as id, count(*) as n from source_people group by 1"],
+  // Saves are kept per source and across sources ('*'), one row per project and viewer.
+  ["saves", "select project_id || ' ' || source as id, count(*) as n from pitch_saves group by 1 union all select project_id || ' *' as id, count(*) as n from pitch_saves group by project_id"],
 ];
 
 const QR_COUNTERS: [column: string, rows: string][] = [

@@ -10,6 +10,7 @@ const row = (label: string, counts: Partial<FunnelRow>): FunnelRow => ({
   scans: 0,
   viewers: 0,
   people: 0,
+  saves: 0,
   intros: 0,
   subscribers: 0,
   signals: 0,

@@ -59,7 +59,7 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
       <div className="mt-4 grid gap-4">
         <ScansOverTime scansOverTime={analytics.scansOverTime} colors={colors} now={now} />
         {analytics.qrCodes.length ? <QrBreakdown codes={analytics.qrCodes} colors={colors} /> : null}
-        <EventFunnel rows={analytics.funnel} />
+        <EventFunnel rows={analytics.funnel} totalSaves={analytics.totalSaves} />
         <HowWeCount analytics={analytics} />
       </div>
     </main>

@@ -1,4 +1,4 @@
-import { BellRing, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
+import { BellRing, Bookmark, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
@@ -106,5 +106,29 @@ export function MobileActionBar({ dialogs, calendlyUrl }: { dialogs: PitchDialog
         </li>
       </ul>
     </nav>
+  );
+}
+
+/**
+ * Save (issue 17): keeps the pitch in this browser's list, so it needs the page's script, which shows these
+ * (hidden without it: a page without the script has no list to save to). `/saved` is a plain link: its page is
+ * not a React route one navigates to in place.
+ */
+export function SaveControls() {
+  return (
+    <div data-save-controls hidden className="flex items-center gap-3">
+      <button
+        type="button"
+        data-save-pitch
+        aria-pressed="false"
+        className="inline-flex min-h-11 items-center gap-2 rounded-xl border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-900 shadow-sm transition-colors hover:bg-slate-50 aria-pressed:border-brand-600 aria-pressed:bg-brand-50 aria-pressed:text-brand-700 aria-pressed:[&_svg]:fill-current"
+      >
+        <Bookmark aria-hidden className="size-4" />
+        <span data-save-label>Save</span>
+      </button>
+      <a href="/saved" className="rounded-lg px-1 py-1 text-sm font-semibold text-brand-700 hover:text-brand-600">
+        Saved pitches
+      </a>
+    </div>
   );
 }

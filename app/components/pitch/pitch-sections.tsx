@@ -4,7 +4,7 @@ import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import { httpUrlOrNull } from "./safe-url";
 import { formatPitchTime } from "~/modules/time/relative-time";
 import { preloadFormsOnIntent } from "./lazy-forms";
-import { HeroActions } from "./pitch-actions";
+import { HeroActions, SaveControls } from "./pitch-actions";
 import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
 import { parseVideoUrl } from "./video-url";
@@ -44,7 +44,7 @@ export function Hero({ project, dialogs }: { project: Project; dialogs: PitchDia
           <h1 id="pitch-title" className="text-[2rem] font-extrabold leading-[1.1] tracking-tight text-balance text-slate-950 sm:text-5xl">
             {project.title}
           </h1>
-          <p className={`mt-3 text-lg leading-relaxed text-pretty text-slate-600 sm:mt-4 sm:text-xl ${hasVideo ? "" : "md:mx-auto md:max-w-2xl"}`}>{project.oneLiner}</p>
+          <p id="pitch-one-liner" className={`mt-3 text-lg leading-relaxed text-pretty text-slate-600 sm:mt-4 sm:text-xl ${hasVideo ? "" : "md:mx-auto md:max-w-2xl"}`}>{project.oneLiner}</p>
           {project.metrics.length ? (
             <ul aria-label="Traction" className={`mt-5 flex flex-wrap gap-2 ${hasVideo ? "" : "md:justify-center"}`}>
               {project.metrics.map((metric, index) => (
@@ -71,7 +71,10 @@ export function Hero({ project, dialogs }: { project: Project; dialogs: PitchDia
         ) : null}
         <div className={hasVideo ? "md:col-start-1 md:self-start" : ""}>
           <HeroActions dialogs={dialogs} calendlyUrl={project.calendlyUrl} centered={!hasVideo} />
-          <OpenOnPhone dialogs={dialogs} />
+          <div className={`mt-4 flex flex-wrap items-center gap-x-5 gap-y-2 ${hasVideo ? "" : "md:justify-center"}`}>
+            <SaveControls />
+            <OpenOnPhone dialogs={dialogs} />
+          </div>
         </div>
       </div>
     </section>
@@ -86,7 +89,7 @@ function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
       state={DIALOG_LINK_STATE}
       preventScrollReset
       aria-haspopup="dialog"
-      className="mt-4 inline-flex items-center gap-2 rounded-lg px-1 py-1 text-sm font-semibold text-brand-700 hover:text-brand-600"
+      className="inline-flex items-center gap-2 rounded-lg px-1 py-1 text-sm font-semibold text-brand-700 hover:text-brand-600"
     >
       <QrCode aria-hidden className="size-4" />
       Open on my phone

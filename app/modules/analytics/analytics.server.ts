@@ -19,6 +19,8 @@ export type FunnelRow = {
   intros: number;
   subscribers: number;
   signals: number;
+  /** Visitors who saved the pitch to their phone's list through this source (issue 17). */
+  saves: number;
   /** People who acted per unique viewer of this source, in percent (one decimal). */
   share: number;
 };
@@ -32,6 +34,8 @@ export type ProjectAnalytics = {
   totalIntros: number;
   totalSubscribers: number;
   totalSignals: number;
+  /** Visitors who saved the pitch to their phone's list, across sources (removing it later does not take it back). */
+  totalSaves: number;
   actions: number;
   conversionRate: number;
   qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number }[];
@@ -138,6 +142,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     totalIntros,
     totalSubscribers,
     totalSignals,
+    totalSaves: Number(sources.find((row) => row.source === ALL_SOURCES)?.saves ?? 0),
     actions,
     conversionRate: conversionRate(actions, uniqueScans),
     qrCodes: codes.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, totalScans: Number(code.total_scans), uniqueScans: Number(code.unique_scans) })),
@@ -148,7 +153,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   };
 }
 
-type SourceRow = { source: string; scans: number; viewers: number; intros: number; subscribers: number; signals: number; people: number };
+type SourceRow = { source: string; scans: number; viewers: number; intros: number; subscribers: number; signals: number; people: number; saves: number };
 
 /** One row per QR code (even unscanned), one for the plain link, and one for unattributed actions when there are any. */
 function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[]): FunnelRow[] {
@@ -168,6 +173,7 @@ function funnelRows(codes: { id: string; label: string; event_tag: string | null
       intros: Number(counts?.intros ?? 0),
       subscribers: Number(counts?.subscribers ?? 0),
       signals: Number(counts?.signals ?? 0),
+      saves: Number(counts?.saves ?? 0),
       share: conversionRate(people, viewers),
     };
   };
@@ -179,7 +185,7 @@ function funnelRows(codes: { id: string; label: string; event_tag: string | null
   }
   rows.push(row(DIRECT, "direct", "Direct link", null));
   const unknown = row(UNKNOWN, "unknown", "Not attributed", null);
-  if (unknown.scans || unknown.people) rows.push(unknown);
+  if (unknown.scans || unknown.people || unknown.saves) rows.push(unknown);
   return rows;
 }
 

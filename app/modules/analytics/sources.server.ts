@@ -67,7 +67,7 @@ export async function countSourceAction(db: Kysely<Database>, projectId: string,
   }
 }
 
-type SourceDelta = Partial<Record<"scans" | "viewers" | ActionCounter | "people", number>>;
+type SourceDelta = Partial<Record<"scans" | "viewers" | ActionCounter | "people" | "saves", number>>;
 
 export async function addToSourceStats(db: Kysely<Database>, projectId: string, source: string, delta: SourceDelta): Promise<void> {
   const entries = Object.entries(delta).filter(([, value]) => value) as [keyof SourceDelta, number][];

@@ -19,7 +19,7 @@ const OVERLAP_MS = 5_000;
 const STREAM_RETRY_AFTER_SECONDS = 30;
 
 /**
- * One booth screen's live data as Server-Sent Events (decision "booth-mode"): `counters` (today's figures, as the
+ * One booth screen's live data as Server-Sent Events (decision 35): `counters` (today's figures, as the
  * analytics page counts them) and `ticker` (new items; its id is the newest item's time, the resume cursor), reread
  * on each "activity" or "wall" event of the project. A booth link's stream is ended with an `ended` event as
  * soon as the link is revoked (the "booth" event) or found ended at a heartbeat.

@@ -1,5 +1,5 @@
 /**
- * What the booth screen shows of what just happened (decision "booth-mode"): lines anyone walking past may
+ * What the booth screen shows of what just happened (decision 35): lines anyone walking past may
  * read, so never an e-mail address and never a full name, only a first name and the last name's initial.
  */
 

@@ -26,7 +26,7 @@ export function isUnsubscribeTokenShape(value: unknown): value is string {
   return typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
 }
 
-/** A booth link's token: 32 random bytes, base64url (decision "booth-mode"). */
+/** A booth link's token: 32 random bytes, base64url (decision 35). */
 const BOOTH_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function isBoothTokenShape(value: unknown): value is string {

@@ -160,6 +160,33 @@ export function welcomeMail(input: WelcomeInput): OutgoingMail {
   return { kind: "welcome", to: input.to, subject: `You're following ${input.projectTitle}`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }
 
+export type SavedListInput = { to: string; pitches: { title: string; oneLiner: string; url: string }[] };
+
+/**
+ * A visitor's saved pitches, e-mailed at their request (issue 17): each title, one-liner and plain link, from our
+ * own data. No tracking of any kind and no unsubscribe link: it subscribes nobody to anything.
+ */
+export function savedListMail(input: SavedListInput): OutgoingMail {
+  const count = input.pitches.length === 1 ? "1 pitch" : `${input.pitches.length} pitches`;
+  const { text, html } = compose({
+    heading: `Your saved pitches (${count})`,
+    blocks: [
+      { kind: "p", text: "Here is the list you saved on your phone, to read again after the event:" },
+      ...input.pitches.flatMap((pitch): Block[] => [
+        { kind: "link", label: pitch.title, url: pitch.url },
+        ...(pitch.oneLiner ? [{ kind: "p" as const, text: pitch.oneLiner }] : []),
+      ]),
+    ],
+    footer: [
+      {
+        kind: "p",
+        text: `You received this once because someone typed this address on ${PRODUCT_NAME}'s saved list and asked for it. You are not subscribed to anything.`,
+      },
+    ],
+  });
+  return { kind: "saved-list", to: input.to, subject: `Your saved pitches (${count})`, text, html };
+}
+
 export type IntroAlertInput = {
   to: string;
   projectTitle: string;

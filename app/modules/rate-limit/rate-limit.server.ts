@@ -45,6 +45,28 @@ export const TRACK_SCAN_LIMIT: RateLimitRule = {
 };
 
 /**
+ * The pitch page's save beacon (issue 17), per network address: sized like track-scan (a hall behind one NAT saving
+ * a few pitches each); repeated saves are deduplicated anyway, so this only stops a flood of requests.
+ */
+export const SAVE_PITCH_LIMIT: RateLimitRule = {
+  windowSeconds: 10 * 60,
+  max: 2_000,
+  message: "Too many requests from your network. Please wait a few minutes and try again.",
+};
+
+/**
+ * 'E-mail me this list' (issue 17): the mail is the whole action, so past a limit nothing is sent and the visitor
+ * is told. Per browser (a person sends their list once or twice a day), per recipient address (nobody's inbox can
+ * be flooded with lists), and per network address across browsers (a hall of phones behind one NAT stays under it).
+ * The recipient also counts against VISITOR_MAIL_CAPS.acrossProjects, shared with every other visitor mail.
+ */
+export const SAVED_LIST_MAIL_LIMITS = {
+  perBrowser: { windowSeconds: 60 * 60, max: 5, message: "This browser has sent its list several times this hour. Please try again later." },
+  perEmail: { windowSeconds: 60 * 60, max: 3, message: "Too many submissions for this e-mail address. Please try again later." },
+  perAddress: { windowSeconds: 10 * 60, max: 500, message: "Too many submissions from your network. Please wait a few minutes and try again." },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
  * Mails a visitor can make us send to an address they typed (a signal's confirmation, a subscription's welcome),
  * per recipient (decision "visitor-mail-caps"): past a cap the action still succeeds and the founder keeps the
  * lead, but no mail is queued, so nobody can use our forms to flood somebody else's inbox.

@@ -10,6 +10,7 @@ const COLUMNS = [
   { key: "intros", label: "Intros" },
   { key: "subscribers", label: "Subscribers" },
   { key: "signals", label: "Signals" },
+  { key: "saves", label: "Saved by" },
   { key: "share", label: "Viewers who acted" },
 ] as const;
 
@@ -37,7 +38,7 @@ const formatShare = (row: FunnelRow) => (row.viewers ? `${row.share.toFixed(1)}%
  * Issue 11: per QR code and for the plain link, side by side, from scan to action. Sorted by a column (a link,
  * so it works without JavaScript and can be shared); the best event is named above the table.
  */
-export function EventFunnel({ rows }: { rows: FunnelRow[] }) {
+export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSaves: number }) {
   const [params] = useSearchParams();
   const requested = params.get("sort");
   const sortKey: SortKey = isSortKey(requested) ? requested : "share";
@@ -51,6 +52,12 @@ export function EventFunnel({ rows }: { rows: FunnelRow[] }) {
 
   return (
     <SectionCard id="funnel-title" title="Funnel by Event" description="From scan to action, per QR code and for your plain link" icon={Filter}>
+      <p className="mb-3 text-sm text-slate-600">
+        <strong data-total-saves className="font-semibold text-slate-950">
+          Saved by {totalSaves === 1 ? "1 visitor" : `${totalSaves.toLocaleString("en-US")} visitors`}
+        </strong>{" "}
+        to their phone&apos;s list (counted once per visitor, kept when they remove it; no names).
+      </p>
       {best ? (
         <p className="mb-4 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900 ring-1 ring-emerald-600/15 ring-inset">
           <Trophy aria-hidden className="size-4 shrink-0 text-emerald-700" />

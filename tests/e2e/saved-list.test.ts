@@ -1,0 +1,156 @@
+// Issue 17, the investor's list: a visitor saves three pitches of two founders (one through an event's QR code),
+// sees 'Saved' on a pitch already in the list, opens `/saved` with no connection (never opened online before),
+// and, back online, e-mails the list: the test's SMTP server receives one message with the three plain links.
+// A malformed address and an address past its limit get a message and send nothing.
+import type { ParsedMail } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PHONE } from "../support/chromium.js";
+import { insertProject, marker, newVisitor, startCuttableProxy, visitorUserAgent, type CuttableProxy } from "../support/pitch-e2e";
+import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
+import { startSmtpServer } from "../support/smtp";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { waitForEnhancement } from "./support";
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let proxy: CuttableProxy;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await smtp?.close();
+});
+
+const e2e = setUpAppInBrowser({ env: () => ({ SMTP_URL: smtp.url, MAIL_FROM: "PitchQR <no-reply@pitchqr.test>" }) });
+
+beforeAll(async () => {
+  proxy = await startCuttableProxy(e2e.app.port);
+});
+
+const mailsTo = (address: string) =>
+  smtp.received.filter((mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address === address);
+
+describe("the investor's saved list", () => {
+  it("saves three pitches of two founders, lists them offline newest first, and e-mails them in one message", async () => {
+    const otherFounder = uniqueEmail("lantern");
+    await signUpAndSignIn(e2e.app.url, otherFounder);
+    const { id: otherFounderId } = e2e.db.prepare("select id from users where email = ?").get(otherFounder) as { id: string };
+    const harbor = insertProject(e2e.app.dataDir, { title: `Harbor Cold Chain ${marker("h")}`, oneLiner: "Solar vaccine fridges", qrCodes: [{ label: "Booth", eventTag: "Demo Day Berlin" }] });
+    const tidal = insertProject(e2e.app.dataDir, { title: `Tidal Grid ${marker("t")}`, oneLiner: "Batteries for harbours" });
+    const lantern = insertProject(e2e.app.dataDir, { title: `Lantern Labs ${marker("l")}`, oneLiner: "Light for night markets", ownerId: otherFounderId, qrCodes: [{ label: "Badge" }] });
+    const titles = (slug: string) => (e2e.db.prepare("select title from projects where slug = ?").get(slug) as { title: string }).title;
+
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
+    try {
+      const saveButton = page.getByRole("button", { name: /^Save/ });
+      const save = async (path: string) => {
+        await page.goto(`${proxy.url}${path}`);
+        await waitForEnhancement(page);
+        expect(await saveButton.getAttribute("aria-pressed")).toBe("false");
+        await saveButton.click();
+        await expect.poll(() => saveButton.getAttribute("aria-pressed")).toBe("true");
+        expect(await saveButton.textContent()).toBe("Saved");
+        // The server counted it (and named the event): the list marks it.
+        await expect.poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem("pitchqr:saved") ?? "[]") as { counted: boolean }[]).every((saved) => saved.counted))).toBe(true);
+      };
+      await save(`/pitch/${harbor.slug}?qr=${harbor.qrCodeIds[0]}`);
+      // The first save keeps `/saved` for offline use, though it was never opened.
+      await page.waitForFunction(() => document.documentElement.dataset.savedListOffline === "true", undefined, { timeout: 15_000 });
+      await save(`/pitch/${tidal.slug}`);
+      await save(`/pitch/${lantern.slug}?qr=${lantern.qrCodeIds[0]}`);
+
+      // A pitch already in the list says so.
+      await page.goto(`${proxy.url}/pitch/${harbor.slug}`);
+      await waitForEnhancement(page);
+      expect(await saveButton.getAttribute("aria-pressed")).toBe("true");
+      expect(await saveButton.textContent()).toBe("Saved");
+
+      // The founder's count, per event: one visitor through Demo Day Berlin's code.
+      const saves = (projectId: string, source: string) =>
+        (e2e.db.prepare("select saves from source_stats where project_id = ? and source = ?").get(projectId, source) as { saves: number } | undefined)?.saves ?? 0;
+      expect([saves(harbor.id, `qr:${harbor.qrCodeIds[0]}`), saves(tidal.id, "direct"), saves(lantern.id, `qr:${lantern.qrCodeIds[0]}`)]).toEqual([1, 1, 1]);
+
+      // No connection at all: `/saved` opens from the phone.
+      await context.setOffline(true);
+      proxy.cut();
+      const opened = await page.goto(`${proxy.url}/saved`);
+      expect(opened?.fromServiceWorker()).toBe(true);
+      await page.waitForFunction(() => document.querySelector<HTMLElement>("[data-saved-page]")?.dataset.savedReady === "true", undefined, { timeout: 15_000 });
+      const items = page.getByRole("list", { name: "Saved pitches" }).getByRole("listitem");
+      await expect.poll(() => items.count()).toBe(3);
+      expect(await items.getByRole("heading").allTextContents()).toEqual([titles(lantern.slug), titles(tidal.slug), titles(harbor.slug)]);
+      expect(await items.nth(0).textContent()).toContain("via Badge");
+      expect(await items.nth(1).textContent()).toContain("via Direct");
+      expect(await items.nth(2).textContent()).toContain("Solar vaccine fridges");
+      expect(await items.nth(2).textContent()).toMatch(/Saved (just now|1 minute ago) · via Demo Day Berlin/);
+      expect(await items.nth(2).getByRole("link").getAttribute("href")).toBe(`/pitch/${harbor.slug}`);
+
+      // Remove one, then take it back.
+      await page.getByRole("button", { name: `Remove ${titles(tidal.slug)}` }).click();
+      await expect.poll(() => items.count()).toBe(2);
+      await page.getByRole("button", { name: "Undo" }).click();
+      await expect.poll(() => items.count()).toBe(3);
+
+      // Offline, the list cannot be sent: it says so.
+      const address = `${marker("investor")}@example.com`;
+      const email = page.getByLabel("Email", { exact: true });
+      const send = page.getByRole("button", { name: "E-mail me this list" });
+      const error = page.getByRole("alert");
+      await email.fill(address);
+      await send.click();
+      await expect.poll(() => error.textContent()).toContain("You're offline");
+
+      proxy.restore();
+      await context.setOffline(false);
+
+      // A malformed address: a message, nothing queued.
+      const queued = () => (e2e.db.prepare("select count(*) as count from mail_outbox where kind = 'saved-list'").get() as { count: number }).count;
+      const queuedBefore = queued();
+      await email.fill("not-an-address");
+      await send.click();
+      await expect.poll(() => error.textContent()).toBe("Please enter a valid email address");
+      expect(await email.getAttribute("aria-invalid")).toBe("true");
+      expect(queued()).toBe(queuedBefore);
+
+      await email.fill(address);
+      await send.click();
+      await page.getByText("Sent. Check your inbox in a minute.").waitFor();
+      await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(1);
+      const [mail] = mailsTo(address);
+      const text = mail!.text ?? "";
+      const links = [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
+      expect(links).toEqual([lantern.slug, tidal.slug, harbor.slug].map((slug) => `${e2e.app.url}/pitch/${slug}`));
+      for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(text).toContain(titles(slug));
+      const html = String(mail!.html);
+      expect(html).not.toMatch(/<img|\?qr=|utm_|unsubscribe/i);
+      expect(mail!.headers.has("list-unsubscribe")).toBe(false);
+
+      // Past the address's limit (3 an hour): a message, nothing more sent.
+      await send.click();
+      await page.getByText("Sent. Check your inbox in a minute.").first().waitFor();
+      await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(2);
+      await send.click();
+      await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(3);
+      const queuedAtLimit = queued();
+      await send.click();
+      await expect.poll(() => error.textContent()).toBe("Too many submissions for this e-mail address. Please try again later.");
+      expect(queued()).toBe(queuedAtLimit);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows an empty list that explains Save, and no e-mail form", async () => {
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
+    try {
+      await page.goto(`${e2e.app.url}/saved`);
+      await page.waitForFunction(() => document.querySelector<HTMLElement>("[data-saved-page]")?.dataset.savedReady === "true");
+      await page.getByRole("heading", { name: "Nothing saved yet" }).waitFor();
+      expect(await page.getByRole("button", { name: "E-mail me this list" }).isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
