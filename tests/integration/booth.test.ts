@@ -151,7 +151,8 @@ describeEachDialect("booth counters and ticker", (getDb) => {
 
     const items = await readTickerSince(db, project.id, from);
     expect(items.map((item) => item.kind)).toEqual(["scan", "intro", "signal"]);
-    expect(items[1]).toMatchObject({ kind: "intro", name: "Ana Karenina" });
+    // Only the short name leaves the server: a staff device never receives a visitor's full name.
+    expect(items[1]).toMatchObject({ kind: "intro", name: "Ana K." });
     expect(items[2]).toMatchObject({ kind: "signal", tier: "Lead" });
     expect(JSON.stringify(items)).not.toContain("@example.com");
     expect(await readTickerSince(db, project.id, new Date(Date.now() + 60_000).toISOString())).toEqual([]);

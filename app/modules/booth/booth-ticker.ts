@@ -5,6 +5,7 @@
 
 export type TickerItem =
   | { id: string; kind: "scan"; at: string; count: number; eventLabel: string | null }
+  /** `name` is already short (`shortName`) when it leaves the server: a booth device never receives a full name. */
   | { id: string; kind: "intro"; at: string; name: string }
   | { id: string; kind: "signal"; at: string; tier: string };
 
@@ -26,7 +27,7 @@ export function tickerLine(item: TickerItem): string {
       return item.eventLabel ? `${who} · ${item.eventLabel}` : who;
     }
     case "intro":
-      return `${shortName(item.name)} requested an intro`;
+      return `${item.name} requested an intro`;
     case "signal":
       return `New signal: ${item.tier}`;
   }

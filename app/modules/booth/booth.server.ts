@@ -3,7 +3,7 @@ import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import { trackedPitchUrl, renderQrSvg } from "~/modules/qr/qr-codes.server";
-import type { TickerItem } from "./booth-ticker";
+import { shortName, type TickerItem } from "./booth-ticker";
 
 /** Who is looking at a booth: the project's owner, or a staff device holding a working booth link. */
 export type BoothViewer = { kind: "owner"; ownerId: string } | { kind: "link"; linkId: string };
@@ -88,7 +88,7 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       count: 1,
       eventLabel: scan.event_tag ?? scan.label ?? null,
     })),
-    ...intros.map((intro) => ({ id: `intro-${intro.id}`, kind: "intro" as const, at: intro.created_at, name: intro.name })),
+    ...intros.map((intro) => ({ id: `intro-${intro.id}`, kind: "intro" as const, at: intro.created_at, name: shortName(intro.name) })),
     ...signals.map((signal) => ({ id: `signal-${signal.id}`, kind: "signal" as const, at: signal.created_at, tier: signal.range_label })),
   ];
   return items

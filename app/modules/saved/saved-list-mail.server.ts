@@ -29,10 +29,9 @@ export async function emailSavedList(db: Kysely<Database>, links: Pick<MailLinks
 
   await consumeRateLimit(db, `saved-list:address:${requester.clientAddress}`, SAVED_LIST_MAIL_LIMITS.perAddress);
   await consumeRateLimit(db, `saved-list:browser:${requester.browserKey}`, SAVED_LIST_MAIL_LIMITS.perBrowser);
-  const recipient = input.email.toLowerCase();
   await db.transaction().execute(async (trx) => {
-    await consumeRateLimit(trx, `saved-list:recipient:${recipient}`, SAVED_LIST_MAIL_LIMITS.perEmail);
-    const withinDay = await takeFromAllowance(trx, `mail:recipient:${recipient}`, VISITOR_MAIL_CAPS.acrossProjects);
+    await consumeRateLimit(trx, `saved-list:recipient:${input.email}`, SAVED_LIST_MAIL_LIMITS.perEmail);
+    const withinDay = await takeFromAllowance(trx, `mail:recipient:${input.email}`, VISITOR_MAIL_CAPS.acrossProjects);
     if (!withinDay) throw new DomainError("rate_limited", SAVED_LIST_MAIL_LIMITS.perEmail.message, { email: SAVED_LIST_MAIL_LIMITS.perEmail.message }, retryAfterSeconds(VISITOR_MAIL_CAPS.acrossProjects));
     await enqueueMail(trx, savedListMail({ to: input.email, pitches }));
   });
