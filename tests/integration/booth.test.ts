@@ -3,7 +3,9 @@
 import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, revokeBoothLink } from "~/modules/booth/booth-links.server";
-import { readTickerSince } from "~/modules/booth/booth.server";
+import { loadBoothScreen, readTickerSince } from "~/modules/booth/booth.server";
+import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
+import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { openBoothStream } from "~/modules/booth/booth-stream.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
 import { createLocalProjectEvents, createPostgresProjectEvents } from "~/modules/realtime/project-events.server";
@@ -34,6 +36,32 @@ function revokeDeps(db: Parameters<typeof revokeBoothLink>[0]["db"]) {
   const published: ProjectEvent[] = [];
   return { deps: { db, events: { publish: async (event: ProjectEvent) => void published.push(event) }, logger: createLogger("silent") }, published };
 }
+
+describeEachDialect("booth screen", (getDb) => {
+  it("shows the tracked codes oldest first, then the plain pitch address, so a project without tracked codes still has one", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const owner = { kind: "owner" as const, ownerId: project.ownerId };
+    const publicUrl = "https://pitch.example.com";
+
+    const before = await loadBoothScreen(db, owner, project.id, publicUrl);
+    expect(before.codes.map((code) => [code.id, code.url])).toEqual([[PLAIN_PITCH_CODE, `${publicUrl}/pitch/${project.slug}`]]);
+    expect(before.codes[0]!.svg).toContain("<svg");
+
+    const expo = await createQrCode(db, project.ownerId, project.id, { label: "Expo booth", eventTag: "Expo" });
+    const flyer = await createQrCode(db, project.ownerId, project.id, { label: "Flyer", eventTag: null });
+    // Made in the same second: the order the screen uses is their creation time, so make it distinct.
+    await db.updateTable("qr_codes").set({ created_at: "2026-05-04T09:00:00.000Z" }).where("id", "=", expo.id).execute();
+    const after = await loadBoothScreen(db, owner, project.id, publicUrl);
+    expect(after.codes.map((code) => code.url)).toEqual([
+      `${publicUrl}/pitch/${project.slug}?qr=${expo.id}`,
+      `${publicUrl}/pitch/${project.slug}?qr=${flyer.id}`,
+      `${publicUrl}/pitch/${project.slug}`,
+    ]);
+    const stranger = { kind: "owner" as const, ownerId: await createUser(db) };
+    await expect(loadBoothScreen(db, stranger, project.id, publicUrl)).rejects.toSatisfy(notFound);
+  });
+});
 
 describeEachDialect("booth links", (getDb) => {
   it("lets only the owner create one; it is long, random, stored hashed, and works for 3 days by default", async () => {

@@ -1,5 +1,6 @@
 import { Maximize, WifiOff } from "lucide-react";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
 import { tickerLine, type TickerItem } from "~/modules/booth/booth-ticker";
 
 type BoothCode = { id: string; label: string; eventTag: string | null; url: string; svg: string };
@@ -206,14 +207,17 @@ export function BoothScreenView({ project, codes, owner }: { project: { id: stri
               dangerouslySetInnerHTML={{ __html: chosen.svg }}
             />
             <p className="text-center text-lg font-medium text-slate-200">
-              Scan to see the pitch · {chosen.eventTag ? `${chosen.label} (${chosen.eventTag})` : chosen.label}
+              {chosen.id === PLAIN_PITCH_CODE
+                ? "Scan to see the pitch"
+                : `Scan to see the pitch · ${chosen.eventTag ? `${chosen.label} (${chosen.eventTag})` : chosen.label}`}
             </p>
+            {owner && codes.length === 1 ? (
+              <p className="max-w-sm text-center text-sm text-slate-400">
+                Scans of this code count as direct visits. Create a tracked QR code on the QR codes page to see this booth as an event.
+              </p>
+            ) : null}
           </>
-        ) : (
-          <p className="max-w-sm text-center text-slate-300">
-            No tracked QR code yet. {owner ? "Create one on the QR codes page." : "Ask the founder to create one."}
-          </p>
-        )}
+        ) : null}
       </section>
 
       <section aria-label="Today" className="flex flex-col gap-4 landscape:w-[42%] landscape:max-w-xl">

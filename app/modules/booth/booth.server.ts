@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
-import { trackedPitchUrl, renderQrSvg } from "~/modules/qr/qr-codes.server";
+import { renderQrSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
+import { PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "./booth-codes";
 import { shortName, type TickerItem } from "./booth-ticker";
 
 /** Who is looking at a booth: the project's owner, or a staff device holding a working booth link. */
@@ -13,7 +14,10 @@ export const BOOTH_NOT_FOUND = "Page not found";
 
 export type BoothScreen = {
   project: { id: string; title: string };
-  /** The project's tracked QR codes, oldest first (the default is the first), each with the address it encodes. */
+  /**
+   * The project's tracked QR codes, oldest first (the default is the first), then the plain pitch address (its scans
+   * count as direct, not as an event), so a booth shows a code even before the founder made a tracked one.
+   */
   codes: { id: string; label: string; eventTag: string | null; url: string; svg: string }[];
 };
 
@@ -34,12 +38,12 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
     .orderBy("created_at", "asc")
     .orderBy("id")
     .execute();
-  const urls = codes.map((code) => trackedPitchUrl(publicUrl, project.slug, code.id));
-  const svgs = await Promise.all(urls.map(renderQrSvg));
-  return {
-    project: { id: project.id, title: project.title },
-    codes: codes.map((code, index) => ({ id: code.id, label: code.label, eventTag: code.event_tag, url: urls[index]!, svg: svgs[index]! })),
-  };
+  const choices = [
+    ...codes.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, url: trackedPitchUrl(publicUrl, project.slug, code.id) })),
+    { id: PLAIN_PITCH_CODE, label: PLAIN_PITCH_LABEL, eventTag: null, url: untrackedPitchUrl(publicUrl, project.slug) },
+  ];
+  const svgs = await Promise.all(choices.map((choice) => renderQrSvg(choice.url)));
+  return { project: { id: project.id, title: project.title }, codes: choices.map((choice, index) => ({ ...choice, svg: svgs[index]! })) };
 }
 
 /** How many lines one read of the ticker gives at most (the screen shows fewer). */
