@@ -8,7 +8,7 @@ type Counters = { since: string; scans: number; peopleWhoActed: number; intros: 
 type TickerLine = { id: string; text: string; kind: TickerItem["kind"]; at: number; count: number; eventLabel: string | null };
 
 const SHOWN_LINES = 6;
-/** Scans this close together share one line ("3 people just scanned"), so a busy hall does not flood the ticker. */
+/** Scans this close together share one line ("3 scans just now": scans, not people, since one phone may scan twice), so a busy hall does not flood the ticker. */
 const SCAN_GROUP_MS = 60_000;
 const REOPEN_MS = 2_000;
 

@@ -23,7 +23,7 @@ export function shortName(fullName: string): string {
 export function tickerLine(item: TickerItem): string {
   switch (item.kind) {
     case "scan": {
-      const who = item.count === 1 ? "Someone just scanned" : `${item.count} people just scanned`;
+      const who = item.count === 1 ? "Someone just scanned" : `${item.count} scans just now`;
       return item.eventLabel ? `${who} · ${item.eventLabel}` : who;
     }
     case "intro":
