@@ -3,7 +3,8 @@ import { expect, it } from "vitest";
 import type { DomainError } from "~/modules/errors.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
-import { MAX_STREAMS_PER_ADDRESS, openWallStream } from "~/modules/recognition/wall-stream.server";
+import { MAX_STREAMS_PER_ADDRESS } from "~/modules/realtime/event-stream.server";
+import { openWallStream } from "~/modules/recognition/wall-stream.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject } from "../support/fixtures";
 

@@ -5,7 +5,7 @@ import { DomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { LiveStreams } from "~/modules/realtime/live-streams.server";
 import type { ProjectEvents } from "~/modules/realtime/project-events.server";
-import { HEARTBEAT_MS, MAX_STREAMS_PER_ADDRESS } from "~/modules/recognition/wall-stream.server";
+import { openEventStream, type EventStreamSink } from "~/modules/realtime/event-stream.server";
 import { isBoothLinkActive } from "./booth-links.server";
 import { BOOTH_NOT_FOUND, readTickerSince, type BoothViewer } from "./booth.server";
 
@@ -16,7 +16,6 @@ type BoothStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: L
  * read looks this far back before the newest item sent and drops the ids it already sent.
  */
 const OVERLAP_MS = 5_000;
-const STREAM_RETRY_AFTER_SECONDS = 30;
 
 /**
  * One booth screen's live data as Server-Sent Events (decision 35): `counters` (today's figures, as the
@@ -34,45 +33,39 @@ export async function openBoothStream(
   clientAddress = "unknown",
 ): Promise<Response> {
   if (viewer.kind === "link" && !(await isBoothLinkActive(deps.db, viewer.linkId))) throw new DomainError("not_found", BOOTH_NOT_FOUND);
-  // Checked and counted with no await between, as the wall's streams are.
-  if (deps.streams.openFrom(clientAddress) >= MAX_STREAMS_PER_ADDRESS) {
-    throw new DomainError("rate_limited", "Too many live screens open from your network. Please try again shortly.", {}, STREAM_RETRY_AFTER_SECONDS);
-  }
-
-  const encoder = new TextEncoder();
   let newestAt = cursor;
   const sent = new Map<string, string>();
-  let closed = false;
   let pending: Promise<void> = Promise.resolve();
   let readQueued = false;
-  let cleanup = () => {};
 
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const queue = (work: () => Promise<void>) => {
-        pending = pending.then(async () => {
-          if (closed) return;
-          try {
-            await work();
-          } catch (error) {
-            deps.logger.error({ err: error, projectId }, "booth stream read failed");
-          }
-        });
-      };
-      const endIfLinkEnded = () =>
-        queue(async () => {
-          if (viewer.kind !== "link" || (await isBoothLinkActive(deps.db, viewer.linkId))) return;
-          send(`event: ended\ndata: {}\n\n`);
-          cleanup();
-        });
+  const queue = (sink: EventStreamSink, work: () => Promise<void>) => {
+    pending = pending.then(async () => {
+      if (sink.closed) return;
+      try {
+        await work();
+      } catch (error) {
+        deps.logger.error({ err: error, projectId }, "booth stream read failed");
+      }
+    });
+  };
+  const endIfLinkEnded = (sink: EventStreamSink) =>
+    queue(sink, async () => {
+      if (viewer.kind !== "link" || (await isBoothLinkActive(deps.db, viewer.linkId))) return;
+      sink.send(`event: ended\ndata: {}\n\n`);
+      sink.close();
+    });
+
+  return openEventStream({
+    streams: deps.streams,
+    clientAddress,
+    signal,
+    tooManyMessage: "Too many live screens open from your network. Please try again shortly.",
+    start(sink) {
       // Events arriving while a read waits to start add nothing: that read will see what they announce.
       const pushNews = () => {
         if (readQueued) return;
         readQueued = true;
-        queue(async () => {
+        queue(sink, async () => {
           readQueued = false;
           const from = newestAt ? new Date(Date.parse(newestAt) - OVERLAP_MS).toISOString() : today.toISOString();
           const [items, counters] = await Promise.all([readTickerSince(deps.db, projectId, from), countProjectActivitySince(deps.db, projectId, today)]);
@@ -83,49 +76,20 @@ export async function openBoothStream(
             if (!newestAt || item.at > newestAt) newestAt = item.at;
           }
           for (const [id, at] of sent) if (newestAt && Date.parse(at) < Date.parse(newestAt) - OVERLAP_MS) sent.delete(id);
-          if (fresh.length) send(`id: ${newestAt}\nevent: ticker\ndata: ${JSON.stringify(fresh)}\n\n`);
-          send(`event: counters\ndata: ${JSON.stringify(counters)}\n\n`);
+          if (fresh.length) sink.send(`id: ${newestAt}\nevent: ticker\ndata: ${JSON.stringify(fresh)}\n\n`);
+          sink.send(`event: counters\ndata: ${JSON.stringify(counters)}\n\n`);
         });
       };
 
-      send("retry: 1000\n\n");
       const unsubscribe = deps.events.subscribe(projectId, (event) => {
         if (event.kind === "activity" || event.kind === "wall") pushNews();
-        else if (event.kind === "booth") endIfLinkEnded();
+        else if (event.kind === "booth") endIfLinkEnded(sink);
       });
       pushNews();
-      const heartbeat = setInterval(() => {
-        send(": heartbeat\n\n");
-        endIfLinkEnded();
-      }, HEARTBEAT_MS);
-      heartbeat.unref();
-
-      cleanup = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        unsubscribe();
-        unregister();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client going away
-        }
-      };
-      const unregister = deps.streams.add(cleanup, clientAddress);
-      signal.addEventListener("abort", cleanup, { once: true });
+      return unsubscribe;
     },
-    cancel() {
-      cleanup();
-    },
-  });
-
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      "X-Accel-Buffering": "no",
-    },
+    // A revocation this instance missed, or an expiry, still ends the stream within a heartbeat.
+    onHeartbeat: endIfLinkEnded,
   });
 }
 
