@@ -153,4 +153,17 @@ describe("the investor's saved list", () => {
       await context.close();
     }
   });
+
+  it("keeps /saved shareable only while nobody is signed in: a founder's copy carries their name and is private", async () => {
+    const anonymous = await fetch(`${e2e.app.url}/saved`);
+    expect(anonymous.headers.get("cache-control")).toBe("public, no-cache");
+    expect(await anonymous.text()).toContain("Sign In");
+
+    const email = uniqueEmail("saved-founder");
+    const cookie = await signUpAndSignIn(e2e.app.url, email);
+    const signedIn = await fetch(`${e2e.app.url}/saved`, { headers: { cookie } });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    expect(await signedIn.text()).toContain("Saved pitches");
+  });
 });
