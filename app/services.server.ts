@@ -7,7 +7,7 @@ import { seedDemoProject } from "~/modules/demo/seed.server";
 import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
-import { createLocalProjectEvents, createPostgresProjectEvents, type ProjectEvents } from "~/modules/realtime/project-events.server";
+import { announce, createLocalProjectEvents, createPostgresProjectEvents, type ProjectEvents } from "~/modules/realtime/project-events.server";
 import { createUnsubscribeTokens, type UnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
 import { createMailLinks, type MailLinks } from "~/modules/mail/mail-links.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
@@ -62,9 +62,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     onExclusionError: (error) => logger.error({ err: error }, "excluded page loads could not be counted"),
     onConflictRetried: (error) => logger.warn({ err: error }, "a scan batch conflicted with another transaction; written again"),
     onScansStored: (projectIds) => {
-      for (const projectId of projectIds) {
-        events.publish({ projectId, kind: "activity" }).catch((error: unknown) => logger.error({ err: error }, "could not publish activity event"));
-      }
+      for (const projectId of projectIds) void announce(events, logger, { projectId, kind: "activity" });
     },
   });
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });

@@ -5,7 +5,7 @@ import { DomainError } from "~/modules/errors.server";
 import { isBoothTokenShape, isRecordId } from "~/modules/http/id-shape";
 import type { Logger } from "~/modules/logging/logger.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
-import type { ProjectEvents } from "~/modules/realtime/project-events.server";
+import { announce, type ProjectEvents } from "~/modules/realtime/project-events.server";
 import { boothPath } from "./booth-link-form";
 
 const DAY_MS = 24 * 3_600_000;
@@ -75,7 +75,7 @@ export async function revokeBoothLink(
     .executeTakeFirst();
   if (Number(revoked.numUpdatedRows) === 0) throw new DomainError("not_found", "Booth link not found");
   // An open screen that misses this event still stops at its next heartbeat, when its stream rechecks the link.
-  await deps.events.publish({ projectId, kind: "booth" }).catch((error: unknown) => deps.logger.error({ err: error }, "could not publish booth event"));
+  await announce(deps.events, deps.logger, { projectId, kind: "booth" });
 }
 
 /** The address a booth link opens (`?key=` is read once, then kept in a cookie and dropped from the address bar). */

@@ -9,6 +9,14 @@ import type { Logger } from "~/modules/logging/logger.server";
 export type ProjectEvent = { projectId: string; kind: "wall" | "content" | "activity" | "booth" };
 export type ProjectEventListener = (event: ProjectEvent) => void;
 
+/**
+ * Publishes an event announcing a write that has already committed, without failing the caller: a lost event only
+ * delays the screens listening (they reread on the next one, or poll), so the failure is logged, not thrown.
+ */
+export async function announce(events: Pick<ProjectEvents, "publish">, logger: Logger, event: ProjectEvent): Promise<void> {
+  await events.publish(event).catch((error: unknown) => logger.error({ err: error, projectId: event.projectId }, `could not publish ${event.kind} event`));
+}
+
 /** "ok", or "degraded" while events from other instances cannot arrive and open walls poll the database instead. */
 export type RealtimeStatus = "ok" | "degraded";
 

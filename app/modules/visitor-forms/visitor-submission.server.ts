@@ -28,6 +28,7 @@ import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
 import { consumeRateLimit, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { announce } from "~/modules/realtime/project-events.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 
@@ -214,7 +215,8 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
-      await publishActivity(services, submission.projectId);
+      // Booth screens reread on it, as on a signal's "wall" event.
+      await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
     }
     case "subscribe": {
@@ -222,7 +224,7 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
-      await publishActivity(services, submission.projectId);
+      await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
@@ -230,19 +232,10 @@ async function writeSubmission(
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await limitPerEmail(input.data.email);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
-      await services.events.publish({ projectId: result.projectId, kind: "wall" }).catch((error: unknown) => {
-        services.logger.error({ err: error }, "could not publish wall event");
-      });
+      await announce(services.events, services.logger, { projectId: result.projectId, kind: "wall" });
       return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
     }
   }
-}
-
-/** Booth screens reread on it (a signal's "wall" event does the same); ids only, never the visitor's data. */
-async function publishActivity(services: Pick<AppServices, "events" | "logger">, projectId: string): Promise<void> {
-  await services.events.publish({ projectId, kind: "activity" }).catch((error: unknown) => {
-    services.logger.error({ err: error }, "could not publish activity event");
-  });
 }
 
 function successMessage(intent: VisitorIntent): string {
