@@ -2,6 +2,7 @@ import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
 import { errorsByField, FAILURE_MESSAGES, readVisitorFormValues, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { checkVisitorForm, FIELD_ORDER } from "~/modules/contacts/visitor-form-rules";
 import type { OpenedDialog } from "./dialogs";
+import { markInvalid, markValid } from "./field-error";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
 import { showToast } from "./toasts";
 
@@ -33,12 +34,7 @@ async function post(submission: Submission): Promise<Answer> {
 
 function clearErrors(form: HTMLFormElement) {
   for (const element of form.querySelectorAll("[data-field-error], [data-form-alert]")) element.remove();
-  for (const input of form.querySelectorAll<HTMLElement>("[aria-invalid]")) {
-    input.removeAttribute("aria-invalid");
-    const describedBy = (input.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && !id.endsWith("-error")).join(" ");
-    if (describedBy) input.setAttribute("aria-describedby", describedBy);
-    else input.removeAttribute("aria-describedby");
-  }
+  for (const input of form.querySelectorAll<HTMLElement>("[aria-invalid]")) markValid(input);
 }
 
 function errorLine(id: string, message: string): HTMLElement {
@@ -71,10 +67,7 @@ function showErrors(form: HTMLFormElement, fieldErrors: Record<string, string>, 
     if (group) group.append(errorLine(id, message));
     else if (first.type === "checkbox") first.parentElement?.after(errorLine(id, message));
     else first.parentElement?.append(errorLine(id, message));
-    for (const input of inputs) {
-      input.setAttribute("aria-invalid", "true");
-      input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), id].filter(Boolean).join(" "));
-    }
+    for (const input of inputs) markInvalid(input, id);
   }
 }
 

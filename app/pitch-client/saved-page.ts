@@ -5,6 +5,7 @@
 import { formatPitchTime } from "~/modules/time/relative-time";
 import { readSavedList, savedListStorage, withoutPitch, withPitchSaved, writeSavedList, type SavedPitch } from "~/modules/saved/saved-list";
 import { SAVED_LIST_MESSAGES, savedListCountError, savedListEmailError } from "~/modules/saved/saved-list-rules";
+import { markInvalid, markValid } from "./field-error";
 import { showToast } from "./toasts";
 
 const REMOVE_ICON =
@@ -71,14 +72,8 @@ function enhanceMailForm(form: HTMLFormElement, savedList: () => SavedPitch[]) {
   const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const showError = (message: string | null) => {
     error.textContent = message ?? "";
-    const hint = (input.getAttribute("aria-describedby") ?? "").replace(error.id, "").trim();
-    if (message) {
-      input.setAttribute("aria-invalid", "true");
-      input.setAttribute("aria-describedby", `${hint} ${error.id}`.trim());
-    } else {
-      input.removeAttribute("aria-invalid");
-      input.setAttribute("aria-describedby", hint);
-    }
+    if (message) markInvalid(input, error.id);
+    else markValid(input);
   };
 
   form.addEventListener("submit", (event) => {
