@@ -441,6 +441,17 @@ export interface BoothLinksTable {
   revoked_at: Timestamp | null;
 }
 
+/** A single-use link mailed to an address to prove its owner asked (decision 37); only the token's sha256 is kept. */
+export interface AddressConfirmationsTable {
+  token_hash: string;
+  purpose: string;
+  email: string;
+  payload: unknown;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -478,6 +489,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   booth_links: BoothLinksTable;
+  address_confirmations: AddressConfirmationsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
@@ -500,6 +512,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "perks",
   "mail_headers",
   "outcome",
+  "payload",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

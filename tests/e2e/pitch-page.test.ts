@@ -422,7 +422,7 @@ describe("the thank-you and unsubscribe pages", () => {
     }
   });
 
-  it("/unsubscribe refuses an address without an at-sign and confirms a valid one", async () => {
+  it("/unsubscribe refuses an address without an at-sign, and for a valid one says to check the inbox", async () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await page.goto(`${e2e.app.url}/unsubscribe`);
@@ -449,7 +449,8 @@ describe("the thank-you and unsubscribe pages", () => {
       await submit.click();
       await page.getByRole("main").getByRole("button", { name: "Processing..." }).waitFor();
       release();
-      await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
+      await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+      await page.getByText("Nothing changes until you open that link and press Unsubscribe.", { exact: false }).waitFor();
     } finally {
       await context.close();
     }

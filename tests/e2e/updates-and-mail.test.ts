@@ -112,9 +112,50 @@ describe("e-mail to visitors", () => {
 
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
-      await page.getByText(`You will no longer receive emails about ${TITLE}.`).waitFor();
+      await page.getByRole("main").getByText(`You will no longer receive e-mails about ${TITLE}.`).waitFor();
       expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([0]);
       expect(followers()).toBe(followersBefore - 1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a typed address on /unsubscribe changes nothing until the link mailed to it is opened and confirmed, once", async () => {
+    const email = `${marker("typed")}@example.com`;
+    const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Lin Ma", email }, consent: true });
+    expect(subscribed.status).toBe(200);
+    const subscribedNow = () => contactsByEmail(e2e.db, email).map((contact) => contact.subscribed);
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
+    try {
+      // Someone else types the address: the follower stays subscribed.
+      await page.goto(`${e2e.app.url}/unsubscribe`);
+      await waitForHydration(page);
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByRole("main").getByRole("button", { name: "Unsubscribe" }).click();
+      await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+      expect(subscribedNow()).toEqual([1]);
+
+      const confirmation = await mailTo(email, "Confirm: stop e-mails from PitchQR");
+      expect(confirmation.text).toContain(TITLE);
+      expect(confirmation.headers.has("list-unsubscribe")).toBe(false);
+      const link = /(http\S+\/unsubscribe\?confirm=[A-Za-z0-9_-]+)/.exec(confirmation.text ?? "")?.[1];
+      expect(link).toBeDefined();
+
+      // A mail scanner prefetching it, then its owner opening it: nothing changes until the button.
+      expect((await fetch(link!)).status).toBe(200);
+      await page.goto(link!);
+      await waitForHydration(page);
+      await page.getByText(`Stop all e-mails from PitchQR to ${email}?`).waitFor();
+      expect(subscribedNow()).toEqual([1]);
+      await page.getByRole("button", { name: "Unsubscribe" }).click();
+      await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
+      await page.getByRole("main").getByText(`You will no longer receive e-mails about ${TITLE}.`).waitFor();
+      expect(subscribedNow()).toEqual([0]);
+
+      // The link works once.
+      const again = await page.goto(link!);
+      expect(again?.status()).toBe(400);
+      await page.getByRole("alert").filter({ hasText: "Confirmation link already used" }).waitFor();
     } finally {
       await context.close();
     }

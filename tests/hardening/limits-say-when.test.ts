@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TRACK_SCAN_LIMIT, UNSUBSCRIBE_API_LIMITS } from "~/modules/rate-limit/rate-limit.server";
+import { TRACK_SCAN_LIMIT, UNSUBSCRIBE_REQUEST_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
 import { nextClientAddress } from "../e2e/support";
 
@@ -10,26 +10,26 @@ import { nextClientAddress } from "../e2e/support";
 describe("limits over HTTP answer 429 with Retry-After", () => {
   const demo = useDemoOnPostgres();
 
-  const postJson = (path: string, body: unknown, address: string) =>
+  const postJson = (path: string, body: unknown, address: string, userAgent = PHONE_USER_AGENT) =>
     fetch(`${demo.server.url}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: demo.server.url, "x-forwarded-for": address, "user-agent": PHONE_USER_AGENT },
+      headers: { "content-type": "application/json", origin: demo.server.url, "x-forwarded-for": address, "user-agent": userAgent },
       body: JSON.stringify(body),
     });
 
-  it("handle-unsubscribe refuses one address walking a list, with Retry-After", async () => {
+  it("handle-unsubscribe refuses one address walking a list, whatever browser it claims, with Retry-After", async () => {
     const address = nextClientAddress();
     const statuses: number[] = [];
     let refused: Response | null = null;
-    for (let index = 0; index <= UNSUBSCRIBE_API_LIMITS.perAddress.max; index += 1) {
-      const response = await postJson("/api/functions/handle-unsubscribe", { email: `walk${index}@example.com` }, address);
+    for (let index = 0; index <= UNSUBSCRIBE_REQUEST_LIMITS.perAddress.max; index += 1) {
+      const response = await postJson("/api/functions/handle-unsubscribe", { email: `walk${index}@example.com` }, address, `${PHONE_USER_AGENT} ${index}`);
       statuses.push(response.status);
       if (response.status === 429) refused = response;
       else await response.body?.cancel();
     }
     expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
-    expect(refused!.headers.get("retry-after")).toBe(String(UNSUBSCRIBE_API_LIMITS.perAddress.windowSeconds));
+    expect(refused!.headers.get("retry-after")).toBe(String(UNSUBSCRIBE_REQUEST_LIMITS.perAddress.windowSeconds));
   });
 
   it("track-scan counts a venue's address up to its allowance, then answers 429 with Retry-After and counts nothing", async () => {

@@ -14,6 +14,16 @@ export const EXPIRED_LINK = {
   message: "This unsubscribe link has expired. Nothing was changed. Enter your e-mail below to unsubscribe.",
 };
 
+/** Why a mailed confirmation link (decision 37) does not work; nothing changed in any case. */
+export const CONFIRMATION_LINK_FAILURES = {
+  unknown: {
+    title: "Invalid confirmation link",
+    message: "This confirmation link is not valid: it may have been cut off or changed. Nothing was changed. Enter your e-mail below to get a new one.",
+  },
+  expired: { title: "Expired confirmation link", message: "This confirmation link has expired. Nothing was changed. Enter your e-mail below to get a new one." },
+  used: { title: "Confirmation link already used", message: "This confirmation link has already been used. Nothing more was changed." },
+} as const;
+
 /**
  * Reads a signed unsubscribe link opened in a browser (GET) and changes nothing: mail scanners fetch links, so the
  * page asks first and unsubscribes only when its button posts the token back.

@@ -1,7 +1,11 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
-import { consumeRateLimit, UNSUBSCRIBE_API_LIMITS } from "~/modules/rate-limit/rate-limit.server";
+import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation, type ConfirmationCheck } from "~/modules/mail/address-confirmations.server";
+import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { unsubscribeConfirmationMail } from "~/modules/mail/messages.server";
+import { enqueueMail } from "~/modules/mail/outbox.server";
+import { consumeRateLimit, takeFromAllowance, UNSUBSCRIBE_REQUEST_LIMITS, VISITOR_MAIL_CAPS } from "~/modules/rate-limit/rate-limit.server";
 
 /** Clears `subscribed` for every contact with this e-mail (in one project, or in all) and keeps the counters exact. */
 async function clearSubscriptions(trx: Transaction<Database>, email: string, projectId?: string): Promise<number> {
@@ -15,21 +19,82 @@ async function clearSubscriptions(trx: Transaction<Database>, email: string, pro
 }
 
 /**
- * The e-mail form: every contact with this address, in any project (e-mails are stored lower-case). The caller answers
- * the same whether or not the address was known (DESIGN.md item 10), so the count is for logs only.
+ * Every contact with this address, in any project (e-mails are stored lower-case): only once the address's owner
+ * confirmed (`confirmUnsubscribeByAddress`), or where the caller already holds that proof.
  */
 export async function unsubscribeEmail(db: Kysely<Database>, email: string): Promise<number> {
   return db.transaction().execute((trx) => clearSubscriptions(trx, email));
 }
 
+/** The titles of the projects this address gets e-mail about (it is subscribed to), by title. */
+async function subscribedProjectTitles(db: Kysely<Database>, email: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("contacts")
+    .innerJoin("projects", "projects.id", "contacts.project_id")
+    .select("projects.title")
+    .distinct()
+    .where("contacts.email", "=", email.toLowerCase())
+    .where("contacts.subscribed", "=", true)
+    .orderBy("projects.title")
+    .execute();
+  return rows.map((row) => row.title);
+}
+
+/** Who typed an address on /unsubscribe (or posted it to `handle-unsubscribe`): their network address and browser. */
+export type UnsubscribeRequester = { clientAddress: string; browserKey: string };
+
 /**
- * The JSON endpoint's unsubscribe by address, limited per client network address and per target address
- * (UNSUBSCRIBE_API_LIMITS); throws `rate_limited` past either.
+ * A typed address (decision 37): nothing changes on the word of whoever typed it. When the address gets e-mail
+ * about any project, it is sent a single-use link to confirm; the caller answers the same either way, so the page
+ * tells nobody whether an address is known. Limited per network address, per browser and per target address
+ * (throws `rate_limited` with the wait); the confirmation also counts against the address's daily visitor-mail cap.
  */
-export async function unsubscribeEmailLimited(db: Kysely<Database>, email: string, clientIp: string): Promise<number> {
-  await consumeRateLimit(db, `unsubscribe-api:address:${clientIp}`, UNSUBSCRIBE_API_LIMITS.perAddress);
-  await consumeRateLimit(db, `unsubscribe-api:email:${email.toLowerCase()}`, UNSUBSCRIBE_API_LIMITS.perEmail);
-  return unsubscribeEmail(db, email);
+export async function requestUnsubscribeByAddress(
+  db: Kysely<Database>,
+  links: Pick<MailLinks, "unsubscribeConfirmUrl">,
+  requester: UnsubscribeRequester,
+  email: string,
+  now = new Date(),
+): Promise<{ mailed: boolean }> {
+  const address = email.toLowerCase();
+  await consumeRateLimit(db, `unsubscribe:address:${requester.clientAddress}`, UNSUBSCRIBE_REQUEST_LIMITS.perAddress, now.getTime());
+  await consumeRateLimit(db, `unsubscribe:browser:${requester.browserKey}`, UNSUBSCRIBE_REQUEST_LIMITS.perBrowser, now.getTime());
+  await consumeRateLimit(db, `unsubscribe:email:${address}`, UNSUBSCRIBE_REQUEST_LIMITS.perEmail, now.getTime());
+  return db.transaction().execute(async (trx) => {
+    const projectTitles = await subscribedProjectTitles(trx, address);
+    if (projectTitles.length === 0) return { mailed: false };
+    if (!(await takeFromAllowance(trx, `mail:recipient:${address}`, VISITOR_MAIL_CAPS.acrossProjects, now.getTime()))) return { mailed: false };
+    const token = await createAddressConfirmation(trx, { purpose: "unsubscribe", email: address }, now);
+    await enqueueMail(trx, unsubscribeConfirmationMail({ to: address, projectTitles, confirmUrl: links.unsubscribeConfirmUrl(token) }), now);
+    return { mailed: true };
+  });
+}
+
+/** A confirmation link as its page shows it before anything changes: the address and its projects, or why not. */
+export type UnsubscribeConfirmationCheck = { status: "valid"; email: string; projectTitles: string[] } | { status: Exclude<ConfirmationCheck<null>["status"], "valid"> };
+
+export async function checkUnsubscribeConfirmation(db: Kysely<Database>, token: string, now = new Date()): Promise<UnsubscribeConfirmationCheck> {
+  const check = await checkAddressConfirmation<null>(db, "unsubscribe", token, now);
+  if (check.status !== "valid") return check;
+  return { status: "valid", email: check.email, projectTitles: await subscribedProjectTitles(db, check.email) };
+}
+
+/**
+ * The confirmation page's button: uses the link once and unsubscribes its address from every project, in one
+ * transaction. Answers the projects it was subscribed to, or why the link does not work (nothing changed).
+ */
+export async function confirmUnsubscribeByAddress(
+  db: Kysely<Database>,
+  token: string,
+  now = new Date(),
+): Promise<{ status: "valid"; projectTitles: string[] } | { status: "unknown" | "expired" | "used" }> {
+  return db.transaction().execute(async (trx) => {
+    const check = await useAddressConfirmation<null>(trx, "unsubscribe", token, now);
+    if (check.status !== "valid") return check;
+    const projectTitles = await subscribedProjectTitles(trx, check.email);
+    await clearSubscriptions(trx, check.email);
+    return { status: "valid", projectTitles };
+  });
 }
 
 /** The contact an unsubscribe link's id stands for: itself, or the contact it was merged into (decision 22). */

@@ -26,9 +26,13 @@ export function isUnsubscribeTokenShape(value: unknown): value is string {
   return typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
 }
 
-/** A booth link's token: 32 random bytes, base64url (decision 35). */
-const BOOTH_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** A token we hand out in a link: 32 random bytes, base64url (booth links, decision 35; address confirmations, decision 37). */
+const RANDOM_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function isBoothTokenShape(value: unknown): value is string {
-  return typeof value === "string" && BOOTH_TOKEN.test(value);
+  return typeof value === "string" && RANDOM_TOKEN.test(value);
+}
+
+export function isConfirmationTokenShape(value: unknown): value is string {
+  return typeof value === "string" && RANDOM_TOKEN.test(value);
 }

@@ -7,6 +7,8 @@ export type UnsubscribeLinks = { pageUrl: string; oneClickUrl: string };
 export type MailLinks = {
   pitchUrl(slug: string): string;
   unsubscribe(contactId: string): UnsubscribeLinks;
+  /** The page that confirms an unsubscribe asked for by typing the address (decision 37). */
+  unsubscribeConfirmUrl(token: string): string;
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
   leadsUrl(projectId: string): string;
@@ -19,6 +21,7 @@ export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, cl
       const token = encodeURIComponent(tokens.sign(contactId, clock()));
       return { pageUrl: `${publicUrl}/unsubscribe?token=${token}`, oneClickUrl: `${publicUrl}/unsubscribe/one-click?token=${token}` };
     },
+    unsubscribeConfirmUrl: (token) => `${publicUrl}/unsubscribe?confirm=${encodeURIComponent(token)}`,
     analyticsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/analytics`,
     editUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/edit`,
     leadsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads`,

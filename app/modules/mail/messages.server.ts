@@ -160,6 +160,27 @@ export function welcomeMail(input: WelcomeInput): OutgoingMail {
   return { kind: "welcome", to: input.to, subject: `You're following ${input.projectTitle}`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }
 
+export type UnsubscribeConfirmationInput = { to: string; projectTitles: string[]; confirmUrl: string };
+
+/**
+ * To an address someone typed on /unsubscribe (decision 37): nothing has changed yet; the link asks once more and
+ * then stops every project's e-mail to it. No tracking, no project text beyond the titles it is subscribed to.
+ */
+export function unsubscribeConfirmationMail(input: UnsubscribeConfirmationInput): OutgoingMail {
+  const { text, html } = compose({
+    heading: "Confirm: stop these e-mails",
+    blocks: [
+      { kind: "p", text: `Someone, hopefully you, asked ${PRODUCT_NAME} to stop sending e-mail to this address. Nothing has changed yet.` },
+      { kind: "p", text: "This address gets e-mail about:" },
+      { kind: "list", items: input.projectTitles },
+      { kind: "p", text: "To stop all of it, open this link and press Unsubscribe. It works once, for 24 hours." },
+      { kind: "link", label: "Confirm unsubscribe", url: input.confirmUrl },
+    ],
+    footer: [{ kind: "p", text: "If you did not ask for this, ignore this message: you stay subscribed and nothing else happens." }],
+  });
+  return { kind: "unsubscribe-confirmation", to: input.to, subject: `Confirm: stop e-mails from ${PRODUCT_NAME}`, text, html };
+}
+
 export type SavedListInput = { to: string; pitches: { title: string; oneLiner: string; url: string }[] };
 
 /**

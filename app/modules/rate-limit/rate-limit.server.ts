@@ -17,20 +17,16 @@ export const VISITOR_FORM_LIMITS = {
   perEmail: { windowSeconds: 60 * 60, max: 5, message: "Too many submissions for this e-mail address. Please try again later." },
 } as const satisfies Record<string, RateLimitRule>;
 
-/** The unsubscribe form, on its own key: a venue's visitors never share an allowance with it. */
-export const UNSUBSCRIBE_LIMIT: RateLimitRule = {
-  windowSeconds: 10 * 60,
-  max: 20,
-  message: "Too many submissions from your network. Please wait a few minutes and try again.",
-};
-
 /**
- * The JSON unsubscribe-by-address endpoint (no token: anyone may name any address), per client address and per
- * target address, so nobody can walk a list of addresses or keep one address unsubscribed by the minute.
+ * Unsubscribe by a typed address (the /unsubscribe form and the JSON endpoint, decision 37): it only mails the
+ * address a confirmation link, so these stop one client from mailing many addresses (per network address and per
+ * browser) and one address from being mailed again and again (per target address). A venue's visitors never share
+ * an allowance with it.
  */
-export const UNSUBSCRIBE_API_LIMITS = {
-  perAddress: UNSUBSCRIBE_LIMIT,
-  perEmail: { windowSeconds: 60 * 60, max: 5, message: "Too many requests for this e-mail address. Please try again later." },
+export const UNSUBSCRIBE_REQUEST_LIMITS = {
+  perAddress: { windowSeconds: 10 * 60, max: 20, message: "Too many submissions from your network. Please wait a few minutes and try again." },
+  perBrowser: { windowSeconds: 60 * 60, max: 10, message: "Too many submissions from this browser. Please wait a while and try again." },
+  perEmail: { windowSeconds: 60 * 60, max: 3, message: "Too many requests for this e-mail address. Please try again later." },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
