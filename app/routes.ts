@@ -23,6 +23,9 @@ export default [
   route("project/:id/booth", "routes/project-booth.tsx"),
   route("project/:id/booth/stream", "routes/project.booth-stream.ts"),
   route("saved", "routes/saved.tsx"),
+  // Not under /saved: that prefix is a service worker's scope (decision 36), and these pages must never be cached.
+  route("list-mail/confirm", "routes/list-mail.confirm.tsx"),
+  route("list-mail/stop", "routes/list-mail.stop.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("terms", "routes/terms.tsx"),
   route("support", "routes/support.tsx"),

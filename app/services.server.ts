@@ -12,6 +12,7 @@ import { createUnsubscribeTokens, type UnsubscribeTokens } from "~/modules/conta
 import { createMailLinks, type MailLinks } from "~/modules/mail/mail-links.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
+import { createListMailCookie, type ListMailCookie } from "~/modules/saved/list-mail-cookie.server";
 import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
@@ -36,6 +37,8 @@ export type AppServices = {
   mail: MailWorker;
   unsubscribeTokens: UnsubscribeTokens;
   mailLinks: MailLinks;
+  /** The address a browser confirmed for its saved-list mail (decision 38). */
+  listMailCookie: ListMailCookie;
   digests: DigestScheduler;
   leadAlerts: LeadAlertScheduler;
   webhooks: WebhookWorker;
@@ -94,6 +97,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     mail,
     unsubscribeTokens,
     mailLinks,
+    listMailCookie: createListMailCookie(config.authSecret, config.publicUrl.startsWith("https://")),
     digests,
     leadAlerts,
     webhooks,

@@ -452,6 +452,13 @@ export interface AddressConfirmationsTable {
   used_at: Timestamp | null;
 }
 
+/** An address that asked for no more mail of one kind anyone can trigger (decision 38). */
+export interface MailBlocksTable {
+  email: string;
+  kind: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -490,6 +497,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   booth_links: BoothLinksTable;
   address_confirmations: AddressConfirmationsTable;
+  mail_blocks: MailBlocksTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */

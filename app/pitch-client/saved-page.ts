@@ -96,9 +96,10 @@ function enhanceMailForm(form: HTMLFormElement, savedList: () => SavedPitch[]) {
           body: JSON.stringify({ email: input.value.trim(), slugs: list.map((pitch) => pitch.slug) }),
           credentials: "same-origin",
         });
-        const answer = (await response.json().catch(() => ({}))) as { error?: string };
+        const answer = (await response.json().catch(() => ({}))) as { error?: string; status?: string };
         if (!response.ok) return showError(answer.error ?? SAVED_LIST_MESSAGES.failed);
-        showToast("success", SAVED_LIST_MESSAGES.sent);
+        // An address this browser has not confirmed gets a link first (decision 38).
+        showToast("success", answer.status === "confirm" ? SAVED_LIST_MESSAGES.confirm : SAVED_LIST_MESSAGES.sent);
       } catch {
         showError(navigator.onLine ? SAVED_LIST_MESSAGES.failed : SAVED_LIST_MESSAGES.offline);
       } finally {

@@ -1,6 +1,7 @@
 // Issue 17, the investor's list: a visitor saves three pitches of two founders (one through an event's QR code),
 // sees 'Saved' on a pitch already in the list, opens `/saved` with no connection (never opened online before),
-// and, back online, e-mails the list: the test's SMTP server receives one message with the three plain links.
+// and, back online, e-mails the list: the address is asked to confirm, and once confirmed the test's SMTP server
+// receives one message with the three plain links; from that browser the next list goes straight out.
 // A malformed address and an address past its limit get a message and send nothing.
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -114,25 +115,40 @@ describe("the investor's saved list", () => {
       expect(await email.getAttribute("aria-invalid")).toBe("true");
       expect(queued()).toBe(queuedBefore);
 
+      // The first time, the address is asked to confirm: the list itself goes nowhere yet (decision 38).
       await email.fill(address);
       await send.click();
-      await page.getByText("Sent. Check your inbox in a minute.").waitFor();
+      await page.getByText("Check your inbox: open the link we sent to confirm it's your address", { exact: false }).waitFor();
       await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(1);
-      const [mail] = mailsTo(address);
+      const confirmation = mailsTo(address)[0]!;
+      expect(confirmation.subject).toBe("Confirm your address to get your saved pitches");
+      for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(confirmation.text).not.toContain(titles(slug));
+      const confirmLink = /(http\S+\/list-mail\/confirm\?token=[A-Za-z0-9_-]+)/.exec(confirmation.text ?? "")?.[1];
+      expect(confirmLink).toBeDefined();
+      await page.goto(confirmLink!);
+      await page.getByText("3 saved pitches to", { exact: false }).waitFor();
+      await page.getByRole("button", { name: "Confirm and send my list" }).click();
+      await page.getByRole("heading", { name: "Your list is on its way" }).waitFor();
+
+      await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(2);
+      const mail = mailsTo(address).find((received) => received.subject?.startsWith("Your saved pitches"));
       const text = mail!.text ?? "";
       const links = [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
-      expect(links).toEqual([lantern.slug, tidal.slug, harbor.slug].map((slug) => `${e2e.app.url}/pitch/${slug}`));
+      expect(links.slice(0, 3)).toEqual([lantern.slug, tidal.slug, harbor.slug].map((slug) => `${e2e.app.url}/pitch/${slug}`));
+      expect(links[3]).toMatch(/\/list-mail\/stop\?token=/);
       for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(text).toContain(titles(slug));
       const html = String(mail!.html);
-      expect(html).not.toMatch(/<img|\?qr=|utm_|unsubscribe/i);
-      expect(mail!.headers.has("list-unsubscribe")).toBe(false);
+      expect(html).not.toMatch(/<img|\?qr=|utm_/i);
 
-      // Past the address's limit (3 an hour): a message, nothing more sent.
+      // This browser confirmed the address: the next list goes straight out, until the address's limit (3 an hour).
+      await page.goto(`${proxy.url}/saved`);
+      await page.waitForFunction(() => document.querySelector<HTMLElement>("[data-saved-page]")?.dataset.savedReady === "true");
+      await email.fill(address);
       await send.click();
       await page.getByText("Sent. Check your inbox in a minute.").first().waitFor();
-      await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(2);
-      await send.click();
       await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(3);
+      await send.click();
+      await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(4);
       const queuedAtLimit = queued();
       await send.click();
       await expect.poll(() => error.textContent()).toBe("Too many submissions for this e-mail address. Please try again later.");

@@ -300,7 +300,19 @@ const unsubscribeRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
       }),
     ),
   tokenValue.map((token) => request("unsubscribe", "GET", ["unsubscribe"], { query: [["token", token]] })),
+  // Decision 37: the confirmation mailed to a typed address, opened and posted.
+  tokenValue.map((token) => request("unsubscribe", "GET", ["unsubscribe"], { query: [["confirm", token]] })),
+  formFields({ confirm: tokenValue }).map((fields) => request("unsubscribe", "POST", ["unsubscribe"], { body: { kind: "form", fields } })),
 );
+
+/** Decision 38: the saved list's confirmation and "stop" links, opened and posted with any token. */
+const listMailRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(fc.constantFrom<Value>("confirm", "stop"), tokenValue, formFields({ token: tokenValue }), fc.boolean())
+  .map(([page, token, fields, post]) =>
+    post
+      ? request("list mail", "POST", ["list-mail", page], { body: { kind: "form", fields } })
+      : request("list mail", "GET", ["list-mail", page], { query: [["token", token]] }),
+  );
 
 const functionBodies: Record<string, fc.Arbitrary<unknown>> = {
   "submit-intro": jsonLike({
@@ -427,6 +439,7 @@ const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   { weight: 6, arbitrary: pitchFormRequest },
   { weight: 2, arbitrary: authRequest },
   { weight: 2, arbitrary: unsubscribeRequest },
+  { weight: 1, arbitrary: listMailRequest },
   { weight: 5, arbitrary: functionRequest },
   { weight: 2, arbitrary: apiReadRequest },
   { weight: 5, arbitrary: founderRequest },

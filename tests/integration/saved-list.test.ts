@@ -4,7 +4,10 @@ import { DomainError } from "~/modules/errors.server";
 import { validate } from "~/modules/forms/validation";
 import { SAVED_LIST_MAIL_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { emailSavedListSchema } from "~/modules/saved/saved-list-form";
-import { emailSavedList } from "~/modules/saved/saved-list-mail.server";
+import { checkSavedListConfirmation, checkSavedListStop, confirmSavedListMail, emailSavedList, stopSavedListMail } from "~/modules/saved/saved-list-mail.server";
+import { CONFIRMATION_TTL_MS } from "~/modules/mail/address-confirmations.server";
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
 import { SAVED_LIST_MESSAGES } from "~/modules/saved/saved-list-rules";
 import { recordPitchSave } from "~/modules/saved/saves.server";
 import { recordScans } from "~/modules/scans/scans.server";
@@ -12,6 +15,19 @@ import { describeEachDialect } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
 
 const viewer = (viewerFingerprint: string) => ({ identity: { viewerFingerprint, addressHash: null }, clientAddress: "192.0.2.10" });
+
+/** A browser that has confirmed no address, on a network of its own. */
+const requester = (browserKey: string) => ({ browserKey, clientAddress: `203.0.113.${browserKey.length % 250}`, confirmedAddress: null });
+
+const mailsTo = (db: Kysely<Database>, email: string) =>
+  db.selectFrom("mail_outbox").select(["kind", "subject", "text_body", "html_body", "mail_headers"]).where("recipient", "=", email).orderBy("created_at").execute();
+
+/** The token of a link in a mail's text, read as its recipient would. */
+function linkToken(text: string, path: string): string {
+  const match = new RegExp(`${path.replace(/\//g, "\\/")}\\?token=([A-Za-z0-9_-]+)`).exec(text);
+  expect(match, text).not.toBeNull();
+  return match![1]!;
+}
 
 function parseList(input: unknown) {
   const result = validate(emailSavedListSchema, input);
@@ -76,7 +92,7 @@ describeEachDialect("the investor's saved list", (getDb) => {
     expect(await recordPitchSave(db, viewer("ada"), { projectId: project.id, qrCodeId: foreign })).toEqual({ counted: true, via: "Direct" });
   });
 
-  it("e-mails the published pitches from the server's own data, once, with plain links and nothing else stored", async () => {
+  it("asks an address this browser never confirmed to confirm, with none of the founders' text; the confirmed link sends the list", async () => {
     const { db } = getDb();
     const first = await createProject(db, { title: "Harbor Cold Chain" });
     const second = await createProject(db, { title: "Tidal <Grid>" });
@@ -85,49 +101,134 @@ describeEachDialect("the investor's saved list", (getDb) => {
     const contactsBefore = await db.selectFrom("contacts").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
 
     const input = parseList({ email: email.toUpperCase(), slugs: [second.slug, draft.slug, first.slug, "no-such-pitch", second.slug] });
-    expect(await emailSavedList(db, testMailLinks, { browserKey: `browser-${first.id}`, clientAddress: "203.0.113.7" }, input)).toEqual({ sent: 2 });
+    expect(await emailSavedList(db, testMailLinks, requester(`browser-${first.id}`), input)).toEqual({ status: "confirm" });
 
-    const mails = await db.selectFrom("mail_outbox").selectAll().where("recipient", "=", email).execute();
-    expect(mails).toHaveLength(1);
-    const mail = mails[0]!;
-    expect(mail.kind).toBe("saved-list");
-    expect(mail.subject).toBe("Your saved pitches (2 pitches)");
-    const links = [...mail.text_body.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
-    expect(links).toEqual([testMailLinks.pitchUrl(second.slug), testMailLinks.pitchUrl(first.slug)]);
-    expect(mail.text_body).toContain("Solar vaccine fridges");
-    expect(mail.text_body).not.toContain("Secret Draft");
-    expect(mail.html_body).toContain("Tidal &lt;Grid&gt;");
-    expect(mail.html_body).not.toMatch(/<img|\?qr=|utm_|unsubscribe/i);
-    expect(mail.mail_headers).toEqual({});
+    const [confirmation, ...others] = await mailsTo(db, email);
+    expect(others).toEqual([]);
+    expect(confirmation!.kind).toBe("saved-list-confirmation");
+    expect(confirmation!.subject).toBe("Confirm your address to get your saved pitches");
+    expect(confirmation!.text_body).toContain("a list of 2 saved pitches");
+    for (const founderText of ["Harbor", "Tidal", "Solar vaccine fridges"]) expect(confirmation!.text_body).not.toContain(founderText);
+    const token = linkToken(confirmation!.text_body, "/list-mail/confirm");
+    expect(await checkSavedListConfirmation(db, token)).toEqual({ status: "valid", email, pitchCount: 2 });
+    expect(await mailsTo(db, email)).toHaveLength(1);
+
+    expect(await confirmSavedListMail(db, testMailLinks, token)).toEqual({ status: "valid", email, sent: 2 });
+    const list = (await mailsTo(db, email)).find((mail) => mail.kind === "saved-list")!;
+    expect(list.subject).toBe("Your saved pitches (2 pitches)");
+    const links = [...list.text_body.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
+    expect(links.slice(0, 2)).toEqual([testMailLinks.pitchUrl(second.slug), testMailLinks.pitchUrl(first.slug)]);
+    expect(links[2]).toMatch(/\/list-mail\/stop\?token=/);
+    expect(list.text_body).toContain("> Harbor Cold Chain\n> Solar vaccine fridges");
+    expect(list.text_body).not.toContain("Secret Draft");
+    expect(list.html_body).toContain("Tidal &lt;Grid&gt;");
+    expect(list.html_body).not.toMatch(/<img|\?qr=|utm_/i);
+    expect(list.mail_headers).toEqual({ "List-Unsubscribe": `<${links[2]}>` });
     const contactsAfter = await db.selectFrom("contacts").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
     expect(Number(contactsAfter.count)).toBe(Number(contactsBefore.count));
+
+    // The link works once.
+    expect(await confirmSavedListMail(db, testMailLinks, token)).toEqual({ status: "used" });
+    expect(await mailsTo(db, email)).toHaveLength(2);
+    // From the browser that confirmed it, the next list goes straight out.
+    const confirmedBrowser = { ...requester(`browser-${first.id}`), confirmedAddress: email };
+    expect(await emailSavedList(db, testMailLinks, confirmedBrowser, parseList({ email, slugs: [first.slug] }))).toEqual({ status: "sent", sent: 1 });
+    expect((await mailsTo(db, email)).filter((mail) => mail.kind === "saved-list")).toHaveLength(2);
+  });
+
+  it("refuses an expired, unknown or malformed confirmation link and sends nothing", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const email = `late-${project.id.slice(0, 8)}@example.com`;
+    const asked = new Date("2026-03-02T10:00:00Z");
+    await emailSavedList(db, testMailLinks, requester("late"), parseList({ email, slugs: [project.slug] }), asked);
+    const token = linkToken((await mailsTo(db, email))[0]!.text_body, "/list-mail/confirm");
+    const late = new Date(asked.getTime() + CONFIRMATION_TTL_MS + 1);
+    expect(await checkSavedListConfirmation(db, token, late)).toEqual({ status: "expired" });
+    expect(await confirmSavedListMail(db, testMailLinks, token, late)).toEqual({ status: "expired" });
+    for (const bad of ["", "A".repeat(43), `${token}x`, "<script>"]) expect(await confirmSavedListMail(db, testMailLinks, bad)).toEqual({ status: "unknown" });
+    expect((await mailsTo(db, email)).map((mail) => mail.kind)).toEqual(["saved-list-confirmation"]);
+  });
+
+  it("is no relay: one network rotating browsers and recipients gets only confirmations, then refusals with a wait", async () => {
+    const { db } = getDb();
+    const founder = await createProject(db, { title: "Verify your bank account now", slug: `phish-${crypto.randomUUID().slice(0, 8)}` });
+    const outcomes: string[] = [];
+    for (let index = 0; index < 40; index += 1) {
+      const attempt = emailSavedList(db, testMailLinks, { browserKey: `rotated-${index}`, clientAddress: "198.51.100.66", confirmedAddress: null }, parseList({ email: `stranger${index}@example.com`, slugs: [founder.slug] }));
+      outcomes.push(await attempt.then((outcome) => outcome.status, (error: DomainError) => `${error.code} ${error.retryAfterSeconds}`));
+    }
+    const allowed = SAVED_LIST_MAIL_LIMITS.confirmationsPerAddress.max;
+    expect(outcomes.slice(0, allowed)).toEqual(Array.from({ length: allowed }, () => "confirm"));
+    expect(new Set(outcomes.slice(allowed))).toEqual(new Set([`rate_limited ${SAVED_LIST_MAIL_LIMITS.confirmationsPerAddress.windowSeconds}`]));
+    const queued = await db.selectFrom("mail_outbox").select(["kind", "text_body", "html_body", "subject"]).where("recipient", "like", "stranger%@example.com").execute();
+    expect(queued).toHaveLength(allowed);
+    for (const mail of queued) {
+      expect(mail.kind).toBe("saved-list-confirmation");
+      expect(`${mail.subject}${mail.text_body}${mail.html_body}`).not.toContain("Verify your bank");
+    }
+  });
+
+  it("stops every saved-list mail to an address that said so: strangers get the same answer, its own browser is told", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const email = `stop-${project.id.slice(0, 8)}@example.com`;
+    await emailSavedList(db, testMailLinks, requester("asker"), parseList({ email, slugs: [project.slug] }));
+    const stopToken = linkToken((await mailsTo(db, email))[0]!.text_body, "/list-mail/stop");
+    expect(await checkSavedListStop(db, stopToken)).toEqual({ status: "valid", email });
+    expect(await stopSavedListMail(db, stopToken)).toEqual({ status: "valid", email });
+    expect(await stopSavedListMail(db, stopToken)).toEqual({ status: "valid", email });
+
+    expect(await emailSavedList(db, testMailLinks, requester("stranger"), parseList({ email, slugs: [project.slug] }))).toEqual({ status: "confirm" });
+    const stopped = await refusal(emailSavedList(db, testMailLinks, { ...requester("owner"), confirmedAddress: email }, parseList({ email, slugs: [project.slug] })));
+    expect([stopped.code, stopped.message]).toEqual(["invalid_input", SAVED_LIST_MESSAGES.stopped]);
+    expect(await mailsTo(db, email)).toHaveLength(1);
+    expect(await stopSavedListMail(db, "not-a-token")).toEqual({ status: "unknown" });
   });
 
   it("sends nothing for a list with no published pitch, and stops at each limit with its message", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     const draft = await createProject(db, { status: "draft" });
-    const requester = (browser: string) => ({ browserKey: `${browser}-${project.id}`, clientAddress: "198.51.100.9" });
     const email = `limits-${project.id.slice(0, 8)}@example.com`;
+    const from = (browser: string) => ({ browserKey: `${browser}-${project.id}`, clientAddress: `198.51.100.${Math.floor(Math.random() * 200)}`, confirmedAddress: email });
 
-    const none = await refusal(emailSavedList(db, testMailLinks, requester("a"), parseList({ email, slugs: [draft.slug] })));
+    const none = await refusal(emailSavedList(db, testMailLinks, from("a"), parseList({ email, slugs: [draft.slug] })));
     expect([none.code, none.message]).toEqual(["invalid_input", SAVED_LIST_MESSAGES.noneFound]);
 
     // Per recipient: 3 an hour, whichever browser asks.
     for (let sent = 0; sent < SAVED_LIST_MAIL_LIMITS.perEmail.max; sent += 1) {
-      await emailSavedList(db, testMailLinks, requester(`browser${sent}`), parseList({ email, slugs: [project.slug] }));
+      await emailSavedList(db, testMailLinks, from(`browser${sent}`), parseList({ email, slugs: [project.slug] }));
     }
-    const perEmail = await refusal(emailSavedList(db, testMailLinks, requester("another"), parseList({ email, slugs: [project.slug] })));
+    const perEmail = await refusal(emailSavedList(db, testMailLinks, from("another"), parseList({ email, slugs: [project.slug] })));
     expect([perEmail.code, perEmail.message]).toEqual(["rate_limited", SAVED_LIST_MAIL_LIMITS.perEmail.message]);
 
     // Per browser: 5 an hour, whatever the addresses.
     for (let sent = 0; sent < SAVED_LIST_MAIL_LIMITS.perBrowser.max; sent += 1) {
-      await emailSavedList(db, testMailLinks, requester("busy"), parseList({ email: `busy${sent}-${email}`, slugs: [project.slug] }));
+      await emailSavedList(db, testMailLinks, from("busy"), parseList({ email: `busy${sent}-${email}`, slugs: [project.slug] }));
     }
-    const perBrowser = await refusal(emailSavedList(db, testMailLinks, requester("busy"), parseList({ email: `busy-last-${email}`, slugs: [project.slug] })));
+    const perBrowser = await refusal(emailSavedList(db, testMailLinks, from("busy"), parseList({ email: `busy-last-${email}`, slugs: [project.slug] })));
     expect([perBrowser.code, perBrowser.message]).toEqual(["rate_limited", SAVED_LIST_MAIL_LIMITS.perBrowser.message]);
 
-    const queued = await db.selectFrom("mail_outbox").select("recipient").where("kind", "=", "saved-list").where("recipient", "like", `%${email}`).execute();
+    const queued = await db.selectFrom("mail_outbox").select("recipient").where("kind", "like", "saved-list%").where("recipient", "like", `%${email}`).execute();
     expect(queued).toHaveLength(SAVED_LIST_MAIL_LIMITS.perEmail.max + SAVED_LIST_MAIL_LIMITS.perBrowser.max);
   });
+});
+
+// A database of its own: the ceiling counts every request of the instance.
+describeEachDialect("the saved list's confirmations across the instance", (getDb) => {
+  it("has a ceiling across the whole instance for confirmations, whatever the networks", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const at = new Date();
+    const overall = SAVED_LIST_MAIL_LIMITS.confirmationsOverall.max;
+    for (let index = 0; index < overall; index += 1) {
+      await emailSavedList(db, testMailLinks, { browserKey: `b${index}`, clientAddress: `10.1.${index >> 8}.${index & 255}`, confirmedAddress: null }, parseList({ email: `o${index}@example.com`, slugs: [project.slug] }), at);
+    }
+    const refused = await refusal(
+      emailSavedList(db, testMailLinks, { browserKey: "fresh", clientAddress: "203.0.113.200", confirmedAddress: null }, parseList({ email: "last@example.com", slugs: [project.slug] }), at),
+    );
+    expect([refused.code, refused.message, refused.retryAfterSeconds]).toEqual(["rate_limited", SAVED_LIST_MAIL_LIMITS.confirmationsOverall.message, SAVED_LIST_MAIL_LIMITS.confirmationsOverall.windowSeconds]);
+  });
+
 });

@@ -7,7 +7,7 @@ import { isConfirmationTokenShape } from "~/modules/http/id-shape";
  * Proof that whoever acts in an address's name controls it (decision 37): a single-use link mailed to the address.
  * Nothing happens on the word of whoever typed the address; the action runs when the link's page is confirmed.
  */
-export type ConfirmationPurpose = "unsubscribe" | "saved-list";
+export type ConfirmationPurpose = "unsubscribe" | "saved-list" | "saved-list-stop";
 
 /** How long a mailed confirmation link keeps working: long enough to be opened later that day, not for weeks. */
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -24,7 +24,7 @@ function hashToken(token: string): string {
 /** Stores a new link for `email` (inside the caller's transaction, with the mail that carries it); answers its token. */
 export async function createAddressConfirmation(
   db: Kysely<Database>,
-  request: { purpose: ConfirmationPurpose; email: string; payload?: unknown },
+  request: { purpose: ConfirmationPurpose; email: string; payload?: unknown; ttlMs?: number },
   now = new Date(),
 ): Promise<string> {
   const token = crypto.randomBytes(32).toString("base64url");
@@ -36,7 +36,7 @@ export async function createAddressConfirmation(
       email: request.email.toLowerCase(),
       payload: request.payload ?? null,
       created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + CONFIRMATION_TTL_MS).toISOString(),
+      expires_at: new Date(now.getTime() + (request.ttlMs ?? CONFIRMATION_TTL_MS)).toISOString(),
       used_at: null,
     })
     .execute();

@@ -9,6 +9,9 @@ export type MailLinks = {
   unsubscribe(contactId: string): UnsubscribeLinks;
   /** The page that confirms an unsubscribe asked for by typing the address (decision 37). */
   unsubscribeConfirmUrl(token: string): string;
+  /** The page that sends a saved list once its address confirmed, and the one that stops such mail (decision 38). */
+  savedListConfirmUrl(token: string): string;
+  savedListStopUrl(token: string): string;
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
   leadsUrl(projectId: string): string;
@@ -22,6 +25,8 @@ export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, cl
       return { pageUrl: `${publicUrl}/unsubscribe?token=${token}`, oneClickUrl: `${publicUrl}/unsubscribe/one-click?token=${token}` };
     },
     unsubscribeConfirmUrl: (token) => `${publicUrl}/unsubscribe?confirm=${encodeURIComponent(token)}`,
+    savedListConfirmUrl: (token) => `${publicUrl}/list-mail/confirm?token=${encodeURIComponent(token)}`,
+    savedListStopUrl: (token) => `${publicUrl}/list-mail/stop?token=${encodeURIComponent(token)}`,
     analyticsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/analytics`,
     editUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/edit`,
     leadsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads`,

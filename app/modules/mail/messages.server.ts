@@ -181,31 +181,55 @@ export function unsubscribeConfirmationMail(input: UnsubscribeConfirmationInput)
   return { kind: "unsubscribe-confirmation", to: input.to, subject: `Confirm: stop e-mails from ${PRODUCT_NAME}`, text, html };
 }
 
-export type SavedListInput = { to: string; pitches: { title: string; oneLiner: string; url: string }[] };
+export type SavedListInput = { to: string; pitches: { title: string; oneLiner: string; url: string }[]; stopUrl: string };
+
+/** The one line every saved-list mail ends with: why it came, and how to get no more (decision 38). */
+function savedListFooter(stopUrl: string): Block[] {
+  return [
+    { kind: "p", text: `You received this because someone typed this address on ${PRODUCT_NAME}'s saved list. You are not subscribed to anything. Not you, or no more of these?` },
+    { kind: "link", label: "Stop saved-list e-mails to this address", url: stopUrl },
+  ];
+}
 
 /**
- * A visitor's saved pitches, e-mailed at their request (issue 17): each title, one-liner and plain link, from our
- * own data. No tracking of any kind and no unsubscribe link: it subscribes nobody to anything.
+ * A visitor's saved pitches, e-mailed once the address confirmed (issue 17, decision 38): each title and one-liner
+ * quoted as its founder wrote it, under a link of ours to the pitch, from our own data. No tracking; a link that
+ * stops further saved-list mail to the address (and List-Unsubscribe pointing at it).
  */
 export function savedListMail(input: SavedListInput): OutgoingMail {
   const count = input.pitches.length === 1 ? "1 pitch" : `${input.pitches.length} pitches`;
   const { text, html } = compose({
     heading: `Your saved pitches (${count})`,
     blocks: [
-      { kind: "p", text: "Here is the list you saved on your phone, to read again after the event:" },
+      { kind: "p", text: "Here is the list you saved on your phone, to read again after the event. Each title and one-liner is quoted as its founder wrote it." },
       ...input.pitches.flatMap((pitch): Block[] => [
-        { kind: "link", label: pitch.title, url: pitch.url },
-        ...(pitch.oneLiner ? [{ kind: "p" as const, text: pitch.oneLiner }] : []),
+        { kind: "quote", text: pitch.oneLiner ? `${pitch.title}\n${pitch.oneLiner}` : pitch.title },
+        { kind: "link", label: "Open the pitch", url: pitch.url },
       ]),
     ],
-    footer: [
-      {
-        kind: "p",
-        text: `You received this once because someone typed this address on ${PRODUCT_NAME}'s saved list and asked for it. You are not subscribed to anything.`,
-      },
-    ],
+    footer: savedListFooter(input.stopUrl),
   });
-  return { kind: "saved-list", to: input.to, subject: `Your saved pitches (${count})`, text, html };
+  return { kind: "saved-list", to: input.to, subject: `Your saved pitches (${count})`, text, html, headers: { "List-Unsubscribe": `<${input.stopUrl}>` } };
+}
+
+export type SavedListConfirmationInput = { to: string; pitchCount: number; confirmUrl: string; stopUrl: string };
+
+/**
+ * The first time a browser asks to mail a list to an address (decision 38): whose text is only ours (no title or
+ * one-liner of anyone's), asking the address's owner to confirm before the list is sent.
+ */
+export function savedListConfirmationMail(input: SavedListConfirmationInput): OutgoingMail {
+  const count = input.pitchCount === 1 ? "1 saved pitch" : `${input.pitchCount} saved pitches`;
+  const { text, html } = compose({
+    heading: "Confirm your address to get your saved pitches",
+    blocks: [
+      { kind: "p", text: `Someone, hopefully you, asked ${PRODUCT_NAME} to e-mail a list of ${count} to this address. Nothing is sent until you confirm.` },
+      { kind: "link", label: "Confirm and send my list", url: input.confirmUrl },
+      { kind: "p", text: "The link works once, for 24 hours. If you did not ask for this, ignore this message and nothing is sent." },
+    ],
+    footer: savedListFooter(input.stopUrl),
+  });
+  return { kind: "saved-list-confirmation", to: input.to, subject: `Confirm your address to get your saved pitches`, text, html, headers: { "List-Unsubscribe": `<${input.stopUrl}>` } };
 }
 
 export type IntroAlertInput = {

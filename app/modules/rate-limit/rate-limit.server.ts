@@ -51,15 +51,19 @@ export const SAVE_PITCH_LIMIT: RateLimitRule = {
 };
 
 /**
- * 'E-mail me this list' (issue 17): the mail is the whole action, so past a limit nothing is sent and the visitor
- * is told. Per browser (a person sends their list once or twice a day), per recipient address (nobody's inbox can
- * be flooded with lists), and per network address across browsers (a hall of phones behind one NAT stays under it).
+ * 'E-mail me this list' (issue 17, decision 38): the mail is the whole action, so past a limit nothing is sent and the
+ * visitor is told. Per browser (a person sends their list once or twice a day), per recipient address (nobody's inbox
+ * can be flooded), and per network address across browsers (a hall of phones behind one NAT stays under it). An
+ * address this browser has not confirmed gets a confirmation instead of the list, and those have ceilings of their
+ * own, per network address and across the whole instance, so rotating browsers or addresses buys nothing.
  * The recipient also counts against VISITOR_MAIL_CAPS.acrossProjects, shared with every other visitor mail.
  */
 export const SAVED_LIST_MAIL_LIMITS = {
   perBrowser: { windowSeconds: 60 * 60, max: 5, message: "This browser has sent its list several times this hour. Please try again later." },
   perEmail: { windowSeconds: 60 * 60, max: 3, message: "Too many submissions for this e-mail address. Please try again later." },
   perAddress: { windowSeconds: 10 * 60, max: 500, message: "Too many submissions from your network. Please wait a few minutes and try again." },
+  confirmationsPerAddress: { windowSeconds: 10 * 60, max: 30, message: "Too many submissions from your network. Please wait a few minutes and try again." },
+  confirmationsOverall: { windowSeconds: 10 * 60, max: 300, message: "Lists can't be e-mailed right now. Please try again in a few minutes." },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**

@@ -15,8 +15,17 @@ export const SAVED_LIST_MESSAGES = {
   unknownPitch: "One of the saved pitches is not a pitch address.",
   noneFound: "None of these pitches is published any more: there is nothing to send.",
   sent: "Sent. Check your inbox in a minute.",
+  confirm: "Check your inbox: open the link we sent to confirm it's your address, and your list follows. From this browser, later lists go straight out.",
+  stopped: "This address asked for no more saved-list e-mails.",
   offline: "You're offline: the list can be e-mailed once you're back online.",
   failed: "The list could not be sent. Please try again.",
+} as const;
+
+/** Why a saved-list mail's link does not work (decision 38); nothing was sent or changed. */
+export const LIST_MAIL_LINK_FAILURES = {
+  unknown: { title: "Invalid link", message: "This link is not valid: it may have been cut off or changed. Nothing was sent or changed." },
+  expired: { title: "Expired link", message: "This link has expired. Nothing was sent. E-mail your list again from your saved pitches to get a new one." },
+  used: { title: "Link already used", message: "This link has already been used: your list was sent then. Nothing more was sent." },
 } as const;
 
 /** The address field as the script checks it before posting (the schema decides on the server). */

@@ -1,0 +1,85 @@
+import { MailCheck } from "lucide-react";
+import { data, Form, useNavigation } from "react-router";
+import { primaryButtonClass } from "~/components/ui/buttons";
+import { readFormData } from "~/modules/http/form-body.server";
+import { checkSavedListConfirmation, confirmSavedListMail } from "~/modules/saved/saved-list-mail.server";
+import { LIST_MAIL_LINK_FAILURES } from "~/modules/saved/saved-list-rules";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/list-mail.confirm";
+
+export const meta: Route.MetaFunction = () => [{ title: `Confirm your address · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+/** The page names an address: never kept by a shared cache or the browser's. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+/** The link of a saved-list confirmation (decision 38): opening it asks and sends nothing (mail scanners open links). */
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
+  const check = await checkSavedListConfirmation(context.services.database.db, token);
+  if (check.status === "valid") return { token, email: check.email, pitchCount: check.pitchCount, failure: null };
+  return data({ token: null, email: null, pitchCount: 0, failure: LIST_MAIL_LINK_FAILURES[check.status] }, { status: 400 });
+}
+
+/** The button: sends the list once, and remembers in this browser that the address is its own. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { database, mailLinks, mail, listMailCookie, logger } = context.services;
+  const form = await readFormData(request);
+  const outcome = await confirmSavedListMail(database.db, mailLinks, String(form.get("token") ?? ""));
+  logger.info({ status: outcome.status }, "saved list confirmed");
+  if (outcome.status !== "valid") return data({ sent: null, failure: LIST_MAIL_LINK_FAILURES[outcome.status] }, { status: 400 });
+  mail.wake();
+  return data({ sent: { email: outcome.email, count: outcome.sent }, failure: null }, { headers: { "Set-Cookie": listMailCookie.serialize(outcome.email) } });
+}
+
+export default function ConfirmListMail({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const failure = actionData?.failure ?? (actionData ? null : loaderData.failure);
+  const sent = actionData?.sent;
+
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
+        <MailCheck aria-hidden className="mx-auto size-12 text-brand-600" />
+        {sent ? (
+          <>
+            <h1 className="mt-4 text-2xl font-bold">{sent.count > 0 ? "Your list is on its way" : "Nothing to send"}</h1>
+            <p className="mt-2 text-slate-600">
+              {sent.count > 0 ? (
+                <>
+                  {sent.count === 1 ? "1 pitch goes" : `${sent.count} pitches go`} to <strong className="font-semibold break-all text-slate-900">{sent.email}</strong>{" "}
+                  in a minute. From this browser, later lists go straight out.
+                </>
+              ) : (
+                "None of these pitches is published any more."
+              )}
+            </p>
+          </>
+        ) : failure ? (
+          <>
+            <h1 className="mt-4 text-2xl font-bold">{failure.title}</h1>
+            <p role="alert" className="mt-2 text-slate-600">
+              {failure.message}
+            </p>
+            <a href="/saved" className="mt-6 inline-block font-semibold text-brand-700 underline">
+              Open your saved pitches
+            </a>
+          </>
+        ) : (
+          <>
+            <h1 className="mt-4 text-2xl font-bold">Send your saved pitches?</h1>
+            <p className="mt-2 text-slate-600">
+              {loaderData.pitchCount === 1 ? "1 saved pitch" : `${loaderData.pitchCount} saved pitches`} to{" "}
+              <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>.
+            </p>
+            <Form method="post" className="mt-6">
+              <input type="hidden" name="token" value={loaderData.token ?? ""} />
+              <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
+                {busy ? "Sending..." : "Confirm and send my list"}
+              </button>
+            </Form>
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
