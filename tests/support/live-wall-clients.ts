@@ -77,6 +77,11 @@ export type DatabaseProxy = {
   refuseApplication(name: string): void;
   /** Drops every open connection and refuses new ones, until `admitAll`. */
   refuseAll(): void;
+  /**
+   * Stops forwarding, both ways, on the open connections of this application, without closing them: what a NAT or
+   * firewall that forgets a connection does. New connections are still forwarded.
+   */
+  stallApplication(name: string): number;
   admitAll(): void;
   close(): Promise<void>;
 };
@@ -95,6 +100,7 @@ function startupApplicationName(buffer: Buffer): string | null | undefined {
 export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseProxy> {
   const target = new URL(databaseUrl);
   const open = new Map<net.Socket, string | null>();
+  const upstreams = new Map<net.Socket, net.Socket>();
   let refused: { all: true } | { application: string } | null = null;
   const isRefused = (application: string | null) => refused !== null && ("all" in refused || refused.application === application);
 
@@ -104,6 +110,7 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     const finish = () => {
       open.delete(client);
+      upstreams.delete(client);
       if (!client.destroyed) client.destroy();
       if (!upstream.destroyed) upstream.destroy();
     };
@@ -116,6 +123,7 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
       client.off("data", readStartup);
       if (isRefused(application)) return void client.resetAndDestroy();
       open.set(client, application);
+      upstreams.set(client, upstream);
       upstream.write(head);
       client.pipe(upstream);
       upstream.pipe(client);
@@ -138,6 +146,19 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
     refuseAll() {
       refused = { all: true };
       dropRefused();
+    },
+    stallApplication(name) {
+      let stalled = 0;
+      for (const [socket, application] of open) {
+        const upstream = upstreams.get(socket);
+        if (application !== name || !upstream) continue;
+        socket.unpipe(upstream);
+        upstream.unpipe(socket);
+        socket.pause();
+        upstream.pause();
+        stalled += 1;
+      }
+      return stalled;
     },
     admitAll() {
       refused = null;

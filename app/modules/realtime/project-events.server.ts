@@ -35,6 +35,14 @@ const RELISTEN_DELAYS_MS = [250, 1_000, 2_000, 5_000];
 /** While the listener is down, every open wall rereads the database this often. */
 const POLL_WHILE_DEGRADED_MS = 2_000;
 
+/**
+ * How the listener finds out that its connection died without a word (a NAT or firewall dropping it, no reset):
+ * every `intervalMs` it asks PostgreSQL something over that connection, and an answer later than `deadlineMs`
+ * counts as a lost connection. TCP keepalive alone would take the OS default, about two hours.
+ */
+export type ListenerHeartbeat = { intervalMs: number; deadlineMs: number };
+const LISTENER_HEARTBEAT: ListenerHeartbeat = { intervalMs: 10_000, deadlineMs: 5_000 };
+
 class LocalFanOut {
   readonly #emitter = new EventEmitter();
   constructor() {
@@ -76,7 +84,7 @@ export function createLocalProjectEvents(): ProjectEvents {
  * open wall rereads once more (a notification sent while nobody listened is gone). The log says so once when
  * it goes down and once when it is back, not per attempt.
  */
-export async function createPostgresProjectEvents(url: string, logger: Logger): Promise<ProjectEvents> {
+export async function createPostgresProjectEvents(url: string, logger: Logger, heartbeat: ListenerHeartbeat = LISTENER_HEARTBEAT): Promise<ProjectEvents> {
   const fanOut = new LocalFanOut();
   const publisher = new pg.Pool({ connectionString: url, max: 2 });
   publisher.on("error", (error) => logger.warn({ err: error }, "idle project event publisher connection closed"));
@@ -90,7 +98,13 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
   let wakeFromWait: (() => void) | null = null;
 
   function connectListener(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: heartbeat.intervalMs,
+      connectionTimeoutMillis: 10_000,
+    });
     client.on("notification", (message) => {
       try {
         const event = JSON.parse(message.payload ?? "") as ProjectEvent;
@@ -115,9 +129,29 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
   function lost(client: pg.Client, error?: Error) {
     if (client !== listener || closed) return;
     listener = null;
+    clearInterval(beating);
     void client.end().catch(() => undefined);
+    // A silent connection would never finish ending: let its socket go now.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     becomeDegraded(error);
     void listenAgain();
+  }
+
+  let beating: ReturnType<typeof setInterval> | undefined;
+  /** Asks over the listening connection at every interval; no answer by the deadline means it is gone. */
+  function startHeartbeat(client: pg.Client) {
+    clearInterval(beating);
+    beating = setInterval(() => {
+      if (client !== listener) return;
+      const deadline = setTimeout(() => lost(client, new Error(`no answer on the listener connection within ${heartbeat.deadlineMs} ms`)), heartbeat.deadlineMs);
+      deadline.unref();
+      // A failed query also ends the connection, which "error"/"end" report; the deadline only waits for silence.
+      client.query("select 1").then(
+        () => clearTimeout(deadline),
+        () => clearTimeout(deadline),
+      );
+    }, heartbeat.intervalMs);
+    beating.unref();
   }
 
   function becomeDegraded(error?: unknown) {
@@ -157,6 +191,7 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
             return;
           }
           listener = client;
+          startHeartbeat(client);
           recovered();
           return;
         } catch (error) {
@@ -170,6 +205,7 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
 
   try {
     listener = await connectListener();
+    startHeartbeat(listener);
   } catch (error) {
     becomeDegraded(error);
     void listenAgain();
@@ -184,6 +220,7 @@ export async function createPostgresProjectEvents(url: string, logger: Logger): 
     async close() {
       closed = true;
       clearInterval(poll);
+      clearInterval(beating);
       wakeFromWait?.();
       const client = listener;
       listener = null;
