@@ -50,6 +50,8 @@ export type AppConfig = {
   publicUrl: string;
   publicOrigin: string;
   authSecret: string;
+  /** Where the secret came from: AUTH_SECRET, or generated into DATA_DIR (one instance's own). */
+  authSecretSource: "environment" | "generated";
   trustProxy: boolean | number | string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     authSecret: vars.AUTH_SECRET ?? readOrCreateSecret(dataDir),
+    authSecretSource: vars.AUTH_SECRET ? "environment" : "generated",
     trustProxy: parseTrustProxy(vars.TRUST_PROXY),
     smtpUrl: vars.SMTP_URL || undefined,
     mailFrom: vars.MAIL_FROM,

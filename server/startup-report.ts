@@ -30,7 +30,22 @@ export function startupReport(config: AppConfig, startup: AppServices["startup"]
   if (qrAddress) lines.push(qrAddress.message);
   const proxy = proxyWarning(config);
   if (proxy) lines.push(proxy);
+  const secret = sharedSecretWarning(config);
+  if (secret) lines.push(secret);
   return lines;
+}
+
+/**
+ * On PostgreSQL, several instances may share the database; a secret generated into one instance's data folder signs
+ * sessions and links that every other instance refuses (issue 25, item 6).
+ */
+export function sharedSecretWarning(config: Pick<AppConfig, "database" | "authSecretSource" | "dataDir">): string | null {
+  if (config.database.dialect !== "postgres" || config.authSecretSource !== "generated") return null;
+  return (
+    `Warning: DATABASE_URL is PostgreSQL but AUTH_SECRET is not set: this instance signs sessions, cookies and e-mailed links with a secret ` +
+    `generated into ${shownPath(path.join(config.dataDir, "auth-secret"))}, so on any other instance founders are signed out and those links fail. ` +
+    "Set the same AUTH_SECRET (32+ characters) on every instance."
+  );
 }
 
 /**
