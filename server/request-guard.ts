@@ -26,6 +26,17 @@ type Acceptance = { methods: readonly string[]; types: readonly string[] | "any"
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
+/**
+ * The routes that answer an endless event stream. React Router also answers each path's single-fetch `.data`
+ * variant, which for these would wait for the stream to end and hold the connection without a byte (issue 25,
+ * item 7): such a request is answered 404 at once.
+ */
+const EVENT_STREAM_PATH = /^\/(?:api\/wall\/[^/]+\/stream|project\/[^/]+\/booth\/stream)$/;
+
+export function isEventStreamDataPath(path: string): boolean {
+  return path.endsWith(".data") && EVENT_STREAM_PATH.test(path.slice(0, -".data".length));
+}
+
 function acceptanceOf(path: string): Acceptance {
   if (path === "/api/functions/track-scan") return { methods: ["POST"], types: [JSON_TYPE], maxBytes: TRACK_SCAN_BYTES };
   if (path.startsWith("/api/functions/")) return { methods: ["POST"], types: [JSON_TYPE], maxBytes: VISITOR_BODY_BYTES };
@@ -58,6 +69,8 @@ export function requestGuard(): RequestHandler {
     } catch {
       return refuse(400, "Malformed address");
     }
+
+    if (isEventStreamDataPath(req.path)) return refuse(404, "Not found");
 
     const accepted = acceptanceOf(req.path);
     if (!accepted.methods.includes(req.method)) return refuse(405, "Method not allowed", { Allow: accepted.methods.join(", ") });

@@ -362,6 +362,9 @@ const apiReadRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
     .tuple(fc.oneof(fuzzText, fc.uuid(), raw("%", "%00", "%ED%A0%80")), fc.option(fc.constantFrom("-1", "x", "1e99", "99999999999999999999"), { nil: undefined }))
     .map(([id, after]) => request("api reads", "GET", ["api", "wall", id, "stream"], { query: after === undefined ? [] : [["after", after]] })),
   fc.array(fuzzText.map((text) => text.slice(0, 40)), { minLength: 1, maxLength: 3 }).map((parts) => request("api reads", "GET", ["api", ...parts])),
+  // Issue 25, item 7: the router's `.data` variant of a streaming route answers at once, never a silent hold.
+  fc.oneof(ref("demoProjectId"), ref("ownProjectId")).map((id) => request("api reads", "GET", ["api", "wall", id, "stream.data"])),
+  fc.tuple(projectIdValue, fc.boolean()).map(([id, signedIn]) => request("api reads", "GET", ["project", id, "booth", "stream.data"], { signedIn })),
   // The booth's stream: the owner's opens (and is cut as soon as it answers), anyone else's is refused.
   fc
     .tuple(projectIdValue, fc.option(fc.oneof(fuzzText, fc.constantFrom("2026-01-01T00:00:00.000Z", "-1", "1e99")), { nil: undefined }), fc.constantFrom("GET", "HEAD", "POST"), fc.boolean())

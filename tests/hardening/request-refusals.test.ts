@@ -104,6 +104,21 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       expect(answers).toEqual(expected);
       expect(errorLines(server)).toEqual([]);
     });
+
+    it("answers the router's .data variant of a live stream at once with 404, never a silent hold (issue 25, item 7)", async () => {
+      const page = await (await fetch(`${server.url}/pitch/demo-project`)).text();
+      const projectId = /data-project-id="([^"]+)"/.exec(page)?.[1];
+      expect(projectId).toBeDefined();
+      for (const path of [`/api/wall/${projectId}/stream.data`, `/project/${projectId}/booth/stream.data`]) {
+        const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+        expect([path, response.status]).toEqual([path, 404]);
+        await response.body?.cancel();
+      }
+      // The stream itself still opens.
+      const stream = await fetch(`${server.url}/api/wall/${projectId}/stream`, { signal: AbortSignal.timeout(10_000) });
+      expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      await stream.body?.cancel();
+    });
   });
 }
 
