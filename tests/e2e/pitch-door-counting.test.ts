@@ -9,7 +9,7 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH, PHONE } from "../support/chromium.js";
 import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { nextClientAddress } from "./support";
+import { nextClientAddress, waitForHydration } from "./support";
 
 const e2e = setUpAppInBrowser();
 
@@ -96,6 +96,32 @@ describe("a page load is counted by the server that serves it", () => {
       await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, scans: 40, viewers: 20, totalScans: 40, uniqueScans: 20 });
     } finally {
       await Promise.all(contexts.map((context) => context.close()));
+    }
+  });
+
+  it("counts a signed-in visitor's React page once per load, at the door: the page reports nothing another instance could count again", async () => {
+    const project = newProject("Door signed in");
+    const context = await e2e.browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
+    try {
+      const page = await context.newPage();
+      const email = uniqueEmail("door-visitor");
+      await signUpThroughPage(page, e2e.app.url, email);
+      await signInThroughPage(page, e2e.app.url, email);
+      const trackScanCalls: string[] = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname === "/api/functions/track-scan") trackScanCalls.push(request.url());
+      });
+      await page.goto(project.url);
+      await page.getByRole("heading", { name: "Door signed in" }).first().waitFor();
+      await waitForHydration(page);
+      await page.reload();
+      await page.getByRole("heading", { name: "Door signed in" }).first().waitFor();
+      await waitForHydration(page);
+      await expect.poll(() => counts(project.id), { timeout: 10_000 }).toMatchObject({ scans: 2, viewers: 1, totalScans: 2, uniqueScans: 1 });
+      // Every count came from the door, whichever instance a balancer sends a script's call to.
+      expect(trackScanCalls).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { useClock } from "~/components/ui/use-clock";
@@ -17,22 +17,26 @@ type PitchPageViewProps = {
   actionData?: VisitorActionResult;
   /** The shared anonymous document: no React in the browser, the enhancement module instead (decision 13). */
   enhanced?: boolean;
+  /** Whether this page load still has to be counted from the browser: the door did not see it. */
+  countScan?: boolean;
 };
 
 /** The public pitch page (SPEC.md section 2), in the spec's order. */
-export function PitchPageView({ page, actionData, enhanced }: PitchPageViewProps) {
+export function PitchPageView({ page, actionData, enhanced, countScan }: PitchPageViewProps) {
   // Moving from one pitch to another keeps the route mounted: a key starts the wall and dialogs afresh.
-  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} enhanced={enhanced} />;
+  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} enhanced={enhanced} countScan={countScan} />;
 }
 
-function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
+function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageViewProps) {
   const { project } = page;
   const dialogs = usePitchDialogs(actionData);
   const wall = useLiveWall(project.id, page.wall, page.stats);
   const now = useClock();
+  // Decided when the page opens: a later revalidation (after a form) is a data request the door never sees either.
+  const countOnOpen = useRef(countScan);
   useEffect(() => {
-    // Once per project per page load, with the `?qr=` code the visitor arrived with.
-    trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
+    // Once per project per page load the door did not count, with the `?qr=` code the visitor arrived with.
+    if (countOnOpen.current) trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
   }, [project.id]);
 
   return (
