@@ -149,7 +149,10 @@ export type VisitorSubmission = {
   /** The request's Cookie and User-Agent headers: who the page door counted, for attribution (decision 16). */
   cookieHeader?: string | null;
   userAgent?: string | null;
-  /** Makes a repeat of this submission (a phone resending what it kept offline) answer the first result. */
+  /**
+   * Makes a repeat of this submission (a phone resending what it kept offline) answer the first result; bound to
+   * the request's fingerprint, so another request under the same key is refused with 422.
+   */
   idempotencyKey?: string | null;
 };
 
@@ -172,9 +175,11 @@ export async function handleVisitorSubmission(
   if (!isRecordId(projectId)) throw new DomainError("not_found", "Project not found");
   const key = parseSubmissionKey(submission.idempotencyKey);
   const fingerprint = key ? submissionFingerprint(intent, submission.values) : null;
+  /** The answer a key already recorded gives this request: the first result, or 422 for another request. */
   const answerAsRecorded = async (): Promise<VisitorOutcome | null> => {
-    const recorded = key && fingerprint ? await recordedSubmission(db, projectId, key) : null;
-    return recorded ? { ...answerToRepeat(recorded, fingerprint!), wallChanged: false } : null;
+    if (!key || !fingerprint) return null;
+    const recorded = await recordedSubmission(db, projectId, key);
+    return recorded ? { ...answerToRepeat(recorded, fingerprint), wallChanged: false } : null;
   };
   const earlier = await answerAsRecorded();
   if (earlier) return earlier;
