@@ -8,6 +8,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from "express"
 import helmet from "helmet";
 import { createRequestHandler as createCoreRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { loadConfig, type AppConfig } from "~/config.server";
+import { hasSessionCookie } from "~/modules/auth/session.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
@@ -59,6 +60,7 @@ export async function createApp(options: AppOptions = {}) {
   app.set("trust proxy", config.trustProxy);
   app.use(assignRequestContext(logger, options.isShuttingDown));
   app.use(refusalsCarryTheirHeaders());
+  app.use(privateUnlessMarkedPublic());
   app.use(securityHeaders(config));
   app.use(requestGuard());
 
@@ -201,6 +203,45 @@ export function refusalsCarryTheirHeaders(): RequestHandler {
     } as typeof writeHead;
     next();
   };
+}
+
+/**
+ * One caching rule for everything Express answers (pages, their `.data` requests, resource routes, functions;
+ * decision 41): a response is stored nowhere (`private, no-store`) unless it marked itself `public`, as the icons,
+ * manifests, hashed assets and the anonymous /saved do. A document or `.data` answer for a request that carries a
+ * session cookie, and any response that sets a cookie, is private whatever it said. A public document varies on
+ * Cookie, so a shared cache never hands the anonymous copy to a signed-in founder or the reverse. The anonymous
+ * pitch page is answered ahead of Express, from the page cache, with the same rule (server/pitch-page.ts).
+ * Applied as the head is written, whoever set the headers.
+ */
+export function privateUnlessMarkedPublic(): RequestHandler {
+  return (req, res, next) => {
+    const signedIn = hasSessionCookie(req.headers.cookie);
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      const cacheControl = String(this.getHeader("cache-control") ?? "");
+      const contentType = String(this.getHeader("content-type") ?? "");
+      const personal = isPersonalAnswer(req.path, contentType);
+      if (!/\bpublic\b/i.test(cacheControl) || this.hasHeader("set-cookie") || (signedIn && personal)) {
+        this.setHeader("Cache-Control", /\bno-transform\b/i.test(cacheControl) ? "private, no-store, no-transform" : "private, no-store");
+      } else if (personal) {
+        appendVary(this, "Cookie");
+      }
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    next();
+  };
+}
+
+/** A document or a page's data: what a layout renders with the visitor's session (a name, a menu). */
+function isPersonalAnswer(path: string, contentType: string): boolean {
+  return path.endsWith(".data") || /^text\/html\b/i.test(contentType);
+}
+
+function appendVary(res: ServerResponse, field: string): void {
+  const vary = String(res.getHeader("vary") ?? "");
+  const fields = vary.split(",").map((name) => name.trim().toLowerCase());
+  if (!fields.includes(field.toLowerCase())) res.setHeader("Vary", vary ? `${vary}, ${field}` : field);
 }
 
 function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): RequestHandler {

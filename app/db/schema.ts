@@ -334,6 +334,8 @@ export interface VisitorSubmissionsTable {
   idempotency_key: string;
   intent: string;
   outcome: { message: string; blurb?: string };
+  /** sha256 of the intent and normalised fields the key was first sent with; null on rows from before 0023. */
+  request_fingerprint: string | null;
   created_at: Generated<Timestamp>;
 }
 

@@ -7,6 +7,8 @@ export const DOMAIN_ERROR_STATUS = {
   unauthenticated: 401,
   not_found: 404,
   conflict: 409,
+  /** Well-formed but refused as a whole: an idempotency key sent again with a different request. */
+  unprocessable: 422,
   rate_limited: 429,
 } as const;
 

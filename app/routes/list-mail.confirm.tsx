@@ -9,9 +9,6 @@ import type { Route } from "./+types/list-mail.confirm";
 
 export const meta: Route.MetaFunction = () => [{ title: `Confirm your address · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
-/** The page names an address: never kept by a shared cache or the browser's. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
 /** The link of a saved-list confirmation (decision 38): opening it asks and sends nothing (mail scanners open links). */
 export async function loader({ url, context }: Route.LoaderArgs) {
   const token = url.searchParams.get("token") ?? "";

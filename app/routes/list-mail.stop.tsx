@@ -9,9 +9,6 @@ import type { Route } from "./+types/list-mail.stop";
 
 export const meta: Route.MetaFunction = () => [{ title: `Stop saved-list e-mails · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
-/** The page names an address: never kept by a shared cache or the browser's. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
 /** The "not me" link of a saved-list mail (decision 38): opening it asks and changes nothing. */
 export async function loader({ url, context }: Route.LoaderArgs) {
   const token = url.searchParams.get("token") ?? "";

@@ -32,13 +32,13 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     await orRedirectToMyProjects(flashCookie, () => assertOwner(database.db, user.id, params.id));
   }
   if (access.kind !== "viewer") {
-    const headers = { "Set-Cookie": clearedBoothCookie(params.id, secure), "Cache-Control": "no-store" };
+    const headers = { "Set-Cookie": clearedBoothCookie(params.id, secure) };
     throw data({ boothEnded: access.kind === "ended" }, { status: 404, headers });
   }
   const screen = await loadBoothScreen(database.db, access.viewer, params.id, config.publicUrl).catch((error: unknown) => {
     throw isDomainError(error) ? data({ boothEnded: false, message: BOOTH_NOT_FOUND }, { status: 404 }) : error;
   });
-  const headers = new Headers({ "Cache-Control": "no-store" });
+  const headers = new Headers();
   if (access.newToken) headers.set("Set-Cookie", boothCookie(params.id, access.newToken.token, access.newToken.expiresAt, secure));
   return data({ ...screen, owner: access.viewer.kind === "owner" }, { headers });
 }

@@ -21,8 +21,6 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   return { ...settings, now: new Date().toISOString() };
 }
 
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
 export type LeadSettingsIntent = "alerts" | "add-webhook" | "delete-webhook";
 export type LeadSettingsResult = FormResult<LeadSettingsIntent, { secret?: string }>;
 

@@ -23,7 +23,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const headers = new Headers();
   const timing = loaderHeaders.get("Server-Timing");
   if (timing) headers.set("Server-Timing", timing);
   return headers;

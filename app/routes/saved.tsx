@@ -1,6 +1,4 @@
-import { data } from "react-router";
 import { SavedListView } from "~/components/saved/saved-list-view";
-import { getSessionUser } from "~/modules/auth/session.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/saved";
 
@@ -11,15 +9,10 @@ export const meta: Route.MetaFunction = () => [
 
 /**
  * The same document for every anonymous visitor (the list is in the browser), so shared caches and the service
- * worker may keep it for offline use. A signed-in founder's copy carries their name in the header: private, never
- * kept (the worker then drops any copy it had, as for an owner's pitch page).
+ * worker may keep it for offline use. A signed-in founder's copy carries their name in the header: the app's
+ * caching rule makes it private and never kept (decision 41), and the worker then drops any copy it had.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await getSessionUser(context.services.auth, request);
-  return data(null, { headers: { "Cache-Control": user ? "private, no-store" : "public, no-cache" } });
-}
-
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => ({ "Cache-Control": loaderHeaders.get("Cache-Control") ?? "private, no-store" });
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "public, no-cache" });
 
 export default function SavedRoute() {
   return <SavedListView />;

@@ -69,17 +69,25 @@ describe("the form endpoint", () => {
       body: new URLSearchParams(body).toString(),
     });
 
-  it("answers a repeated Idempotency-Key with the first result and stores the intro once", async () => {
+  it("answers a repeat of the same request with the first result, another request under the key with 422, and stores the intro once", async () => {
     const email = `${marker("keyed")}@example.com`;
     const key = `e2e-${marker("")}-${marker("")}`;
     const intro = { intent: "intro", name: "Kim Keyed", email, note: "Sent twice by a flaky network" };
     const first = await post(intro, key);
-    const again = await post({ ...intro, note: "Changed on the way" }, key);
+    const again = await post(intro, key);
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     const [firstBody, againBody] = [await first.json(), await again.json()];
     expect(firstBody).toMatchObject({ intent: "intro", ok: true, message: "Intro request sent!" });
     expect(againBody).toEqual(firstBody);
+
+    // Another visitor's post under the same key (a bug, or a replay attack) learns nothing of the first.
+    const changed = await post({ intent: "intro", name: "Someone Else", email: `${marker("other")}@example.com`, note: "Changed on the way" }, key);
+    expect(changed.status).toBe(422);
+    const changedText = await changed.text();
+    expect(JSON.parse(changedText)).toMatchObject({ ok: false, formError: expect.stringContaining("Idempotency-Key was already used for a different submission") });
+    expect(changedText).not.toContain("Kim Keyed");
+    expect(changedText).not.toContain("Sent twice");
     expect(contactsByEmail(e2e.db, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
 
     const refused = await post(intro, "not a key");

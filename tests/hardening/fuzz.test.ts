@@ -73,6 +73,8 @@ type FuzzRequest = {
   signedIn: boolean;
   /** Sent from one of a few busy addresses, to meet the rate limits (its status is not compared across databases). */
   flood: boolean;
+  /** The `Idempotency-Key` header of a pitch form sent to `/pitch/{slug}/submit`. */
+  idempotencyKey?: string;
 };
 
 const ref = (name: RefName) => fc.constant(new Ref(name));
@@ -437,6 +439,27 @@ const founderRequest: fc.Arbitrary<FuzzRequest> = fc
     }),
   );
 
+/**
+ * Issue 24, item 3: a few idempotency keys, each sent again with the same request (a phone resending what it kept
+ * offline: the first answer again, nothing written twice) and with other requests (422, nothing written), on both
+ * pitches, plus malformed keys (400).
+ */
+const IDEMPOTENCY_KEYS = ["fuzz-replay-key-0001", "fuzz-replay-key-0002", "fuzz-replay-key-0003"];
+const REPLAYED_NOTE = "Sent again and again";
+const replayedIntro: Array<[string, Value]> = [
+  ["intent", "intro"],
+  ["name", "Replay Visitor"],
+  ["email", "replay.visitor@example.com"],
+  ["note", REPLAYED_NOTE],
+];
+const idempotencyRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    fc.oneof(ref("demoSlug"), ref("ownSlug")),
+    fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...IDEMPOTENCY_KEYS) }, { weight: 1, arbitrary: fc.constantFrom("short", "key with spaces 0123", "ü".repeat(20), "k".repeat(65)) }),
+    fc.oneof({ weight: 3, arbitrary: fc.constant(replayedIntro) }, { weight: 2, arbitrary: visitorFormFields }),
+  )
+  .map(([slug, idempotencyKey, fields]) => request("idempotency keys", "POST", ["pitch", slug, "submit"], { body: { kind: "form", fields }, idempotencyKey }));
+
 const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   { weight: 5, arbitrary: pageRequest },
   { weight: 6, arbitrary: pitchFormRequest },
@@ -521,6 +544,7 @@ function sendOnce(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: str
     accept: "text/html,application/json;q=0.9,*/*;q=0.8",
   };
   if (cookie && fuzz.signedIn) headers.cookie = cookie;
+  if (fuzz.idempotencyKey !== undefined) headers["idempotency-key"] = fuzz.idempotencyKey;
   if (encoded.contentType !== undefined && encoded.contentType !== "") headers["content-type"] = encoded.contentType;
   if (encoded.body) headers["content-length"] = encoded.body.length;
   return new Promise((resolve, reject) => {
@@ -596,6 +620,18 @@ const TEXT_LIMITS: Array<{ table: string; column: string; max: number }> = [
 
 const WELL_FORMED_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Every key bound to its request, and the replayed intro written at most once per key and pitch. */
+async function idempotencyViolations(store: StoreReader): Promise<string[]> {
+  const violations: string[] = [];
+  const unbound = await store.query("select idempotency_key from visitor_submissions where request_fingerprint is null");
+  if (unbound.length) violations.push(`${unbound.length} idempotency keys recorded without their request's fingerprint`);
+  const replayed = await store.query(`select project_id, count(*) as copies from intros where note = '${REPLAYED_NOTE}' group by project_id`);
+  for (const row of replayed) {
+    if (Number(row.copies) > IDEMPOTENCY_KEYS.length) violations.push(`the replayed intro was written ${String(row.copies)} times on project ${String(row.project_id)}`);
+  }
+  return violations;
+}
+
 async function schemaViolations(store: StoreReader): Promise<string[]> {
   const violations: string[] = [];
   for (const { table, column } of await store.textColumns()) {
@@ -637,7 +673,8 @@ type RunResult = {
   culprits: string[];
 };
 
-const sequence = fc.sample(fuzzRequest, { seed: SEED, numRuns: REQUESTS });
+// The idempotency cases follow the rest, so the sequence before them stays the one earlier runs explored.
+const sequence = [...fc.sample(fuzzRequest, { seed: SEED, numRuns: REQUESTS }), ...fc.sample(idempotencyRequest, { seed: SEED, numRuns: Math.ceil(REQUESTS / 20) })];
 const statusesByDialect = new Map<string, number[]>();
 
 async function postForm(server: AppServer, formPath: string, fields: Record<string, string>, cookie = ""): Promise<Response> {
@@ -766,6 +803,10 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
     const after = await counterDrift((sql) => reader.query(sql));
     expect(movedDrift(before, after)).toEqual([]);
     expect(await schemaViolations(reader)).toEqual([]);
+    expect(await idempotencyViolations(reader)).toEqual([]);
+    // The keys were both replayed and reused: some answers repeated the first one, some refused another request.
+    expect(counts.get("idempotency keys")?.get(200)).toBeGreaterThan(0);
+    expect(counts.get("idempotency keys")?.get(422)).toBeGreaterThan(0);
     return {
       statuses,
       table,
@@ -803,7 +844,8 @@ function describeRequest(fuzz: FuzzRequest): string {
     (["demoSlug", "demoProjectId", "demoTierId", "ownSlug", "ownProjectId", "ownQrId", "ownTierId", "ownLeadId", "founderEmail"] as RefName[]).map((name) => [name, `{${name}}`]),
   ) as Refs;
   const encoded = encodeRequest(fuzz, placeholders);
-  return `${encoded.path} ${encoded.contentType ?? ""} ${encoded.body?.toString("utf8").slice(0, 300) ?? ""}${fuzz.signedIn ? " (signed in)" : ""}`;
+  const key = fuzz.idempotencyKey === undefined ? "" : ` Idempotency-Key: ${fuzz.idempotencyKey}`;
+  return `${encoded.path} ${encoded.contentType ?? ""} ${encoded.body?.toString("utf8").slice(0, 300) ?? ""}${key}${fuzz.signedIn ? " (signed in)" : ""}`;
 }
 
 describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "~/modules/logging/logger.server";
 import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
 import { parseSubmissionKey } from "~/modules/contacts/submission-keys.server";
+import { SUBSCRIBED_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor } from "~/modules/scans/page-door.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
@@ -24,7 +25,7 @@ function submission(projectId: string, intent: VisitorSubmission["intent"], valu
 const key = (label: string) => `${label}-${crypto.randomUUID()}`;
 
 describeEachDialect("idempotent visitor submissions", (getDb) => {
-  it("writes an intro once for one key, and answers the repeat with the first result (its blurb)", async () => {
+  it("writes an intro once for one key, and answers the repeat of the same request with the first result (its blurb)", async () => {
     const database = getDb();
     const { db } = database;
     const project = await createProject(db);
@@ -33,8 +34,8 @@ describeEachDialect("idempotent visitor submissions", (getDb) => {
     const once = key("intro");
 
     const first = await handleVisitorSubmission(services, submission(project.id, "intro", intro, once));
-    // A different body under the same key (a client bug, or a replay attack) still writes nothing.
-    const repeat = await handleVisitorSubmission(services, submission(project.id, "intro", { ...intro, note: "Second note" }, once));
+    // The same fields (an offline phone sending its kept copy again; spacing as the schema trims it) under the same key.
+    const repeat = await handleVisitorSubmission(services, submission(project.id, "intro", { ...intro, name: " Ada Keyed " }, once));
     expect(repeat).toEqual({ message: first.message, blurb: first.blurb, wallChanged: false });
     expect(first.blurb).toContain("First note");
 
@@ -50,6 +51,95 @@ describeEachDialect("idempotent visitor submissions", (getDb) => {
     await handleVisitorSubmission(services, submission(project.id, "intro", intro, null));
     expect(await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute()).toHaveLength(3);
     expect(await db.selectFrom("contacts").select("id").where("project_id", "=", project.id).execute()).toHaveLength(1);
+  });
+
+  it("answers the same key with a different request 422, with a clear message, revealing and storing nothing", async () => {
+    const database = getDb();
+    const { db } = database;
+    const project = await createProject(db);
+    const services = servicesOf(database);
+    const once = key("reused");
+    const first = { name: "First Visitor", email: "first.visitor@example.com", note: "My private note", roleTags: ["Angel"] };
+    await handleVisitorSubmission(services, submission(project.id, "intro", first, once));
+
+    const others: Array<[VisitorSubmission["intent"], Record<string, unknown>]> = [
+      ["intro", { ...first, note: "Another note" }],
+      ["intro", { name: "Second Visitor", email: "second.visitor@example.com", note: "Hello" }],
+      ["intro", { ...first, roleTags: ["Press"] }],
+      ["subscribe", { consent: "on", name: "First Visitor", email: "first.visitor@example.com" }],
+    ];
+    for (const [intent, values] of others) {
+      const refused = handleVisitorSubmission(services, submission(project.id, intent, values, once));
+      await expect(refused).rejects.toMatchObject({ code: "unprocessable", status: 422, message: expect.stringMatching(/Idempotency-Key .*different/) });
+    }
+
+    expect(await db.selectFrom("intros").select("note").where("project_id", "=", project.id).execute()).toEqual([{ note: "My private note" }]);
+    expect(await db.selectFrom("contacts").select("email").where("project_id", "=", project.id).execute()).toEqual([{ email: "first.visitor@example.com" }]);
+    expect(await db.selectFrom("mail_outbox").select("id").where("subject", "like", "%Visitor%").execute()).toHaveLength(1);
+    expect((await db.selectFrom("visitor_submissions").select("intent").where("project_id", "=", project.id).execute()).map((row) => row.intent)).toEqual(["intro"]);
+  });
+
+  it("answers every concurrent replay of one request from one browser with the first answer: no 429, one write", async () => {
+    const database = getDb();
+    const { db } = database;
+    const project = await createProject(db);
+    const services = servicesOf(database);
+    const intro = { name: "Resending Phone", email: "resending.phone@example.com", note: "Sent from the queue" };
+    const once = key("replay");
+    // More copies than the per-browser (10) and per-e-mail (5) allowances: each copy is the same post.
+    const copies = Array.from({ length: 14 }, () => handleVisitorSubmission(services, { ...submission(project.id, "intro", intro, once), clientIp: "10.78.0.1" }));
+    const answers = await Promise.allSettled(copies);
+
+    const refused = answers.flatMap((answer) => (answer.status === "rejected" ? [String((answer.reason as Error).message)] : []));
+    expect(refused).toEqual([]);
+    const blurbs = new Set(answers.map((answer) => (answer.status === "fulfilled" ? answer.value.blurb : null)));
+    expect(blurbs.size).toBe(1);
+    expect([...blurbs][0]).toContain("Sent from the queue");
+    expect(await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute()).toHaveLength(1);
+    expect(await db.selectFrom("mail_outbox").select("id").where("subject", "like", "%Resending Phone%").execute()).toHaveLength(1);
+    // The replays took nothing from the browser's allowance: it can still send a new form.
+    const next = await handleVisitorSubmission(services, { ...submission(project.id, "subscribe", { consent: "on", name: "Resending Phone", email: "resending.phone@example.com" }, null), clientIp: "10.78.0.1" });
+    expect(next.message).toBe(SUBSCRIBED_MESSAGE);
+  });
+
+  it("writes one of several different requests sent at once under one key; every other answers 422, never the winner's data", async () => {
+    const database = getDb();
+    const { db } = database;
+    const project = await createProject(db);
+    const services = servicesOf(database);
+    const once = key("race");
+    const notes = Array.from({ length: 6 }, (_, index) => `Note number ${index}`);
+    const answers = await Promise.allSettled(
+      notes.map((note, index) => handleVisitorSubmission(services, submission(project.id, "intro", { name: `Racer ${index}`, email: `racer${index}@example.com`, note }, once))),
+    );
+
+    const written = await db.selectFrom("intros").select("note").where("project_id", "=", project.id).execute();
+    expect(written).toHaveLength(1);
+    answers.forEach((answer, index) => {
+      if (notes[index] === written[0]!.note) {
+        expect(answer.status).toBe("fulfilled");
+        if (answer.status === "fulfilled") expect(answer.value.blurb).toContain(notes[index]);
+      } else {
+        expect(answer.status).toBe("rejected");
+        if (answer.status === "rejected") expect(answer.reason).toMatchObject({ code: "unprocessable" });
+      }
+    });
+  });
+
+  it("answers a key recorded before requests had fingerprints with its message only, never the stored blurb", async () => {
+    const database = getDb();
+    const { db } = database;
+    const project = await createProject(db);
+    const services = servicesOf(database);
+    const old = key("legacy");
+    await db
+      .insertInto("visitor_submissions")
+      .values({ project_id: project.id, idempotency_key: old, intent: "intro", outcome: { message: "Intro request sent!", blurb: "Someone else's name and note" }, request_fingerprint: null })
+      .execute();
+
+    const answer = await handleVisitorSubmission(services, submission(project.id, "intro", { name: "Later", email: "later@example.com", note: "Mine" }, old));
+    expect(answer).toEqual({ message: "Intro request sent!", wallChanged: false });
+    expect(await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute()).toHaveLength(0);
   });
 
   it("writes a signal once when the same key arrives twice at the same time", async () => {

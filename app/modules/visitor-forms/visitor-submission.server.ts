@@ -1,12 +1,21 @@
+import type { Transaction } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import type { core } from "zod/mini";
 import type { AppServices } from "~/services.server";
+import type { Database } from "~/db/schema";
 import { isUniqueViolation } from "~/db/normalize.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { submitIntro, subscribeToUpdates, type VisitorContext } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
-import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "~/modules/contacts/submission-keys.server";
+import {
+  answerToRepeat,
+  parseSubmissionKey,
+  recordedSubmission,
+  recordSubmissionKey,
+  submissionFingerprint,
+  type ClaimSubmission,
+} from "~/modules/contacts/submission-keys.server";
 import {
   FAILURE_MESSAGES,
   HONEYPOT_FIELD,
@@ -18,7 +27,7 @@ import {
   type VisitorActionResult,
   type VisitorIntent,
 } from "~/modules/contacts/visitor-form-rules";
-import { DomainError, isDomainError } from "~/modules/errors.server";
+import { DomainError } from "~/modules/errors.server";
 import { runFormAction, type FormIntent } from "~/modules/forms/form-action.server";
 import type { SubmittedValues } from "~/modules/forms/form-result";
 import { readFormFields, validate } from "~/modules/forms/validation";
@@ -27,7 +36,7 @@ import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
-import { consumeRateLimit, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { retryAfterSeconds, takeFromAllowance, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
 import { announce } from "~/modules/realtime/project-events.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -140,7 +149,10 @@ export type VisitorSubmission = {
   /** The request's Cookie and User-Agent headers: who the page door counted, for attribution (decision 16). */
   cookieHeader?: string | null;
   userAgent?: string | null;
-  /** Makes a repeat of this submission (a phone resending what it kept offline) answer the first result. */
+  /**
+   * Makes a repeat of this submission (a phone resending what it kept offline) answer the first result; bound to
+   * the request's fingerprint, so another request under the same key is refused with 422.
+   */
   idempotencyKey?: string | null;
 };
 
@@ -148,56 +160,73 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
- * honeypot, the limits (per network address, per browser, per target e-mail), the form's schema, then the domain
- * write. The schema runs here rather than before (as `handleFormAction` does for other forms) because the honeypot
- * and the limits come first. Throws DomainError on bad input.
+ * an idempotency key already answered, the honeypot, the form's schema, then the domain write, whose transaction
+ * first claims the key (a concurrent request with the same key waits for this one) and then takes the limits
+ * (per network address, per browser, per target e-mail), so a replay, a refused write and a rolled-back one take
+ * nothing (decision 41). The schema runs here rather than before (as `handleFormAction` does for other forms)
+ * because the key and the honeypot come first. Throws DomainError on bad input.
  */
 export async function handleVisitorSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "webhooks">,
   submission: VisitorSubmission,
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
-  if (!isRecordId(submission.projectId)) throw new DomainError("not_found", "Project not found");
+  const { projectId, intent } = submission;
+  if (!isRecordId(projectId)) throw new DomainError("not_found", "Project not found");
   const key = parseSubmissionKey(submission.idempotencyKey);
-  if (key) {
-    const earlier = await recordedOutcome(db, submission.projectId, key);
-    if (earlier) return { ...earlier, wallChanged: false };
-  }
+  const fingerprint = key ? submissionFingerprint(intent, submission.values) : null;
+  /** The answer a key already recorded gives this request: the first result, or 422 for another request. */
+  const answerAsRecorded = async (): Promise<VisitorOutcome | null> => {
+    if (!key || !fingerprint) return null;
+    const recorded = await recordedSubmission(db, projectId, key);
+    return recorded ? { ...answerToRepeat(recorded, fingerprint), wallChanged: false } : null;
+  };
+  const earlier = await answerAsRecorded();
+  if (earlier) return earlier;
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
-    services.logger.warn({ intent: submission.intent }, "honeypot filled: submission dropped");
-    return { message: successMessage(submission.intent), wallChanged: false, ...(submission.intent === "intro" ? { blurb: "" } : {}) };
+    services.logger.warn({ intent }, "honeypot filled: submission dropped");
+    return { message: successMessage(intent), wallChanged: false, ...(intent === "intro" ? { blurb: "" } : {}) };
   }
-  const identity = services.pageDoor.identify(submission.projectId, {
+  const identity = services.pageDoor.identify(projectId, {
     cookieHeader: submission.cookieHeader,
     clientAddress: submission.clientIp,
     userAgent: submission.userAgent,
   });
   const visitor: VisitorContext = { ...submission.visitor, identity };
-  const limit = (reason: RefusalReason, key: string, rule: RateLimitRule) =>
-    consumeRateLimit(db, key, rule).catch(async (error: unknown) => {
-      if (isDomainError(error) && error.code === "rate_limited") await recordFormRefusal(db, submission.projectId, reason);
-      throw error;
-    });
-  await limit("address", `form:address:${submission.clientIp}`, VISITOR_FORM_LIMITS.perAddress);
+
   // A browser is its viewer cookie on its address (a copied cookie used elsewhere gets its own allowance), or
   // its address hash when it keeps no cookie.
   const browserKey = identity.viewerFingerprint ? `${identity.viewerFingerprint}:${identity.addressHash}` : identity.addressHash;
-  await limit("browser", `form:browser:${submission.projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
-  const limitPerEmail = (email: string) => limit("email", `form:email:${submission.projectId}:${email}`, VISITOR_FORM_LIMITS.perEmail);
+  let refusedBy: RefusalReason | null = null;
+  const limit = async (trx: Transaction<Database>, reason: RefusalReason, limitKey: string, rule: RateLimitRule) => {
+    if (!(await takeFromAllowance(trx, limitKey, rule))) {
+      refusedBy = reason;
+      throw new DomainError("rate_limited", rule.message, {}, retryAfterSeconds(rule));
+    }
+  };
+  const claimFor =
+    (email: string): ClaimSubmission =>
+    async (trx, outcome) => {
+      if (key && fingerprint) await recordSubmissionKey(trx, { projectId, key, intent, fingerprint }, outcome);
+      await limit(trx, "address", `form:address:${submission.clientIp}`, VISITOR_FORM_LIMITS.perAddress);
+      await limit(trx, "browser", `form:browser:${projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
+      await limit(trx, "email", `form:email:${projectId}:${email}`, VISITOR_FORM_LIMITS.perEmail);
+    };
 
-  const claim = key ? claimSubmission(submission.projectId, key, submission.intent) : undefined;
   try {
-    const outcome = await writeSubmission(services, submission, visitor, limitPerEmail, claim);
+    const outcome = await writeSubmission(services, submission, visitor, claimFor);
     // What the write queued (mail, webhooks) leaves now rather than at the workers' next tick.
     services.mail.wake();
     services.webhooks.wake();
     return outcome;
   } catch (error) {
-    // The same key committed by a concurrent request first: this one wrote nothing, and answers as that one.
-    const winner = key && isUniqueViolation(error) ? await recordedOutcome(db, submission.projectId, key) : null;
+    // Counted once the refused transaction is rolled back (on SQLite its one connection is free only then).
+    if (refusedBy) await recordFormRefusal(db, projectId, refusedBy);
+    // The same key committed by a concurrent request first: this one wrote nothing, and answers as that one would.
+    const winner = isUniqueViolation(error) ? await answerAsRecorded() : null;
     if (!winner) throw error;
-    return { ...winner, wallChanged: false };
+    return winner;
   }
 }
 
@@ -205,16 +234,14 @@ async function writeSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks">,
   submission: VisitorSubmission,
   visitor: VisitorContext,
-  limitPerEmail: (email: string) => Promise<void>,
-  claim: ClaimSubmission | undefined,
+  claimFor: (email: string) => ClaimSubmission,
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
   switch (submission.intent) {
     case "intro": {
       const input = validate(introSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await limitPerEmail(input.data.email);
-      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
+      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       // Booth screens reread on it, as on a signal's "wall" event.
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
@@ -222,16 +249,14 @@ async function writeSubmission(
     case "subscribe": {
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await limitPerEmail(input.data.email);
-      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
+      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
     }
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await limitPerEmail(input.data.email);
-      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
+      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       await announce(services.events, services.logger, { projectId: result.projectId, kind: "wall" });
       return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
     }
