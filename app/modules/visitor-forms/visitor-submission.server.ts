@@ -148,9 +148,9 @@ export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boo
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
- * honeypot, the limits (per network address, per browser, per target e-mail), the form's schema, then the domain
- * write. The schema runs here rather than before (as `handleFormAction` does for other forms) because the honeypot
- * and the limits come first. Throws DomainError on bad input.
+ * honeypot, the per-browser limit, the form's schema, the limits a valid post spends (per network address, per
+ * target e-mail), then the domain write. The schema runs here rather than before (as `handleFormAction` does for
+ * other forms) because the honeypot and the browser's limit come first. Throws DomainError on bad input.
  */
 export async function handleVisitorSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "webhooks">,
@@ -179,16 +179,20 @@ export async function handleVisitorSubmission(
       if (isDomainError(error) && error.code === "rate_limited") await recordFormRefusal(db, submission.projectId, reason);
       throw error;
     });
-  await limit("address", `form:address:${submission.clientIp}`, VISITOR_FORM_LIMITS.perAddress);
   // A browser is its viewer cookie on its address (a copied cookie used elsewhere gets its own allowance), or
-  // its address hash when it keeps no cookie.
+  // its address hash when it keeps no cookie. Every post spends the browser's own small allowance.
   const browserKey = identity.viewerFingerprint ? `${identity.viewerFingerprint}:${identity.addressHash}` : identity.addressHash;
   await limit("browser", `form:browser:${submission.projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
-  const limitPerEmail = (email: string) => limit("email", `form:email:${submission.projectId}:${email}`, VISITOR_FORM_LIMITS.perEmail);
+  // The network's allowance is shared by everyone behind it (a venue's NAT), so only a post that passed validation,
+  // one that writes, spends it; then the target address's (issue 24: invalid posts locked a venue out).
+  const limitValidPost = async (email: string) => {
+    await limit("address", `form:address:${submission.clientIp}`, VISITOR_FORM_LIMITS.perAddress);
+    await limit("email", `form:email:${submission.projectId}:${email}`, VISITOR_FORM_LIMITS.perEmail);
+  };
 
   const claim = key ? claimSubmission(submission.projectId, key, submission.intent) : undefined;
   try {
-    const outcome = await writeSubmission(services, submission, visitor, limitPerEmail, claim);
+    const outcome = await writeSubmission(services, submission, visitor, limitValidPost, claim);
     // What the write queued (mail, webhooks) leaves now rather than at the workers' next tick.
     services.mail.wake();
     services.webhooks.wake();
@@ -205,7 +209,7 @@ async function writeSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks">,
   submission: VisitorSubmission,
   visitor: VisitorContext,
-  limitPerEmail: (email: string) => Promise<void>,
+  limitValidPost: (email: string) => Promise<void>,
   claim: ClaimSubmission | undefined,
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
@@ -213,7 +217,7 @@ async function writeSubmission(
     case "intro": {
       const input = validate(introSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await limitPerEmail(input.data.email);
+      await limitValidPost(input.data.email);
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       // Booth screens reread on it, as on a signal's "wall" event.
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
@@ -222,7 +226,7 @@ async function writeSubmission(
     case "subscribe": {
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await limitPerEmail(input.data.email);
+      await limitValidPost(input.data.email);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
       return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
@@ -230,7 +234,7 @@ async function writeSubmission(
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await limitPerEmail(input.data.email);
+      await limitValidPost(input.data.email);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claim);
       await announce(services.events, services.logger, { projectId: result.projectId, kind: "wall" });
       return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
