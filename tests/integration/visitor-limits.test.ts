@@ -34,7 +34,8 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
     };
   };
   let browsers = 0;
-  const browser = () => `${VIEWER_COOKIE}=${(++browsers).toString(16).padStart(32, "0")}`;
+  /** A browser the page door gave its signed viewer cookie. */
+  const browser = () => services().pageDoor.viewerCookie((++browsers).toString(16).padStart(32, "0")).split(";")[0]!;
   const subscribe = (projectId: string, cookie: string, email: string, clientIp = "203.0.113.50"): VisitorSubmission => ({
     intent: "subscribe",
     projectId,
@@ -114,6 +115,17 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
     }
     await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "fixed@example.com"))).rejects.toMatchObject({ code: "rate_limited" });
     await expect(handleVisitorSubmission(services(), subscribe(project.id, browser(), "other@example.com"))).resolves.toBeDefined();
+  });
+
+  it("treats forged viewer cookies as no cookie: 30 forms with 30 made-up ids from one phone pass only its browser's allowance", async () => {
+    const project = await createProject(getDb().db);
+    const outcomes: string[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const forged = `${VIEWER_COOKIE}=${(0xf000 + index).toString(16).padStart(32, "0")}`;
+      outcomes.push(await handleVisitorSubmission(services(), subscribe(project.id, forged, `forged${index}@example.com`)).then(() => "ok", (error: { code?: string }) => String(error.code)));
+    }
+    expect(outcomes.filter((outcome) => outcome === "ok")).toHaveLength(VISITOR_FORM_LIMITS.perBrowser.max);
+    expect(new Set(outcomes.slice(VISITOR_FORM_LIMITS.perBrowser.max))).toEqual(new Set(["rate_limited"]));
   });
 
   it("caps submissions for one e-mail address per project, from any browser, and changes nothing when refusing", async () => {
