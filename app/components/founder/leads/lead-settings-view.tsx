@@ -164,7 +164,7 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
         ) : (
           <p id="webhook-url-hint" className="text-xs text-slate-500">
             https only, on the public internet. Each delivery is retried with backoff until your endpoint answers 2xx, so one
-            can arrive twice: deduplicate on the <code>X-PitchQR-Delivery</code> header, the same on every retry.
+            can arrive twice: deduplicate on the <code className="whitespace-nowrap">X-PitchQR-Delivery</code> header, the same on every retry.
           </p>
         )}
       </fetcher.Form>
