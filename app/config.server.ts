@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/updates/digest-slot";
 
@@ -23,6 +24,12 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   TRUST_PROXY: z.string().default("false"),
+  IPV6_LIMIT_PREFIX: z.coerce
+    .number("IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128")
+    .int("IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128")
+    .min(32, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128")
+    .max(128, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128")
+    .default(DEFAULT_IPV6_LIMIT_PREFIX),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("PitchQR <no-reply@localhost>"),
   DIGEST_HOUR: z.coerce.number("DIGEST_HOUR must be an hour from 0 to 23").int().min(0).max(23, "DIGEST_HOUR must be an hour from 0 to 23").default(9),
@@ -53,6 +60,8 @@ export type AppConfig = {
   /** Where the secret came from: AUTH_SECRET, or generated into DATA_DIR (one instance's own). */
   authSecretSource: "environment" | "generated";
   trustProxy: boolean | number | string;
+  /** Per-address limits key an IPv6 client on its network of this prefix length (an IPv4 client on its address). */
+  ipv6LimitPrefix: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** The weekly digest goes out on Fridays at this hour in this time zone. */
@@ -98,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authSecret: vars.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     authSecretSource: vars.AUTH_SECRET ? "environment" : "generated",
     trustProxy: parseTrustProxy(vars.TRUST_PROXY),
+    ipv6LimitPrefix: vars.IPV6_LIMIT_PREFIX,
     smtpUrl: vars.SMTP_URL || undefined,
     mailFrom: vars.MAIL_FROM,
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },

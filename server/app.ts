@@ -9,7 +9,7 @@ import helmet from "helmet";
 import { createRequestHandler as createCoreRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { loadConfig, type AppConfig } from "~/config.server";
 import { hasSessionCookie } from "~/modules/auth/session.server";
-import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
+import { setClientAddressHeaders } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
 import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
@@ -58,7 +58,7 @@ export async function createApp(options: AppOptions = {}) {
 
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
-  app.use(assignRequestContext(logger, options.isShuttingDown));
+  app.use(assignRequestContext(logger, config.ipv6LimitPrefix, options.isShuttingDown));
   app.use(refusalsCarryTheirHeaders());
   app.use(privateUnlessMarkedPublic());
   app.use(securityHeaders(config));
@@ -84,6 +84,7 @@ export async function createApp(options: AppOptions = {}) {
     securityHeaders: headersSetBy(securityHeaders(config)),
     contentSecurityPolicy: cachedPageContentSecurityPolicy(config),
     trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean,
+    ipv6LimitPrefix: config.ipv6LimitPrefix,
     isShuttingDown: options.isShuttingDown,
   });
 
@@ -244,14 +245,14 @@ function appendVary(res: ServerResponse, field: string): void {
   if (!fields.includes(field.toLowerCase())) res.setHeader("Vary", vary ? `${vary}, ${field}` : field);
 }
 
-function assignRequestContext(logger: Logger, isShuttingDown?: () => boolean): RequestHandler {
+function assignRequestContext(logger: Logger, ipv6LimitPrefix: number, isShuttingDown?: () => boolean): RequestHandler {
   return (req, res, next) => {
     const requestId = crypto.randomUUID();
     const locals = res.locals as Locals;
     locals.requestId = requestId;
     locals.logger = logger.child({ requestId });
     // The only client address the app trusts: Express derives it from TRUST_PROXY, never from raw headers.
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    setClientAddressHeaders(req.headers, req.ip ?? req.socket.remoteAddress, ipv6LimitPrefix);
     res.setHeader("X-Request-Id", requestId);
     if (isShuttingDown?.()) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();

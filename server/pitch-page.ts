@@ -15,6 +15,8 @@ import type { ScanRecorder } from "~/modules/scans/scans.server";
 import type { Database } from "~/db/schema";
 import type { Kysely } from "kysely";
 import { isRecordId } from "~/modules/http/id-shape";
+import { clientIpOf } from "~/modules/http/client-ip.server";
+import { networkKeyOf } from "~/modules/http/ip-address.server";
 
 type TrustFunction = (address: string, hop: number) => boolean;
 
@@ -30,6 +32,8 @@ export type PitchPageServingOptions = {
   securityHeaders: ReadonlyArray<readonly [string, string]>;
   contentSecurityPolicy: (page: CachedPitchPage) => string;
   trustProxy: TrustFunction;
+  /** The IPv6 prefix of a client's network (`networkKeyOf`), as the Express layer keys it. */
+  ipv6LimitPrefix: number;
   isShuttingDown?: () => boolean;
 };
 
@@ -73,7 +77,7 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     let setsCookie = false;
     const pitch = { id: project.projectId, ownerId: project.ownerId };
     admit(
-      door.decide(pageLoadRequest(req, proxyaddr(req, options.trustProxy), query.get("qr"), false), pitch, null),
+      door.decide(pageLoadRequest(req, networkKeyOf(proxyaddr(req, options.trustProxy), options.ipv6LimitPrefix), query.get("qr"), false), pitch, null),
       pitch,
       (name, value) => {
         setsCookie = true;
@@ -114,7 +118,7 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
       const qr = typeof req.query.qr === "string" ? req.query.qr : null;
       const withinPage = "dialog" in req.query || "sent" in req.query || hasFlashCookie(cookie);
       const pitch = { id: project.projectId, ownerId: project.ownerId };
-      admit(door.decide(pageLoadRequest(req, req.ip ?? "unknown", qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));
+      admit(door.decide(pageLoadRequest(req, clientIpOf(req), qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));
       // The rendered page must not report this load again through track-scan, which another instance may answer.
       res.locals.pageLoadSeenAtDoor = true;
       next();

@@ -5,7 +5,8 @@ import type { Logger } from "~/modules/logging/logger.server";
 
 /**
  * What each address accepts, checked before any route runs (decision "request guard"): the method (405 with
- * `Allow`), the path (400 for broken %-encoding, 414 past MAX_PATH_LENGTH), the content type (415) and the body
+ * `Allow`), the path (400 for broken %-encoding, 414 past MAX_PATH_LENGTH), the Host header (400 when no address can
+ * be made of it), the content type (415) and the body
  * size, counted while the body streams (413, then the connection is closed so the rest is never read).
  * A body that passes is held in memory (it is small by then) and handed to the routes from there.
  */
@@ -70,6 +71,7 @@ export function requestGuard(): RequestHandler {
       return refuse(400, "Malformed address");
     }
 
+    if (req.path !== "/healthz" && !hostMakesAnAddress(req)) return refuse(400, "Malformed Host header");
     if (isEventStreamDataPath(req.path)) return refuse(404, "Not found");
 
     const accepted = acceptanceOf(req.path);
@@ -97,6 +99,19 @@ export function requestGuard(): RequestHandler {
       },
     );
   };
+}
+
+/**
+ * Whether React Router's Express adapter can make the request's URL from its Host (or, behind a trusted proxy,
+ * X-Forwarded-Host) header, built as the adapter builds it: `new URL` throws on a host like `a b` or a port past
+ * 65535, which was a 500 logged as an error (issue 24). `/healthz` is exempt: a load balancer's probe may send no Host.
+ */
+function hostMakesAnAddress(req: Request): boolean {
+  if (!req.hostname) return false;
+  const portOf = (host: string | undefined) => Number.parseInt(host?.split(":")[1] ?? "", 10);
+  const port = [req.app.enabled("trust proxy") ? portOf(req.get("x-forwarded-host")) : Number.NaN, portOf(req.get("host"))].find(Number.isSafeInteger);
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  return URL.canParse(`${req.protocol}://${hostname}${port ? `:${port}` : ""}/`);
 }
 
 /** The body, or null once it passes `maxBytes` (reading stops there; what was read is dropped). */

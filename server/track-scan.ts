@@ -6,6 +6,7 @@ import type { AppServices } from "~/services.server";
 import { getSessionUserByCookie } from "~/modules/auth/session.server";
 import { InMemoryWindowLimit } from "~/modules/rate-limit/address-window.server";
 import { TRACK_SCAN_LIMIT } from "~/modules/rate-limit/rate-limit.server";
+import { clientIpOf } from "~/modules/http/client-ip.server";
 import { guardedBody } from "./request-guard";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
@@ -15,7 +16,7 @@ import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/sc
  * rather than through the React Router handler, which costs several times more per request. Same body,
  * answers and errors as the spec's other server functions.
  */
-export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentPageLoads" | "auth" | "database">): RequestHandler[] {
+export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentPageLoads" | "pageDoor" | "auth" | "database">): RequestHandler[] {
   // In memory, per instance: the busiest endpoint gets no database write per request for its limit.
   const perAddress = new InMemoryWindowLimit(TRACK_SCAN_LIMIT);
   const handle: RequestHandler = async (req, res) => {
@@ -31,7 +32,7 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
     if (!input.ok) return void res.status(400).json({ error: input.formError, fieldErrors: input.fieldErrors });
     // Crawlers and link-preview fetchers that run scripts are not visitors.
     if (isbot(req.get("user-agent"))) return void res.json({ success: true, counted: false });
-    if (!perAddress.take(req.ip ?? "unknown")) {
+    if (!perAddress.take(clientIpOf(req))) {
       return void res.status(429).set("Retry-After", String(perAddress.secondsLeft())).json({ error: TRACK_SCAN_LIMIT.message });
     }
     try {

@@ -75,6 +75,8 @@ describe.each([
       expect(secret).toMatch(/^whsec_/);
       await page.reload();
       expect(await page.getByTestId("webhook-secret").count()).toBe(0);
+      // Deliveries are at least once (issue 24): the page tells the receiver what to deduplicate on.
+      expect(await page.locator("#webhook-url-hint").textContent()).toMatch(/deduplicate on the X-PitchQR-Delivery header/);
       expect(await page.content()).not.toContain(secret);
 
       // Three visitors, through two QR codes.

@@ -75,7 +75,11 @@ type FuzzRequest = {
   flood: boolean;
   /** The `Idempotency-Key` header of a pitch form sent to `/pitch/{slug}/submit`. */
   idempotencyKey?: string;
+  /** Issue 24: a Host no URL can be made of, or a viewer cookie this app never signed. */
+  odd: OddHeaders;
 };
+
+type OddHeaders = { host?: string; viewerCookie?: string };
 
 const ref = (name: RefName) => fc.constant(new Ref(name));
 const raw = (...wires: string[]) => fc.constantFrom(...wires.map((wire) => new Raw(wire)));
@@ -215,6 +219,7 @@ const request = (group: string, method: string, pathParts: Value[], options: Par
   body: noBody,
   signedIn: false,
   flood: false,
+  odd: {},
   ...options,
 });
 
@@ -460,16 +465,33 @@ const idempotencyRequest: fc.Arbitrary<FuzzRequest> = fc
   )
   .map(([slug, idempotencyKey, fields]) => request("idempotency keys", "POST", ["pitch", slug, "submit"], { body: { kind: "form", fields }, idempotencyKey }));
 
-const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
-  { weight: 5, arbitrary: pageRequest },
-  { weight: 6, arbitrary: pitchFormRequest },
-  { weight: 2, arbitrary: authRequest },
-  { weight: 2, arbitrary: unsubscribeRequest },
-  { weight: 1, arbitrary: listMailRequest },
-  { weight: 5, arbitrary: functionRequest },
-  { weight: 2, arbitrary: apiReadRequest },
-  { weight: 5, arbitrary: founderRequest },
+/** Issue 24: now and then a malformed Host header (400), or a made-up, altered, unsigned or garbled viewer cookie (no cookie). */
+const oddHeaders: fc.Arbitrary<OddHeaders> = fc.oneof(
+  { weight: 24, arbitrary: fc.constant({}) },
+  { weight: 1, arbitrary: fc.constantFrom("a b", "exa%mple.com", "[::1", "example.com:99999", "<script>", "").map((host): OddHeaders => ({ host })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAA", "0123456789ABCDEF0123456789ABCDEF", "x".repeat(300), "%00", ".")
+      .map((value): OddHeaders => ({ viewerCookie: `pitchqr_viewer=${value}` })),
+  },
 );
+
+const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    fc.oneof(
+      { weight: 5, arbitrary: pageRequest },
+      { weight: 6, arbitrary: pitchFormRequest },
+      { weight: 2, arbitrary: authRequest },
+      { weight: 2, arbitrary: unsubscribeRequest },
+      { weight: 1, arbitrary: listMailRequest },
+      { weight: 5, arbitrary: functionRequest },
+      { weight: 2, arbitrary: apiReadRequest },
+      { weight: 5, arbitrary: founderRequest },
+    ),
+    oddHeaders,
+  )
+  .map(([fuzz, odd]) => ({ ...fuzz, odd }));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Sending: node:http, so any method, path bytes and body go out exactly as written.
@@ -543,7 +565,9 @@ function sendOnce(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: str
     "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
     accept: "text/html,application/json;q=0.9,*/*;q=0.8",
   };
-  if (cookie && fuzz.signedIn) headers.cookie = cookie;
+  const cookies = [cookie && fuzz.signedIn ? cookie : null, fuzz.odd.viewerCookie ?? null].filter(Boolean);
+  if (cookies.length) headers.cookie = cookies.join("; ");
+  if (fuzz.odd.host !== undefined) headers.host = fuzz.odd.host;
   if (fuzz.idempotencyKey !== undefined) headers["idempotency-key"] = fuzz.idempotencyKey;
   if (encoded.contentType !== undefined && encoded.contentType !== "") headers["content-type"] = encoded.contentType;
   if (encoded.body) headers["content-length"] = encoded.body.length;
@@ -845,7 +869,7 @@ function describeRequest(fuzz: FuzzRequest): string {
   ) as Refs;
   const encoded = encodeRequest(fuzz, placeholders);
   const key = fuzz.idempotencyKey === undefined ? "" : ` Idempotency-Key: ${fuzz.idempotencyKey}`;
-  return `${encoded.path} ${encoded.contentType ?? ""} ${encoded.body?.toString("utf8").slice(0, 300) ?? ""}${key}${fuzz.signedIn ? " (signed in)" : ""}`;
+  return `${encoded.path} ${encoded.contentType ?? ""} ${encoded.body?.toString("utf8").slice(0, 300) ?? ""}${key}${fuzz.signedIn ? " (signed in)" : ""}${fuzz.odd.host !== undefined ? ` Host: ${fuzz.odd.host}` : ""}${fuzz.odd.viewerCookie ? ` Cookie: ${fuzz.odd.viewerCookie.slice(0, 60)}` : ""}`;
 }
 
 describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => {

@@ -16,7 +16,17 @@ const PAGE_METHODS = "GET, HEAD, POST";
 const FORM = "application/x-www-form-urlencoded";
 const LONG_SLUG = "a".repeat(10_000);
 
-type Case = { method: string; path: string; status: number | "4xx"; allow?: string; contentType?: string; body?: string };
+type Case = {
+  method: string;
+  path: string;
+  status: number | "4xx";
+  allow?: string;
+  contentType?: string;
+  body?: string;
+  /** A Host (or, from the trusted proxy, X-Forwarded-Host) header in place of the server's own. */
+  host?: string;
+  forwardedHost?: string;
+};
 
 const methodCases: Case[] = [
   ...["PUT", "DELETE", "PATCH", "OPTIONS"].flatMap((method) =>
@@ -66,7 +76,17 @@ const tokenCases: Case[] = ["not-a-token", "a.b.c", "%%%", "..", `${"x".repeat(5
   body: "List-Unsubscribe=One-Click",
 }));
 
-export const REFUSAL_CASES = [...methodCases, ...contentTypeCases, ...pathCases, ...tokenCases];
+// Issue 24: a Host header no URL can be made of was a 500 logged as an error (React Router builds the request's URL from it).
+const hostCases: Case[] = [
+  ...["a b", "exa%mple.com", "[::1", "example.com:99999", "<script>"].flatMap((host): Case[] => [
+    { method: "GET", path: "/privacy", status: 400, host },
+    { method: "POST", path: "/pitch/demo-project/submit", status: 400, contentType: FORM, body: "intent=intro", host },
+  ]),
+  { method: "GET", path: "/privacy", status: 400, forwardedHost: "a b" },
+  { method: "GET", path: "/", status: 400, forwardedHost: "[::1" },
+];
+
+export const REFUSAL_CASES = [...methodCases, ...contentTypeCases, ...pathCases, ...tokenCases, ...hostCases];
 
 function errorLines(server: AppServer): string[] {
   return server.logs.filter((line) => /"level":(50|60)/.test(line));
@@ -96,7 +116,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       const expected: string[] = [];
       for (const testCase of REFUSAL_CASES) {
         const response = await send(server.url, testCase);
-        const label = `${testCase.method} ${testCase.path.slice(0, 60)}`;
+        const label = `${testCase.method} ${testCase.path.slice(0, 60)}${testCase.host ? ` Host: ${testCase.host}` : ""}${testCase.forwardedHost ? ` X-Forwarded-Host: ${testCase.forwardedHost}` : ""}`;
         const status = testCase.status === "4xx" && response.status >= 400 && response.status < 500 ? "4xx" : response.status;
         answers.push(`${label} → ${status}${testCase.allow ? ` Allow: ${response.headers.allow}` : ""}`);
         expected.push(`${label} → ${testCase.status}${testCase.allow ? ` Allow: ${testCase.allow}` : ""}`);
@@ -181,6 +201,8 @@ async function send(baseUrl: string, testCase: Case): Promise<{ status: number; 
     const headers: Record<string, string> = { origin: baseUrl };
     if (testCase.contentType) headers["content-type"] = testCase.contentType;
     if (testCase.body !== undefined) headers["content-length"] = String(Buffer.byteLength(testCase.body));
+    if (testCase.host !== undefined) headers.host = testCase.host;
+    if (testCase.forwardedHost !== undefined) headers["x-forwarded-host"] = testCase.forwardedHost;
     const request = http.request(`${baseUrl}${testCase.path}`, { method: testCase.method, headers }, (response) => {
       response.resume();
       response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));

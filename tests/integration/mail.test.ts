@@ -111,6 +111,39 @@ describeEachDialect("mail outbox and delivery", (getDb, dialect) => {
     }
   });
 
+  it("retries an SMTP authentication failure (535) with backoff instead of giving up, tells the operator, and delivers once the password works", async () => {
+    const { db } = getDb();
+    let now = new Date("2026-11-20T14:00:00.000Z");
+    let passwordWorks = false;
+    const smtp = await startSmtpServer({ auth: { accept: () => passwordWorks } });
+    const logged: { level: number; msg: string }[] = [];
+    const recording = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
+    const url = smtp.url.replace("smtp://", "smtp://pitchqr:wrong-password@");
+    const worker = new MailWorker(db, createSmtpTransport(url, FROM), recording, { clock: () => now });
+    try {
+      const ids = [];
+      for (let i = 0; i < 3; i += 1) ids.push(await enqueueMail(db, { kind: "welcome", to: `auth-${i}@example.com`, subject: `Auth ${i}`, text: "x" }, now));
+      expect(await worker.runOnce()).toBe(0);
+      const rows = await db.selectFrom("mail_outbox").select(["status", "last_error"]).where("id", "in", ids).execute();
+      expect(rows.map((row) => row.status)).toEqual(["pending", "pending", "pending"]);
+      expect(worker.lastAuthFailure()).toMatchObject({ since: now, reason: expect.stringMatching(/535|Authentication/) });
+      expect(logged.filter((line) => line.level === 50).map((line) => line.msg)).toEqual([expect.stringMatching(/SMTP authentication failed/)]);
+      // One refused login holds the worker off: the other messages are not tried against the same wrong password.
+      const attempts = smtp.auth.attempts;
+      expect(await worker.runOnce()).toBe(0);
+      expect(smtp.auth.attempts).toBe(attempts);
+
+      passwordWorks = true;
+      now = new Date(now.getTime() + 10 * 60_000);
+      expect(await worker.runOnce()).toBe(3);
+      expect(smtp.received.map((mail) => mail.subject).sort()).toEqual(["Auth 0", "Auth 1", "Auth 2"]);
+      expect(worker.lastAuthFailure()).toBeNull();
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+  });
+
   it("sends each message once even with two workers on the same database", async () => {
     const { db } = getDb();
     const smtp = await startSmtpServer();

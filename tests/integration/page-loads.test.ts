@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { PageDoor, RecentPageLoads, recordScriptedScan, VIEWER_COOKIE } from "~/modules/scans/page-door.server";
+import { PageDoor, RecentPageLoads, recordScriptedScan } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject } from "../support/fixtures";
@@ -29,21 +29,21 @@ describeEachDialect("page loads counted at the door", (getDb) => {
     await scans.record(decision.scan);
     recentPageLoads.remember(decision.scan.viewerFingerprint, project.id);
 
-    const cookie = `${VIEWER_COOKIE}=${decision.newViewerId}`;
+    const cookie = door.viewerCookie(decision.newViewerId).split(";")[0]!;
     const fromScript = { projectId: project.id, qrCodeId: null, viewerFingerprint: "f".repeat(32) };
-    expect(await recordScriptedScan({ scans, recentPageLoads }, fromScript, cookie)).toBe("already-counted");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, fromScript, cookie)).toBe("already-counted");
     expect(await totals(db, project.id)).toEqual({ rows: 1, total: 1, unique: 1 });
 
     // A later call from the same browser is another load of the same viewer: a scan, not a viewer.
-    expect(await recordScriptedScan({ scans, recentPageLoads }, fromScript, cookie)).toBe("counted");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, fromScript, cookie)).toBe("counted");
     expect(await totals(db, project.id)).toEqual({ rows: 2, total: 2, unique: 1 });
   });
 
   it("counts a spec client's call without the cookie by the fingerprint it sends", async () => {
     const { db, project, scans, recentPageLoads } = await setup();
     const scan = { projectId: project.id, qrCodeId: null, viewerFingerprint: "a".repeat(32) };
-    expect(await recordScriptedScan({ scans, recentPageLoads }, scan, undefined)).toBe("counted");
-    expect(await recordScriptedScan({ scans, recentPageLoads }, { ...scan, projectId: "no-such-project" }, undefined)).toBe("unknown-project");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, scan, undefined)).toBe("counted");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, { ...scan, projectId: "no-such-project" }, undefined)).toBe("unknown-project");
     expect(await totals(db, project.id)).toEqual({ rows: 1, total: 1, unique: 1 });
   });
 

@@ -34,7 +34,8 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
     };
   };
   let browsers = 0;
-  const browser = () => `${VIEWER_COOKIE}=${(++browsers).toString(16).padStart(32, "0")}`;
+  /** A browser the page door gave its signed viewer cookie. */
+  const browser = () => services().pageDoor.viewerCookie((++browsers).toString(16).padStart(32, "0")).split(";")[0]!;
   const subscribe = (projectId: string, cookie: string, email: string, clientIp = "203.0.113.50"): VisitorSubmission => ({
     intent: "subscribe",
     projectId,
@@ -83,6 +84,48 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
     for (let index = 0; index < 10; index += 1) await handleVisitorSubmission(services(), subscribe(project.id, cookie, `own${index}@example.com`));
     await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "own-extra@example.com"))).rejects.toMatchObject({ code: "rate_limited" });
     await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "copied@example.com", "198.51.100.9"))).resolves.toBeDefined();
+  });
+
+  it("lets a venue's visitors through after 1,000 invalid posts from their address: only what passes validation spends the network's allowance", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const venue = "203.0.113.77";
+    const invalid = (cookie: string): VisitorSubmission => ({ ...subscribe(project.id, cookie, "not-an-address", venue) });
+    const refusals: string[] = [];
+    for (let index = 0; index < VISITOR_FORM_LIMITS.perAddress.max; index += 1) {
+      // A script rotating browsers, so no browser's own allowance stops it.
+      await handleVisitorSubmission(services(), invalid(browser())).then(
+        () => refusals.push("accepted"),
+        (error: { code?: string }) => error.code !== "invalid_input" && refusals.push(String(error.code)),
+      );
+    }
+    expect(refusals).toEqual([]);
+    const visitors = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, index) => handleVisitorSubmission(services(), subscribe(project.id, browser(), `venue${index}@example.com`, venue))),
+    );
+    expect(visitors.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+    expect(await countFormRefusals(db, project.id, new Date(0))).toBe(0);
+  });
+
+  it("counts a browser's invalid posts against its own small allowance", async () => {
+    const project = await createProject(getDb().db);
+    const cookie = browser();
+    for (let index = 0; index < VISITOR_FORM_LIMITS.perBrowser.max; index += 1) {
+      await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "typo@"))).rejects.toMatchObject({ code: "invalid_input" });
+    }
+    await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "fixed@example.com"))).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(handleVisitorSubmission(services(), subscribe(project.id, browser(), "other@example.com"))).resolves.toBeDefined();
+  });
+
+  it("treats forged viewer cookies as no cookie: 30 forms with 30 made-up ids from one phone pass only its browser's allowance", async () => {
+    const project = await createProject(getDb().db);
+    const outcomes: string[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const forged = `${VIEWER_COOKIE}=${(0xf000 + index).toString(16).padStart(32, "0")}`;
+      outcomes.push(await handleVisitorSubmission(services(), subscribe(project.id, forged, `forged${index}@example.com`)).then(() => "ok", (error: { code?: string }) => String(error.code)));
+    }
+    expect(outcomes.filter((outcome) => outcome === "ok")).toHaveLength(VISITOR_FORM_LIMITS.perBrowser.max);
+    expect(new Set(outcomes.slice(VISITOR_FORM_LIMITS.perBrowser.max))).toEqual(new Set(["rate_limited"]));
   });
 
   it("caps submissions for one e-mail address per project, from any browser, and changes nothing when refusing", async () => {

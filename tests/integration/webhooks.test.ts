@@ -183,6 +183,13 @@ describeEachDialect("webhooks", (getDb) => {
       ["https://169.254.169.254/latest/meta-data", INTERNAL_TARGET_MESSAGE],
       ["https://[::1]/hook", INTERNAL_TARGET_MESSAGE],
       ["https://[::ffff:127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
+      // IPv6 forms that carry an IPv4 address (issue 24): compatible, translated, NAT64.
+      ["https://[::127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://[::ffff:0:127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://[::10.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
+      ["https://[::ffff:0:a9fe:a9fe]/latest/meta-data", INTERNAL_TARGET_MESSAGE],
+      ["https://[64:ff9b::169.254.169.254]/latest/meta-data", INTERNAL_TARGET_MESSAGE],
+      ["https://[64:ff9b::c0a8:101]/hook", INTERNAL_TARGET_MESSAGE],
       ["https://[fe80::1]/hook", INTERNAL_TARGET_MESSAGE],
       ["https://0.0.0.0/hook", INTERNAL_TARGET_MESSAGE],
       ["https://localhost/hook", INTERNAL_TARGET_MESSAGE],
@@ -201,6 +208,9 @@ describeEachDialect("webhooks", (getDb) => {
     expect(await db.selectFrom("webhook_endpoints").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
     expect(isPublicAddress("93.184.216.34")).toBe(true);
     expect(isPublicAddress("2606:4700:4700::1111")).toBe(true);
+    // Resolved answers in those forms are judged by their IPv4 address too; NAT64 reaches public IPv4 hosts.
+    for (const address of ["::7f00:1", "::ffff:0:7f00:1", "::ffff:0:10.0.0.1", "64:ff9b::7f00:1", "::ffff:a00:1"]) expect(isPublicAddress(address), address).toBe(false);
+    expect(isPublicAddress("64:ff9b::5db8:d822")).toBe(true);
   });
 
   it("checks the address again at delivery and connects only to it: a name that now resolves inside is given up unsent", async () => {

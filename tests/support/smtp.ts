@@ -9,6 +9,8 @@ type SmtpServerOptions = {
    * its greeting only when the freeze ends (to whoever is still connected).
    */
   frozenForMs?: number;
+  /** Requires AUTH (over plain text, loopback only) and answers 535 while `accept` says no, as with a wrong password. */
+  auth?: { accept: () => boolean };
 };
 
 /** A real SMTP server on a free loopback port that keeps what it receives, parsed by a MIME parser. */
@@ -19,9 +21,17 @@ export async function startSmtpServer(options: SmtpServerOptions = {}) {
   const envelopes: string[][] = [];
   /** How many messages the server began to read (DATA accepted), whether or not they ended and were kept. */
   const data = { started: 0 };
+  /** How many AUTH commands the server answered. */
+  const auth = { attempts: 0 };
   const port = await freePort();
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !options.auth,
+    allowInsecureAuth: true,
+    onAuth(credentials, _session, callback) {
+      auth.attempts += 1;
+      if (!options.auth || options.auth.accept()) return callback(null, { user: credentials.username });
+      callback(Object.assign(new Error("5.7.8 Authentication credentials invalid"), { responseCode: 535 }));
+    },
     disabledCommands: ["STARTTLS"],
     disableReverseLookup: true,
     onConnect(_session, callback) {
@@ -54,6 +64,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}) {
     received,
     envelopes,
     data,
+    auth,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -23,6 +23,11 @@ describe("loadConfig", () => {
     expect(config.database).toEqual({ dialect: "sqlite", file: path.join(dataDir, "app.sqlite") });
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.trustProxy).toBe(false);
+    expect(config.ipv6LimitPrefix).toBe(64);
+  });
+
+  it("keys IPv6 limits on the network prefix the operator sets", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), IPV6_LIMIT_PREFIX: "56" }).ipv6LimitPrefix).toBe(56);
   });
 
   it("uses PostgreSQL when DATABASE_URL is a postgres URL", () => {
@@ -53,6 +58,10 @@ describe("loadConfig", () => {
     [{ PRIVACY_EFFECTIVE_DATE: "2025-02-30" }, "PRIVACY_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
     [{ TERMS_EFFECTIVE_DATE: "October 14, 2025" }, "TERMS_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
     [{ TERMS_EFFECTIVE_DATE: "2025-13-01" }, "TERMS_EFFECTIVE_DATE must be a date written YYYY-MM-DD"],
+    [{ IPV6_LIMIT_PREFIX: "sixty-four" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
+    [{ IPV6_LIMIT_PREFIX: "16" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
+    [{ IPV6_LIMIT_PREFIX: "129" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
+    [{ IPV6_LIMIT_PREFIX: "64.5" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
   ])("stops with a clear message on %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PageDoor, RecentPageLoads, VIEWER_COOKIE, viewerFingerprintOf, viewerIdFromCookie, type PageLoadRequest } from "~/modules/scans/page-door.server";
+import { PageDoor, RecentPageLoads, VIEWER_COOKIE, viewerFingerprintOf, type PageLoadRequest } from "~/modules/scans/page-door.server";
 import { preferredEncoding } from "../../server/pitch-page";
 
 const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
@@ -24,12 +24,14 @@ describe("PageDoor.decide", () => {
     if (decision.kind !== "counted") throw new Error(decision.kind);
     expect(decision.newViewerId).toMatch(/^[0-9a-f]{32}$/);
     expect(decision.scan).toMatchObject({ projectId: "project-1", qrCodeId: "booth", viewerFingerprint: viewerFingerprintOf(decision.newViewerId!) });
-    expect(door.viewerCookie(decision.newViewerId!)).toBe(`${VIEWER_COOKIE}=${decision.newViewerId}; Path=/; Max-Age=63072000; HttpOnly; SameSite=Lax; Secure`);
+    expect(door.viewerCookie(decision.newViewerId!)).toMatch(
+      new RegExp(`^${VIEWER_COOKIE}=${decision.newViewerId}\\.[A-Za-z0-9_-]{22}; Path=/; Max-Age=63072000; HttpOnly; SameSite=Lax; Secure$`),
+    );
   });
 
   it("counts a returning browser as the viewer its cookie names, and sets no new cookie", () => {
     const id = "0123456789abcdef0123456789abcdef";
-    const decision = door.decide(visit({ cookieHeader: `a=b; ${VIEWER_COOKIE}=${id}` }), project, null);
+    const decision = door.decide(visit({ cookieHeader: `a=b; ${door.viewerCookie(id).split(";")[0]}` }), project, null);
     expect(decision).toMatchObject({ kind: "counted", newViewerId: null, scan: { viewerFingerprint: viewerFingerprintOf(id) } });
   });
 
@@ -86,12 +88,48 @@ describe("background fetches", () => {
   });
 });
 
+describe("signed viewer cookie (issue 24)", () => {
+  const cookieOf = (id: string) => door.viewerCookie(id).split(";")[0]!;
+  const forged = "0123456789abcdef0123456789abcdef";
+
+  it("treats a made-up id as no cookie: a new id is issued, and forms do not know the browser by it", () => {
+    const decision = door.decide(visit({ cookieHeader: `${VIEWER_COOKIE}=${forged}` }), project, null);
+    if (decision.kind !== "counted") throw new Error(decision.kind);
+    expect(decision.newViewerId).toMatch(/^[0-9a-f]{32}$/);
+    expect(decision.scan.viewerFingerprint).not.toBe(viewerFingerprintOf(forged));
+    expect(door.identify("project-1", { cookieHeader: `${VIEWER_COOKIE}=${forged}`, clientAddress: "203.0.113.7", userAgent: PHONE }).viewerFingerprint).toBeNull();
+    expect(door.viewerIdFromCookie(`${VIEWER_COOKIE}=${forged}`)).toBeNull();
+  });
+
+  it("refuses an id signed with another key or with its signature changed", () => {
+    const other = new PageDoor({ secret: "y".repeat(32), secureCookie: true });
+    const signedElsewhere = other.viewerCookie(forged).split(";")[0]!;
+    expect(door.viewerIdFromCookie(signedElsewhere)).toBeNull();
+    const tampered = cookieOf(forged).replace(/.$/, (last) => (last === "A" ? "B" : "A"));
+    expect(door.viewerIdFromCookie(tampered)).toBeNull();
+    expect(door.viewerIdFromCookie(cookieOf(forged).replace(forged, "f".repeat(32)))).toBeNull();
+  });
+
+  it("gives an unsigned id issued before signing one new id, the same for every load until the browser keeps it", () => {
+    const legacy = { cookieHeader: `${VIEWER_COOKIE}=${forged}` };
+    const first = door.decide(visit(legacy), project, null);
+    const again = door.decide(visit({ ...legacy, revalidating: true }), project, null);
+    if (first.kind !== "counted" || again.kind !== "counted") throw new Error("expected counted loads");
+    expect(first.newViewerId).not.toBe(forged);
+    expect(again.newViewerId).toBe(first.newViewerId);
+    expect(again.scan.viewerFingerprint).toBe(viewerFingerprintOf(first.newViewerId!));
+    const upgraded = door.decide(visit({ cookieHeader: cookieOf(first.newViewerId!) }), project, null);
+    expect(upgraded).toMatchObject({ kind: "counted", newViewerId: null, scan: { viewerFingerprint: viewerFingerprintOf(first.newViewerId!) } });
+  });
+});
+
 describe("viewer cookie", () => {
-  it("reads only a well-formed id", () => {
-    expect(viewerIdFromCookie(`${VIEWER_COOKIE}=0123456789abcdef0123456789abcdef`)).toBe("0123456789abcdef0123456789abcdef");
-    expect(viewerIdFromCookie(`x${VIEWER_COOKIE}=0123456789abcdef0123456789abcdef`)).toBeNull();
-    expect(viewerIdFromCookie(`${VIEWER_COOKIE}=0123`)).toBeNull();
-    expect(viewerIdFromCookie(undefined)).toBeNull();
+  it("reads only a well-formed, signed id", () => {
+    const signed = door.viewerCookie("0123456789abcdef0123456789abcdef").split(";")[0]!;
+    expect(door.viewerIdFromCookie(`a=b; ${signed}; c=d`)).toBe("0123456789abcdef0123456789abcdef");
+    expect(door.viewerIdFromCookie(`x${signed}`)).toBeNull();
+    expect(door.viewerIdFromCookie(`${VIEWER_COOKIE}=0123`)).toBeNull();
+    expect(door.viewerIdFromCookie(undefined)).toBeNull();
   });
 });
 

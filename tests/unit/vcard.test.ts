@@ -7,6 +7,12 @@ describe("vCard text", () => {
     expect(escapeVCardText("END:VCARD")).toBe("END:VCARD");
   });
 
+  it("turns every Unicode line break into \\n, so none can start a property line of its own (issue 24)", () => {
+    for (const lineBreak of ["\r\n", "\r", "\n", "\u000b", "\u000c", "\u0085", "\u2028", "\u2029"]) {
+      expect(escapeVCardText(`note${lineBreak}END:VCARD`), JSON.stringify(lineBreak)).toBe("note\\nEND:VCARD");
+    }
+  });
+
   it("folds at 75 octets with CRLF and a space, never inside a UTF-8 sequence", () => {
     const line = `NOTE:${"é".repeat(60)}${"😀".repeat(20)}`;
     const folded = foldVCardLine(line);

@@ -73,7 +73,7 @@ export function createAuth(options: { config: AppConfig; db: Kysely<any>; dialec
     },
     advanced: {
       // The Express layer always overwrites this header with the address it trusts (see client-ip.server.ts).
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: config.ipv6LimitPrefix },
       useSecureCookies: config.publicUrl.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       database: { generateId: () => crypto.randomUUID() },

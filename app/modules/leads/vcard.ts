@@ -12,9 +12,13 @@ export type VCardLead = {
   note: string | null;
 };
 
-/** RFC 6350 section 3.4 (and RFC 2426 for 3.0): backslash, comma, semicolon and line breaks in a text value. */
+/**
+ * RFC 6350 section 3.4 (and RFC 2426 for 3.0): backslash, comma, semicolon and line breaks in a text value. Every
+ * Unicode line break (CR LF, LF, VT, FF, CR, NEL, LS, PS) becomes `\n`: a reader that breaks lines on any of them
+ * must never see a property of its own inside a value.
+ */
 export function escapeVCardText(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/,/g, "\\,").replace(/;/g, "\\;").replace(/\r\n|\r|\n|\u2028|\u2029/g, "\\n");
+  return value.replace(/\\/g, "\\\\").replace(/,/g, "\\,").replace(/;/g, "\\;").replace(/\r\n|[\n\v\f\r\u0085\u2028\u2029]/g, "\\n");
 }
 
 const MAX_LINE_OCTETS = 75;

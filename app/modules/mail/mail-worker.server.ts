@@ -4,7 +4,7 @@ import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { claimDueMail, markFailed, markForRetry, markHandedOver, markSent, markSentUnconfirmed, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
 import { RecurringPass } from "./recurring-pass.server";
-import { isPermanentFailure, isServerRefusal, type MailTransport } from "./transport.server";
+import { isAuthFailure, isPermanentFailure, isServerRefusal, type MailTransport } from "./transport.server";
 
 export const MAX_ATTEMPTS = 10;
 const BATCH_SIZE = 20;
@@ -22,6 +22,11 @@ export function newWorkerId(kind: string): string {
   return `${kind}:${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** The SMTP server refusing our login, for the operator (a founder screen's mail banner, decision 42). */
+export type MailAuthFailure = { since: Date; lastAt: Date; reason: string; retryAt: Date };
+
+type Delivery = "sent" | "not-sent" | "auth-failed";
+
 export type MailWorkerOptions = {
   clock?: () => Date;
   /** This worker's id in `claimed_by`; a new one per worker unless given. */
@@ -35,6 +40,9 @@ export type MailWorkerOptions = {
 /**
  * Delivers queued mail: claims due messages, sends each, and records the outcome. A temporary failure (server
  * down, 4xx) is retried with backoff; a permanent one (5xx) or the tenth attempt gives up with the reason logged.
+ * A refused login (EAUTH, 535) is the operator's to fix, not the message's: it is logged as an error, kept in
+ * `lastAuthFailure()` for the operator's banner, and the whole worker holds off with backoff (one login attempt per
+ * wait, so a wrong password does not get the account locked); no message is given up for it.
  *
  * Exactly once across instances (decision 24): the claim names this worker and lasts `leaseMs` from each renewal.
  * Before each send the worker renews its claim on that message, and skips it when the claim has passed to another
@@ -49,6 +57,7 @@ export class MailWorker extends RecurringPass<number> {
   readonly #claim: Claim;
   readonly #retryBaseMs: number;
   readonly #clock: () => Date;
+  #authFailure: (MailAuthFailure & { consecutive: number }) | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -69,6 +78,13 @@ export class MailWorker extends RecurringPass<number> {
     return this.#claim.owner;
   }
 
+  /** While the SMTP server refuses our login: since when, the last refusal and when the worker tries again; else null. */
+  lastAuthFailure(): MailAuthFailure | null {
+    if (!this.#authFailure) return null;
+    const { since, lastAt, reason, retryAt } = this.#authFailure;
+    return { since, lastAt, reason, retryAt };
+  }
+
   override async stop(): Promise<void> {
     await super.stop();
     this.transport.close();
@@ -84,24 +100,28 @@ export class MailWorker extends RecurringPass<number> {
    */
   protected async pass(stopping: AbortSignal): Promise<number> {
     let sent = 0;
+    // Held off after a refused login; the rest of a batch then claimed is taken again when its claim runs out.
+    if (this.#authFailure && this.#clock() < this.#authFailure.retryAt) return sent;
     for (;;) {
       if (stopping.aborted) return sent;
       const batch = await claimDueMail(this.db, BATCH_SIZE, this.#claim, this.#clock());
       if (batch.length === 0) return sent;
       for (const mail of batch) {
         if (stopping.aborted) return sent;
-        if (await this.#deliver(mail)) sent += 1;
+        const delivery = await this.#deliver(mail);
+        if (delivery === "sent") sent += 1;
+        if (delivery === "auth-failed") return sent;
       }
     }
   }
 
-  async #deliver(mail: QueuedMail): Promise<boolean> {
+  async #deliver(mail: QueuedMail): Promise<Delivery> {
     const { owner } = this.#claim;
     if (mail.handedOverAt) return this.#settleHandedOver(mail);
     const attempt = await startAttempt(this.db, "mail_outbox", mail.id, this.#claim, this.#clock());
     if (attempt === null) {
       this.logger.info({ mailId: mail.id, kind: mail.kind }, "mail claimed by another worker meanwhile; left to it");
-      return false;
+      return "not-sent";
     }
     if (mail.outcomeUnknownSince) {
       this.logger.warn({ mailId: mail.id, kind: mail.kind, since: mail.outcomeUnknownSince }, "mail sent again: an earlier send's outcome was never recorded (same Message-ID)");
@@ -117,7 +137,11 @@ export class MailWorker extends RecurringPass<number> {
       } else {
         this.logger.error({ mailId: mail.id, kind: mail.kind, delivered }, "mail delivered after its claim passed to another worker");
       }
-      return true;
+      if (this.#authFailure) {
+        this.logger.info({ since: this.#authFailure.since }, "SMTP authentication works again; held mail is being delivered");
+        this.#authFailure = null;
+      }
+      return "sent";
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (handedOver && !isServerRefusal(error)) {
@@ -126,7 +150,11 @@ export class MailWorker extends RecurringPass<number> {
         if (await markSentUnconfirmed(this.db, mail.id, owner, this.#clock())) {
           this.logger.warn({ mailId: mail.id, kind: mail.kind, reason }, "mail counted as sent, not sent again: no answer came after the end of its data");
         }
-        return false;
+        return "not-sent";
+      }
+      if (isAuthFailure(error)) {
+        await this.#holdOffAfterAuthFailure(mail, reason);
+        return "auth-failed";
       }
       if (isPermanentFailure(error) || attempt >= MAX_ATTEMPTS) {
         await markFailed(this.db, mail.id, owner, reason);
@@ -136,8 +164,21 @@ export class MailWorker extends RecurringPass<number> {
         await markForRetry(this.db, mail.id, owner, reason, retryAt);
         this.logger.warn({ mailId: mail.id, kind: mail.kind, reason, retryAt }, "mail delivery failed; will retry");
       }
-      return false;
+      return "not-sent";
     }
+  }
+
+  /** A refused login: the message waits (never given up for it), and so does the worker, with backoff. */
+  async #holdOffAfterAuthFailure(mail: QueuedMail, reason: string): Promise<void> {
+    const now = this.#clock();
+    const consecutive = (this.#authFailure?.consecutive ?? 0) + 1;
+    const retryAt = new Date(now.getTime() + retryDelayMs(consecutive, this.#retryBaseMs));
+    this.#authFailure = { since: this.#authFailure?.since ?? now, lastAt: now, reason, retryAt, consecutive };
+    await markForRetry(this.db, mail.id, this.#claim.owner, reason, retryAt);
+    this.logger.error(
+      { mailId: mail.id, kind: mail.kind, reason, retryAt, since: this.#authFailure.since },
+      "SMTP authentication failed: check the user name and password in SMTP_URL; mail is kept and retried",
+    );
   }
 
   /**
@@ -145,13 +186,13 @@ export class MailWorker extends RecurringPass<number> {
    * freeze past its lease): the server has the message unless it refused it after the end of data, which nobody
    * heard. Sending it again could deliver it twice, so it counts as sent; the rare loss is logged.
    */
-  async #settleHandedOver(mail: QueuedMail): Promise<boolean> {
+  async #settleHandedOver(mail: QueuedMail): Promise<Delivery> {
     if (await markSentUnconfirmed(this.db, mail.id, this.#claim.owner, this.#clock())) {
       this.logger.warn(
         { mailId: mail.id, kind: mail.kind, handedOverAt: mail.handedOverAt },
         "mail counted as sent, not sent again: it was handed to the SMTP server before its sender stopped, and the server's answer was never recorded",
       );
     }
-    return false;
+    return "not-sent";
   }
 }

@@ -140,8 +140,17 @@ export function isServerRefusal(error: unknown): boolean {
   return typeof (error as { responseCode?: unknown } | null)?.responseCode === "number";
 }
 
+/**
+ * The SMTP server refused our login (nodemailer's `EAUTH`; 535 bad credentials, 530 authentication required): a
+ * fault of the operator's SMTP_URL, not of the message, so the message waits until the operator fixes it.
+ */
+export function isAuthFailure(error: unknown): boolean {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  return code === "EAUTH" || responseCode === 535 || responseCode === 530;
+}
+
 /** An SMTP answer that will not change on retry (5xx), as opposed to a server that is down or busy (4xx, network). */
 export function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === "number" && code >= 500;
+  return typeof code === "number" && code >= 500 && !isAuthFailure(error);
 }

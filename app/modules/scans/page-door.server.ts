@@ -12,9 +12,11 @@ import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
 /** Sent by the pitch service worker when it fetches a page to keep it (where browsers send no Sec-Fetch-Dest). */
 export const OFFLINE_COPY_HEADER = "x-pitchqr-offline-copy";
 
-/** The first-party cookie holding a browser's random viewer id. */
+/** The first-party cookie holding a browser's random viewer id, signed: `{id}.{signature}` (decision 42). */
 export const VIEWER_COOKIE = "pitchqr_viewer";
-const VIEWER_ID = /^[0-9a-f]{32}$/;
+/** An id as issued before cookies were signed: read only to give that browser its one new id. */
+const LEGACY_VIEWER_ID = /^[0-9a-f]{32}$/;
+const SIGNED_VIEWER_ID = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{22})$/;
 const VIEWER_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${VIEWER_COOKIE}=([^;]*)`);
 const TWO_YEARS_S = 2 * 365 * 24 * 3600;
 
@@ -29,6 +31,7 @@ export type PageLoadRequest = {
   cookieHeader: string | undefined;
   /** The browser revalidates a copy it kept (`If-None-Match`): it has loaded this page before. */
   revalidating: boolean;
+  /** The client's network (`networkKeyOf`: its IPv4 address or IPv6 /64), as every per-address limit keys it. */
   clientAddress: string;
   qrCodeId: string | null;
   /** A dialog opened or a form answered without JavaScript (`?dialog=`, `?sent=`, the flash cookie): not an arrival. */
@@ -50,11 +53,14 @@ export type PageLoadDecision =
 export class PageDoor {
   readonly #secret: string;
   readonly #secureCookie: boolean;
+  /** Signs viewer ids; derived from AUTH_SECRET for this purpose only. */
+  readonly #viewerKey: Buffer;
   #salt: { day: string; key: Buffer } | null = null;
 
   constructor(options: { secret: string; secureCookie: boolean }) {
     this.#secret = options.secret;
     this.#secureCookie = options.secureCookie;
+    this.#viewerKey = crypto.createHmac("sha256", options.secret).update("pitchqr-viewer-cookie").digest();
   }
 
   /**
@@ -73,10 +79,13 @@ export class PageDoor {
     if (request.backgroundFetch) return { kind: "ignored" };
 
     const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
-    const viewerId = viewerIdFromCookie(request.cookieHeader);
-    const newViewerId = viewerId ? null : crypto.randomBytes(16).toString("hex");
-    // A browser that kept the page but not the cookie set with it blocks storage: counted by address hash.
-    const storageBlocked = !viewerId && request.revalidating;
+    const cookie = this.#readViewerCookie(request.cookieHeader);
+    const viewerId = cookie?.kind === "signed" ? cookie.id : null;
+    // An id from before cookies were signed gets one new id, the same for every load until the browser keeps it,
+    // so its visitor counts once more at most (decision 42); anything else unsigned is no cookie.
+    const newViewerId = viewerId ? null : cookie?.kind === "legacy" ? this.#upgradedViewerId(cookie.id) : crypto.randomBytes(16).toString("hex");
+    // A browser that kept the page but sent no cookie at all blocks storage: counted by address hash.
+    const storageBlocked = !cookie && request.revalidating;
     const viewerFingerprint = storageBlocked ? null : viewerFingerprintOf((viewerId ?? newViewerId)!);
     return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, newViewerId };
   }
@@ -93,16 +102,45 @@ export class PageDoor {
 
   /** Who a visitor's form post comes from, as the door counted them: by their viewer cookie, or by address hash. */
   identify(projectId: string, request: { cookieHeader: string | null | undefined; clientAddress: string; userAgent: string | null | undefined }, now = new Date()): VisitorIdentity {
-    const viewerId = viewerIdFromCookie(request.cookieHeader);
+    const viewerId = this.viewerIdFromCookie(request.cookieHeader);
     return {
       viewerFingerprint: viewerId ? viewerFingerprintOf(viewerId) : null,
       addressHash: this.addressHash(projectId, request.clientAddress, request.userAgent ?? "", now),
     };
   }
 
-  /** The `Set-Cookie` value that gives a browser its viewer id. */
+  /** The `Set-Cookie` value that gives a browser its viewer id, signed. */
   viewerCookie(viewerId: string): string {
-    return `${VIEWER_COOKIE}=${viewerId}; Path=/; Max-Age=${TWO_YEARS_S}; HttpOnly; SameSite=Lax${this.#secureCookie ? "; Secure" : ""}`;
+    return `${VIEWER_COOKIE}=${viewerId}.${this.#signature(viewerId)}; Path=/; Max-Age=${TWO_YEARS_S}; HttpOnly; SameSite=Lax${this.#secureCookie ? "; Secure" : ""}`;
+  }
+
+  /**
+   * The viewer id a browser sent, only when this app signed it: a made-up, altered or unsigned id is no cookie, so
+   * nobody can be a viewer (or a browser with its own form allowance) by naming an id.
+   */
+  viewerIdFromCookie(cookieHeader: string | undefined | null): string | null {
+    const cookie = this.#readViewerCookie(cookieHeader);
+    return cookie?.kind === "signed" ? cookie.id : null;
+  }
+
+  #readViewerCookie(cookieHeader: string | undefined | null): { kind: "signed" | "legacy"; id: string } | null {
+    const value = cookieHeader ? VIEWER_COOKIE_VALUE.exec(cookieHeader)?.[1] : undefined;
+    if (!value) return null;
+    if (LEGACY_VIEWER_ID.test(value)) return { kind: "legacy", id: value };
+    const signed = SIGNED_VIEWER_ID.exec(value);
+    if (!signed) return null;
+    const [, id, signature] = signed as unknown as [string, string, string];
+    const expected = Buffer.from(this.#signature(id));
+    return crypto.timingSafeEqual(expected, Buffer.from(signature)) ? { kind: "signed", id } : null;
+  }
+
+  /** 128 bits of HMAC-SHA256 over the id, base64url (22 characters). */
+  #signature(viewerId: string): string {
+    return crypto.createHmac("sha256", this.#viewerKey).update(viewerId).digest().subarray(0, 16).toString("base64url");
+  }
+
+  #upgradedViewerId(legacyId: string): string {
+    return crypto.createHmac("sha256", this.#viewerKey).update(`legacy:${legacyId}`).digest().subarray(0, 16).toString("hex");
   }
 
   /**
@@ -117,13 +155,6 @@ export class PageDoor {
     }
     return crypto.createHmac("sha256", this.#salt.key).update(`${projectId}\n${address}\n${userAgent}`).digest("hex").slice(0, 32);
   }
-}
-
-/** The viewer id a browser sent, when it is one we could have issued. */
-export function viewerIdFromCookie(cookieHeader: string | undefined | null): string | null {
-  if (!cookieHeader) return null;
-  const value = VIEWER_COOKIE_VALUE.exec(cookieHeader)?.[1];
-  return value && VIEWER_ID.test(value) ? value : null;
 }
 
 /** What is stored for a viewer id: a hash, so the database never holds the cookie itself. */
@@ -171,11 +202,11 @@ export class RecentPageLoads {
  * counted again. Resolves with what happened.
  */
 export async function recordScriptedScan(
-  deps: { scans: ScanRecorder; recentPageLoads: RecentPageLoads },
+  deps: { scans: ScanRecorder; recentPageLoads: RecentPageLoads; pageDoor: PageDoor },
   scan: ScanInput,
   cookieHeader: string | undefined,
 ): Promise<"counted" | "already-counted" | "unknown-project"> {
-  const viewerId = viewerIdFromCookie(cookieHeader);
+  const viewerId = deps.pageDoor.viewerIdFromCookie(cookieHeader);
   const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId) } : scan;
   if (counted.viewerFingerprint && viewerId && deps.recentPageLoads.claim(counted.viewerFingerprint, counted.projectId)) return "already-counted";
   return (await deps.scans.record(counted)) ? "counted" : "unknown-project";

@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import net from "node:net";
+import { embeddedIpv4 } from "~/modules/http/ip-address.server";
 
 /** Where webhooks may go: public internet addresses only, unless the operator allows internal ones. */
 export type WebhookTargetPolicy = { allowPrivateTargets: boolean };
@@ -35,8 +36,7 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
-  ["64:ff9b::", 96], // NAT64
-  ["64:ff9b:1::", 48],
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215)
   ["100::", 64], // discard
   ["2001::", 23], // IETF protocol assignments, Teredo
   ["2001:db8::", 32], // documentation
@@ -50,35 +50,16 @@ for (const [network, prefix] of [
 }
 
 /**
- * IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is judged by its IPv4 address. It sits in its own list because a BlockList
- * also matches plain IPv4 addresses against a mapped range, which would refuse every IPv4 address.
+ * True when an address is on the public internet (not loopback, private, link-local, unspecified, multicast,
+ * reserved). An IPv6 address that stands for an IPv4 host (IPv4-mapped, -compatible, -translated, or NAT64's
+ * `64:ff9b::/96`) is judged by that IPv4 address, however it is written (`::127.0.0.1`, `::ffff:0:7f00:1`).
  */
-const IPV4_MAPPED = new net.BlockList();
-IPV4_MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
-
-/** The IPv4 address inside an IPv4-mapped or IPv4-compatible IPv6 address (`::ffff:127.0.0.1`, `::ffff:7f00:1`), if any. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower.replace(/^::/, "0:"));
-  if (dotted?.[1] && net.isIPv4(dotted[1])) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex?.[1] && hex[2]) {
-    const high = parseInt(hex[1], 16);
-    const low = parseInt(hex[2], 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
-  return null;
-}
-
-/** True when an address is on the public internet (not loopback, private, link-local, unspecified, multicast, reserved). */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return !BLOCKED.check(address, "ipv4");
   if (family === 6) {
     const inner = embeddedIpv4(address);
-    if (inner) return !BLOCKED.check(inner, "ipv4") && !BLOCKED.check(address, "ipv6");
-    // A mapped form the parser above did not read: refuse rather than guess.
-    if (IPV4_MAPPED.check(address, "ipv6")) return false;
+    if (inner) return !BLOCKED.check(inner, "ipv4");
     return !BLOCKED.check(address, "ipv6");
   }
   return false;

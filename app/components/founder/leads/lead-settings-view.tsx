@@ -163,7 +163,8 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
           <FieldError id="webhook-url-error" message={error} />
         ) : (
           <p id="webhook-url-hint" className="text-xs text-slate-500">
-            https only, on the public internet. Each delivery is retried with backoff until your endpoint answers 2xx.
+            https only, on the public internet. Each delivery is retried with backoff until your endpoint answers 2xx, so one
+            can arrive twice: deduplicate on the <code className="whitespace-nowrap">X-PitchQR-Delivery</code> header, the same on every retry.
           </p>
         )}
       </fetcher.Form>
@@ -182,7 +183,8 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
         <summary className="cursor-pointer font-semibold text-slate-800">Verify a signature</summary>
         <p className="mt-2 text-slate-600">
           Each POST carries <code>X-PitchQR-Timestamp</code> and <code>X-PitchQR-Signature</code>: <code>sha256=</code> and the hex HMAC-SHA256 of{" "}
-          <code>timestamp.body</code> with your secret. <code>X-PitchQR-Delivery</code> is unique per delivery; the body&rsquo;s <code>id</code> per event.
+          <code>timestamp.body</code> with your secret. <code>X-PitchQR-Delivery</code> is unique per delivery and the same on its retries (deduplicate on it); the body&rsquo;s{" "}
+          <code>id</code> per event.
         </p>
         <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">{VERIFY_SIGNATURE_SNIPPET}</pre>
       </details>
