@@ -441,6 +441,17 @@ export interface BoothLinksTable {
   revoked_at: Timestamp | null;
 }
 
+/** A sign-up invitation (issue 23, decision 39): one account, once, before `expires_at`; only the token's hash is kept. */
+export interface SignupInvitationsTable {
+  id: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -478,6 +489,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   booth_links: BoothLinksTable;
+  signup_invitations: SignupInvitationsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
