@@ -3,11 +3,11 @@
 import { afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { AppConfig } from "~/config.server";
 import type { Auth } from "~/modules/auth/auth.server";
+import { RESET_LINK_INVALID_MESSAGE } from "~/modules/auth/auth-form";
 import {
   checkPasswordResetToken,
   PASSWORD_RESET_SENT_MESSAGE,
   requestPasswordReset,
-  RESET_LINK_INVALID_MESSAGE,
   resetPassword,
   signIn,
   signUp,

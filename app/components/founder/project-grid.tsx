@@ -1,4 +1,5 @@
 import { BarChart3, ExternalLink, FolderPlus, Inbox, Pencil, Plus } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
@@ -10,7 +11,7 @@ import { gridClass, ProjectGridSkeleton } from "./project-grid-skeleton";
 
 
 /** SPEC.md section 2, My Projects: the owner's projects as cards, with counts and the three ways onward. */
-export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard[]; newLeads?: Record<string, number> }) {
+export function ProjectGrid({ projects, newLeads = {}, after }: { projects: ProjectCard[]; newLeads?: Record<string, number>; after?: ReactNode }) {
   const navigation = useNavigation();
   // Coming back to this page (the menu's My Projects, a revalidation): skeletons until the new list arrives.
   const loading = navigation.state === "loading" && navigation.location.pathname === "/my-projects";
@@ -37,6 +38,7 @@ export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard
           ))}
         </ul>
       )}
+      {after}
     </main>
   );
 }

@@ -22,6 +22,10 @@ export const signUpSchema = z.object({
 /** "Forgot password?": only the address; the answer is the same whether or not it has an account. */
 export const forgotPasswordSchema = z.object({ email });
 
+/** A reset link that is unknown, used, expired or malformed: the same words on opening it and on submitting it. */
+export const RESET_LINK_INVALID_MESSAGE =
+  "This reset link does not work: it was already used, it expired, or it was not copied whole. Ask for a new link below.";
+
 /** The reset page's form: the link's token (a hidden field) and the new password. */
 export const resetPasswordSchema = z.object({ token: z._default(text(100), ""), password });
 

@@ -6,7 +6,7 @@ import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import type { Auth } from "./auth.server";
 import { isPasswordResetTokenShape } from "~/modules/http/id-shape";
 import { consumeRateLimit, PASSWORD_RESET_LIMITS } from "~/modules/rate-limit/rate-limit.server";
-import type { ForgotPasswordInput, ResetPasswordInput, SignInInput, SignUpInput } from "./auth-form";
+import { RESET_LINK_INVALID_MESSAGE, type ForgotPasswordInput, type ResetPasswordInput, type SignInInput, type SignUpInput } from "./auth-form";
 import { claimInvitation, completeInvitation, releaseInvitation, SIGNUP_CLOSED_MESSAGE } from "./invitations.server";
 import { RESET_PASSWORD_PATH } from "./password-reset.server";
 
@@ -110,9 +110,6 @@ export async function requestPasswordReset(auth: Auth, db: Kysely<Database>, con
   await callAuthEndpoint(auth, config, request, "/request-password-reset", { email: input.email });
   return { message: PASSWORD_RESET_SENT_MESSAGE };
 }
-
-export const RESET_LINK_INVALID_MESSAGE =
-  "This reset link does not work: it was already used, it expired, or it was not copied whole. Ask for a new link below.";
 
 /** Whether a reset link's token still works, asked of better-auth's own check (its reset-link callback). */
 export async function checkPasswordResetToken(auth: Auth, config: AppConfig, request: Request, token: string | null): Promise<"valid" | "invalid"> {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import type { AppConfig, SignupPolicy } from "~/config.server";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isInvitationTokenShape } from "~/modules/http/id-shape";
@@ -45,6 +46,16 @@ export function invitationPath(token: string): string {
   return `/auth?mode=signup&invitation=${encodeURIComponent(token)}`;
 }
 
+/** My Projects' 'Invite a founder': only while sign-up is by invitation; the link is shown to its maker once. */
+export async function createInvitationLink(db: Kysely<Database>, config: Pick<AppConfig, "signup" | "publicUrl">, founderId: string, now = new Date()) {
+  if (config.signup !== "invite") throw new DomainError("forbidden", "Invitation links are used only when sign-up on this site is by invitation.");
+  const invitation = await createInvitation(db, founderId, now);
+  return {
+    message: `Invitation link ready: send it to one person. It makes one account and works for ${INVITATION_DAYS} days; it is shown only now.`,
+    invitationUrl: `${config.publicUrl}${invitationPath(invitation.token)}`,
+  };
+}
+
 /** Whether `token` would admit a sign-up at `now` (for the Sign Up tab: the form, or why there is none). */
 export async function checkInvitation(db: Kysely<Database>, token: string | null | undefined, now = new Date()): Promise<InvitationCheck> {
   if (!isInvitationTokenShape(token)) return "unknown";
@@ -79,4 +90,13 @@ export async function completeInvitation(db: Kysely<Database>, invitationId: str
 /** A claimed invitation whose sign-up failed (address taken, limiter) works again for the person it was meant for. */
 export async function releaseInvitation(db: Kysely<Database>, invitationId: string): Promise<void> {
   await db.updateTable("signup_invitations").set({ used_at: null }).where("id", "=", invitationId).where("used_by", "is", null).execute();
+}
+
+/** What the Sign Up tab offers under the operator's SIGNUP setting: the form (with the invitation it carries), or why not. */
+export async function signUpAccess(db: Kysely<Database>, policy: SignupPolicy, invitation: string | null) {
+  if (policy === "closed") return { form: false, invitation: "", notice: SIGNUP_CLOSED_MESSAGE } as const;
+  if (policy === "open") return { form: true, invitation: "", notice: null } as const;
+  const check = await checkInvitation(db, invitation);
+  if (check === "valid") return { form: true, invitation: invitation ?? "", notice: "You have an invitation. Create your account below." } as const;
+  return { form: false, invitation: "", notice: check === "ended" ? INVITATION_ENDED_MESSAGE : INVITATION_REQUIRED_MESSAGE } as const;
 }
