@@ -73,7 +73,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 
   if (deadLink || !loaderData.token) {
     return (
-      <AuthCard title="This link does not work">
+      <AuthCard title="Reset your password">
         <FormAlert message={deadLink ?? RESET_LINK_INVALID_MESSAGE} />
         <p className="mt-4 text-sm text-slate-600">Nothing was changed: your password is still the one you had.</p>
         <Link to="/auth/forgot-password" className={`${primaryButtonClass} mt-5 w-full py-3 text-base`}>

@@ -21,7 +21,8 @@ export function ProjectGrid({ projects, newLeads = {}, after }: { projects: Proj
         title="My Projects"
         subtitle={projects.length ? "Your pitch pages, their counts and their analytics." : undefined}
         actions={
-          <Link to="/project/create" className={primaryButtonClass}>
+          // Without a project, the empty state's Create Project is the one first step; this stays, quieter.
+          <Link to="/project/create" className={projects.length ? primaryButtonClass : secondaryButtonClass}>
             <Plus aria-hidden className="size-4" />
             New Project
           </Link>
