@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD_RESET_SENT_MESSAGE } from "~/modules/auth/gateway.server";
 import { RESET_LINK_INVALID_MESSAGE } from "~/modules/auth/auth-form";
+import { axeViolations, formatViolations } from "../support/axe";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { signedInContext, signInThroughPage, uniqueEmail } from "../support/sign-up";
@@ -51,7 +52,8 @@ function postForm(path: string, fields: Record<string, string>, address = nextCl
 describe("a new founder's first hour", () => {
   it("Get Started → Sign Up tab → the spec's message → sign in → My Projects' first step → a project; a deep link comes back after sign-in", { timeout: 90_000 }, async () => {
     const email = uniqueEmail("first-hour");
-    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
+    // bypassCSP lets the test inject axe-core; the app's policy itself is untouched.
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE, bypassCSP: true });
     const page = await context.newPage();
     try {
       await page.goto(e2e.app.url);
@@ -82,6 +84,8 @@ describe("a new founder's first hour", () => {
       const steps = page.getByRole("list", { name: "How it works" }).getByRole("listitem");
       expect(await steps.count()).toBe(3);
       expect(await steps.first().textContent()).toContain("Create your project");
+      const violations = await axeViolations(page);
+      expect(violations, formatViolations("My Projects, empty", violations)).toEqual([]);
 
       await page.getByRole("link", { name: "Create Project", exact: true }).click();
       await page.waitForURL(`${e2e.app.url}/project/create`);
@@ -132,7 +136,7 @@ describe("a forgotten password", () => {
     const otherCookies = await cookieHeader(other);
     expect((await fetch(`${e2e.app.url}/dashboard`, { headers: { cookie: otherCookies }, redirect: "manual" })).status).toBe(200);
 
-    const { context } = await newClientContext(e2e.browser, { viewport: PHONE });
+    const { context } = await newClientContext(e2e.browser, { viewport: PHONE, bypassCSP: true });
     const page = await context.newPage();
     try {
       await page.goto(`${e2e.app.url}/auth`);
@@ -153,6 +157,8 @@ describe("a forgotten password", () => {
       await page.goto(link);
       await expect.poll(() => heading1(page).textContent()).toBe("Choose a new password");
       await waitForHydration(page);
+      const violations = await axeViolations(page);
+      expect(violations, formatViolations("reset password form", violations)).toEqual([]);
       // The spec's password rule, in the browser first.
       await page.getByLabel("New password").fill("12345");
       await page.getByRole("button", { name: "Set new password" }).click();
