@@ -5,6 +5,7 @@ import { primaryButtonClass, SubmitButton } from "~/components/ui/buttons";
 import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
 import { RESET_LINK_INVALID_MESSAGE, resetPasswordSchema, type ResetPasswordInput } from "~/modules/auth/auth-form";
 import { checkPasswordResetToken, resetPassword } from "~/modules/auth/gateway.server";
+import { domainErrorHeaders, isDomainError } from "~/modules/errors.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
 import { formToObject, validate, type FieldErrors } from "~/modules/forms/validation";
 import { readFormData } from "~/modules/http/form-body.server";
@@ -17,8 +18,14 @@ export const meta: Route.MetaFunction = () => [{ title: `Choose a new password Â
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { auth, config } = context.services;
   const token = url.searchParams.get("token");
-  const valid = (await checkPasswordResetToken(auth, config, request, token)) === "valid";
-  return data({ token: valid ? token : null, invalidMessage: valid ? null : RESET_LINK_INVALID_MESSAGE }, { status: valid ? 200 : 400 });
+  try {
+    const valid = (await checkPasswordResetToken(auth, config, request, token)) === "valid";
+    return data({ token: valid ? token : null, invalidMessage: valid ? null : RESET_LINK_INVALID_MESSAGE }, { status: valid ? 200 : 400 });
+  } catch (error) {
+    // A client opening link after link: better-auth's limiter says how long to wait.
+    if (!isDomainError(error) || error.code !== "rate_limited") throw error;
+    return data({ token: null, invalidMessage: error.message }, { status: 429, headers: domainErrorHeaders(error) });
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
