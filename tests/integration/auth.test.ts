@@ -2,11 +2,11 @@ import { beforeAll, expect, it } from "vitest";
 import type { AppConfig } from "~/config.server";
 import type { Auth } from "~/modules/auth/auth.server";
 import { signIn, signOut, signUp } from "~/modules/auth/gateway.server";
-import { createTestAuth } from "../support/test-auth";
 import { getSessionUser } from "~/modules/auth/session.server";
 import type { DomainError } from "~/modules/errors.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { describeEachDialect } from "../support/databases";
+import { createTestAuth } from "../support/test-auth";
 
 const config = {
   publicUrl: "http://pitch.test",
@@ -31,7 +31,7 @@ function cookieHeader(setCookies: string[]) {
 describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   let auth: Auth;
   beforeAll(() => {
-    auth = createTestAuth(getDb(), dialect);
+    auth = createTestAuth(getDb(), dialect, config);
   });
   const email = () => `founder-${crypto.randomUUID()}@example.com`;
 
@@ -96,7 +96,7 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
     expect(refused?.retryAfterSeconds).toBeLessThanOrEqual(60);
 
     // A restarted process (a new auth instance on the same database) still remembers the count.
-    const restarted = createTestAuth(getDb(), dialect);
+    const restarted = createTestAuth(getDb(), dialect, config);
     expect(await attempt(restarted)).toMatchObject({ status: 429 });
     // Another client address is not affected.
     expect(await attempt(restarted, freshIp())).toMatchObject({ status: 401 });
