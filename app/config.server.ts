@@ -6,6 +6,10 @@ import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/updates/digest-slot";
 
+/** Who may create an account (issue 23): anyone, whoever holds a founder's invitation link, or nobody new. */
+export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
+export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
+
 const isoDate = (name: string, fallback: string) =>
   z.string().trim().default(fallback).refine(isIsoDate, { message: `${name} must be a date written YYYY-MM-DD, such as 2025-10-14` });
 const publicText = (name: string, fallback: string) => z.string().trim().min(1, `${name} must not be empty`).default(fallback);
@@ -38,6 +42,7 @@ const envSchema = z.object({
     .default("UTC")
     .refine(isValidTimeZone, { message: "DIGEST_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/New_York" }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false").default("false"),
+  SIGNUP: z.enum(SIGNUP_POLICIES, "SIGNUP must be open, invite or closed").default("open"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address such as support@example.com").default(DEFAULT_OPERATOR_SETTINGS.supportEmail),
   SUPPORT_ADDRESS: publicText("SUPPORT_ADDRESS", DEFAULT_OPERATOR_SETTINGS.supportAddress),
@@ -69,6 +74,8 @@ export type AppConfig = {
   /** Whether webhooks may reach loopback, private and link-local addresses (and plain http): off unless the operator says so. */
   webhooks: { allowPrivateTargets: boolean };
   logLevel: string;
+  /** Who may create an account; enforced where every sign-up goes through (`signUp` in auth/gateway.server.ts). */
+  signup: SignupPolicy;
   /** Public: shown on /support, /privacy, /terms and the home page (see `browserSettings`). */
   operator: OperatorSettings;
 };
@@ -113,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
     webhooks: { allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true" },
     logLevel: vars.LOG_LEVEL,
+    signup: vars.SIGNUP,
     operator: {
       supportEmail: vars.SUPPORT_EMAIL,
       supportAddress: vars.SUPPORT_ADDRESS,

@@ -4,6 +4,8 @@ export default [
   index("routes/home.tsx"),
   route("auth", "routes/auth.tsx"),
   route("auth/sign-out", "routes/auth.sign-out.ts"),
+  route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
+  route("auth/reset-password", "routes/auth.reset-password.tsx"),
   route("pitch/:slug", "routes/pitch.tsx"),
   route("pitch/:slug/submit", "routes/pitch.submit.ts"),
   route("dashboard", "routes/dashboard.tsx"),

@@ -3,6 +3,7 @@ import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { findSqliteDataLeftBehind } from "~/db/copy-to-postgres.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
+import { queuePasswordResetMail } from "~/modules/auth/password-reset.server";
 import { seedDemoProject } from "~/modules/demo/seed.server";
 import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
@@ -57,7 +58,6 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   // Such a database is left empty for the copy, which goes only into an empty database (decision: SQLite to
   // PostgreSQL): no demo, and no digest or lead-summary run recorded until the data is there.
   const demoSeeded = sqliteLeftBehind ? false : await seedDemoProject(database.db);
-  const auth = createAuth({ config, db: database.db.withoutPlugins(), dialect: database.dialect });
   const flashCookie = createFlashCookie(config.authSecret, config.publicUrl.startsWith("https://"));
   const events =
     config.database.dialect === "postgres" ? await createPostgresProjectEvents(config.database.url, logger) : createLocalProjectEvents();
@@ -74,6 +74,15 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     : createFileTransport(path.join(config.dataDir, "mail"), config.mailFrom);
   const mail = new MailWorker(database.db, transport, logger);
   mail.start();
+  const auth = createAuth({
+    config,
+    db: database.db.withoutPlugins(),
+    dialect: database.dialect,
+    sendPasswordReset: async (reset) => {
+      await queuePasswordResetMail(database.db, config.publicUrl, reset);
+      mail.wake();
+    },
+  });
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);
   const digests = new DigestScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });

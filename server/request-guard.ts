@@ -47,7 +47,7 @@ function acceptanceOf(path: string): Acceptance {
   // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` in either form encoding (or, in practice, as they
   // please); the body is never read, the signed token decides.
   if (path === "/unsubscribe/one-click") return { methods: PAGE_METHODS, types: "any", maxBytes: KB };
-  if (path.startsWith("/pitch/") || path === "/unsubscribe" || path === "/auth" || path === "/auth/sign-out")
+  if (path.startsWith("/pitch/") || path === "/unsubscribe" || path === "/auth" || path.startsWith("/auth/"))
     return { methods: PAGE_METHODS, types: [FORM], maxBytes: VISITOR_BODY_BYTES };
   return { methods: PAGE_METHODS, types: [FORM], maxBytes: FOUNDER_FORM_BYTES };
 }

@@ -19,6 +19,7 @@ import { mailHandedOver } from "./migrations/0017-mail-handed-over.server";
 import { boothLinks } from "./migrations/0018-booth-links.server";
 import { pitchSaves } from "./migrations/0019-pitch-saves.server";
 import { addressConfirmations } from "./migrations/0020-address-confirmations.server";
+import { signupInvitations } from "./migrations/0021-signup-invitations.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
 import { mailBlocks } from "./migrations/0025-mail-blocks.server";
 
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "0018-booth-links": boothLinks,
   "0019-pitch-saves": pitchSaves,
   "0020-address-confirmations": addressConfirmations,
+  "0021-signup-invitations": signupInvitations,
   "0023-submission-fingerprints": submissionFingerprints,
   "0025-mail-blocks": mailBlocks,
 };

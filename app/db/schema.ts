@@ -461,6 +461,17 @@ export interface MailBlocksTable {
   created_at: Timestamp;
 }
 
+/** A sign-up invitation (issue 23, decision 39): one account, once, before `expires_at`; only the token's hash is kept. */
+export interface SignupInvitationsTable {
+  id: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -500,6 +511,7 @@ export interface Database {
   booth_links: BoothLinksTable;
   address_confirmations: AddressConfirmationsTable;
   mail_blocks: MailBlocksTable;
+  signup_invitations: SignupInvitationsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */

@@ -5,6 +5,7 @@
 export const DOMAIN_ERROR_STATUS = {
   invalid_input: 400,
   unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   /** Well-formed but refused as a whole: an idempotency key sent again with a different request. */

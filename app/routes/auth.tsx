@@ -1,11 +1,12 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { primaryButtonClass } from "~/components/ui/buttons";
 import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "~/modules/auth/auth-form";
 import { signIn, signUp } from "~/modules/auth/gateway.server";
+import { signUpAccess } from "~/modules/auth/invitations.server";
+import { AuthCard, AuthNotice } from "~/components/auth/auth-card";
 import { safeReturnTo } from "~/modules/auth/return-to";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
@@ -20,9 +21,10 @@ type Mode = "signin" | "signup";
 export const meta: Route.MetaFunction = () => [{ title: `Sign in · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const { auth, config, database } = context.services;
   const returnTo = safeReturnTo(url.searchParams.get("returnTo"));
-  if (await getSessionUser(context.services.auth, request)) throw redirect(returnTo);
-  return { returnTo };
+  if (await getSessionUser(auth, request)) throw redirect(returnTo);
+  return { returnTo, signUp: await signUpAccess(database.db, config.signup, url.searchParams.get("invitation")) };
 }
 
 /** What a failed sign-in or sign-up shows again in its form (never the password). */
@@ -72,50 +74,55 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
     return `?${params.toString()}`;
   };
 
+  const access = loaderData.signUp;
   return (
-    <main className="mx-auto max-w-md px-4 py-8">
-      <Link to="/" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <ArrowLeft aria-hidden className="size-4" /> Back to home
-      </Link>
-      <div className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 className="text-2xl font-bold">{mode === "signin" ? "Welcome back" : "Create your account"}</h1>
-        <p className="mt-1 text-sm text-slate-600">Publish a pitch page, print a QR code per event, and watch the scans turn into meetings.</p>
-        <div role="tablist" aria-label="Sign in or sign up" className="mt-5 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-medium">
-          {(["signin", "signup"] as const).map((tab) => (
-            <Link
-              key={tab}
-              role="tab"
-              aria-selected={mode === tab}
-              to={tabHref(tab)}
-              replace
-              preventScrollReset
-              className={`rounded-md px-3 py-2 text-center ${mode === tab ? "bg-white shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
-            >
-              {tab === "signin" ? "Sign In" : "Sign Up"}
-            </Link>
-          ))}
-        </div>
-        {signedUp ? (
-          <p role="status" className="mt-4 rounded-md bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-800">
-            {actionData.message}
-          </p>
-        ) : null}
+    <AuthCard
+      title={mode === "signin" ? "Welcome back" : "Create your account"}
+      subtitle="Publish a pitch page, print a QR code per event, and watch the scans turn into meetings."
+    >
+      <div role="tablist" aria-label="Sign in or sign up" className="mt-5 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-medium">
+        {(["signin", "signup"] as const).map((tab) => (
+          <Link
+            key={tab}
+            role="tab"
+            aria-selected={mode === tab}
+            to={tabHref(tab)}
+            replace
+            preventScrollReset
+            className={`rounded-md px-3 py-2 text-center ${mode === tab ? "bg-white shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+          >
+            {tab === "signin" ? "Sign In" : "Sign Up"}
+          </Link>
+        ))}
+      </div>
+      {signedUp ? <AuthNotice tone="success">{actionData.message}</AuthNotice> : null}
+      {mode === "signup" && access.notice ? <AuthNotice tone="info">{access.notice}</AuthNotice> : null}
+      {mode === "signup" && !access.form ? (
+        <p className="mt-4 text-sm text-slate-600">
+          Have an account?{" "}
+          <Link to={tabHref("signin")} replace className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800">
+            Sign in
+          </Link>
+        </p>
+      ) : (
         <AuthForm
           key={`${mode}-${signedUp ? "done" : "form"}`}
           mode={mode}
           returnTo={loaderData.returnTo}
+          invitation={access.invitation}
           serverErrors={failure?.fieldErrors ?? {}}
           formError={failure && !Object.keys(failure.fieldErrors).length ? failure.formError : null}
           echo={failure?.values}
         />
-      </div>
-    </main>
+      )}
+    </AuthCard>
   );
 }
 
 function AuthForm(props: {
   mode: Mode;
   returnTo: string;
+  invitation: string;
   serverErrors: FieldErrors;
   formError: string | null;
   echo?: SubmittedValues;
@@ -141,6 +148,7 @@ function AuthForm(props: {
     <Form method="post" noValidate onSubmit={onSubmit} className="mt-5 space-y-4">
       <input type="hidden" name="intent" value={mode} />
       <input type="hidden" name="returnTo" value={returnTo} />
+      {mode === "signup" && props.invitation ? <input type="hidden" name="invitation" value={props.invitation} /> : null}
       {mode === "signup" ? (
         <div>
           <label htmlFor="name" className={labelClass}>
@@ -168,9 +176,16 @@ function AuthForm(props: {
         <FieldError id="email-error" message={errors.email} />
       </div>
       <div>
-        <label htmlFor="password" className={labelClass}>
-          Password
-        </label>
+        <div className="flex items-baseline justify-between gap-3">
+          <label htmlFor="password" className={labelClass}>
+            Password
+          </label>
+          {mode === "signin" ? (
+            <Link to="/auth/forgot-password" className="-my-2 py-2 text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+              Forgot password?
+            </Link>
+          ) : null}
+        </div>
         <input
           id="password"
           name="password"

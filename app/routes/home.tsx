@@ -1,7 +1,9 @@
 import { BarChart3, MousePointerClick, Timer } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { useOperatorSettings } from "~/components/use-operator-settings";
+import { authPathFor } from "~/modules/auth/return-to";
 import { PRODUCT_NAME } from "~/product";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => [
@@ -27,8 +29,12 @@ const features = [
   },
 ];
 
+/** A new founder's first click: signed out, the Sign Up tab (and My Projects after signing in); signed in, My Projects. */
+const SIGN_UP_FIRST = `${authPathFor("/my-projects")}&mode=signup`;
+
 export default function Home() {
   const { supportEmail } = useOperatorSettings();
+  const signedIn = !!useRouteLoaderData<typeof rootLoader>("root")?.user;
   return (
     <>
       <main className="mx-auto max-w-6xl px-4 pb-28 pt-12 sm:pt-20">
@@ -41,7 +47,7 @@ export default function Home() {
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <Link
-              to="/my-projects"
+              to={signedIn ? "/my-projects" : SIGN_UP_FIRST}
               className="rounded-lg bg-brand-600 px-6 py-3 text-base font-semibold text-white shadow-sm hover:bg-brand-700"
             >
               Get Started

@@ -60,6 +60,17 @@ const PAGES: PageState[] = [
       await page.locator("[aria-invalid=true]").first().waitFor();
     },
   },
+  { name: "forgot password", path: () => "/auth/forgot-password" },
+  {
+    name: "forgot password, link sent",
+    path: () => "/auth/forgot-password",
+    act: async (page) => {
+      await page.getByLabel("Email").fill(`${marker("a11y-reset")}@example.com`);
+      await page.getByRole("button", { name: "Send reset link" }).click();
+      await page.getByRole("status").waitFor();
+    },
+  },
+  { name: "reset password, link that does not work", path: () => "/auth/reset-password?token=AAAAAAAAAAAAAAAAAAAAAAAA" },
   { name: "pitch page", path: () => pitch() },
   { name: "pitch page, intro dialog", path: () => pitch("?dialog=intro") },
   { name: "pitch page, subscribe dialog", path: () => pitch("?dialog=subscribe") },

@@ -29,6 +29,10 @@ const ROUTES: Record<string, RouteCase> = {
   "/": { visits: () => [{ path: "/" }] },
   "/auth": { visits: () => [{ path: "/auth" }, { path: "/auth", ...form({ intent: "signin", email: "nobody@example.com", password: "wrong-password" }) }] },
   "/auth/sign-out": { visits: () => [{ path: "/auth/sign-out" }] },
+  "/auth/forgot-password": { visits: () => [{ path: "/auth/forgot-password" }, { path: "/auth/forgot-password", ...form({ email: "nobody@example.com" }) }] },
+  "/auth/reset-password": {
+    visits: () => [{ path: "/auth/reset-password?token=not-a-token" }, { path: "/auth/reset-password", ...form({ token: "not-a-token", password: "secret123" }) }],
+  },
   "/pitch/:slug": {
     publicFor: "anonymous",
     visits: (f) => [

@@ -66,7 +66,7 @@ describe.each([
     }
   });
 
-  it("'Get Started' sends a signed-out visitor to sign in, coming back to My Projects", async () => {
+  it("'Get Started' sends a signed-out visitor to the Sign Up tab, coming back to My Projects", async () => {
     const { context } = await newClientContext(e2e.browser, { viewport });
     const page = await context.newPage();
     try {
@@ -74,8 +74,9 @@ describe.each([
       await waitForHydration(page);
       await page.getByRole("link", { name: "Get Started" }).click();
       await page.waitForURL((url) => url.pathname === "/auth");
-      expect(new URL(page.url()).search).toBe("?returnTo=%2Fmy-projects");
-      await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
+      expect(new URL(page.url()).search).toBe("?returnTo=%2Fmy-projects&mode=signup");
+      await page.getByRole("heading", { level: 1, name: "Create your account" }).waitFor();
+      expect(await page.getByRole("tab", { name: "Sign Up" }).getAttribute("aria-selected")).toBe("true");
     } finally {
       await context.close();
     }

@@ -44,7 +44,7 @@ const methodCases: Case[] = [
 
 const badMultipart = { contentType: "multipart/form-data; boundary=zzz", body: "--zzz\r\nnot a part" };
 const contentTypeCases: Case[] = [
-  ...["/pitch/demo-project", "/pitch/demo-project/submit", "/unsubscribe", "/auth", "/project/create"].flatMap((path): Case[] => [
+  ...["/pitch/demo-project", "/pitch/demo-project/submit", "/unsubscribe", "/auth", "/auth/forgot-password", "/auth/reset-password", "/project/create"].flatMap((path): Case[] => [
     { method: "POST", path, status: 415, contentType: "application/json", body: '{"intent":"intro"}' },
     { method: "POST", path, status: 415, ...badMultipart },
     { method: "POST", path, status: 415, contentType: "text/plain", body: "intent=intro" },
@@ -53,7 +53,7 @@ const contentTypeCases: Case[] = [
   { method: "POST", path: "/api/functions/track-scan", status: 415, ...badMultipart },
   // A page without an action: React Router's own 405, which names what the page does accept.
   { method: "POST", path: "/privacy", status: 405, allow: "GET, HEAD", contentType: FORM, body: "a=b" },
-  { method: "POST", path: "/my-projects", status: 405, allow: "GET, HEAD", contentType: FORM, body: "a=b" },
+  { method: "POST", path: "/dashboard", status: 405, allow: "GET, HEAD", contentType: FORM, body: "a=b" },
   // A post with no body at all cannot be read as a form.
   { method: "POST", path: "/pitch/demo-project", status: 400 },
 ];

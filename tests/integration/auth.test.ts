@@ -1,11 +1,12 @@
 import { beforeAll, expect, it } from "vitest";
 import type { AppConfig } from "~/config.server";
-import { createAuth, type Auth } from "~/modules/auth/auth.server";
+import type { Auth } from "~/modules/auth/auth.server";
 import { signIn, signOut, signUp } from "~/modules/auth/gateway.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import type { DomainError } from "~/modules/errors.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { describeEachDialect } from "../support/databases";
+import { createTestAuth } from "../support/test-auth";
 
 const config = {
   publicUrl: "http://pitch.test",
@@ -30,14 +31,14 @@ function cookieHeader(setCookies: string[]) {
 describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   let auth: Auth;
   beforeAll(() => {
-    auth = createAuth({ config, db: getDb().db.withoutPlugins(), dialect });
+    auth = createTestAuth(getDb(), dialect, config);
   });
   const email = () => `founder-${crypto.randomUUID()}@example.com`;
 
   it("signs up without signing in, then signs in with a fresh session each time", async () => {
     const ip = freshIp();
     const address = email();
-    const created = await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "Ada" });
+    const created = await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "Ada", invitation: "" });
     expect(created).toMatchObject({ ok: true });
     const user = await getDb().db.selectFrom("users").selectAll().where("email", "=", address).executeTakeFirstOrThrow();
     expect(user.name).toBe("Ada");
@@ -57,7 +58,7 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   it("ends the session on the server at sign-out, so the old cookie stops working", async () => {
     const ip = freshIp();
     const address = email();
-    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "" });
+    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "", invitation: "" });
     const signedIn = await signIn(auth, config, browserRequest(ip), { email: address, password: "secret1" });
     const cookie = cookieHeader(signedIn.setCookies);
     expect(await getSessionUser(auth, browserRequest(ip, cookie))).not.toBeNull();
@@ -69,8 +70,8 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   it("refuses a second account for the same e-mail and a wrong password, with the provider's message", async () => {
     const ip = freshIp();
     const address = email();
-    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "" });
-    const again = signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "other12", name: "" });
+    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "", invitation: "" });
+    const again = signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "other12", name: "", invitation: "" });
     await expect(again).rejects.toMatchObject({ code: "conflict", message: "User already exists. Use another email." });
     const users = await getDb().db.selectFrom("users").select("id").where("email", "=", address).execute();
     expect(users).toHaveLength(1);
@@ -95,7 +96,7 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
     expect(refused?.retryAfterSeconds).toBeLessThanOrEqual(60);
 
     // A restarted process (a new auth instance on the same database) still remembers the count.
-    const restarted = createAuth({ config, db: getDb().db.withoutPlugins(), dialect });
+    const restarted = createTestAuth(getDb(), dialect, config);
     expect(await attempt(restarted)).toMatchObject({ status: 429 });
     // Another client address is not affected.
     expect(await attempt(restarted, freshIp())).toMatchObject({ status: 401 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { signInSchema, signUpSchema } from "~/modules/auth/auth-form";
+import { forgotPasswordSchema, resetPasswordSchema, signInSchema, signUpSchema } from "~/modules/auth/auth-form";
 import { validate } from "~/modules/forms/validation";
 
 describe("auth form schemas (SPEC.md section 5)", () => {
   it("accepts a valid sign-up and trims the e-mail and name", () => {
     const result = validate(signUpSchema, { email: "  ada@example.com ", password: "secret1", name: "  Ada " });
-    expect(result).toEqual({ ok: true, data: { email: "ada@example.com", password: "secret1", name: "Ada" } });
+    expect(result).toEqual({ ok: true, data: { email: "ada@example.com", password: "secret1", name: "Ada", invitation: "" } });
   });
 
   it("makes the name optional", () => {
@@ -34,5 +34,21 @@ describe("auth form schemas (SPEC.md section 5)", () => {
         password: "Password must be at least 6 characters",
       });
     }
+  });
+});
+
+describe("password reset forms (issue 23)", () => {
+  it("asks only for the address, with the sign-in form's rule", () => {
+    expect(validate(forgotPasswordSchema, { email: " Ada@Example.com " })).toEqual({ ok: true, data: { email: "ada@example.com" } });
+    const refused = validate(forgotPasswordSchema, { email: "ada" });
+    expect(refused.ok || refused.fieldErrors.email).toBe("Invalid email address");
+  });
+
+  it("holds a new password to the spec's rule (at least 6 characters), the same as sign-up", () => {
+    const short = validate(resetPasswordSchema, { token: "a".repeat(24), password: "12345" });
+    expect(short.ok || short.fieldErrors.password).toBe("Password must be at least 6 characters");
+    expect(validate(resetPasswordSchema, { token: "a".repeat(24), password: "123456" })).toEqual({ ok: true, data: { token: "a".repeat(24), password: "123456" } });
+    const long = validate(resetPasswordSchema, { token: "t", password: "x".repeat(129) });
+    expect(long.ok || long.fieldErrors.password).toBe("Password must be at most 128 characters");
   });
 });

@@ -109,6 +109,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }).webhooks).toEqual({ allowPrivateTargets: true });
   });
 
+  it("lets anyone sign up unless the operator says SIGNUP=invite or closed, and stops on any other value", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).signup).toBe("open");
+    expect(loadConfig({ DATA_DIR: tempDir(), SIGNUP: "invite" }).signup).toBe("invite");
+    expect(loadConfig({ DATA_DIR: tempDir(), SIGNUP: "closed" }).signup).toBe("closed");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SIGNUP: "invite-only" })).toThrow("SIGNUP: SIGNUP must be open, invite or closed");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SIGNUP: "" })).toThrow("SIGNUP must be open, invite or closed");
+  });
+
   it("reads TRUST_PROXY as Express understands it", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "1" }).trustProxy).toBe(1);
     expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "loopback" }).trustProxy).toBe("loopback");

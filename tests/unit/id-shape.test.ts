@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
-import { isRecordId, isUnsubscribeTokenShape, isViewerFingerprint } from "~/modules/http/id-shape";
+import { isInvitationTokenShape, isPasswordResetTokenShape, isRecordId, isUnsubscribeTokenShape, isViewerFingerprint } from "~/modules/http/id-shape";
 
 describe("id shapes", () => {
   it.each([crypto.randomUUID(), "demo-owner", "A_b-9", "x".repeat(64)])("takes %j for a record id", (id) => {
@@ -26,6 +26,20 @@ describe("id shapes", () => {
     expect(isUnsubscribeTokenShape(token)).toBe(true);
     for (const bad of ["", "a.b.c", `${token}x`, `${token}.x`, token.replace(".", "%2E"), "x".repeat(3_000), `${token}\u0000`]) {
       expect(isUnsubscribeTokenShape(bad)).toBe(false);
+    }
+  });
+
+  it("takes a reset token as better-auth makes it (24 letters and digits), and nothing else", () => {
+    expect(isPasswordResetTokenShape("AbC123dEf456GhI789jKl012")).toBe(true);
+    for (const bad of ["", "a".repeat(23), "a".repeat(25), "AbC123dEf456GhI789jKl01-", "../../sign-out/aaaaaaaaaaa", null, 42]) {
+      expect(isPasswordResetTokenShape(bad)).toBe(false);
+    }
+  });
+
+  it("takes an invitation token (32 bytes, base64url), and nothing else", () => {
+    expect(isInvitationTokenShape(crypto.randomBytes(32).toString("base64url"))).toBe(true);
+    for (const bad of ["", "a".repeat(42), "a".repeat(44), `${"a".repeat(42)}=`, `${"a".repeat(42)}/`, null]) {
+      expect(isInvitationTokenShape(bad)).toBe(false);
     }
   });
 });

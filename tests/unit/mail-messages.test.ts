@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSingleMailbox } from "~/modules/mail/address";
-import { digestMail, escapeHtml, introAlertMail, signalConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
+import { digestMail, escapeHtml, introAlertMail, passwordResetMail, signalConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";
 
@@ -25,6 +25,22 @@ describe("e-mail messages", () => {
     expect(mail.text).toContain("> <b>hi</b>");
     expect(mail.headers).toEqual({ "Reply-To": "eve@example.com" });
     expect(escapeHtml(`a&b<'">`)).toBe("a&amp;b&lt;&#39;&quot;&gt;");
+  });
+
+  it("give a password reset its one link, how long and how often it works, and nothing else", () => {
+    const resetUrl = "https://pitch.example/auth/reset-password?token=AbC123dEf456GhI789jKl012";
+    const mail = passwordResetMail({ to: "ada@example.com", name: `Ada <b>"L"</b>`, resetUrl, expiresInMinutes: 60 });
+    expect(mail).toMatchObject({ kind: "password-reset", to: "ada@example.com", subject: "Reset your PitchQR password" });
+    expect(mail.text).toContain(`Choose a new password: ${resetUrl}`);
+    expect(mail.text).toContain("The link works once, for 60 minutes. Setting a new password signs your account out on every device.");
+    expect(mail.text).toContain("If you did not ask for this, ignore this e-mail");
+    expect(mail.html).toContain(`href="${escapeHtml(resetUrl)}"`);
+    expect(mail.html).toContain("Ada &lt;b&gt;&quot;L&quot;&lt;/b&gt;");
+    expect(mail.html).not.toContain("<b>");
+    // No tracking and no other link: the reset link is the only address in it.
+    expect(mail.text.match(/https?:\/\//g)).toHaveLength(1);
+    expect(mail.headers).toBeUndefined();
+    expect(passwordResetMail({ to: "ada@example.com", name: "", resetUrl, expiresInMinutes: 60 }).text).toContain("Hi,\n");
   });
 
   it("say that a signal is non-binding and carry one-click unsubscribe headers", () => {

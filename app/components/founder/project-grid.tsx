@@ -1,16 +1,17 @@
 import { BarChart3, ExternalLink, FolderPlus, Inbox, Pencil, Plus } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { iconButtonClass } from "~/components/ui/icon-buttons";
 import { cardClass } from "~/components/ui/card";
-import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { PageHeader } from "~/components/ui/page-header";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { gridClass, ProjectGridSkeleton } from "./project-grid-skeleton";
 
 
 /** SPEC.md section 2, My Projects: the owner's projects as cards, with counts and the three ways onward. */
-export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard[]; newLeads?: Record<string, number> }) {
+export function ProjectGrid({ projects, newLeads = {}, after }: { projects: ProjectCard[]; newLeads?: Record<string, number>; after?: ReactNode }) {
   const navigation = useNavigation();
   // Coming back to this page (the menu's My Projects, a revalidation): skeletons until the new list arrives.
   const loading = navigation.state === "loading" && navigation.location.pathname === "/my-projects";
@@ -20,7 +21,8 @@ export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard
         title="My Projects"
         subtitle={projects.length ? "Your pitch pages, their counts and their analytics." : undefined}
         actions={
-          <Link to="/project/create" className={primaryButtonClass}>
+          // Without a project, the empty state's Create Project is the one first step; this stays, quieter.
+          <Link to="/project/create" className={projects.length ? primaryButtonClass : secondaryButtonClass}>
             <Plus aria-hidden className="size-4" />
             New Project
           </Link>
@@ -29,17 +31,7 @@ export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard
       {loading ? (
         <ProjectGridSkeleton count={Math.min(Math.max(projects.length, 3), 6)} />
       ) : projects.length === 0 ? (
-        <EmptyState
-          icon={FolderPlus}
-          title="No projects yet"
-          text="Create your first project to start accepting intros and signals"
-          action={
-            <Link to="/project/create" className={primaryButtonClass}>
-              <Plus aria-hidden className="size-4" />
-              Create Project
-            </Link>
-          }
-        />
+        <FirstProject />
       ) : (
         <ul aria-label="Projects" className={gridClass}>
           {projects.map((project) => (
@@ -47,7 +39,49 @@ export function ProjectGrid({ projects, newLeads = {} }: { projects: ProjectCard
           ))}
         </ul>
       )}
+      {after}
     </main>
+  );
+}
+
+const FIRST_STEPS = [
+  { title: "Create your project", text: "A title and a one-liner are enough to start; your pitch page gets its own link." },
+  { title: "Print a QR code per event", text: "Each code tells you which event a scan came from." },
+  { title: "Watch the leads arrive", text: "Intros, followers and signals land in Leads and Analytics as they happen." },
+];
+
+/** My Projects for a founder without a project: the spec's empty state, and the first step made obvious. */
+function FirstProject() {
+  return (
+    <section
+      aria-labelledby="first-project-title"
+      className="mx-auto flex max-w-xl flex-col items-center rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center sm:px-10 sm:py-12"
+    >
+      <span aria-hidden className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
+        <FolderPlus className="size-6" />
+      </span>
+      <h2 id="first-project-title" className="mt-4 text-lg font-semibold text-slate-900">
+        No projects yet
+      </h2>
+      <p className="mt-1 max-w-sm text-sm text-slate-600">Create your first project to start accepting intros and signals</p>
+      <Link to="/project/create" className={`${primaryButtonClass} mt-6 w-full px-6 py-3 text-base sm:w-auto`}>
+        <Plus aria-hidden className="size-5" />
+        Create Project
+      </Link>
+      <ol aria-label="How it works" className="mt-8 w-full space-y-4 border-t border-slate-200 pt-6 text-left">
+        {FIRST_STEPS.map((step, index) => (
+          <li key={step.title} className="flex gap-3">
+            <span aria-hidden className="flex size-7 shrink-0 items-center justify-center rounded-full bg-slate-100 text-sm font-semibold text-slate-700">
+              {index + 1}
+            </span>
+            <div className="min-w-0">
+              <p className="text-sm font-semibold text-slate-900">{step.title}</p>
+              <p className="text-sm text-slate-600">{step.text}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -4,6 +4,7 @@ import type { AppConfig } from "~/config.server";
 import type { Dialect } from "~/db/dialect.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { PRODUCT_NAME } from "~/product";
+import { PASSWORD_RESET_TTL_SECONDS, type PasswordResetRequest } from "./password-reset.server";
 
 const timestamps = { createdAt: "created_at", updatedAt: "updated_at" } as const;
 
@@ -11,8 +12,14 @@ const timestamps = { createdAt: "created_at", updatedAt: "updated_at" } as const
  * better-auth over our own Kysely connection, mapped onto the snake_case tables of migration 0001.
  * It receives the plugin-free query builder: better-auth does its own value conversion per dialect.
  */
-export function createAuth(options: { config: AppConfig; db: Kysely<any>; dialect: Dialect }) {
-  const { config, db, dialect } = options;
+export function createAuth(options: {
+  config: AppConfig;
+  db: Kysely<any>;
+  dialect: Dialect;
+  /** Queues the reset link's mail (password-reset.server.ts); called by better-auth for an address with an account. */
+  sendPasswordReset: (reset: PasswordResetRequest) => Promise<void>;
+}) {
+  const { config, db, dialect, sendPasswordReset } = options;
   return betterAuth({
     appName: PRODUCT_NAME,
     baseURL: config.publicUrl,
@@ -26,6 +33,10 @@ export function createAuth(options: { config: AppConfig; db: Kysely<any>; dialec
       autoSignIn: false,
       minPasswordLength: 6,
       maxPasswordLength: 128,
+      // Issue 23: better-auth's own reset flow; the token is single use, stored hashed (verification below).
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user, token }) => sendPasswordReset({ email: user.email, name: user.name, token }),
     },
     user: {
       modelName: "users",
@@ -58,6 +69,8 @@ export function createAuth(options: { config: AppConfig; db: Kysely<any>; dialec
     verification: {
       modelName: "verifications",
       fields: { expiresAt: "expires_at", ...timestamps },
+      // The table alone opens nothing: a reset token is kept as its hash.
+      storeIdentifier: "hashed",
     },
     rateLimit: {
       enabled: true,
@@ -69,6 +82,10 @@ export function createAuth(options: { config: AppConfig; db: Kysely<any>; dialec
       customRules: {
         "/sign-in/email": { window: 60, max: 10 },
         "/sign-up/email": { window: 60, max: 5 },
+        // Per client address; per target address, requestPasswordReset counts too (gateway.server.ts).
+        "/request-password-reset": { window: 10 * 60, max: 5 },
+        "/reset-password": { window: 10 * 60, max: 10 },
+        "/reset-password/*": { window: 10 * 60, max: 30 },
       },
     },
     advanced: {

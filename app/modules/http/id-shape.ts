@@ -36,3 +36,17 @@ export function isBoothTokenShape(value: unknown): value is string {
 export function isConfirmationTokenShape(value: unknown): value is string {
   return typeof value === "string" && RANDOM_TOKEN.test(value);
 }
+
+/** A password reset token, as better-auth makes it: 24 letters and digits. */
+const PASSWORD_RESET_TOKEN = /^[A-Za-z0-9]{24}$/;
+
+export function isPasswordResetTokenShape(value: unknown): value is string {
+  return typeof value === "string" && PASSWORD_RESET_TOKEN.test(value);
+}
+
+/** A sign-up invitation's token: 32 random bytes, base64url (issue 23). */
+const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function isInvitationTokenShape(value: unknown): value is string {
+  return typeof value === "string" && INVITATION_TOKEN.test(value);
+}

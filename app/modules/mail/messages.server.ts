@@ -393,3 +393,27 @@ export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail
   });
   return { kind: "lead-alert-summary", to: input.to, subject: `Daily summary for ${input.projectTitle}: ${counts}`, text, html };
 }
+
+export type PasswordResetInput = { to: string; name: string; resetUrl: string; expiresInMinutes: number };
+
+/**
+ * To a founder who asked for a new password (issue 23): the one link, how long it works, that it works once and
+ * signs them out everywhere, and what to do when they did not ask. Nothing else: no tracking, no other links.
+ */
+export function passwordResetMail(input: PasswordResetInput): OutgoingMail {
+  const { text, html } = compose({
+    heading: "Reset your password",
+    blocks: [
+      { kind: "p", text: input.name ? `Hi ${input.name},` : "Hi," },
+      { kind: "p", text: `Someone asked to reset the password of your ${PRODUCT_NAME} account. To choose a new one, open this link:` },
+      { kind: "link", label: "Choose a new password", url: input.resetUrl },
+      {
+        kind: "p",
+        text: `The link works once, for ${input.expiresInMinutes} minutes. Setting a new password signs your account out on every device.`,
+      },
+      { kind: "p", text: "If you did not ask for this, ignore this e-mail: your password stays as it is." },
+    ],
+    footer: [{ kind: "p", text: `You received this because a password reset was requested for this address on ${PRODUCT_NAME}.` }],
+  });
+  return { kind: "password-reset", to: input.to, subject: `Reset your ${PRODUCT_NAME} password`, text, html };
+}

@@ -30,6 +30,15 @@ export const UNSUBSCRIBE_REQUEST_LIMITS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
+ * "Forgot password?" (issue 23), per target address, counted whether or not the address has an account: a founder
+ * asks once or twice, nobody's inbox gets more than three reset mails an hour. Per client address, better-auth's own
+ * limiter counts the same requests (auth.server.ts).
+ */
+export const PASSWORD_RESET_LIMITS = {
+  perEmail: { windowSeconds: 60 * 60, max: 3, message: "Too many reset requests for this address in the last hour. Please try again later." },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
  * Scripted scan counts per network address (decision 16's venue sizing): a hall of several hundred phones behind one
  * NAT, each loading the page a few times in ten minutes, stays well under 2,000; a script counting "viewers" with
  * rotating fingerprints from one address stops there. Counted in each instance's memory (InMemoryWindowLimit).

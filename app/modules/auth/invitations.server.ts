@@ -1,0 +1,102 @@
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import type { AppConfig, SignupPolicy } from "~/config.server";
+import type { Database } from "~/db/schema";
+import { DomainError } from "~/modules/errors.server";
+import { isInvitationTokenShape } from "~/modules/http/id-shape";
+import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+
+/** How long an invitation link works (issue 23, decision 39). */
+export const INVITATION_DAYS = 7;
+const DAY_MS = 24 * 3_600_000;
+
+/** A founder invites a co-founder or two, not a mailing list. */
+export const INVITATION_LIMIT: RateLimitRule = {
+  windowSeconds: 24 * 60 * 60,
+  max: 20,
+  message: "You made many invitation links today. Please try again tomorrow.",
+};
+
+export const INVITATION_ENDED_MESSAGE = "This invitation link was already used or has expired. Ask the founder who sent it for a new one.";
+export const INVITATION_REQUIRED_MESSAGE = "Sign-up on this site is by invitation only. Open the invitation link a founder sent you.";
+export const SIGNUP_CLOSED_MESSAGE = "Sign-up is closed on this site. Only existing founders can sign in.";
+
+export type NewInvitation = { token: string; expiresAt: string };
+
+/** What a link is: one that still admits a sign-up, one that ended (used, expired), or nothing of ours. */
+export type InvitationCheck = "valid" | "ended" | "unknown";
+
+function hashInvitationToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+/** An invitation made by a signed-in founder: 256 random bits, base64url; the token exists only in the link shown once. */
+export async function createInvitation(db: Kysely<Database>, founderId: string, now = new Date()): Promise<NewInvitation> {
+  await consumeRateLimit(db, `invitation:user:${founderId}`, INVITATION_LIMIT, now.getTime());
+  const token = crypto.randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
+  await db
+    .insertInto("signup_invitations")
+    .values({ id: crypto.randomUUID(), token_hash: hashInvitationToken(token), invited_by: founderId, created_at: now.toISOString(), expires_at: expiresAt, used_at: null, used_by: null })
+    .execute();
+  return { token, expiresAt };
+}
+
+export function invitationPath(token: string): string {
+  return `/auth?mode=signup&invitation=${encodeURIComponent(token)}`;
+}
+
+/** My Projects' 'Invite a founder': only while sign-up is by invitation; the link is shown to its maker once. */
+export async function createInvitationLink(db: Kysely<Database>, config: Pick<AppConfig, "signup" | "publicUrl">, founderId: string, now = new Date()) {
+  if (config.signup !== "invite") throw new DomainError("forbidden", "Invitation links are used only when sign-up on this site is by invitation.");
+  const invitation = await createInvitation(db, founderId, now);
+  return {
+    message: `Invitation link ready: send it to one person. It makes one account and works for ${INVITATION_DAYS} days; it is shown only now.`,
+    invitationUrl: `${config.publicUrl}${invitationPath(invitation.token)}`,
+  };
+}
+
+/** Whether `token` would admit a sign-up at `now` (for the Sign Up tab: the form, or why there is none). */
+export async function checkInvitation(db: Kysely<Database>, token: string | null | undefined, now = new Date()): Promise<InvitationCheck> {
+  if (!isInvitationTokenShape(token)) return "unknown";
+  const row = await db.selectFrom("signup_invitations").select(["used_at", "expires_at"]).where("token_hash", "=", hashInvitationToken(token)).executeTakeFirst();
+  if (!row) return "unknown";
+  return row.used_at === null && row.expires_at > now.toISOString() ? "valid" : "ended";
+}
+
+/**
+ * Takes the invitation for one sign-up, atomically: of two sign-ups with the same link, one gets it. Resolves the
+ * invitation's id; throws a `forbidden` DomainError for a link that is unknown, used or expired.
+ */
+export async function claimInvitation(db: Kysely<Database>, token: string, now = new Date()): Promise<string> {
+  if (!isInvitationTokenShape(token)) throw new DomainError("forbidden", token ? INVITATION_ENDED_MESSAGE : INVITATION_REQUIRED_MESSAGE);
+  const claimed = await db
+    .updateTable("signup_invitations")
+    .set({ used_at: now.toISOString() })
+    .where("token_hash", "=", hashInvitationToken(token))
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now.toISOString())
+    .returning("id")
+    .executeTakeFirst();
+  if (!claimed) throw new DomainError("forbidden", INVITATION_ENDED_MESSAGE);
+  return claimed.id;
+}
+
+/** The account the claimed invitation made. */
+export async function completeInvitation(db: Kysely<Database>, invitationId: string, userId: string): Promise<void> {
+  await db.updateTable("signup_invitations").set({ used_by: userId }).where("id", "=", invitationId).execute();
+}
+
+/** A claimed invitation whose sign-up failed (address taken, limiter) works again for the person it was meant for. */
+export async function releaseInvitation(db: Kysely<Database>, invitationId: string): Promise<void> {
+  await db.updateTable("signup_invitations").set({ used_at: null }).where("id", "=", invitationId).where("used_by", "is", null).execute();
+}
+
+/** What the Sign Up tab offers under the operator's SIGNUP setting: the form (with the invitation it carries), or why not. */
+export async function signUpAccess(db: Kysely<Database>, policy: SignupPolicy, invitation: string | null) {
+  if (policy === "closed") return { form: false, invitation: "", notice: SIGNUP_CLOSED_MESSAGE } as const;
+  if (policy === "open") return { form: true, invitation: "", notice: null } as const;
+  const check = await checkInvitation(db, invitation);
+  if (check === "valid") return { form: true, invitation: invitation ?? "", notice: "You have an invitation. Create your account below." } as const;
+  return { form: false, invitation: "", notice: check === "ended" ? INVITATION_ENDED_MESSAGE : INVITATION_REQUIRED_MESSAGE } as const;
+}

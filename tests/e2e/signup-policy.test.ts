@@ -1,0 +1,142 @@
+// Issue 23, the operator's SIGNUP setting in Chromium: `invite` (an account only through a founder's invitation
+// link, once) and `closed` (only existing founders). One data directory: a founder signs up while sign-up is open,
+// then the app is restarted with each setting, as an operator would.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INVITATION_ENDED_MESSAGE, INVITATION_REQUIRED_MESSAGE, SIGNUP_CLOSED_MESSAGE } from "~/modules/auth/invitations.server";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { DESKTOP, launchBrowser, PHONE } from "../support/chromium.js";
+import { openDatabase } from "../support/pitch-e2e";
+import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
+import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
+
+let app: AppServer | undefined;
+let browser: Browser;
+const founder = { email: uniqueEmail("operator-founder"), password: "secret123" };
+
+async function restartWith(signup: "open" | "invite" | "closed") {
+  const previous = app;
+  await previous?.stop();
+  app = await startAppServer({ env: { SIGNUP: signup }, ...(previous ? { dataDir: previous.dataDir, port: previous.port } : {}) });
+}
+
+const url = () => app!.url;
+const userCount = (email: string) => {
+  const db = openDatabase(app!.dataDir);
+  try {
+    return (db.prepare("select count(*) as count from users where email = ?").get(email) as { count: number }).count;
+  } finally {
+    db.close();
+  }
+};
+
+beforeAll(async () => {
+  [, browser] = await Promise.all([restartWith("open"), launchBrowser()]);
+  await signUpAndSignIn(url(), founder.email, founder.password);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+showServerLogsOnFailure(() => [app]);
+
+async function withPage<T>(viewport: typeof PHONE, body: (page: Page) => Promise<T>): Promise<T> {
+  const { context } = await newClientContext(browser, { viewport });
+  try {
+    return await body(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+describe("SIGNUP=invite", () => {
+  beforeAll(() => restartWith("invite"), 120_000);
+
+  it("without an invitation the Sign Up tab says how to get in, and the server refuses the sign-up", async () => {
+    await withPage(PHONE, async (page) => {
+      await page.goto(`${url()}/auth?mode=signup`);
+      await page.getByText(INVITATION_REQUIRED_MESSAGE).waitFor();
+      expect(await page.getByRole("button", { name: "Create Account" }).count()).toBe(0);
+    });
+    const email = uniqueEmail("uninvited");
+    const refused = await postAuthForm(url(), { intent: "signup", email, password: "secret123" }, { address: nextClientAddress() });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain(INVITATION_REQUIRED_MESSAGE);
+    expect(userCount(email)).toBe(0);
+  });
+
+  it("a founder's invitation link from My Projects makes one account, once", { timeout: 90_000 }, async () => {
+    const invitationUrl = await withPage(PHONE, async (page) => {
+      await signInThroughPage(page, url(), founder.email, founder.password, "/my-projects");
+      await waitForHydration(page);
+      const card = page.getByRole("region", { name: "Invite a founder" });
+      await card.getByRole("button", { name: "Create invitation link" }).click();
+      const link = card.getByRole("textbox", { name: "Invitation link" });
+      await link.waitFor();
+      return link.inputValue();
+    });
+    expect(invitationUrl).toMatch(new RegExp(`^${url()}/auth\\?mode=signup&invitation=[A-Za-z0-9_-]{43}$`));
+    // Only its hash is kept.
+    const db = openDatabase(app!.dataDir);
+    const stored = JSON.stringify(db.prepare("select * from signup_invitations").all());
+    db.close();
+    expect(stored).not.toContain(new URL(invitationUrl).searchParams.get("invitation"));
+
+    const invited = uniqueEmail("invited");
+    await withPage(PHONE, async (page) => {
+      await page.goto(invitationUrl);
+      await page.getByText("You have an invitation. Create your account below.").waitFor();
+      await waitForHydration(page);
+      await page.getByLabel("Email").fill(invited);
+      await page.getByLabel("Password").fill("welcome-aboard");
+      await page.getByRole("button", { name: "Create Account" }).click();
+      await page.getByText("Account created! You can now sign in.").waitFor();
+      await page.getByLabel("Email").fill(invited);
+      await page.getByLabel("Password").fill("welcome-aboard");
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
+      await page.waitForURL(`${url()}/`);
+      await page.getByRole("button", { name: "Account menu" }).waitFor();
+    });
+    expect(userCount(invited)).toBe(1);
+
+    // The same link again: it says so, shows no form, and the server refuses it.
+    const second = uniqueEmail("second");
+    await withPage(DESKTOP, async (page) => {
+      await page.goto(invitationUrl);
+      await page.getByText(INVITATION_ENDED_MESSAGE).waitFor();
+      expect(await page.getByRole("button", { name: "Create Account" }).count()).toBe(0);
+    });
+    const token = new URL(invitationUrl).searchParams.get("invitation")!;
+    const replay = await postAuthForm(url(), { intent: "signup", email: second, password: "secret123", invitation: token }, { address: nextClientAddress() });
+    expect(replay.status).toBe(403);
+    expect(await replay.text()).toContain(INVITATION_ENDED_MESSAGE);
+    expect(userCount(second)).toBe(0);
+  });
+});
+
+describe("SIGNUP=closed", () => {
+  beforeAll(() => restartWith("closed"), 120_000);
+
+  it("the Sign Up tab says sign-up is closed, the server refuses it, and an existing founder still signs in", async () => {
+    await withPage(PHONE, async (page) => {
+      await page.goto(`${url()}/auth?mode=signup`);
+      await page.getByText(SIGNUP_CLOSED_MESSAGE).waitFor();
+      expect(await page.getByRole("button", { name: "Create Account" }).count()).toBe(0);
+      expect(await page.getByLabel("Password").count()).toBe(0);
+    });
+    const email = uniqueEmail("closed");
+    const refused = await postAuthForm(url(), { intent: "signup", email, password: "secret123" }, { address: nextClientAddress() });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain(SIGNUP_CLOSED_MESSAGE);
+    expect(userCount(email)).toBe(0);
+
+    await withPage(DESKTOP, async (page) => {
+      await signInThroughPage(page, url(), founder.email, founder.password, "/dashboard");
+      expect(page.url()).toBe(`${url()}/dashboard`);
+      // No invitations either: that card is for SIGNUP=invite only.
+      await page.goto(`${url()}/my-projects`);
+      await page.getByRole("heading", { level: 1, name: "My Projects" }).waitFor();
+      expect(await page.getByRole("region", { name: "Invite a founder" }).count()).toBe(0);
+    });
+  });
+});
