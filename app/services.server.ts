@@ -68,7 +68,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
   const transport = config.smtpUrl
     ? createSmtpTransport(config.smtpUrl, config.mailFrom)
-    : createFileTransport(path.join(config.dataDir, "mail"), config.mailFrom);
+    : createFileTransport(config.mailDir, config.mailFrom);
   const mail = new MailWorker(database.db, transport, logger);
   mail.start();
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);

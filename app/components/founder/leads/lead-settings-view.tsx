@@ -15,6 +15,7 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { ALERT_MODE_LABELS, ALERT_MODES, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
+import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
 
 type SettingsResult = FormResult & { secret?: string };
@@ -25,10 +26,12 @@ export type LeadSettingsViewProps = {
   webhooks: WebhookEndpointView[];
   now: string;
   actionData?: SettingsResult | undefined;
+  /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost). */
+  mailWarning?: SetupWarning | null;
 };
 
 /** Issue 12: how the founder hears about new leads (alert e-mails) and where else they go (webhooks). */
-export function LeadSettingsView({ project, alerts, webhooks, now, actionData }: LeadSettingsViewProps) {
+export function LeadSettingsView({ project, alerts, webhooks, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
   return (
@@ -47,6 +50,7 @@ export function LeadSettingsView({ project, alerts, webhooks, now, actionData }:
         subtitle={project.title}
       />
       <div className="space-y-5">
+        <SetupWarningBanner warning={mailWarning} />
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
         <WebhooksCard action={action} webhooks={webhooks} now={clock} documentResult={actionData?.intent !== "alerts" ? actionData : undefined} />
       </div>

@@ -17,6 +17,7 @@ import {
 } from "~/modules/leads/lead-forms";
 import type { LeadInbox } from "~/modules/leads/leads.server";
 import { ProjectSectionTop } from "../project-section-nav";
+import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import { LeadCard } from "./lead-card";
 
 export type LeadsViewProps = {
@@ -24,10 +25,12 @@ export type LeadsViewProps = {
   filters: LeadFilters;
   now: string;
   actionData?: (FormResult & { id?: string }) | undefined;
+  /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost): the founder's alerts among it. */
+  mailWarning?: SetupWarning | null;
 };
 
 /** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
-export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
+export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
   const filtered = Boolean(filters.action || filters.event || filters.status || filters.q);
@@ -47,6 +50,8 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
           </>
         }
       />
+
+      <SetupWarningBanner warning={mailWarning} className="mb-5" />
 
       {/* Below the title rather than beside it, so the three buttons wrap on a phone instead of widening the page. */}
       <div className="-mt-2 mb-5 flex flex-wrap gap-2">
