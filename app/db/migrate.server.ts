@@ -18,6 +18,7 @@ import { digestBatches } from "./migrations/0016-digest-batches.server";
 import { mailHandedOver } from "./migrations/0017-mail-handed-over.server";
 import { boothLinks } from "./migrations/0018-booth-links.server";
 import { pitchSaves } from "./migrations/0019-pitch-saves.server";
+import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "0017-mail-handed-over": mailHandedOver,
   "0018-booth-links": boothLinks,
   "0019-pitch-saves": pitchSaves,
+  "0022-alert-lead-links": alertLeadLinks,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -33,7 +33,7 @@ export type LeadsViewProps = {
 export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
-  const filtered = Boolean(filters.action || filters.event || filters.status || filters.q);
+  const filtered = Boolean(filters.action || filters.event || filters.status || filters.q || filters.lead);
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
   const { after: _after, ...currentFilters } = filters;
@@ -68,6 +68,15 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
       {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
       <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} action={`${base}/leads`} />
 
+      {filters.lead ? (
+        <p role="status" className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+          {inbox.leads.length ? "The lead from your alert." : null}
+          <Link to={`${base}/leads`} className="font-semibold text-brand-700 hover:underline">
+            Show all leads
+          </Link>
+        </p>
+      ) : null}
+
       {inbox.leads.length === 0 ? (
         filtered ? (
           <EmptyState
@@ -100,6 +109,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
               projectId={project.id}
               lead={lead}
               isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
+              highlighted={filters.lead === lead.id}
               now={clock}
               documentResult={actionData?.id === lead.id ? actionData : undefined}
             />
