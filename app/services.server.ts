@@ -11,7 +11,7 @@ import { announce, createLocalProjectEvents, createPostgresProjectEvents, type P
 import { createUnsubscribeTokens, type UnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
 import { createMailLinks, type MailLinks } from "~/modules/mail/mail-links.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
-import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
+import { createMailTransport } from "~/modules/mail/transport.server";
 import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
@@ -66,9 +66,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     },
   });
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
-  const transport = config.smtpUrl
-    ? createSmtpTransport(config.smtpUrl, config.mailFrom)
-    : createFileTransport(config.mailDir, config.mailFrom);
+  const transport = createMailTransport(config);
   const mail = new MailWorker(database.db, transport, logger);
   mail.start();
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);

@@ -10,6 +10,9 @@ import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { webhookEndpointSchema, type WebhookEndpointInput } from "~/modules/webhooks/webhook-form";
 import { addWebhookEndpoint, deleteWebhookEndpoint } from "~/modules/webhooks/webhooks.server";
+import { testMailMessage, type TestMailResult } from "~/modules/mail/test-mail";
+import { sendTestMail, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
+import { createMailTransport } from "~/modules/mail/transport.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-settings";
 
@@ -24,16 +27,17 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-export type LeadSettingsIntent = "alerts" | "add-webhook" | "delete-webhook";
-export type LeadSettingsResult = FormResult<LeadSettingsIntent, { secret?: string }>;
+export type LeadSettingsIntent = "alerts" | "test-mail" | "add-webhook" | "delete-webhook";
+type LeadSettingsExtra = { secret?: string; testMail?: TestMailResult };
+export type LeadSettingsResult = FormResult<LeadSettingsIntent, LeadSettingsExtra>;
 
-const SETTINGS_INTENTS = ["alerts", "add-webhook", "delete-webhook"] as const;
+const SETTINGS_INTENTS = ["alerts", "test-mail", "add-webhook", "delete-webhook"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
-  return handleFormAction<LeadSettingsIntent, { secret?: string }>({
+  return handleFormAction<LeadSettingsIntent, LeadSettingsExtra>({
     form,
     logger: context.logger,
     intent: intentOf(form, SETTINGS_INTENTS),
@@ -44,6 +48,13 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: LeadAlertSettings) => {
           await saveLeadAlertSettings(database.db, user.id, params.id, input);
           return { message: "Alert settings saved" };
+        },
+      },
+      "test-mail": {
+        failureMessage: "Failed to send the test e-mail",
+        run: async () => {
+          const result = await sendTestMail(database.db, () => createMailTransport(config, TEST_MAIL_TIMEOUTS), user, params.id, context.logger);
+          return { message: testMailMessage(result), testMail: result };
         },
       },
       "add-webhook": {

@@ -215,6 +215,19 @@ export function introConfirmationMail(input: IntroConfirmationInput): OutgoingMa
   return { kind: "intro-confirmation", to: input.to, subject: `Your intro request to ${input.projectTitle} is sent`, text, html };
 }
 
+/** 'Send me a test e-mail' on the alerts screen (issue 23): proof that alerts reach the founder's address. */
+export function testMail(input: { to: string; projectTitle: string }): OutgoingMail {
+  const { text, html } = compose({
+    heading: "Your test e-mail arrived",
+    blocks: [
+      { kind: "p", text: `You asked for this test message on the alerts screen of ${input.projectTitle}.` },
+      { kind: "p", text: "Since it reached you, so will your alerts about new intros and signals, and your visitors' confirmations leave the same way." },
+    ],
+    footer: [{ kind: "p", text: `Sent once, at your request, to the address you sign in to ${PRODUCT_NAME} with.` }],
+  });
+  return { kind: "test-mail", to: input.to, subject: `Test e-mail from ${PRODUCT_NAME} (${input.projectTitle})`, text, html };
+}
+
 export type SavedListInput = { to: string; pitches: { title: string; oneLiner: string; url: string }[] };
 
 /**
