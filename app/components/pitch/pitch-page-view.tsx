@@ -9,6 +9,7 @@ import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStri
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
 import { trackScanOnce } from "./track-scan";
+import { useFollowing } from "./use-following";
 import { useLiveWall } from "./use-live-wall";
 import { usePitchDialogs } from "./use-pitch-dialogs";
 
@@ -30,6 +31,8 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const dialogs = usePitchDialogs(actionData);
   const wall = useLiveWall(project.id, page.wall, page.stats);
   const now = useClock();
+  // Not following when rendered on the server; the anonymous document's script shows the device's state (decision 13).
+  const following = useFollowing(project.slug);
   useEffect(() => {
     // Once per project per page load, with the `?qr=` code the visitor arrived with.
     trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
@@ -39,7 +42,7 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
     <div data-pitch-page={project.slug} data-project-id={project.id}>
       {project.isDraft ? <DraftBanner /> : null}
       <main>
-        <Hero project={project} dialogs={dialogs} />
+        <Hero project={project} dialogs={dialogs} following={following} />
         <div className="space-y-6 pt-6 md:space-y-8 md:pt-0">
           <StatsStrip
             signals={wall.signals}
@@ -67,7 +70,7 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
       />
       <PhoneDialog open={dialogs.open === "phone"} closeTo={dialogs.closeTo} onClose={dialogs.close} />
 
-      <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} />
+      <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} following={following} />
       {enhanced ? <DialogTemplates page={page} closeTo={dialogs.closeTo} /> : null}
     </div>
   );

@@ -8,6 +8,7 @@ import { introSchema } from "~/modules/contacts/intro-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { claimSubmission, parseSubmissionKey, recordedOutcome, type ClaimSubmission } from "~/modules/contacts/submission-keys.server";
 import {
+  NEXT_STEPS,
   FAILURE_MESSAGES,
   HONEYPOT_FIELD,
   INTRO_SENT_MESSAGE,
@@ -63,7 +64,7 @@ export async function postVisitorForm(
   if (!page) return { page: null };
 
   let outcome: VisitorOutcome | null = null;
-  const submit: FormIntent<{ blurb?: string }, SubmittedValues> = {
+  const submit: FormIntent<{ blurb?: string; next?: string }, SubmittedValues> = {
     read: readVisitorForm,
     echo: (posted) => submittedValues(readVisitorForm(posted)),
     failureMessage: FAILURE_MESSAGES[intent],
@@ -79,7 +80,7 @@ export async function postVisitorForm(
         userAgent: request.headers.get("user-agent"),
         idempotencyKey,
       });
-      return { message: outcome.message, blurb: outcome.blurb };
+      return { message: outcome.message, blurb: outcome.blurb, next: NEXT_STEPS[intent] };
     },
   };
   const answer = await runFormAction({ form, logger: context.logger, intent, intents: { intro: submit, subscribe: submit, signal: submit } });
