@@ -11,7 +11,7 @@ import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { webhookEndpointSchema, type WebhookEndpointInput } from "~/modules/webhooks/webhook-form";
 import { addWebhookEndpoint, deleteWebhookEndpoint } from "~/modules/webhooks/webhooks.server";
 import { testMailMessage, type TestMailResult } from "~/modules/mail/test-mail";
-import { sendTestMail, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
+import { sendTestMail, smtpSecrets, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
 import { createMailTransport } from "~/modules/mail/transport.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-settings";
@@ -53,7 +53,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       "test-mail": {
         failureMessage: "Failed to send the test e-mail",
         run: async () => {
-          const result = await sendTestMail(database.db, () => createMailTransport(config, TEST_MAIL_TIMEOUTS), user, params.id, context.logger);
+          const openTransport = () => createMailTransport(config, TEST_MAIL_TIMEOUTS);
+          const result = await sendTestMail(database.db, openTransport, user, params.id, context.logger, smtpSecrets(config.smtpUrl));
           return { message: testMailMessage(result), testMail: result };
         },
       },

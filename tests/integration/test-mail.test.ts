@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { expect, it } from "vitest";
-import { sendTestMail, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
+import { sendTestMail, smtpSecrets, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
 import { createMailTransport } from "~/modules/mail/transport.server";
 import { freePort } from "../support/app-server";
 import { describeEachDialect } from "../support/databases";
@@ -50,6 +50,29 @@ describeEachDialect("the founder's test e-mail", (getDb) => {
       expect(result.detail).toContain("550");
       expect(result.detail).toContain("Relaying denied for test");
       expect(smtp.received).toEqual([]);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("never shows the SMTP user name or password, even when a server's reply repeats them", async () => {
+    const { db } = getDb();
+    const { user, project } = await founder(db);
+    const smtp = await startSmtpServer({ refuseWith: () => ({ code: 554, message: "5.7.1 sender pitch-mailer with password Tr0ub4dor&3 is not allowed" }) });
+    const smtpUrl = `smtp://pitch-mailer:${encodeURIComponent("Tr0ub4dor&3")}@127.0.0.1:${smtp.port}`;
+    expect(smtpSecrets(smtpUrl)).toEqual(expect.arrayContaining(["Tr0ub4dor&3", "pitch-mailer"]));
+    try {
+      const result = await sendTestMail(
+        db,
+        () => createMailTransport({ smtpUrl: smtp.url, mailFrom: FROM, mailDir: "unused" }, TEST_MAIL_TIMEOUTS),
+        user,
+        project.id,
+        logger,
+        smtpSecrets(smtpUrl),
+      );
+      expect(result.outcome).toBe("refused");
+      expect(result.detail).toContain("554");
+      expect(result.detail).not.toMatch(/Tr0ub4dor|pitch-mailer/);
     } finally {
       await smtp.close();
     }

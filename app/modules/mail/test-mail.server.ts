@@ -22,6 +22,8 @@ export async function sendTestMail(
   founder: { id: string; email: string },
   projectId: string,
   logger: Logger,
+  /** Words the result must not show (the SMTP credentials, `smtpSecrets`). */
+  secrets: string[] = [],
 ): Promise<TestMailResult> {
   const project = await assertOwner(db, founder.id, projectId);
   await consumeRateLimit(db, `test-mail:${founder.id}`, TEST_MAIL_LIMIT);
@@ -57,6 +59,22 @@ export async function sendTestMail(
   } finally {
     transport.close();
   }
+  result.detail = withoutSecrets(result.detail, secrets);
   logger.info({ mailId: id, kind: mail.kind, outcome: result.outcome, detail: result.detail }, "test mail");
   return result;
+}
+
+/** The SMTP user name and password, which an error message must never carry to the founder's screen. */
+export function smtpSecrets(smtpUrl: string | undefined): string[] {
+  if (!smtpUrl) return [];
+  try {
+    const url = new URL(smtpUrl);
+    return [url.password, decodeURIComponent(url.password), url.username, decodeURIComponent(url.username)].filter((secret) => secret.length >= 3);
+  } catch {
+    return [];
+  }
+}
+
+function withoutSecrets(text: string, secrets: string[]): string {
+  return secrets.reduce((shown, secret) => shown.split(secret).join("…"), text);
 }
