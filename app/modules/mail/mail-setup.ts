@@ -14,7 +14,6 @@ export type MailSetupWarning = { problem: MailSetupProblem; title: string; messa
 
 export type MailSetup = { smtpUrl: string | undefined; mailFrom: string; mailFolder: string };
 
-const EXAMPLES = 'SMTP_URL to your mail server (for example smtp://user:password@smtp.example.com:587) and MAIL_FROM to a sender at your own domain (for example "Pitch <pitch@example.com>")';
 
 /** The address part of `Name <address>` or a bare address, lowercased. */
 export function senderAddress(mailFrom: string): string {
@@ -38,8 +37,8 @@ export function mailSetupWarning(setup: MailSetup): MailSetupWarning | null {
       problem: "kept-on-disk",
       title: "E-mail is not sent",
       message:
-        `Mail is kept as .eml files in ${setup.mailFolder}/ on the server and does not leave it: visitors and you receive nothing. ` +
-        `To send it, set ${EXAMPLES}, then restart PitchQR.`,
+        `Mail is kept as .eml files in ${setup.mailFolder}/ on the server and reaches nobody. To send it, set SMTP_URL ` +
+        '(for example smtp://user:password@smtp.example.com:587) and MAIL_FROM (for example "Pitch <pitch@example.com>"), then restart PitchQR.',
     };
   }
   if (isLocalSender(setup.mailFrom)) {
