@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
+import { mailSetupWarning } from "~/modules/mail/mail-setup";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/updates/digest-slot";
 
@@ -69,6 +70,8 @@ export type AppConfig = {
   ipv6LimitPrefix: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Where mail is kept as .eml files when there is no SMTP_URL: `DATA_DIR/mail`. */
+  mailDir: string;
   /** The weekly digest goes out on Fridays at this hour in this time zone. */
   digest: { hour: number; timeZone: string };
   /** Whether webhooks may reach loopback, private and link-local addresses (and plain http): off unless the operator says so. */
@@ -79,6 +82,15 @@ export type AppConfig = {
   /** Public: shown on /support, /privacy, /terms and the home page (see `browserSettings`). */
   operator: OperatorSettings;
 };
+
+/**
+ * The founder screens' warning that mail does not reach anybody (issue 23): its title and message only, which
+ * name the mail folder and the sender, never the SMTP address or its credentials.
+ */
+export function mailWarningForBrowser(config: AppConfig): { title: string; message: string } | null {
+  const warning = mailSetupWarning({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, mailFolder: config.mailDir });
+  return warning && { title: warning.title, message: warning.message };
+}
 
 /** The allow-list of configuration the browser may see: the operator's public facts, field by field, nothing else. */
 export function browserSettings(config: AppConfig): OperatorSettings {
@@ -117,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ipv6LimitPrefix: vars.IPV6_LIMIT_PREFIX,
     smtpUrl: vars.SMTP_URL || undefined,
     mailFrom: vars.MAIL_FROM,
+    mailDir: path.join(dataDir, "mail"),
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
     webhooks: { allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true" },
     logLevel: vars.LOG_LEVEL,

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { ToastTemplates } from "~/components/pitch/toast-templates";
 import {
   data,
   isRouteErrorResponse,
@@ -100,6 +101,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <SiteHeader user={null} />
           {children}
           <section id="pitch-toasts" aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex flex-col items-center gap-2 px-4" />
+          <ToastTemplates />
           {/* Low priority: the page reads and works before it, so it must not compete with the first paint. */}
           <script type="module" src={pitchClient.script} fetchPriority="low" />
         </body>

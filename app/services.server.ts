@@ -12,7 +12,7 @@ import { announce, createLocalProjectEvents, createPostgresProjectEvents, type P
 import { createUnsubscribeTokens, type UnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
 import { createMailLinks, type MailLinks } from "~/modules/mail/mail-links.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
-import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
+import { createMailTransport } from "~/modules/mail/transport.server";
 import { createListMailCookie, type ListMailCookie } from "~/modules/saved/list-mail-cookie.server";
 import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
@@ -69,9 +69,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     },
   });
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
-  const transport = config.smtpUrl
-    ? createSmtpTransport(config.smtpUrl, config.mailFrom)
-    : createFileTransport(path.join(config.dataDir, "mail"), config.mailFrom);
+  const transport = createMailTransport(config);
   const mail = new MailWorker(database.db, transport, logger);
   mail.start();
   const auth = createAuth({

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { AppConfig } from "~/config.server";
+import { mailSetupWarning } from "~/modules/mail/mail-setup";
 import { publicUrlWarning } from "~/modules/qr/public-url";
 import type { AppServices } from "~/services.server";
 
@@ -21,11 +22,10 @@ export function startupReport(config: AppConfig, startup: AppServices["startup"]
     );
   }
   if (startup.demoSeeded) lines.push(`Demo project seeded: ${config.publicUrl}/pitch/demo-project`);
-  lines.push(
-    config.smtpUrl
-      ? `Mail goes to ${withoutCredentials(config.smtpUrl)}`
-      : `Mail is kept as .eml files in ${shownPath(path.join(config.dataDir, "mail"))}${path.sep}`,
-  );
+  if (config.smtpUrl) lines.push(`Mail goes to ${withoutCredentials(config.smtpUrl)}`);
+  // Issue 23: mail kept on disk (or sent from localhost) reaches nobody; the line says where it is and how to send it.
+  const mail = mailSetupWarning({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, mailFolder: shownPath(config.mailDir) });
+  if (mail) lines.push(mail.message);
   const qrAddress = publicUrlWarning(config.publicUrl);
   if (qrAddress) lines.push(qrAddress.message);
   const proxy = proxyWarning(config);

@@ -20,6 +20,7 @@ import { boothLinks } from "./migrations/0018-booth-links.server";
 import { pitchSaves } from "./migrations/0019-pitch-saves.server";
 import { addressConfirmations } from "./migrations/0020-address-confirmations.server";
 import { signupInvitations } from "./migrations/0021-signup-invitations.server";
+import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
 import { mailBlocks } from "./migrations/0025-mail-blocks.server";
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "0019-pitch-saves": pitchSaves,
   "0020-address-confirmations": addressConfirmations,
   "0021-signup-invitations": signupInvitations,
+  "0022-alert-lead-links": alertLeadLinks,
   "0023-submission-fingerprints": submissionFingerprints,
   "0025-mail-blocks": mailBlocks,
 };

@@ -388,6 +388,8 @@ export interface PendingLeadAlertsTable {
   created_at: Timestamp;
   /** The day whose summary mailed this line; null until then. */
   summary_slot: string | null;
+  /** The lead the line is about, linked from the summary (null for lines kept before migration 0022). */
+  lead_id: string | null;
 }
 
 export interface LeadAlertRunsTable {

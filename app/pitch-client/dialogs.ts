@@ -20,14 +20,21 @@ function addressWith(name: DialogName | null): string {
  * rest of the page is `inert` (no focus or clicks outside), Escape, the overlay and the Close link close it,
  * and focus goes back to what opened it. Opening pushes a history entry, so the back button closes it.
  */
-export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): void {
+export type PitchDialogControl = {
+  /** Opens a dialog as a tap on its link does (a history entry, so Back closes it); null if it cannot be shown. */
+  open(name: DialogName): OpenedDialog | null;
+  /** Whether a dialog is open now. */
+  isOpen(): boolean;
+};
+
+export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDialogControl {
   let current: { name: DialogName; host: HTMLElement; opener: HTMLElement | null; inerted: HTMLElement[] } | null = null;
   let closing = false;
 
-  function show(name: DialogName, opener: HTMLElement | null) {
+  function show(name: DialogName, opener: HTMLElement | null): OpenedDialog | null {
     hide(false);
     const template = document.querySelector<HTMLTemplateElement>(`template[data-pitch-dialog="${name}"]`);
-    if (!template) return;
+    if (!template) return null;
     const host = document.createElement("div");
     host.dataset.dialogHost = name;
     host.append(template.content.cloneNode(true));
@@ -43,7 +50,7 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): void {
     current = { name, host, opener, inerted };
 
     const content = host.querySelector<HTMLElement>('[role="dialog"]');
-    if (!content) return;
+    if (!content) return null;
     if (!content.hasAttribute("tabindex")) content.tabIndex = -1;
     host.addEventListener("click", (event) => {
       const target = event.target as Element;
@@ -60,7 +67,9 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): void {
     const finePointer = matchMedia("(pointer: fine)").matches;
     const first = finePointer ? content.querySelector<HTMLElement>("[data-autofocus]") : null;
     (first ?? content).focus({ preventScroll: true });
-    onOpen({ name, content, close });
+    const opened = { name, content, close };
+    onOpen(opened);
+    return opened;
   }
 
   function hide(restoreFocus = true) {
@@ -110,4 +119,11 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): void {
   addEventListener("popstate", followAddress);
   // A page reopened from the service worker's copy may carry `?dialog=`.
   followAddress();
+  return {
+    open(name) {
+      history.pushState({ pitchDialog: name }, "", addressWith(name));
+      return show(name, null);
+    },
+    isOpen: () => current !== null,
+  };
 }

@@ -7,7 +7,9 @@
  */
 import "./pitch.css";
 import { PHONE_QR_SIZE, phoneUrl } from "~/components/pitch/phone-url";
-import { enhanceDialogs, type OpenedDialog } from "./dialogs";
+import { isFollowing, showFollowing } from "~/components/pitch/following";
+import { savedListStorage } from "~/modules/saved/saved-list";
+import { enhanceDialogs, type OpenedDialog, type PitchDialogControl } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";
 import { enhanceLiveWall, keepTimesCurrent } from "./live-wall";
 import { canKeepOffline } from "./offline-queue";
@@ -144,9 +146,10 @@ const loadSavedListClient: LoadSavedListClient = () => import(/* @vite-ignore */
 
 function enhance(page: HTMLElement) {
   const projectTitle = page.querySelector("h1")?.textContent ?? "";
-  enhanceDialogs((dialog) => {
+  if (page.dataset.pitchPage && isFollowing(savedListStorage(), page.dataset.pitchPage)) showFollowing(page);
+  const dialogs: PitchDialogControl = enhanceDialogs((dialog) => {
     if (dialog.name === "phone") void drawPhoneCode(dialog);
-    else enhanceForm(dialog, projectTitle);
+    else enhanceForm(dialog, projectTitle, () => dialogs);
   });
   enhanceVideo();
   enhanceBackButton();
@@ -154,10 +157,10 @@ function enhance(page: HTMLElement) {
   if (page.dataset.projectId) enhanceLiveWall(page.dataset.projectId);
   enhanceSaveButton(page, loadSavedListClient, keepSavedListOffline);
   addEventListener("online", () => {
-    void sendKeptSubmissions();
+    void sendKeptSubmissions(dialogs);
     sendPendingSaves(loadSavedListClient);
   });
-  void sendKeptSubmissions();
+  void sendKeptSubmissions(dialogs);
   sendPendingSaves(loadSavedListClient);
   // Save works offline too: the saved list's client is kept with the page.
   void registerServiceWorker("/pitch/", [location.pathname, import.meta.url, savedListClientUrl()].filter(Boolean));

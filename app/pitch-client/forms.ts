@@ -1,13 +1,23 @@
 import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
-import { errorsByField, FAILURE_MESSAGES, readVisitorFormValues, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import { rememberFollowing, showFollowing } from "~/components/pitch/following";
+import {
+  CONFIRMATION_TOAST_MS,
+  confirmationText,
+  errorsByField,
+  FAILURE_MESSAGES,
+  KEPT_REQUEST_NAMES,
+  readVisitorFormValues,
+  type VisitorActionResult,
+  type VisitorIntent,
+} from "~/modules/contacts/visitor-form-rules";
 import { checkVisitorForm, FIELD_ORDER } from "~/modules/contacts/visitor-form-rules";
-import type { OpenedDialog } from "./dialogs";
+import { savedListStorage } from "~/modules/saved/saved-list";
+import type { OpenedDialog, PitchDialogControl } from "./dialogs";
 import { markInvalid, markValid } from "./field-error";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
 import { showToast } from "./toasts";
 
 const BUSY_LABELS: Record<VisitorIntent, string> = { intro: "Submitting...", subscribe: "Subscribing...", signal: "Submitting..." };
-const WHAT_IS_KEPT: Record<VisitorIntent, string> = { intro: "intro request", subscribe: "request to follow updates", signal: "signal of interest" };
 
 type Answer = { kind: "answered"; result: VisitorActionResult } | { kind: "unreachable" };
 
@@ -80,12 +90,17 @@ function setBusy(form: HTMLFormElement, intent: VisitorIntent, busy: boolean) {
   button.textContent = busy ? BUSY_LABELS[intent] : button.dataset.label;
 }
 
-/** After an intro is sent: the forwardable blurb with Copy ('Copied!' for 2 s) and 'Open in email'. */
-function showBlurb(replaced: Element, blurb: string, subject: string) {
+/**
+ * After an intro is sent: the forwardable blurb with Copy ('Copied!' for 2 s) and 'Open in email'; one kept offline
+ * and sent later says so in its title.
+ */
+function showBlurb(replaced: Element, blurb: string, subject: string, sentLater: boolean) {
   const template = document.querySelector<HTMLTemplateElement>('template[data-pitch-template="intro-blurb"]');
   if (!template) return;
   const view = template.content.firstElementChild?.cloneNode(true) as HTMLElement | undefined;
   if (!view) return;
+  const title = view.querySelector("[data-intro-sent-title]");
+  if (title && sentLater) title.textContent = `Your ${KEPT_REQUEST_NAMES.intro} was sent`;
   const text = view.querySelector("textarea");
   if (text) {
     text.value = blurb;
@@ -129,26 +144,41 @@ function showKept(form: HTMLFormElement, submission: Submission) {
   title.textContent = "You're offline: nothing is lost.";
   const body = document.createElement("p");
   body.className = "mt-1";
-  body.textContent = `Your ${WHAT_IS_KEPT[submission.intent]} is saved on this phone and will be sent when the connection returns.`;
+  body.textContent = `Your ${KEPT_REQUEST_NAMES[submission.intent]} is saved on this phone and will be sent when the connection returns.`;
   notice.append(title, body);
   form.replaceWith(notice);
 }
 
-/** The answer to a submission, whether it was just sent or kept and sent later. */
-function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null) {
+/** The project page a submission was made on: `/pitch/{slug}`, from its `/pitch/{slug}/submit` address. */
+const pagePathOf = (submission: Submission) => submission.url.split("?")[0]!.replace(/\/submit$/, "");
+
+/**
+ * The answer to a submission, whether it was just sent (`dialog` is its dialog) or kept offline and sent later
+ * (`dialogs` may open the intro's panel when the visitor is still on its page with no dialog open).
+ */
+function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null, dialogs?: PitchDialogControl) {
   if (!result.ok) {
     const message = result.formError || FAILURE_MESSAGES[submission.intent];
     if (form?.isConnected) showErrors(form, errorsByField(result.fieldErrors ?? {}), message);
     showToast("error", message);
     return;
   }
+  const sentLater = dialog === null;
+  const pagePath = pagePathOf(submission);
+  if (submission.intent === "subscribe") {
+    rememberFollowing(savedListStorage(), decodeURIComponent(pagePath.split("/").pop() ?? ""));
+    if (pagePath === location.pathname) showFollowing(document);
+  }
   const kept = document.querySelector(`[data-kept-submission="${submission.key}"]`);
   const inPlace = form?.isConnected ? form : kept;
-  if (submission.intent === "intro" && inPlace) {
-    showBlurb(inPlace, result.blurb ?? "", introSubject(result.blurb ?? "", submission.projectTitle, submission.visitorName || null));
-    return;
+  if (submission.intent === "intro") {
+    // Kept, then sent after the page was reloaded: the panel opens again on its page, unless another dialog is open
+    // (the toast says it was sent; the text is in the visitor's confirmation e-mail).
+    const panel = inPlace ?? (pagePath === location.pathname && !dialogs?.isOpen() ? dialogs?.open("intro")?.content.querySelector("form") : null);
+    const blurb = result.blurb ?? "";
+    if (panel) return showBlurb(panel, blurb, introSubject(blurb, submission.projectTitle, submission.visitorName || null), sentLater);
   }
-  showToast("success", result.message);
+  showToast("success", confirmationText(submission.intent, result, { sentLater }), CONFIRMATION_TOAST_MS);
   if (inPlace) dialog?.close();
 }
 
@@ -157,8 +187,11 @@ let retrying: ReturnType<typeof setInterval> | undefined;
 /** Venue Wi-Fi often comes back without an `online` event: while something is kept, try again this often. */
 const RETRY_MS = 15_000;
 
-/** Sends what was kept on the phone, oldest first, each once; stops at the first failed connection. */
-export async function sendKeptSubmissions(): Promise<void> {
+/**
+ * Sends what was kept on the phone, oldest first, each once; stops at the first failed connection. Each one sent
+ * says so (issue 23); an intro's panel opens again with its forwardable text.
+ */
+export async function sendKeptSubmissions(dialogs: PitchDialogControl): Promise<void> {
   if (flushing || !canKeepOffline()) return;
   flushing = true;
   try {
@@ -169,9 +202,9 @@ export async function sendKeptSubmissions(): Promise<void> {
       if (answer.kind === "unreachable") break;
       await forgetSubmission(submission.key);
       left -= 1;
-      settle(submission, answer.result, null, null);
+      settle(submission, answer.result, null, null, dialogs);
     }
-    if (left > 0) retrying ??= setInterval(() => void sendKeptSubmissions(), RETRY_MS);
+    if (left > 0) retrying ??= setInterval(() => void sendKeptSubmissions(dialogs), RETRY_MS);
     else {
       clearInterval(retrying);
       retrying = undefined;
@@ -188,7 +221,7 @@ export async function sendKeptSubmissions(): Promise<void> {
  * `/pitch/{slug}/submit` with an idempotency key. With no connection the submission is kept on the phone
  * and sent when the connection returns (where that is possible); otherwise the form says it failed.
  */
-export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
+export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs: () => PitchDialogControl): void {
   const form = dialog.content.querySelector("form");
   if (!form) return;
   const intent = dialog.name as VisitorIntent;
@@ -252,7 +285,7 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string): void {
     try {
       await keepSubmission(submission);
       showKept(form, submission);
-      retrying ??= setInterval(() => void sendKeptSubmissions(), RETRY_MS);
+      retrying ??= setInterval(() => void sendKeptSubmissions(dialogs()), RETRY_MS);
     } catch {
       showErrors(form, {}, FAILURE_MESSAGES[intent]);
     }

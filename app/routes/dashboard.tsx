@@ -22,7 +22,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const isFounder = projects.length > 0;
   const warning = isFounder ? publicUrlWarning(config.publicUrl) : null;
   return {
-    qrAddressWarning: warning && { address: warning.address, message: warning.message },
+    qrAddressWarning: warning && { title: warning.title, message: warning.message },
     isFounder,
     projects: projects.map(({ id, title, slug, status }) => ({ id, title, slug, status, newLeads: newLeads[id] ?? 0 })),
     activity: isFounder ? await loadActivityFeed(database.db, user.id) : [],

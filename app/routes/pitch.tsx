@@ -5,7 +5,7 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { pitchManifestPath, type InstallTarget } from "~/modules/icons/web-manifest";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
-import { FAILURE_MESSAGES, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { confirmationText, FAILURE_MESSAGES, NEXT_STEPS, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { postVisitorForm } from "~/modules/visitor-forms/visitor-submission.server";
 import { PRODUCT_NAME } from "~/product";
 import type { loader as rootLoader } from "~/root";
@@ -36,7 +36,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const cookie = await serializeFlash(context.services.flashCookie, { introBlurb: outcome.blurb ?? "" });
     return redirect(`${pagePath}?dialog=intro&sent=1`, { headers: { "Set-Cookie": cookie } });
   }
-  const cookie = await serializeFlash(context.services.flashCookie, { toast: { type: "success", message: outcome.message } });
+  const cookie = await serializeFlash(context.services.flashCookie, { toast: { type: "success", message: confirmationText(intent, { message: outcome.message, next: NEXT_STEPS[intent] }) } });
   return redirect(pagePath, { headers: { "Set-Cookie": cookie } });
 }
 

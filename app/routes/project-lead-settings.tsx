@@ -1,4 +1,5 @@
 import { readFormData } from "~/modules/http/form-body.server";
+import { mailWarningForBrowser } from "~/config.server";
 import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
@@ -9,28 +10,32 @@ import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { webhookEndpointSchema, type WebhookEndpointInput } from "~/modules/webhooks/webhook-form";
 import { addWebhookEndpoint, deleteWebhookEndpoint } from "~/modules/webhooks/webhooks.server";
+import { testMailMessage, type TestMailResult } from "~/modules/mail/test-mail";
+import { sendTestMail, smtpSecrets, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
+import { createMailTransport } from "~/modules/mail/transport.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-settings";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Alerts & webhooks: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, database, flashCookie } = context.services;
+  const { auth, config, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const settings = await orRedirectToMyProjects(flashCookie, () => loadLeadSettings(database.db, user.id, params.id));
-  return { ...settings, now: new Date().toISOString() };
+  return { ...settings, now: new Date().toISOString(), mailWarning: mailWarningForBrowser(config) };
 }
 
-export type LeadSettingsIntent = "alerts" | "add-webhook" | "delete-webhook";
-export type LeadSettingsResult = FormResult<LeadSettingsIntent, { secret?: string }>;
+export type LeadSettingsIntent = "alerts" | "test-mail" | "add-webhook" | "delete-webhook";
+type LeadSettingsExtra = { secret?: string; testMail?: TestMailResult };
+export type LeadSettingsResult = FormResult<LeadSettingsIntent, LeadSettingsExtra>;
 
-const SETTINGS_INTENTS = ["alerts", "add-webhook", "delete-webhook"] as const;
+const SETTINGS_INTENTS = ["alerts", "test-mail", "add-webhook", "delete-webhook"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
-  return handleFormAction<LeadSettingsIntent, { secret?: string }>({
+  return handleFormAction<LeadSettingsIntent, LeadSettingsExtra>({
     form,
     logger: context.logger,
     intent: intentOf(form, SETTINGS_INTENTS),
@@ -41,6 +46,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: LeadAlertSettings) => {
           await saveLeadAlertSettings(database.db, user.id, params.id, input);
           return { message: "Alert settings saved" };
+        },
+      },
+      "test-mail": {
+        failureMessage: "Failed to send the test e-mail",
+        run: async () => {
+          const openTransport = () => createMailTransport(config, TEST_MAIL_TIMEOUTS);
+          const result = await sendTestMail(database.db, openTransport, user, params.id, context.logger, smtpSecrets(config.smtpUrl));
+          return { message: testMailMessage(result), testMail: result };
         },
       },
       "add-webhook": {

@@ -1,5 +1,6 @@
+import { mailWarningForBrowser } from "~/config.server";
 import { ProjectSectionPage } from "~/components/founder/project-section-nav";
-import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
+import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { BoothLinksCard } from "~/components/founder/booth-links-card";
 import { QrCodesCard } from "~/components/founder/qr-codes-card";
 import { listActiveBoothLinks } from "~/modules/booth/booth-links.server";
@@ -26,7 +27,8 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     project: { id: section.project.id, title: section.project.title, slug: section.project.slug },
     pitchUrl: section.pitchUrl,
     pitchQrSvg: section.pitchQrSvg,
-    qrAddressWarning: warning && { address: warning.address, message: warning.message },
+    qrAddressWarning: warning && { title: warning.title, message: warning.message },
+    mailWarning: mailWarningForBrowser(config),
     qrCodes: section.codes.map((code) => ({
       id: code.id,
       label: code.label,
@@ -44,7 +46,8 @@ export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
   const { project } = loaderData;
   return (
     <ProjectSectionPage projectId={project.id} current="qr-codes" title={`QR codes: ${project.title}`}>
-      <PublicUrlWarningBanner warning={loaderData.qrAddressWarning} />
+      <SetupWarningBanner warning={loaderData.qrAddressWarning} />
+      <SetupWarningBanner warning={loaderData.mailWarning} />
       <QrCodesCard
         projectId={project.id}
         slug={project.slug}

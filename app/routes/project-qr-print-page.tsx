@@ -1,7 +1,7 @@
 import { Download, Printer } from "lucide-react";
 import { Link } from "react-router";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
-import { PublicUrlWarningBanner } from "~/components/founder/public-url-warning";
+import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orErrorPage } from "~/modules/http/domain-errors.server";
@@ -32,7 +32,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     label: sheet.label,
     title: sheet.title,
     svg: sheet.svg,
-    qrAddressWarning: warning && { address: warning.address, message: warning.message },
+    qrAddressWarning: warning && { title: warning.title, message: warning.message },
   };
 }
 
@@ -48,7 +48,7 @@ export default function PrintQrSheet({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-600">
           {loaderData.title} · prints at actual size; choose 100% (no scaling) in the print dialog.
         </p>
-        <PublicUrlWarningBanner warning={loaderData.qrAddressWarning} className="mt-4" />
+        <SetupWarningBanner warning={loaderData.qrAddressWarning} className="mt-4" />
         <div className="mt-4 flex flex-wrap items-center gap-2">
           <div role="group" aria-label="Sheet size" className="flex rounded-lg shadow-sm">
             {PRINT_SHEET_SIZES.map((option, index) => (

@@ -1,3 +1,5 @@
+import { mailWarningForBrowser } from "~/config.server";
+import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { ProjectSectionPage } from "~/components/founder/project-section-nav";
 import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
 import { requireSessionUser } from "~/modules/auth/session.server";
@@ -12,12 +14,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /** The project's updates section; posting an update goes to the edit route's action. */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, database, flashCookie } = context.services;
+  const { auth, config, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const { project, updates } = await orRedirectToMyProjects(flashCookie, () => loadProjectUpdatesSection(database.db, user.id, params.id));
   return {
     project: { id: project.id, title: project.title },
     serverNow: new Date().toISOString(),
+    mailWarning: mailWarningForBrowser(config),
     updates: updates.map((update) => ({ id: update.id, body: update.body, createdAt: update.created_at, mailed: update.digest_slot !== null })),
   };
 }
@@ -26,6 +29,7 @@ export default function ProjectUpdates({ loaderData }: Route.ComponentProps) {
   const { project } = loaderData;
   return (
     <ProjectSectionPage projectId={project.id} current="updates" title={`Updates: ${project.title}`}>
+      <SetupWarningBanner warning={loaderData.mailWarning} />
       <ProjectUpdatesCard projectId={project.id} updates={loaderData.updates} serverNow={loaderData.serverNow} />
     </ProjectSectionPage>
   );

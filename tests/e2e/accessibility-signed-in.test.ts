@@ -105,6 +105,15 @@ const PAGES: PageState<Project>[] = [
   { name: "leads", path: at("/leads") },
   { name: "leads, filtered to none", path: at("/leads?status=passed") },
   { name: "lead settings", path: at("/leads/settings") },
+  {
+    name: "lead settings, test e-mail kept on disk",
+    path: at("/leads/settings"),
+    act: async (page) => {
+      await page.getByRole("button", { name: "Send me a test e-mail" }).click();
+      await page.locator("[data-test-mail-outcome]").waitFor();
+    },
+  },
+  { name: "leads, one lead from an alert link", path: at("/leads?lead=no-such-lead") },
   { name: "pitch page as owner", path: ownerPitch() },
   { name: "pitch page as owner, account menu open", path: ownerPitch(), act: openAccountMenu },
   { name: "pitch page as owner, intro dialog", path: ownerPitch("?dialog=intro") },

@@ -168,6 +168,8 @@ describe("offline", () => {
       const blurb = dialog.getByLabel("Your forwardable intro blurb");
       await blurb.waitFor();
       expect(await blurb.inputValue()).toContain(note);
+      // It says it went out later (issue 23), and what happens next.
+      expect(await dialog.getByRole("status").textContent()).toMatch(/^Your intro request was sentThe founders see it in their leads/);
 
       // Nothing is left to send: another page load sends nothing again.
       await page.goto(pageUrl);

@@ -69,7 +69,10 @@ describe("npm start", () => {
     const untilListening = lines.slice(0, lines.findIndex((line) => line.startsWith("Listening on ")) + 1);
     expect(untilListening.length).toBeLessThanOrEqual(8);
     expect(untilListening.at(-1)).toBe(`Listening on http://localhost:${port}`);
-    expect(untilListening).toContain(`Mail is kept as .eml files in ${path.join(dataDir, "mail")}/`);
+    // Without SMTP_URL the mail line says mail reaches nobody, where it is kept, and how to send it (issue 23).
+    const mailLines = untilListening.filter((line) => line.startsWith(`Mail is kept as .eml files in ${path.join(dataDir, "mail")}/`));
+    expect(mailLines).toHaveLength(1);
+    expect(mailLines[0]).toMatch(/reaches nobody\. To send it, set SMTP_URL .* and MAIL_FROM /);
     expect(untilListening).toContain(`Demo project seeded: http://localhost:${port}/pitch/demo-project`);
     // The default address is the local one, so the founder is told that printed codes will not open (never silently).
     expect(untilListening.filter((line) => line.startsWith(`QR codes point to http://localhost:${port}, an address that only opens on this computer.`))).toHaveLength(1);

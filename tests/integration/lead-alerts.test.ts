@@ -73,6 +73,12 @@ describeEachDialect("founder alerts per project", (getDb) => {
     expect(summary!.text_body).toContain("Intro request: Ada <script>alert(1)</script> <ada@example.com> (Angel)");
     expect(summary!.text_body).toContain("Signal: Bo <bo@example.com>, Angel ($5k-$25k)");
     expect(summary!.text_body).toContain(`https://pitch.example/project/${project.id}/leads`);
+    // Each line links to its person in the inbox.
+    const bo = await db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", "bo@example.com").executeTakeFirstOrThrow();
+    for (const { id } of [lead, bo]) {
+      expect(summary!.text_body).toContain(`Open in your leads: https://pitch.example/project/${project.id}/leads?lead=${id}`);
+      expect(summary!.html_body).toContain(`href="https://pitch.example/project/${project.id}/leads?lead=${id}"`);
+    }
     expect(summary!.html_body).not.toContain("<script>");
     expect(summary!.html_body).toContain("&lt;script&gt;");
     const everything = await db.selectFrom("mail_outbox").select(["text_body", "html_body", "subject"]).execute();

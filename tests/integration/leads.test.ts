@@ -269,3 +269,28 @@ describeEachDialect("lead inbox input that no database could hold", (getDb) => {
     await expect(leadVCard(db, project.ownerId, project.id, "lead\u0000")).rejects.toMatchObject({ code: "not_found" });
   });
 });
+
+describeEachDialect("one lead by its address (issue 23: where founder alerts link)", (getDb) => {
+  it("shows only the lead `?lead=` names, and nothing for another project's lead or an id that cannot be one", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    await tick();
+    await intro(db, project.id, { name: "Bo", email: "bo@example.com" });
+    await intro(db, other.id, { name: "Zoe", email: "zoe@example.com" });
+    const { readLeadFilters } = await import("~/modules/leads/lead-forms");
+    const leadOf = (projectId: string, email: string) =>
+      db.selectFrom("leads").select("id").where("project_id", "=", projectId).where("email", "=", email).executeTakeFirstOrThrow();
+    const ada = await leadOf(project.id, "ada@example.com");
+    const zoe = await leadOf(other.id, "zoe@example.com");
+
+    const one = await openLeadInbox(db, project.ownerId, project.id, readLeadFilters(new URLSearchParams({ lead: ada.id })));
+    expect(one.leads.map((lead) => lead.name)).toEqual(["Ada"]);
+    expect(one.total).toBe(2);
+    expect((await openLeadInbox(db, project.ownerId, project.id, readLeadFilters(new URLSearchParams({ lead: zoe.id })))).leads).toEqual([]);
+    expect((await openLeadInbox(db, project.ownerId, project.id, readLeadFilters(new URLSearchParams({ lead: "x' or 1=1 --" })))).leads).toEqual([]);
+    // Another founder cannot read it through the link.
+    await expect(openLeadInbox(db, other.ownerId, project.id, readLeadFilters(new URLSearchParams({ lead: ada.id })))).rejects.toMatchObject({ code: "not_found" });
+  });
+});

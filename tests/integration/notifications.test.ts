@@ -70,7 +70,7 @@ async function founderProject(database: AppDatabase, tag: string) {
 const services = (database: AppDatabase) => ({ database, unsubscribeTokens: testTokens, logger });
 
 describeEachDialect("notification e-mails", (getDb, dialect) => {
-  it("alerts the founder of an intro with the forwardable blurb; replies go to the visitor", async () => {
+  it("alerts the founder of an intro with the forwardable blurb and a link to the lead; replies go to the visitor", async () => {
     const database = getDb();
     const { founderEmail, project } = await founderProject(database, "intro");
     const visitor = `ada-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -82,8 +82,8 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
       anonymous,
     );
     const { mails } = await deliver(database, [founderEmail, visitor]);
-    expect(mails.map(addressOf)).toEqual([founderEmail]);
-    const [alert] = mails;
+    expect(mails.map(addressOf).sort()).toEqual([founderEmail, visitor].sort());
+    const alert = mails.find((mail) => addressOf(mail) === founderEmail);
     expect(alert?.subject).toBe("New intro request for Harbor intro: Ada Marsh");
     expect(alert?.text).toContain("Ada Marsh asked for an intro through the Harbor intro pitch page.");
     expect(alert?.text).toContain(`E-mail: ${visitor}`);
@@ -91,8 +91,22 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     for (const line of blurb.split("\n").filter(Boolean)) expect(alert?.text).toContain(`> ${line}`);
     expect(alert?.html).toContain("Forwardable intro blurb");
     expect(alert?.replyTo?.value[0]?.address).toBe(visitor);
-    expect(alert?.text).toContain(`${TEST_PUBLIC_URL}/project/${project.id}/analytics`);
+    const lead = await database.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", visitor).executeTakeFirstOrThrow();
+    expect(alert?.text).toContain(`Open Ada Marsh in your leads: ${TEST_PUBLIC_URL}/project/${project.id}/leads?lead=${lead.id}`);
+    expect(alert?.text).not.toContain("/analytics");
     expect(header(alert!, "List-Unsubscribe")).toBeUndefined();
+
+    // The visitor's copy (issue 23): what they asked, the forwardable text, what happens next; no tracking, no list.
+    const confirmation = mails.find((mail) => addressOf(mail) === visitor)!;
+    expect(confirmation.subject).toBe("Your intro request to Harbor intro is sent");
+    expect(confirmation.text).toContain("Hi Ada Marsh,");
+    expect(confirmation.text).toContain("Your note: I can introduce you to two clinics");
+    expect(confirmation.text).toContain("You are: Angel");
+    for (const line of blurb.split("\n").filter(Boolean)) expect(confirmation.text).toContain(`> ${line}`);
+    expect(confirmation.text).toContain("What happens next: the founders read your request and answer you at this address");
+    expect(confirmation.text).toContain("You are not subscribed to anything.");
+    expect(header(confirmation, "List-Unsubscribe")).toBeUndefined();
+    expect(confirmation.html).not.toMatch(/<img|\/unsubscribe|\/track/);
   });
 
   it("confirms a signal to the visitor (non-binding, how to unsubscribe) and alerts the founder", async () => {
@@ -129,6 +143,9 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(alert.text).toContain("Omar Haddad signaled non-binding interest in Harbor signal.");
     expect(alert.text).toContain("> Loved the pilot numbers");
     expect(alert.text).toContain("Shown on your Recognition Wall; their message is for you only");
+    const lead = await database.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", visitor).executeTakeFirstOrThrow();
+    expect(alert.text).toContain(`Open Omar Haddad in your leads: ${TEST_PUBLIC_URL}/project/${project.id}/leads?lead=${lead.id}`);
+    expect(alert.html).toContain(`href="${TEST_PUBLIC_URL}/project/${project.id}/leads?lead=${lead.id}"`);
   });
 
   it("tells a visitor who also shows their message that it is on the wall, and one who shows nothing that nothing is", async () => {

@@ -90,7 +90,9 @@ describeEachDialect("one contact per address per project", (getDb) => {
     expect(await db.selectFrom("signals").select(["contact_id", "message"]).where("project_id", "=", project.id).execute()).toEqual([{ contact_id: intro.contactId, message: "In!" }]);
     const stats = await db.selectFrom("project_stats").select(["intros", "subscribers", "signals"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
     expect(stats).toEqual({ intros: 2, subscribers: 1, signals: 1 });
+    // The second intro's confirmation is past the visitor mail cap (3 per project per hour).
     expect(await db.selectFrom("mail_outbox").select("kind").where("recipient", "=", "ada@example.com").orderBy("kind").execute()).toEqual([
+      { kind: "intro-confirmation" },
       { kind: "signal-confirmation" },
       { kind: "welcome" },
     ]);

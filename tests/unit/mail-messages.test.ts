@@ -16,7 +16,7 @@ describe("e-mail messages", () => {
       roleTags: ["Angel"],
       linkedinUrl: null,
       blurb: "Intro: Eve → Harbor\n\n<b>hi</b>",
-      analyticsUrl: "https://pitch.example/project/p/analytics",
+      leadUrl: "https://pitch.example/project/p/leads?lead=l1",
     });
     expect(mail.html).not.toContain("<script>");
     expect(mail.html).toContain("&lt;script&gt;");

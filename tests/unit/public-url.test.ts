@@ -48,6 +48,7 @@ describe("publicUrlWarning", () => {
     expect(publicUrlWarning("http://localhost:3000/")).toEqual({
       problem: "loopback",
       address: "http://localhost:3000",
+      title: "QR codes will not open on phones",
       message:
         "QR codes point to http://localhost:3000, an address that only opens on this computer. Set PUBLIC_URL to the https address phones will reach (for example https://pitch.example.com), then restart PitchQR.",
     });

@@ -8,7 +8,7 @@ import { cardClass, SectionCard } from "~/components/ui/card";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { useClock } from "~/components/ui/use-clock";
-import { PublicUrlWarningBanner } from "./public-url-warning";
+import { SetupWarningBanner, type SetupWarning } from "./setup-warning-banner";
 import { ActivityFeed } from "./insights/activity-feed";
 import { SignalList } from "./insights/signal-list";
 
@@ -21,7 +21,7 @@ export type DashboardViewProps = {
   mySignals: MySignal[];
   now: string;
   /** Set when the address QR codes encode will not open on visitors' phones (issue 13). */
-  qrAddressWarning?: { address: string; message: string } | null;
+  qrAddressWarning?: SetupWarning | null;
 };
 
 const newProjectLink = (
@@ -67,7 +67,7 @@ export function DashboardView({ isFounder, projects, activity, mySignals, now, q
   return (
     <main className="mx-auto max-w-6xl px-4 pt-8 pb-16 sm:pt-10">
       <PageHeader title="Founder Dashboard" subtitle="Your projects and what is happening on them, live" actions={newProjectLink} />
-      <PublicUrlWarningBanner warning={qrAddressWarning} className="mb-4" />
+      <SetupWarningBanner warning={qrAddressWarning} className="mb-4" />
       <div className="grid gap-4 lg:grid-cols-5">
         <ProjectsCard projects={projects} className="lg:col-span-2" />
         <ActivityFeed initial={activity} now={clock} className="lg:col-span-3" />

@@ -7,7 +7,7 @@ import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields
 import { useCopy } from "~/components/ui/use-copy";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
-import { INTRO_SENT_MESSAGE, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
 import { Honeypot, NameAndEmailFields } from "./form-controls";
@@ -127,9 +127,15 @@ export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact 
 
   return (
     <div className="space-y-4">
-      <div role="status" className="flex items-center gap-3 rounded-xl bg-emerald-50 px-4 py-3 text-emerald-800">
-        <PartyPopper aria-hidden className="size-5 shrink-0" />
-        <p className="text-sm font-semibold">{INTRO_SENT_MESSAGE}</p>
+      <div role="status" className="flex items-start gap-3 rounded-xl bg-emerald-50 px-4 py-3 text-emerald-800">
+        <PartyPopper aria-hidden className="mt-0.5 size-5 shrink-0" />
+        <div className="min-w-0 text-sm">
+          {/* The anonymous page's script says 'Your intro request was sent' here when it was kept offline and sent later. */}
+          <p className="font-semibold" data-intro-sent-title>
+            {INTRO_SENT_MESSAGE}
+          </p>
+          <p className="mt-0.5 leading-snug">{NEXT_STEPS.intro}</p>
+        </div>
       </div>
       <div>
         <label htmlFor={`${id}-blurb`} className="block text-sm font-medium text-slate-800">

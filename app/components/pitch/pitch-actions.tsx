@@ -1,5 +1,6 @@
 import { BellRing, Bookmark, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
+import { FOLLOWING_LABEL } from "./following";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
 import { DIALOG_LINK_STATE, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
@@ -31,7 +32,18 @@ const heroStyles: Record<DialogAction["dialog"] | "book", string> = {
 };
 
 /** The hero's four buttons: real links (`?dialog=…`), so they work before JavaScript has loaded. */
-export function HeroActions({ dialogs, calendlyUrl, centered }: { dialogs: PitchDialogs; calendlyUrl: string | null; centered?: boolean }) {
+export function HeroActions({
+  dialogs,
+  calendlyUrl,
+  centered,
+  following = false,
+}: {
+  dialogs: PitchDialogs;
+  calendlyUrl: string | null;
+  centered?: boolean;
+  /** This device follows the project's updates (issue 23): Follow Updates reads 'Following'. */
+  following?: boolean;
+}) {
   const booking = bookingUrl(calendlyUrl);
   return (
     <div className={`grid grid-cols-2 gap-2.5 sm:flex sm:flex-wrap sm:gap-3 ${centered ? "md:justify-center" : "md:grid"}`}>
@@ -44,9 +56,10 @@ export function HeroActions({ dialogs, calendlyUrl, centered }: { dialogs: Pitch
           aria-haspopup="dialog"
           className={heroStyles[dialog]}
           {...preloadFormsOnIntent}
+          {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
         >
           <Icon aria-hidden className="size-[18px] shrink-0" />
-          {label}
+          {dialog === "subscribe" ? <span data-follow-label={FOLLOWING_LABEL}>{following ? FOLLOWING_LABEL : label}</span> : label}
         </Link>
       ))}
       {booking ? (
@@ -67,7 +80,7 @@ export function HeroActions({ dialogs, calendlyUrl, centered }: { dialogs: Pitch
 const barItem = "flex min-h-14 flex-col items-center justify-center gap-1 rounded-xl px-1 py-1.5 text-[11px] font-semibold leading-none transition-colors";
 
 /** Under 768 px: the four actions stay in reach at the bottom of the screen (SPEC.md section 2, item 9). */
-export function MobileActionBar({ dialogs, calendlyUrl }: { dialogs: PitchDialogs; calendlyUrl: string | null }) {
+export function MobileActionBar({ dialogs, calendlyUrl, following = false }: { dialogs: PitchDialogs; calendlyUrl: string | null; following?: boolean }) {
   const booking = bookingUrl(calendlyUrl);
   return (
     <nav
@@ -82,12 +95,13 @@ export function MobileActionBar({ dialogs, calendlyUrl }: { dialogs: PitchDialog
               state={DIALOG_LINK_STATE}
               preventScrollReset
               aria-haspopup="dialog"
-              aria-label={label}
+              aria-label={dialog === "subscribe" && following ? FOLLOWING_LABEL : label}
               {...preloadFormsOnIntent}
+              {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
               className={`${barItem} ${dialog === "intro" ? "text-brand-700" : "text-slate-700"} hover:bg-slate-100 active:bg-slate-200`}
             >
               <Icon aria-hidden className="size-5" />
-              {short}
+              {dialog === "subscribe" ? <span data-follow-label={FOLLOWING_LABEL}>{following ? FOLLOWING_LABEL : short}</span> : short}
             </Link>
           </li>
         ))}

@@ -9,6 +9,7 @@ import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStri
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
 import { trackScanOnce } from "./track-scan";
+import { useFollowing } from "./use-following";
 import { useLiveWall } from "./use-live-wall";
 import { usePitchDialogs } from "./use-pitch-dialogs";
 
@@ -34,6 +35,8 @@ function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageVi
   const now = useClock();
   // Decided when the page opens: a later revalidation (after a form) is a data request the door never sees either.
   const countOnOpen = useRef(countScan);
+  // Not following when rendered on the server; the anonymous document's script shows the device's state (decision 13).
+  const following = useFollowing(project.slug);
   useEffect(() => {
     // Once per project per page load the door did not count, with the `?qr=` code the visitor arrived with.
     if (countOnOpen.current) trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
@@ -43,7 +46,7 @@ function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageVi
     <div data-pitch-page={project.slug} data-project-id={project.id}>
       {project.isDraft ? <DraftBanner /> : null}
       <main>
-        <Hero project={project} dialogs={dialogs} />
+        <Hero project={project} dialogs={dialogs} following={following} />
         <div className="space-y-6 pt-6 md:space-y-8 md:pt-0">
           <StatsStrip
             signals={wall.signals}
@@ -71,7 +74,7 @@ function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageVi
       />
       <PhoneDialog open={dialogs.open === "phone"} closeTo={dialogs.closeTo} onClose={dialogs.close} />
 
-      <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} />
+      <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} following={following} />
       {enhanced ? <DialogTemplates page={page} closeTo={dialogs.closeTo} /> : null}
     </div>
   );

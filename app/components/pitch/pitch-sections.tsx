@@ -24,7 +24,7 @@ export function DraftBanner() {
   );
 }
 
-export function Hero({ project, dialogs }: { project: Project; dialogs: PitchDialogs }) {
+export function Hero({ project, dialogs, following = false }: { project: Project; dialogs: PitchDialogs; following?: boolean }) {
   const video = parseVideoUrl(project.videoUrl);
   // A player gets the column beside the text from 768 px; a plain video link stays with the text.
   const hasVideo = video?.kind === "embed";
@@ -70,7 +70,7 @@ export function Hero({ project, dialogs }: { project: Project; dialogs: PitchDia
           </div>
         ) : null}
         <div className={hasVideo ? "md:col-start-1 md:self-start" : ""}>
-          <HeroActions dialogs={dialogs} calendlyUrl={project.calendlyUrl} centered={!hasVideo} />
+          <HeroActions dialogs={dialogs} calendlyUrl={project.calendlyUrl} centered={!hasVideo} following={following} />
           <div className={`mt-4 flex flex-wrap items-center gap-x-5 gap-y-2 ${hasVideo ? "" : "md:justify-center"}`}>
             <SaveControls />
             <OpenOnPhone dialogs={dialogs} />

@@ -2,7 +2,7 @@ import { Check, Info } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
-import { SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { CONFIRMATION_TOAST_MS, confirmationText, SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/signals/amount-format";
@@ -15,6 +15,10 @@ const FIELD_ORDER = ["tierId", "name", "email", "message", "showName", "showMess
 const MESSAGE_MAX = maxLengthOf(signalSchema, "message");
 
 export const SIGNAL_NOTICE = "This is a non-binding signal of interest. No payment is made and no securities are offered.";
+
+/** Issue 23: exactly what 'Show my name' publishes and what never is, beside the choice (decision 18 for the message). */
+export const SHOW_NAME_DISCLOSURE =
+  "Ticked, the public wall shows your name and the tier you chose. Your e-mail always stays private, and so does your message unless you also tick the box below.";
 
 export type SignalFormProps = { tiers: PublicTier[]; actionData: VisitorActionResult | undefined; onSuccess: () => void };
 
@@ -29,7 +33,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
     fieldOrder: FIELD_ORDER,
     actionData,
     onSuccess: (result) => {
-      toast.success(result.message || SIGNAL_RECORDED_MESSAGE);
+      toast.success(confirmationText("signal", { message: result.message || SIGNAL_RECORDED_MESSAGE, next: result.next }), { duration: CONFIRMATION_TOAST_MS });
       onSuccess();
     },
   });
@@ -132,6 +136,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
           defaultChecked
           onChange={(event) => setShowName(event.currentTarget.checked)}
           label="Show my name on the Recognition Wall"
+          hint={SHOW_NAME_DISCLOSURE}
           error={form.fieldError("showName")}
         />
         <CheckboxField

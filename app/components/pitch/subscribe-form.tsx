@@ -1,6 +1,9 @@
 import { useId } from "react";
 import { toast } from "sonner";
-import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { useParams } from "react-router";
+import { CONFIRMATION_TOAST_MS, confirmationText, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { savedListStorage } from "~/modules/saved/saved-list";
+import { rememberFollowing } from "./following";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert } from "~/components/ui/form-fields";
@@ -13,6 +16,7 @@ export type SubscribeFormProps = { onClose: () => void; actionData: VisitorActio
 
 export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
   const id = useId();
+  const { slug } = useParams();
   const form = useVisitorForm({
     intent: "subscribe",
     schema: subscribeSchema,
@@ -20,7 +24,8 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
     actionData,
     // Closing unmounts the form, which resets it.
     onSuccess: (result) => {
-      toast.success(result.message);
+      toast.success(confirmationText("subscribe", result), { duration: CONFIRMATION_TOAST_MS });
+      if (slug) rememberFollowing(savedListStorage(), slug);
       onClose();
     },
   });

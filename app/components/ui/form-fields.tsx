@@ -118,8 +118,9 @@ export function CheckboxField({
   name,
   label,
   error,
+  hint,
   ...input
-}: { id: string; name: string; label: ReactNode; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+}: { id: string; name: string; label: ReactNode; error?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div>
       <div className="flex items-start gap-3">
@@ -128,13 +129,20 @@ export function CheckboxField({
           name={name}
           type="checkbox"
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(error && `${id}-error`)}
+          aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null)}
           className="peer mt-0.5 size-5 shrink-0 rounded border-slate-300 accent-brand-600 disabled:cursor-not-allowed"
           {...input}
         />
-        <label htmlFor={id} className="text-sm leading-snug text-slate-700 peer-disabled:text-slate-400">
-          {label}
-        </label>
+        <div className="min-w-0 text-slate-700 peer-disabled:text-slate-400">
+          <label htmlFor={id} className="text-sm leading-snug">
+            {label}
+          </label>
+          {hint ? (
+            <p id={`${id}-hint`} className="mt-1 text-xs leading-snug text-slate-600">
+              {hint}
+            </p>
+          ) : null}
+        </div>
       </div>
       <FieldError id={`${id}-error`} message={error} />
     </div>

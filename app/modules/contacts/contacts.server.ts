@@ -7,7 +7,7 @@ import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
-import { introAlertMail, welcomeMail } from "~/modules/mail/messages.server";
+import { introAlertMail, introConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./visitor-form-rules";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
@@ -111,7 +111,7 @@ export async function submitIntro(
       .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
     await countSourceAction(trx, project.id, source, email, "intros");
-    await recordLeadActivity(trx, {
+    const leadId = await recordLeadActivity(trx, {
       project,
       email: input.email,
       name: input.name,
@@ -119,6 +119,20 @@ export async function submitIntro(
       eventSource: await leadEventOf(trx, project.id, source),
       at: now,
     });
+    await enqueueVisitorMail(
+      trx,
+      project.id,
+      introConfirmationMail({
+        to: email,
+        name: input.name,
+        projectTitle: project.title,
+        roleTags: input.roleTags,
+        linkedinUrl: input.linkedinUrl,
+        note: input.note,
+        blurb,
+        pitchUrl: links.pitchUrl(project.slug),
+      }),
+    );
     const founderEmail = await ownerEmailOf(trx, project.owner_id);
     if (founderEmail) {
       const roles = input.roleTags.length ? ` (${input.roleTags.join(", ")})` : "";
@@ -131,9 +145,10 @@ export async function submitIntro(
           roleTags: input.roleTags,
           linkedinUrl: input.linkedinUrl,
           blurb,
-          analyticsUrl: links.analyticsUrl(project.id),
+          leadUrl: links.leadUrl(project.id, leadId),
         }),
         summary: `Intro request: ${input.name} <${email}>${roles}`,
+        leadId,
       });
     }
     return contact.id;

@@ -37,13 +37,39 @@ export function visitorIntentOf(value: unknown): VisitorIntent {
   return INTENTS.includes(value as VisitorIntent) ? (value as VisitorIntent) : "intro";
 }
 
-/** What the pitch page's forms answer; an intro's success carries the forwardable blurb. */
-export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string }>;
+/**
+ * What the pitch page's forms answer; an intro's success carries the forwardable blurb, and every success what
+ * happens next (`NEXT_STEPS`, sent by the server so the anonymous page's script does not carry the words).
+ */
+export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string; next?: string }>;
 
 /** The spec's success toasts. */
 export const SUBSCRIBED_MESSAGE = "You're on the list—weekly Friday digest, unsub anytime.";
 export const SIGNAL_RECORDED_MESSAGE = "Signal of interest recorded!";
 export const INTRO_SENT_MESSAGE = "Intro request sent!";
+
+/**
+ * What happens next, said after each spec confirmation (issue 23) by both renderers: in the toasts, the intro's
+ * panel and the notice a page without JavaScript shows. True whatever the founder's alert settings are. Successful
+ * answers carry it as `next`.
+ */
+export const NEXT_STEPS: Record<VisitorIntent, string> = {
+  intro: "The founders see it in their leads and reply to you by e-mail; a copy of your intro text is on its way to your inbox.",
+  subscribe: "Your first digest comes on a Friday after the founders ship something.",
+  signal: "The founders see it in their leads now and may follow up by e-mail.",
+};
+
+/** What the visitor's request was called while it waited on the phone: 'Your intro request was sent'. */
+export const KEPT_REQUEST_NAMES: Record<VisitorIntent, string> = { intro: "intro request", subscribe: "request to follow updates", signal: "signal of interest" };
+
+/** A confirmation with its next step; a request kept offline and sent later says so first. */
+export function confirmationText(intent: VisitorIntent, answer: { message: string; next?: string | undefined }, options: { sentLater?: boolean } = {}): string {
+  const sent = options.sentLater ? `Your ${KEPT_REQUEST_NAMES[intent]} was sent. ` : "";
+  return `${sent}${answer.message}${answer.next ? ` ${answer.next}` : ""}`;
+}
+
+/** How long a confirmation toast stays: long enough to read the next step. */
+export const CONFIRMATION_TOAST_MS = 8_000;
 
 /** The spec's fallback messages when the server gives none. */
 export const FAILURE_MESSAGES: Record<VisitorIntent, string> = {

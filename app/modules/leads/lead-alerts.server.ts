@@ -39,7 +39,7 @@ export async function queueFounderAlert(
   trx: Kysely<Database>,
   projectId: string,
   kind: "intro" | "signal",
-  alert: { mail: OutgoingMail; summary: string },
+  alert: { mail: OutgoingMail; summary: string; leadId: string },
   now = new Date(),
 ): Promise<AlertMode> {
   const settings = await alertSettingsOf(trx, projectId);
@@ -48,7 +48,7 @@ export async function queueFounderAlert(
   if (mode === "daily") {
     await trx
       .insertInto("pending_lead_alerts")
-      .values({ id: crypto.randomUUID(), project_id: projectId, kind, summary: alert.summary, created_at: now.toISOString(), summary_slot: null })
+      .values({ id: crypto.randomUUID(), project_id: projectId, kind, summary: alert.summary, lead_id: alert.leadId, created_at: now.toISOString(), summary_slot: null })
       .execute();
   }
   return mode;
@@ -100,7 +100,15 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
       .selectFrom("pending_lead_alerts")
       .innerJoin("projects", "projects.id", "pending_lead_alerts.project_id")
       .innerJoin("users", "users.id", "projects.owner_id")
-      .select(["pending_lead_alerts.id", "pending_lead_alerts.project_id", "pending_lead_alerts.kind", "pending_lead_alerts.summary", "projects.title", "users.email"])
+      .select([
+        "pending_lead_alerts.id",
+        "pending_lead_alerts.project_id",
+        "pending_lead_alerts.kind",
+        "pending_lead_alerts.summary",
+        "pending_lead_alerts.lead_id",
+        "projects.title",
+        "users.email",
+      ])
       .where("pending_lead_alerts.summary_slot", "is", null)
       .where("pending_lead_alerts.created_at", "<=", slot.at.toISOString())
       .where("pending_lead_alerts.project_id", "in", projectIds)
@@ -110,7 +118,12 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
     const byProject = new Map<string, typeof pending>();
     for (const line of pending) byProject.set(line.project_id, [...(byProject.get(line.project_id) ?? []), line]);
     const mails = [...byProject].map(([projectId, lines]) =>
-      leadAlertSummaryMail({ to: lines[0]!.email, projectTitle: lines[0]!.title, lines, leadsUrl: links.leadsUrl(projectId) }),
+      leadAlertSummaryMail({
+        to: lines[0]!.email,
+        projectTitle: lines[0]!.title,
+        lines: lines.map((line) => ({ kind: line.kind, summary: line.summary, leadUrl: line.lead_id ? links.leadUrl(projectId, line.lead_id) : null })),
+        leadsUrl: links.leadsUrl(projectId),
+      }),
     );
     const messages = await enqueueMails(trx, mails, now);
     await trx

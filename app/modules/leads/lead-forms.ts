@@ -55,6 +55,8 @@ export const leadFilterSchema = z.object({
   event: optionalQueryText(100),
   q: optionalQueryText(LEAD_SEARCH_MAX_LENGTH),
   after: optionalQueryText(200),
+  /** One lead, as a founder alert links to it (`?lead={id}`): the inbox shows that lead alone. */
+  lead: z.optional(optionalQueryText(64)),
 });
 export type LeadFilters = z.infer<typeof leadFilterSchema>;
 
@@ -66,7 +68,7 @@ export function readLeadFilters(search: URLSearchParams): LeadFilters {
 /** The query string for a set of filters (without empty ones), for links and the vCards download. */
 export function leadFilterQuery(filters: Partial<LeadFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ["action", "event", "status", "q", "after"] as const) {
+  for (const key of ["lead", "action", "event", "status", "q", "after"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

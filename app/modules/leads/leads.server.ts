@@ -83,6 +83,7 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
   if (filters.action === "intro") query = query.where("did_intro", "=", true);
   if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
   if (filters.action === "signal") query = query.where("did_signal", "=", true);
+  if (filters.lead) query = isRecordId(filters.lead) ? query.where("id", "=", filters.lead) : query.where(sql<SqlBool>`1 = 0`);
   if (filters.status) query = query.where("status", "=", filters.status);
   if (filters.event === UNKNOWN_EVENT) query = query.where("event_source", "is", null);
   else if (filters.event) query = query.where("event_source", "=", filters.event);

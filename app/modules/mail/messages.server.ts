@@ -8,7 +8,10 @@ import type { OutgoingMail } from "./outbox.server";
  * typed is escaped in the HTML; header values are made single-line by the outbox.
  */
 
-type Block = { kind: "p"; text: string } | { kind: "quote"; text: string } | { kind: "link"; label: string; url: string } | { kind: "list"; items: string[] };
+type Link = { label: string; url: string };
+/** A list item is a line of text, optionally with a link under it. */
+type ListItem = string | { text: string; link: Link };
+type Block = { kind: "p"; text: string } | { kind: "quote"; text: string } | ({ kind: "link" } & Link) | { kind: "list"; items: ListItem[] };
 
 type Letter = { heading: string; blocks: Block[]; footer: Block[] };
 
@@ -30,7 +33,10 @@ function blockText(block: Block): string {
     case "link":
       return `${block.label}: ${block.url}`;
     case "list":
-      return block.items.map((item) => `- ${item.replace(/\n/g, "\n  ")}`).join("\n");
+      return block.items
+        .map((item) => (typeof item === "string" ? item : `${item.text}\n${item.link.label}: ${item.link.url}`))
+        .map((item) => `- ${item.replace(/\n/g, "\n  ")}`)
+        .join("\n");
   }
 }
 
@@ -44,8 +50,13 @@ function blockHtml(block: Block): string {
     case "link":
       return `<p style="margin:0 0 16px"><a href="${escapeHtml(block.url)}" style="color:#4f46e5;font-weight:600">${escapeHtml(block.label)}</a></p>`;
     case "list":
-      return `<ul style="margin:0 0 16px;padding-left:20px">${block.items.map((item) => `<li style="margin:0 0 8px">${text(item)}</li>`).join("")}</ul>`;
+      return `<ul style="margin:0 0 16px;padding-left:20px">${block.items.map((item) => `<li style="margin:0 0 8px">${listItemHtml(item, text)}</li>`).join("")}</ul>`;
   }
+}
+
+function listItemHtml(item: ListItem, text: (value: string) => string): string {
+  if (typeof item === "string") return text(item);
+  return `${text(item.text)}<br><a href="${escapeHtml(item.link.url)}" style="color:#4f46e5;font-weight:600">${escapeHtml(item.link.label)}</a>`;
 }
 
 function compose(letter: Letter): { text: string; html: string } {
@@ -160,6 +171,63 @@ export function welcomeMail(input: WelcomeInput): OutgoingMail {
   return { kind: "welcome", to: input.to, subject: `You're following ${input.projectTitle}`, text, html, headers: unsubscribeHeaders(input.unsubscribe) };
 }
 
+export type IntroConfirmationInput = {
+  to: string;
+  name: string;
+  projectTitle: string;
+  roleTags: string[];
+  linkedinUrl: string | null;
+  note: string;
+  blurb: string;
+  pitchUrl: string;
+};
+
+/**
+ * To a visitor after an intro request (issue 23): what they asked, the forwardable text to pass on, and what happens
+ * next. No tracking of any kind and no unsubscribe link: an intro subscribes nobody to anything.
+ */
+export function introConfirmationMail(input: IntroConfirmationInput): OutgoingMail {
+  const { text, html } = compose({
+    heading: `Your intro request to ${input.projectTitle} is sent`,
+    blocks: [
+      { kind: "p", text: `Hi ${input.name},` },
+      { kind: "p", text: `The founders of ${input.projectTitle} have your intro request. Here is what you sent:` },
+      {
+        kind: "list",
+        items: [
+          `Your note: ${input.note}`,
+          ...(input.roleTags.length ? [`You are: ${input.roleTags.join(", ")}`] : []),
+          ...(input.linkedinUrl ? [`LinkedIn: ${input.linkedinUrl}`] : []),
+        ],
+      },
+      { kind: "p", text: "Your forwardable intro text, to send to anyone who should meet the team:" },
+      { kind: "quote", text: input.blurb },
+      { kind: "p", text: `What happens next: the founders read your request and answer you at this address, directly. ${PRODUCT_NAME} sends you nothing else about it.` },
+      { kind: "link", label: `Visit ${input.projectTitle}`, url: input.pitchUrl },
+    ],
+    footer: [
+      {
+        kind: "p",
+        text: `You received this once because you requested an intro on the ${input.projectTitle} pitch page. You are not subscribed to anything.`,
+      },
+    ],
+  });
+  return { kind: "intro-confirmation", to: input.to, subject: `Your intro request to ${input.projectTitle} is sent`, text, html };
+}
+
+/** 'Send me a test e-mail' on the alerts screen (issue 23): proof that alerts reach the founder's address. */
+export function testMail(input: { to: string; projectTitle: string }): OutgoingMail {
+  const { text, html } = compose({
+    heading: "Your test e-mail arrived",
+    blocks: [
+      { kind: "p", text: `You asked for this test message on the alerts screen of ${input.projectTitle}.` },
+      { kind: "p", text: "Since it reached you, so will your alerts about new intros and signals, and your visitors' confirmations leave the same way." },
+    ],
+    footer: [{ kind: "p", text: `Sent once, at your request, to the address you sign in to ${PRODUCT_NAME} with.` }],
+  });
+  return { kind: "test-mail", to: input.to, subject: `Test e-mail from ${PRODUCT_NAME} (${input.projectTitle})`, text, html };
+}
+
 export type UnsubscribeConfirmationInput = { to: string; projectTitles: string[]; confirmUrl: string };
 
 /**
@@ -240,7 +308,8 @@ export type IntroAlertInput = {
   roleTags: string[];
   linkedinUrl: string | null;
   blurb: string;
-  analyticsUrl: string;
+  /** This person in the founder's lead inbox. */
+  leadUrl: string;
 };
 
 /** To the founder for each intro request, with the blurb ready to forward. Replies go to the visitor. */
@@ -258,7 +327,7 @@ export function introAlertMail(input: IntroAlertInput): OutgoingMail {
       { kind: "p", text: "Forwardable intro blurb:" },
       { kind: "quote", text: input.blurb },
       { kind: "p", text: `Reply to this e-mail to answer ${input.visitorName} directly.` },
-      { kind: "link", label: "See every contact and scan", url: input.analyticsUrl },
+      { kind: "link", label: `Open ${input.visitorName} in your leads`, url: input.leadUrl },
     ],
     footer: [{ kind: "p", text: `You received this because you own ${input.projectTitle} on ${PRODUCT_NAME}.` }],
   });
@@ -284,7 +353,8 @@ export type SignalAlertInput = {
   isPublic: boolean;
   messagePublic: boolean;
   eventSource: string | null;
-  analyticsUrl: string;
+  /** This person in the founder's lead inbox. */
+  leadUrl: string;
 };
 
 /** To the founder for each new signal of interest. */
@@ -311,7 +381,7 @@ export function signalAlertMail(input: SignalAlertInput): OutgoingMail {
       },
       ...(input.message ? ([{ kind: "p", text: "Their message:" }, { kind: "quote", text: input.message }] satisfies Block[]) : []),
       { kind: "p", text: "A signal is not a commitment; follow up off-platform." },
-      { kind: "link", label: "See your analytics", url: input.analyticsUrl },
+      { kind: "link", label: `Open ${input.visitorName} in your leads`, url: input.leadUrl },
     ],
     footer: [{ kind: "p", text: `You received this because you own ${input.projectTitle} on ${PRODUCT_NAME}.` }],
   });
@@ -371,7 +441,7 @@ export type LeadAlertSummaryInput = {
   to: string;
   projectTitle: string;
   /** The day's intros and signals, oldest first, each one line written when it happened. */
-  lines: { kind: "intro" | "signal"; summary: string }[];
+  lines: { kind: "intro" | "signal"; summary: string; leadUrl: string | null }[];
   leadsUrl: string;
 };
 
@@ -386,7 +456,7 @@ export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail
     heading: `${input.projectTitle}: ${counts}`,
     blocks: [
       { kind: "p", text: `Since your last summary, ${input.projectTitle} received ${counts}:` },
-      { kind: "list", items: input.lines.map((line) => line.summary) },
+      { kind: "list", items: input.lines.map((line) => (line.leadUrl ? { text: line.summary, link: { label: "Open in your leads", url: line.leadUrl } } : line.summary)) },
       { kind: "link", label: "Open your leads", url: input.leadsUrl },
     ],
     footer: [{ kind: "p", text: `You receive one summary a day because you chose it for ${input.projectTitle} on ${PRODUCT_NAME}. Change it under Leads, Alerts & webhooks.` }],

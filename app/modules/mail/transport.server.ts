@@ -12,7 +12,11 @@ import type { QueuedMail } from "./outbox.server";
 export type BeforeEndOfData = () => Promise<void>;
 
 export type MailTransport = {
-  send(mail: QueuedMail, beforeEndOfData: BeforeEndOfData): Promise<{ delivered: string }>;
+  /**
+   * `delivered`: the Message-ID the SMTP server accepted, or the file the message was kept in; `response`: the SMTP
+   * server's answer to the end of data ("250 2.0.0 OK …"), absent when the message was kept as a file.
+   */
+  send(mail: QueuedMail, beforeEndOfData: BeforeEndOfData): Promise<{ delivered: string; response?: string; keptAs?: string }>;
   /**
    * The longest one `send` can take before it is abandoned and its connection closed: after it, nothing of the
    * message is still on its way. A worker's claim must outlast it.
@@ -71,13 +75,18 @@ export function createSmtpTransport(smtpUrl: string, from: string, timeouts: Smt
       handOvers.set(content.messageId, beforeEndOfData);
       try {
         const info = await transporter.sendMail({ ...content, signal: AbortSignal.timeout(maxSendMs) });
-        return { delivered: String(info.messageId ?? mail.id) };
+        return { delivered: String(info.messageId ?? mail.id), response: String(info.response ?? "") };
       } finally {
         handOvers.delete(content.messageId);
       }
     },
     close: () => transporter.close(),
   };
+}
+
+/** The app's transport: SMTP when `SMTP_URL` is set, otherwise files in `DATA_DIR/mail`. */
+export function createMailTransport(config: { smtpUrl: string | undefined; mailFrom: string; mailDir: string }, timeouts: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): MailTransport {
+  return config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom, timeouts) : createFileTransport(config.mailDir, config.mailFrom);
 }
 
 /**
@@ -95,7 +104,7 @@ export function createFileTransport(directory: string, from: string): MailTransp
       await fs.writeFile(`${file}.partial`, info.message as Buffer);
       await beforeEndOfData();
       await fs.rename(`${file}.partial`, file);
-      return { delivered: file };
+      return { delivered: file, keptAs: file };
     },
     maxSendMs: 10_000,
     close: () => transporter.close(),

@@ -13,7 +13,7 @@ export type PublicUrlProblem =
   /** A public host over plain http: phones warn or refuse, and cookies are not Secure. */
   | "plain-http";
 
-export type PublicUrlWarning = { problem: PublicUrlProblem; address: string; message: string };
+export type PublicUrlWarning = { problem: PublicUrlProblem; address: string; title: string; message: string };
 
 const FIX = "Set PUBLIC_URL to the https address phones will reach (for example https://pitch.example.com), then restart PitchQR.";
 
@@ -35,7 +35,7 @@ export function publicUrlWarning(publicUrl: string): PublicUrlWarning | null {
   const problem = classifyHost(url.hostname) ?? (url.protocol === "http:" ? "plain-http" : null);
   if (!problem) return null;
   const address = url.origin;
-  return { problem, address, message: `QR codes point to ${address}, ${REASONS[problem]}. ${FIX}` };
+  return { problem, address, title: "QR codes will not open on phones", message: `QR codes point to ${address}, ${REASONS[problem]}. ${FIX}` };
 }
 
 function classifyHost(hostname: string): "loopback" | "private" | "local-name" | null {

@@ -76,6 +76,16 @@ export const SAVED_LIST_MAIL_LIMITS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
+ * A founder's 'Send me a test e-mail' (issue 23), per founder: enough to try a few SMTP settings in a row, never a
+ * way to hammer the SMTP server (each send opens a connection to it).
+ */
+export const TEST_MAIL_LIMIT: RateLimitRule = {
+  windowSeconds: 10 * 60,
+  max: 5,
+  message: "You sent 5 test e-mails in the last 10 minutes. Please wait a few minutes and try again.",
+};
+
+/**
  * Mails a visitor can make us send to an address they typed (a signal's confirmation, a subscription's welcome),
  * per recipient (decision "visitor-mail-caps"): past a cap the action still succeeds and the founder keeps the
  * lead, but no mail is queued, so nobody can use our forms to flood somebody else's inbox.

@@ -137,7 +137,7 @@ export async function recordSignal(
 
     await addToProjectStats(trx, project.id, { signals: 1 });
     await countSourceAction(trx, project.id, source, input.email, "signals");
-    await recordLeadActivity(trx, {
+    const leadId = await recordLeadActivity(trx, {
       project,
       email: input.email,
       name: input.name,
@@ -180,6 +180,7 @@ export async function recordSignal(
     if (founderEmail) {
       const met = eventSource ? `, met at ${eventSource}` : "";
       await queueFounderAlert(trx, project.id, "signal", {
+        leadId,
         summary: `Signal: ${input.name} <${email}>, ${tier.range_label} (${formatAmountRange(range.rangeMin, range.rangeMax)})${met}`,
         mail: signalAlertMail({
           to: founderEmail,
@@ -191,7 +192,7 @@ export async function recordSignal(
           isPublic: input.showName,
           messagePublic,
           eventSource,
-          analyticsUrl: links.analyticsUrl(project.id),
+          leadUrl: links.leadUrl(project.id, leadId),
         }),
       });
     }

@@ -17,6 +17,7 @@ import {
   type ClaimSubmission,
 } from "~/modules/contacts/submission-keys.server";
 import {
+  NEXT_STEPS,
   FAILURE_MESSAGES,
   HONEYPOT_FIELD,
   INTRO_SENT_MESSAGE,
@@ -72,7 +73,7 @@ export async function postVisitorForm(
   if (!page) return { page: null };
 
   let outcome: VisitorOutcome | null = null;
-  const submit: FormIntent<{ blurb?: string }, SubmittedValues> = {
+  const submit: FormIntent<{ blurb?: string; next?: string }, SubmittedValues> = {
     read: readVisitorForm,
     echo: (posted) => submittedValues(readVisitorForm(posted)),
     failureMessage: FAILURE_MESSAGES[intent],
@@ -88,7 +89,7 @@ export async function postVisitorForm(
         userAgent: request.headers.get("user-agent"),
         idempotencyKey,
       });
-      return { message: outcome.message, blurb: outcome.blurb };
+      return { message: outcome.message, blurb: outcome.blurb, next: NEXT_STEPS[intent] };
     },
   };
   const answer = await runFormAction({ form, logger: context.logger, intent, intents: { intro: submit, subscribe: submit, signal: submit } });

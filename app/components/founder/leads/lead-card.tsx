@@ -34,10 +34,13 @@ export function LeadCard({
   isNew,
   now,
   documentResult,
+  highlighted = false,
 }: {
   projectId: string;
   lead: LeadView;
   isNew: boolean;
+  /** The lead a founder alert linked to (`?lead=`). */
+  highlighted?: boolean;
   now: Date;
   /** The result of a triage post made without JavaScript, when it was this lead's. */
   documentResult?: TriageResult | undefined;
@@ -45,7 +48,12 @@ export function LeadCard({
   const titleId = `lead-${lead.id}-name`;
   const { copied, copy } = useCopy();
   return (
-    <li aria-labelledby={titleId} className={`${cardClass} p-4 sm:p-5`}>
+    <li
+      id={`lead-${lead.id}`}
+      aria-labelledby={titleId}
+      aria-current={highlighted ? "true" : undefined}
+      className={`${cardClass} p-4 sm:p-5 ${highlighted ? "ring-2 ring-brand-500" : ""}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
         <div className="min-w-0 flex-1">
           <h2 id={titleId} className="flex flex-wrap items-center gap-2 text-base leading-snug font-semibold break-words text-slate-950">

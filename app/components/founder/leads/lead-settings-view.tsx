@@ -1,4 +1,4 @@
-import { ArrowLeft, BellRing, Check, Copy, KeyRound, LoaderCircle, Trash2, Webhook } from "lucide-react";
+import { ArrowLeft, BellRing, Check, Copy, KeyRound, LoaderCircle, Send, Trash2, Webhook } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -13,11 +13,13 @@ import type { AlertMode } from "~/db/schema";
 import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
 import { ALERT_MODE_LABELS, ALERT_MODES, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
+import type { TestMailResult } from "~/modules/mail/test-mail";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
+import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
 
-type SettingsResult = FormResult & { secret?: string };
+type SettingsResult = FormResult & { secret?: string; testMail?: TestMailResult };
 
 export type LeadSettingsViewProps = {
   project: { id: string; title: string; slug: string };
@@ -25,10 +27,12 @@ export type LeadSettingsViewProps = {
   webhooks: WebhookEndpointView[];
   now: string;
   actionData?: SettingsResult | undefined;
+  /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost). */
+  mailWarning?: SetupWarning | null;
 };
 
 /** Issue 12: how the founder hears about new leads (alert e-mails) and where else they go (webhooks). */
-export function LeadSettingsView({ project, alerts, webhooks, now, actionData }: LeadSettingsViewProps) {
+export function LeadSettingsView({ project, alerts, webhooks, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
   return (
@@ -47,8 +51,15 @@ export function LeadSettingsView({ project, alerts, webhooks, now, actionData }:
         subtitle={project.title}
       />
       <div className="space-y-5">
+        <SetupWarningBanner warning={mailWarning} />
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
-        <WebhooksCard action={action} webhooks={webhooks} now={clock} documentResult={actionData?.intent !== "alerts" ? actionData : undefined} />
+        <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} />
+        <WebhooksCard
+          action={action}
+          webhooks={webhooks}
+          now={clock}
+          documentResult={actionData?.intent === "add-webhook" || actionData?.intent === "delete-webhook" ? actionData : undefined}
+        />
       </div>
     </main>
   );
@@ -78,6 +89,55 @@ function AlertsCard({ action, alerts, documentResult }: { action: string; alerts
           </button>
         </div>
       </fetcher.Form>
+    </SectionCard>
+  );
+}
+
+const TEST_MAIL_TONES: Record<TestMailResult["outcome"], string> = {
+  delivered: "bg-emerald-50 text-emerald-900 ring-emerald-200",
+  refused: "bg-red-50 text-red-900 ring-red-200",
+  unreachable: "bg-red-50 text-red-900 ring-red-200",
+  kept: "bg-amber-50 text-amber-950 ring-amber-300",
+};
+
+const TEST_MAIL_DETAIL_LABELS: Record<TestMailResult["outcome"], string> = {
+  delivered: "The server answered",
+  refused: "The server replied",
+  unreachable: "What happened",
+  kept: "Kept as",
+};
+
+/**
+ * Issue 23: one message to the founder's own address, sent at once (not through the outbox, decision 40), and what
+ * actually happened to it: accepted by the SMTP server, refused with its reply, no answer, or kept on disk.
+ */
+function TestMailCard({ action, documentResult }: { action: string; documentResult?: SettingsResult | undefined }) {
+  const fetcher = useFetcher<SettingsResult>();
+  const busy = fetcher.state !== "idle";
+  const result = busy ? undefined : (fetcher.data ?? documentResult);
+  const sent = result?.ok ? result.testMail : undefined;
+  return (
+    <SectionCard id="test-mail-title" title="Test e-mail" icon={Send} description="Check that alerts reach you: one message to the address you sign in with.">
+      <fetcher.Form method="post" action={action} className="space-y-4">
+        <input type="hidden" name="intent" value="test-mail" />
+        <button type="submit" disabled={busy} className={`${secondaryButtonClass} w-full sm:w-auto`}>
+          {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
+          {busy ? "Sending..." : "Send me a test e-mail"}
+        </button>
+      </fetcher.Form>
+      <div aria-live="polite" className="mt-4 empty:mt-0">
+        {sent ? (
+          <div data-test-mail-outcome={sent.outcome} className={`rounded-xl p-4 text-sm ring-1 ${TEST_MAIL_TONES[sent.outcome]}`}>
+            <p className="font-semibold">{result?.ok ? result.message : null}</p>
+            <p className="mt-2 text-xs font-medium opacity-80">{TEST_MAIL_DETAIL_LABELS[sent.outcome]}:</p>
+            <code className="mt-0.5 block font-mono text-xs break-all whitespace-pre-wrap">{sent.detail}</code>
+          </div>
+        ) : result && !result.ok ? (
+          <p role="alert" className="text-sm text-red-600">
+            {result.formError}
+          </p>
+        ) : null}
+      </div>
     </SectionCard>
   );
 }

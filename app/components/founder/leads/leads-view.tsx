@@ -17,6 +17,7 @@ import {
 } from "~/modules/leads/lead-forms";
 import type { LeadInbox } from "~/modules/leads/leads.server";
 import { ProjectSectionTop } from "../project-section-nav";
+import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import { LeadCard } from "./lead-card";
 
 export type LeadsViewProps = {
@@ -24,13 +25,15 @@ export type LeadsViewProps = {
   filters: LeadFilters;
   now: string;
   actionData?: (FormResult & { id?: string }) | undefined;
+  /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost): the founder's alerts among it. */
+  mailWarning?: SetupWarning | null;
 };
 
 /** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
-export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
+export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
-  const filtered = Boolean(filters.action || filters.event || filters.status || filters.q);
+  const filtered = Boolean(filters.action || filters.event || filters.status || filters.q || filters.lead);
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
   const { after: _after, ...currentFilters } = filters;
@@ -48,6 +51,8 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
         }
       />
 
+      <SetupWarningBanner warning={mailWarning} className="mb-5" />
+
       {/* Below the title rather than beside it, so the three buttons wrap on a phone instead of widening the page. */}
       <div className="-mt-2 mb-5 flex flex-wrap gap-2">
         <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
@@ -62,6 +67,15 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
 
       {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
       <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} action={`${base}/leads`} />
+
+      {filters.lead ? (
+        <p role="status" className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+          {inbox.leads.length ? "The lead from your alert." : null}
+          <Link to={`${base}/leads`} className="font-semibold text-brand-700 hover:underline">
+            Show all leads
+          </Link>
+        </p>
+      ) : null}
 
       {inbox.leads.length === 0 ? (
         filtered ? (
@@ -95,6 +109,7 @@ export function LeadsView({ inbox, filters, now, actionData }: LeadsViewProps) {
               projectId={project.id}
               lead={lead}
               isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
+              highlighted={filters.lead === lead.id}
               now={clock}
               documentResult={actionData?.id === lead.id ? actionData : undefined}
             />
