@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
-import { mailSetupWarning } from "~/modules/mail/mail-setup";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/updates/digest-slot";
 
@@ -82,15 +81,6 @@ export type AppConfig = {
   /** Public: shown on /support, /privacy, /terms and the home page (see `browserSettings`). */
   operator: OperatorSettings;
 };
-
-/**
- * The founder screens' warning that mail does not reach anybody (issue 23): its title and message only, which
- * name the mail folder and the sender, never the SMTP address or its credentials.
- */
-export function mailWarningForBrowser(config: AppConfig): { title: string; message: string } | null {
-  const warning = mailSetupWarning({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, mailFolder: config.mailDir });
-  return warning && { title: warning.title, message: warning.message };
-}
 
 /** The allow-list of configuration the browser may see: the operator's public facts, field by field, nothing else. */
 export function browserSettings(config: AppConfig): OperatorSettings {

@@ -1,5 +1,5 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { mailWarningForBrowser } from "~/config.server";
+import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
 import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
@@ -19,10 +19,10 @@ import type { Route } from "./+types/project-lead-settings";
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Alerts & webhooks: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, config, database, flashCookie } = context.services;
+  const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const settings = await orRedirectToMyProjects(flashCookie, () => loadLeadSettings(database.db, user.id, params.id));
-  return { ...settings, now: new Date().toISOString(), mailWarning: mailWarningForBrowser(config) };
+  return { ...settings, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
 export type LeadSettingsIntent = "alerts" | "test-mail" | "add-webhook" | "delete-webhook";

@@ -1,6 +1,6 @@
 import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
-import { mailWarningForBrowser } from "~/config.server";
+import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
 import { LeadsView } from "~/components/founder/leads/leads-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
@@ -14,13 +14,13 @@ import type { Route } from "./+types/project-leads";
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Leads: ${loaderData?.inbox.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, config, database, flashCookie } = context.services;
+  const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const filters = readLeadFilters(url.searchParams);
   const started = performance.now();
   const inbox = await orRedirectToMyProjects(flashCookie, () => openLeadInbox(database.db, user.id, params.id, filters));
   const serverTiming = `leads;desc="lead inbox load";dur=${(performance.now() - started).toFixed(2)}`;
-  return data({ inbox, filters, now: new Date().toISOString(), mailWarning: mailWarningForBrowser(config) }, { headers: { "Server-Timing": serverTiming } });
+  return data({ inbox, filters, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) }, { headers: { "Server-Timing": serverTiming } });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {

@@ -1,4 +1,4 @@
-import { mailWarningForBrowser } from "~/config.server";
+import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
 import { ProjectSectionPage } from "~/components/founder/project-section-nav";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { BoothLinksCard } from "~/components/founder/booth-links-card";
@@ -28,7 +28,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     pitchUrl: section.pitchUrl,
     pitchQrSvg: section.pitchQrSvg,
     qrAddressWarning: warning && { title: warning.title, message: warning.message },
-    mailWarning: mailWarningForBrowser(config),
+    mailWarning: mailWarningForFounders(context.services),
     qrCodes: section.codes.map((code) => ({
       id: code.id,
       label: code.label,

@@ -1,4 +1,4 @@
-import { mailWarningForBrowser } from "~/config.server";
+import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { ProjectSectionPage } from "~/components/founder/project-section-nav";
 import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
@@ -14,13 +14,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /** The project's updates section; posting an update goes to the edit route's action. */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, config, database, flashCookie } = context.services;
+  const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const { project, updates } = await orRedirectToMyProjects(flashCookie, () => loadProjectUpdatesSection(database.db, user.id, params.id));
   return {
     project: { id: project.id, title: project.title },
     serverNow: new Date().toISOString(),
-    mailWarning: mailWarningForBrowser(config),
+    mailWarning: mailWarningForFounders(context.services),
     updates: updates.map((update) => ({ id: update.id, body: update.body, createdAt: update.created_at, mailed: update.digest_slot !== null })),
   };
 }

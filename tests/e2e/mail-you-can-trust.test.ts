@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { insertProject, marker, newVisitor, openDatabase, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
@@ -137,6 +137,51 @@ describe("the banner that mail reaches nobody", () => {
         expect(await page.getByRole("alert", { name: "E-mail may not arrive" }).count(), section).toBe(0);
         expect(await page.content(), section).not.toContain(smtp.url);
       }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("an SMTP server that refuses the login (issue 24)", () => {
+  let guarded: Awaited<ReturnType<typeof startSmtpServer>>;
+  let app: AppServer;
+  let loginWorks = false;
+
+  beforeAll(async () => {
+    guarded = await startSmtpServer({ auth: { accept: () => loginWorks } });
+    app = await startAppServer({ env: { SMTP_URL: guarded.url.replace("smtp://", "smtp://pitch:wrong-password@"), MAIL_FROM: "PitchQR <pitch@pitchqr.test>" } });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await guarded?.close();
+  });
+
+  showServerLogsOnFailure(() => [app]);
+
+  it("holds the mail, tells the founder on their screens, and delivers it once the login works", { timeout: 90_000 }, async () => {
+    const { context, project } = await founderWithProject(app, "smtp-login");
+    const page = await context.newPage();
+    try {
+      const follower = `${marker("held")}@example.com`;
+      const subscribed = await postFunction(app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Held Mail", email: follower }, consent: true });
+      expect(subscribed.status).toBe(200);
+      await expect.poll(() => guarded.auth.attempts, { timeout: 20_000 }).toBeGreaterThan(0);
+      expect(app.logs.some((line) => line.includes('"level":50') && /login|auth/i.test(line))).toBe(true);
+
+      await openSection(page, app, project.id, "leads");
+      const banner = page.getByRole("alert", { name: "E-mail is on hold" });
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain("No message is lost");
+      expect(await page.content()).not.toContain("wrong-password");
+      expect(guarded.received).toHaveLength(0);
+
+      loginWorks = true;
+      await expect.poll(() => guarded.received.some((mail) => recipientOf(mail) === follower), { timeout: 60_000, interval: 500 }).toBe(true);
+      await openSection(page, app, project.id, "leads");
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      expect(await page.getByRole("alert", { name: "E-mail is on hold" }).count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -28,3 +28,20 @@ describe("the warning that mail reaches nobody (issue 23)", () => {
     expect(isLocalSender(from)).toBe(true);
   });
 });
+
+describe("the warning that mail waits for a refused SMTP login (issue 24)", () => {
+  it("says since when, that nothing is lost, and what to check, without the SMTP address", () => {
+    const warning = mailSetupWarning({
+      smtpUrl: "smtp://user:s3cret@mail.example.com:587",
+      mailFrom: "Pitch <pitch@example.com>",
+      mailFolder: "data/mail",
+      loginRefusedSince: new Date("2026-11-26T08:15:00Z"),
+    });
+    expect(warning?.problem).toBe("login-refused");
+    expect(warning?.title).toBe("E-mail is on hold");
+    expect(warning?.message).toContain("since 2026-11-26 08:15 UTC");
+    expect(warning?.message).toContain("No message is lost");
+    expect(warning?.message).toContain("SMTP_URL");
+    expect(warning?.message).not.toMatch(/s3cret|mail\.example\.com/);
+  });
+});

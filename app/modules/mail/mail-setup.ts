@@ -8,11 +8,19 @@ export type MailSetupProblem =
   /** No SMTP_URL: every message is kept as an .eml file in the mail folder. */
   | "kept-on-disk"
   /** SMTP_URL is set but MAIL_FROM is an address at localhost (the default). */
-  | "localhost-sender";
+  | "localhost-sender"
+  /** The SMTP server refuses this app's login (EAUTH): mail waits and is retried with backoff (issue 24). */
+  | "login-refused";
 
 export type MailSetupWarning = { problem: MailSetupProblem; title: string; message: string };
 
-export type MailSetup = { smtpUrl: string | undefined; mailFrom: string; mailFolder: string };
+export type MailSetup = {
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailFolder: string;
+  /** Since when the SMTP server has refused the login, if it does now (the mail worker's `lastAuthFailure`). */
+  loginRefusedSince?: Date | null;
+};
 
 
 /** The address part of `Name <address>` or a bare address, lowercased. */
@@ -32,6 +40,15 @@ export function isLocalSender(mailFrom: string): boolean {
  * to set SMTP. Only the folder and the sender are named: never the SMTP address (it may carry a password).
  */
 export function mailSetupWarning(setup: MailSetup): MailSetupWarning | null {
+  if (setup.smtpUrl && setup.loginRefusedSince) {
+    return {
+      problem: "login-refused",
+      title: "E-mail is on hold",
+      message:
+        `Your SMTP server has refused PitchQR's login since ${setup.loginRefusedSince.toISOString().replace("T", " ").slice(0, 16)} UTC. ` +
+        "No message is lost: they wait and go out once the login works. Check the user name and password in SMTP_URL, then restart PitchQR.",
+    };
+  }
   if (!setup.smtpUrl) {
     return {
       problem: "kept-on-disk",
