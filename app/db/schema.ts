@@ -450,7 +450,8 @@ export interface AddressConfirmationsTable {
   token_hash: string;
   purpose: string;
   email: string;
-  payload: unknown;
+  /** What the confirmed action needs (JSON). Named apart from `webhook_deliveries.payload`, which is text. */
+  action_data: unknown;
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
@@ -536,7 +537,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "perks",
   "mail_headers",
   "outcome",
-  "payload",
+  "action_data",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { isUniqueViolation } from "~/db/normalize.server";
+import { BOOLEAN_COLUMNS, JSON_COLUMNS } from "~/db/schema";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 
 async function insertUser(database: TestDatabase, id = crypto.randomUUID()) {
@@ -55,6 +56,19 @@ describeEachDialect("schema and value normalisation", (getDb) => {
         "recognition_entries",
       ]),
     );
+  });
+
+  it("gives a column name read as JSON or as a boolean that type in every table that has it", async () => {
+    // Values are converted by column name, whatever the table: a text column that shares a JSON column's name would be
+    // parsed as JSON (a confirmation's JSON `payload` once broke every webhook's text `payload`).
+    const postgres = getDb().dialect === "postgres";
+    const [json, boolean] = postgres ? ["jsonb", "bool"] : ["text", "integer"];
+    const declared = (type: string) => type.toLowerCase();
+    const columns = (await getDb().db.introspection.getTables()).flatMap((table) => table.columns.map((column) => ({ table: table.name, ...column })));
+    const mistyped = columns
+      .filter((column) => (JSON_COLUMNS.has(column.name) && declared(column.dataType) !== json) || (BOOLEAN_COLUMNS.has(column.name) && declared(column.dataType) !== boolean))
+      .map((column) => `${column.table}.${column.name}: ${column.dataType}`);
+    expect(mistyped).toEqual([]);
   });
 
   it("reads JSON lists, booleans and timestamps back the same way on both databases", async () => {

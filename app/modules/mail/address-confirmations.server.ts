@@ -34,7 +34,7 @@ export async function createAddressConfirmation(
       token_hash: hashToken(token),
       purpose: request.purpose,
       email: request.email.toLowerCase(),
-      payload: request.payload ?? null,
+      action_data: request.payload ?? null,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + (request.ttlMs ?? CONFIRMATION_TTL_MS)).toISOString(),
       used_at: null,
@@ -53,14 +53,14 @@ export async function checkAddressConfirmation<Payload>(
   if (!isConfirmationTokenShape(token)) return { status: "unknown" };
   const row = await db
     .selectFrom("address_confirmations")
-    .select(["email", "payload", "expires_at", "used_at"])
+    .select(["email", "action_data", "expires_at", "used_at"])
     .where("token_hash", "=", hashToken(token))
     .where("purpose", "=", purpose)
     .executeTakeFirst();
   if (!row) return { status: "unknown" };
   if (row.used_at !== null) return { status: "used" };
   if (Date.parse(row.expires_at) <= now.getTime()) return { status: "expired" };
-  return { status: "valid", email: row.email, payload: row.payload as Payload, expiresAt: row.expires_at };
+  return { status: "valid", email: row.email, payload: row.action_data as Payload, expiresAt: row.expires_at };
 }
 
 /**
@@ -81,9 +81,9 @@ export async function useAddressConfirmation<Payload>(
     .where("purpose", "=", purpose)
     .where("used_at", "is", null)
     .where("expires_at", ">", now.toISOString())
-    .returning(["email", "payload", "expires_at"])
+    .returning(["email", "action_data", "expires_at"])
     .executeTakeFirst();
-  if (row) return { status: "valid", email: row.email, payload: row.payload as Payload, expiresAt: row.expires_at };
+  if (row) return { status: "valid", email: row.email, payload: row.action_data as Payload, expiresAt: row.expires_at };
   const check = await checkAddressConfirmation<Payload>(db, purpose, token, now);
   // Not usable now, yet valid when read: it expired between the two statements.
   return check.status === "valid" ? { status: "expired" } : check;
