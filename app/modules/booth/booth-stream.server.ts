@@ -59,6 +59,7 @@ class BoothFeed implements ProjectFeed {
 const boothFeeds = perEventSource(
   (deps: BoothStreamDeps) =>
     new ProjectFeeds<BoothFeed>(deps.events, {
+      readWhenMade: false,
       wants: (event) => event.kind === "activity" || event.kind === "wall",
       onError: (error, projectId) => deps.logger.error({ err: error, projectId }, "booth stream read failed"),
     }),

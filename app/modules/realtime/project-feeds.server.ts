@@ -22,15 +22,17 @@ export class ProjectFeeds<F extends ProjectFeed> {
     private readonly options: {
       /** The events that make the feed read again. */
       wants(event: ProjectEvent): boolean;
+      /**
+       * Whether a new feed reads at once: events sent before it listened are not heard, so a feed whose streams do
+       * not read for themselves when they open must (the wall's); the booth's screens read their own first window.
+       */
+      readWhenMade: boolean;
       onError(error: unknown, projectId: string): void;
     },
   ) {}
 
-  /**
-   * Joins the project's feed; `leave` when the stream ends. A feed made now (by `create`) reads at once, since
-   * events sent before it listened are not heard.
-   */
-  join(projectId: string, create: () => F): { feed: F; refresh: () => void; leave: () => void } {
+  /** Joins the project's feed, made by `create` if there is none; `leave` when the stream ends. */
+  join(projectId: string, create: () => F): { feed: F; leave: () => void } {
     let membership = this.#feeds.get(projectId);
     if (!membership) {
       const created: Membership<F> = { feed: create(), members: 0, unsubscribe: () => {}, chain: Promise.resolve(), queued: false };
@@ -39,14 +41,13 @@ export class ProjectFeeds<F extends ProjectFeed> {
       });
       this.#feeds.set(projectId, created);
       membership = created;
-      this.#refresh(projectId, created);
+      if (this.options.readWhenMade) this.#refresh(projectId, created);
     }
     const joined = membership;
     joined.members += 1;
     let left = false;
     return {
       feed: joined.feed,
-      refresh: () => this.#refresh(projectId, joined),
       leave: () => {
         if (left) return;
         left = true;

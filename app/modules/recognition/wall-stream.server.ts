@@ -64,6 +64,7 @@ function entryEvent(entry: PublicWallEntry): string {
 const wallFeeds = perEventSource(
   (deps: WallStreamDeps) =>
     new ProjectFeeds<WallFeed>(deps.events, {
+      readWhenMade: true,
       wants: (event) => event.kind === "wall",
       onError: (error, projectId) => deps.logger.error({ err: error, projectId }, "wall stream read failed"),
     }),
