@@ -19,6 +19,7 @@ import { recordScans, ScanRecorder } from "~/modules/scans/scans.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { createLogger } from "~/modules/logging/logger.server";
+import type { TickerItem } from "~/modules/booth/booth-ticker";
 import { describeEachDialect } from "../support/databases";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 
@@ -241,3 +242,45 @@ describeEachDialect("booth stream", (getDb, dialect) => {
     deps.streams.closeAll();
   });
 });
+
+describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
+  it("shows every intro made during a burst of 300 scans, and the scans summarised, each counted once", async () => {
+    const { db, url } = getDb();
+    const project = await createProject(db);
+    const logger = createLogger("silent");
+    const events = dialect === "postgres" ? await createPostgresProjectEvents(url, logger) : createLocalProjectEvents();
+    onTestFinished(() => events.close());
+    const deps = { db, events, streams: new LiveStreams(), logger };
+    onTestFinished(() => deps.streams.closeAll());
+    const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
+    const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const response = await openBoothStream(deps, { kind: "owner", ownerId: project.ownerId }, project.id, today, null, new AbortController().signal);
+    const reader = response.body!.getReader();
+    const seen = { text: "" };
+    await readUntil(reader, seen, /event: counters/);
+
+    const names = ["Ana Karenina", "Bo Diddley", "Cy Twombly", "Di Fletcher", "Ed Ruscha"];
+    const scans: Promise<unknown>[] = [];
+    for (let index = 0; index < 300; index += 1) {
+      scans.push(recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: `burst-${index}` }));
+      if (index % 60 === 30) {
+        // An intro in the middle of the burst, with scans queued before and after it.
+        await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: names[(index - 30) / 60]!, email: `i${index}@example.com`, note: "hi" }), visitor);
+        await events.publish({ projectId: project.id, kind: "activity" });
+      }
+    }
+    await Promise.all(scans);
+    await recorder.idle();
+    await events.publish({ projectId: project.id, kind: "activity" });
+    const text = await readUntil(reader, seen, /"scans":300,"peopleWhoActed":5,"intros":5/);
+    expect(text).toMatch(/"scans":300,"peopleWhoActed":5,"intros":5/);
+
+    const items = [...text.matchAll(/^event: ticker\ndata: (.+)$/gm)].flatMap((match) => JSON.parse(match[1]!) as TickerItem[]);
+    expect(items.filter((item) => item.kind === "intro").map((item) => (item.kind === "intro" ? item.name : ""))).toEqual(["Ana K.", "Bo D.", "Cy T.", "Di F.", "Ed R."]);
+    // Scans are summarised, never counted twice: the ticker's scan counts add up to the 300 scans.
+    expect(items.reduce((sum, item) => sum + (item.kind === "scan" ? item.count : 0), 0)).toBe(300);
+    expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
+    expect(items.filter((item) => item.kind === "scan").length).toBeLessThan(300);
+  });
+});
+

@@ -149,6 +149,56 @@ describeEachDialect("webhooks", (getDb) => {
     expect(pending).toEqual([]);
   });
 
+  it("keeps delivering to a healthy endpoint while another founder's five endpoints hang: each hanging one holds up only its own queue", async () => {
+    const { db } = getDb();
+    const slow = await createProject(db);
+    const fine = await createProject(db);
+    const hanging = await startWebhookReceiver(() => "hang");
+    const healthy = await startWebhookReceiver();
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    try {
+      for (let n = 0; n < 5; n += 1) await addWebhookEndpoint(db, slow.ownerId, slow.id, { url: `${hanging.url}?n=${n}` }, LOCAL_RECEIVERS);
+      await addWebhookEndpoint(db, fine.ownerId, fine.id, { url: healthy.url }, LOCAL_RECEIVERS);
+      // The slow founder's visitors came first, so their 15 deliveries are due before the healthy endpoint's 5.
+      for (let index = 0; index < 3; index += 1) await intro(db, slow.id, { name: `Slow ${index}`, email: `slow${index}@example.com` });
+      for (let index = 0; index < 5; index += 1) await intro(db, fine.id, { name: `Fine ${index}`, email: `fine${index}@example.com` });
+
+      const pass = worker.runOnce();
+      await hanging.waitFor(5);
+      await healthy.waitFor(5);
+      // All five arrived while each hanging endpoint still holds its first request, unanswered: nobody waited for
+      // a hanging endpoint's deadline, and no hanging endpoint got a second request in the meantime.
+      expect(hanging.open).toBe(5);
+      expect(hanging.received).toHaveLength(5);
+      expect(new Set(hanging.received.map((webhook) => webhook.headers["x-pitchqr-delivery"])).size).toBe(5);
+
+      // A visitor acting now is delivered during the same pass, still ahead of the hanging ones.
+      await intro(db, fine.id, { name: "Late", email: "late@example.com" });
+      worker.wake();
+      await healthy.waitFor(6);
+      expect(hanging.open).toBe(5);
+
+      await hanging.close();
+      await pass;
+      const rows = await db
+        .selectFrom("webhook_deliveries")
+        .select(["project_id", "status", "attempts"])
+        .where("project_id", "in", [slow.id, fine.id])
+        .execute();
+      expect(rows.filter((row) => row.project_id === fine.id).map((row) => row.status)).toEqual(Array(6).fill("sent"));
+      // The hanging endpoints' deliveries wait for a retry; none was marked sent. After its failed attempt each endpoint
+      // is held off until that retry, so its two other deliveries were not tried against it meanwhile.
+      const slowRows = rows.filter((row) => row.project_id === slow.id);
+      expect(slowRows.map((row) => row.status)).toEqual(Array(15).fill("pending"));
+      expect(slowRows.map((row) => Number(row.attempts)).sort()).toEqual([...Array(10).fill(0), ...Array(5).fill(1)]);
+      expect(new Set(healthy.received.map((webhook) => webhook.headers["x-pitchqr-delivery"])).size).toBe(6);
+    } finally {
+      await hanging.close();
+      await healthy.close();
+      await worker.stop();
+    }
+  });
+
   it("leaves a delivery another worker holds until that claim's lease has passed, then delivers it once", async () => {
     const { db } = getDb();
     const project = await createProject(db);

@@ -4,21 +4,31 @@ import type { AddressInfo } from "node:net";
 
 export type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: string; receivedAt: number };
 
+/** What a test receiver does with a request: answer it, or `"hang"`: never answer, holding the connection open. */
+export type ReceiverAnswer = { status: number; headers?: Record<string, string> } | "hang";
+
 /**
  * A webhook receiver for tests, listening on 127.0.0.1 only. `answer` decides each response (default 200);
- * every request is kept in `received`.
+ * every request is kept in `received`. `open` counts the requests it holds unanswered (a hanging receiver's) whose
+ * sender has not given up yet; `close` cuts them.
  */
-export async function startWebhookReceiver(answer: (request: ReceivedWebhook, index: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })) {
+export async function startWebhookReceiver(answer: (request: ReceivedWebhook, index: number) => ReceiverAnswer = () => ({ status: 200 })) {
   const received: ReceivedWebhook[] = [];
   const waiters: (() => void)[] = [];
+  const held = new Set<http.ServerResponse>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const entry = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), receivedAt: performance.now() };
       received.push(entry);
-      const { status, headers } = answer(entry, received.length - 1);
-      response.writeHead(status, headers).end("ok");
+      const decision = answer(entry, received.length - 1);
+      if (decision === "hang") {
+        held.add(response);
+        response.on("close", () => held.delete(response));
+      } else {
+        response.writeHead(decision.status, decision.headers).end("ok");
+      }
       for (const wake of waiters.splice(0)) wake();
     });
   });
@@ -40,7 +50,15 @@ export async function startWebhookReceiver(answer: (request: ReceivedWebhook, in
       }
       return received.slice(0, count);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Requests held unanswered whose connection is still open. */
+    get open() {
+      return held.size;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

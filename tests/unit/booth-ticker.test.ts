@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shortName, tickerLine, todayStart } from "~/modules/booth/booth-ticker";
+import { shortName, tickerLine, TickerTracker, todayStart, type TickerItem } from "~/modules/booth/booth-ticker";
 import { createBoothLinkSchema } from "~/modules/booth/booth-link-form";
 import { validate } from "~/modules/forms/validation";
 
@@ -48,3 +48,34 @@ describe("booth link form", () => {
     }
   });
 });
+
+describe("what a booth stream sends of the ticker", () => {
+  const at = (seconds: number) => new Date(Date.UTC(2026, 4, 4, 15, 0, seconds)).toISOString();
+  const intro = (id: number, seconds: number): TickerItem => ({ id: `intro-${id}`, kind: "intro", at: at(seconds), name: `Person ${id}` });
+  const scans = (seconds: number, count: number): TickerItem => ({ id: `scans-direct-${at(seconds)}`, kind: "scan", at: at(seconds), count, eventLabel: null });
+
+  it("sends each intro once and a scan group's new scans only, from overlapping reads", () => {
+    const tracker = new TickerTracker(null);
+    expect(tracker.fresh([scans(1, 3), intro(1, 2)])).toEqual([scans(1, 3), intro(1, 2)]);
+    // Read again with an overlap: the group grew by 4 (rows of its batch committed late), the intro is not new.
+    const again = tracker.fresh([scans(1, 7), intro(1, 2), intro(2, 3)]);
+    expect(again).toEqual([{ ...scans(1, 4), id: `${scans(1, 0).id}+3` }, intro(2, 3)]);
+    expect(tracker.newest).toBe(at(3));
+    expect(tracker.fresh([scans(1, 7), intro(2, 3)])).toEqual([]);
+  });
+
+  it("never cuts people's actions for scans, however many scan groups a read holds", () => {
+    const tracker = new TickerTracker(null);
+    const read = [...Array.from({ length: 300 }, (_, index) => scans(index % 59, 1 + index)), intro(1, 10), intro(2, 40)].sort((a, b) => a.at.localeCompare(b.at));
+    const kinds = tracker.fresh(read).map((item) => item.kind);
+    expect(kinds.filter((kind) => kind === "intro")).toHaveLength(2);
+  });
+
+  it("sends nothing at or before the cursor it resumed from, and reads its own window from the overlap before it", () => {
+    const tracker = new TickerTracker(at(5));
+    expect(tracker.fresh([intro(1, 4), intro(2, 5), intro(3, 6)])).toEqual([intro(3, 6)]);
+    expect(tracker.readFrom(new Date(at(0)))).toBe(at(1));
+    expect(new TickerTracker(null).readFrom(new Date(at(0)))).toBe(at(0));
+  });
+});
+

@@ -1,27 +1,77 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { countProjectActivitySince } from "~/modules/analytics/analytics.server";
+import { countProjectActivitySince, type CountsSince } from "~/modules/analytics/analytics.server";
 import { DomainError } from "~/modules/errors.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { LiveStreams } from "~/modules/realtime/live-streams.server";
 import type { ProjectEvents } from "~/modules/realtime/project-events.server";
 import { openEventStream, type EventStreamSink } from "~/modules/realtime/event-stream.server";
 import { isBoothLinkActive } from "./booth-links.server";
+import { ProjectFeeds, perEventSource, type ProjectFeed } from "~/modules/realtime/project-feeds.server";
 import { BOOTH_NOT_FOUND, readTickerSince, type BoothViewer } from "./booth.server";
+import { TICKER_OVERLAP_MS, TickerTracker, type TickerItem } from "./booth-ticker";
 
 type BoothStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: LiveStreams; logger: Logger };
 
+type BoothScreenFeed = { today: string; push: () => void };
+
+/** How many of its latest reads a project's booth feed keeps for screens that have not sent them yet. */
+const FEED_READS = 20;
+
 /**
- * Rows commit a moment after the time they carry (a scan batch stamps its rows before it writes them), so each
- * read looks this far back before the newest item sent and drops the ids it already sent.
+ * One project's booth screens on this instance (decision 43): on each "activity" or "wall" event it reads the ticker
+ * since its newest item (less the overlap) and today's counters for each day start its screens use (one per time
+ * zone in the room, usually one), once; each screen sends from that what it has not sent.
  */
-const OVERLAP_MS = 5_000;
+class BoothFeed implements ProjectFeed {
+  readonly screens = new Set<BoothScreenFeed>();
+  /** The latest reads' items, oldest first, numbered; a screen further behind reads its own. */
+  readonly reads: { number: number; items: TickerItem[] }[] = [];
+  readsDone = 0;
+  readonly counters = new Map<string, CountsSince>();
+  #newest: string;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly projectId: string,
+    now: Date,
+  ) {
+    this.#newest = now.toISOString();
+  }
+
+  async refresh(): Promise<void> {
+    const from = new Date(Date.parse(this.#newest) - TICKER_OVERLAP_MS).toISOString();
+    const days = [...new Set([...this.screens].map((screen) => screen.today))];
+    const [items, ...counters] = await Promise.all([
+      readTickerSince(this.db, this.projectId, from),
+      ...days.map((day) => countProjectActivitySince(this.db, this.projectId, new Date(day))),
+    ]);
+    this.readsDone += 1;
+    this.reads.push({ number: this.readsDone, items });
+    if (this.reads.length > FEED_READS) this.reads.shift();
+    for (const item of items) if (item.at > this.#newest) this.#newest = item.at;
+    this.counters.clear();
+    days.forEach((day, index) => this.counters.set(day, counters[index]!));
+    for (const screen of this.screens) screen.push();
+  }
+}
+
+const boothFeeds = perEventSource(
+  (deps: BoothStreamDeps) =>
+    new ProjectFeeds<BoothFeed>(deps.events, {
+      readWhenMade: false,
+      wants: (event) => event.kind === "activity" || event.kind === "wall",
+      onError: (error, projectId) => deps.logger.error({ err: error, projectId }, "booth stream read failed"),
+    }),
+);
 
 /**
  * One booth screen's live data as Server-Sent Events (decision 35): `counters` (today's figures, as the
- * analytics page counts them) and `ticker` (new items; its id is the newest item's time, the resume cursor), reread
- * on each "activity" or "wall" event of the project. A booth link's stream is ended with an `ended` event as
- * soon as the link is revoked (the "booth" event) or found ended at a heartbeat.
+ * analytics page counts them) and `ticker` (new items; its id is the newest item's time, the resume cursor). The
+ * screen reads once when it opens (from its cursor, or the day's start); after that the project's feed reads on each
+ * "activity" or "wall" event, once for every screen on this instance (decision 43), and the screen sends what it has
+ * not sent: every intro and signal, scans summarised per batch (`TickerTracker`). A booth link's stream is ended with
+ * an `ended` event as soon as the link is revoked (the "booth" event) or found ended at a heartbeat.
  */
 export async function openBoothStream(
   deps: BoothStreamDeps,
@@ -33,12 +83,13 @@ export async function openBoothStream(
   clientAddress = "unknown",
 ): Promise<Response> {
   if (viewer.kind === "link" && !(await isBoothLinkActive(deps.db, viewer.linkId))) throw new DomainError("not_found", BOOTH_NOT_FOUND);
-  let newestAt = cursor;
-  const sent = new Map<string, string>();
+  const tracker = new TickerTracker(cursor);
   let pending: Promise<void> = Promise.resolve();
-  let readQueued = false;
+  let pushQueued = false;
+  /** The feed's reads up to this number are sent (or were covered by this screen's own read). */
+  let readsSent = 0;
 
-  const queue = (sink: EventStreamSink, work: () => Promise<void>) => {
+  const queue = (sink: EventStreamSink, work: () => Promise<void> | void) => {
     pending = pending.then(async () => {
       if (sink.closed) return;
       try {
@@ -47,6 +98,11 @@ export async function openBoothStream(
         deps.logger.error({ err: error, projectId }, "booth stream read failed");
       }
     });
+  };
+  const send = (sink: EventStreamSink, items: readonly TickerItem[], counters: CountsSince | undefined) => {
+    const fresh = tracker.fresh(items);
+    if (fresh.length) sink.send(`id: ${tracker.newest}\nevent: ticker\ndata: ${JSON.stringify(fresh)}\n\n`);
+    if (counters) sink.send(`event: counters\ndata: ${JSON.stringify(counters)}\n\n`);
   };
   const endIfLinkEnded = (sink: EventStreamSink) =>
     queue(sink, async () => {
@@ -61,32 +117,44 @@ export async function openBoothStream(
     signal,
     tooManyMessage: "Too many live screens open from your network. Please try again shortly.",
     start(sink) {
-      // Events arriving while a read waits to start add nothing: that read will see what they announce.
-      const pushNews = () => {
-        if (readQueued) return;
-        readQueued = true;
-        queue(sink, async () => {
-          readQueued = false;
-          const from = newestAt ? new Date(Date.parse(newestAt) - OVERLAP_MS).toISOString() : today.toISOString();
-          const [items, counters] = await Promise.all([readTickerSince(deps.db, projectId, from), countProjectActivitySince(deps.db, projectId, today)]);
-          // After a reconnect, what the client had is everything up to its cursor: nothing at or before it again.
-          const fresh = items.filter((item) => !sent.has(item.id) && (cursor === null || item.at > cursor));
-          for (const item of fresh) {
-            sent.set(item.id, item.at);
-            if (!newestAt || item.at > newestAt) newestAt = item.at;
-          }
-          for (const [id, at] of sent) if (newestAt && Date.parse(at) < Date.parse(newestAt) - OVERLAP_MS) sent.delete(id);
-          if (fresh.length) sink.send(`id: ${newestAt}\nevent: ticker\ndata: ${JSON.stringify(fresh)}\n\n`);
-          sink.send(`event: counters\ndata: ${JSON.stringify(counters)}\n\n`);
-        });
+      const { feed, leave } = boothFeeds(deps).join(projectId, () => new BoothFeed(deps.db, projectId, new Date()));
+      const screen: BoothScreenFeed = {
+        today: today.toISOString(),
+        // Pushes made while one waits to start add nothing: it sends the feed's latest read.
+        push: () => {
+          if (pushQueued) return;
+          pushQueued = true;
+          queue(sink, async () => {
+            pushQueued = false;
+            const unsent = feed.reads.filter((read) => read.number > readsSent);
+            if (unsent.length > 0 && unsent[0]!.number > readsSent + 1) {
+              // Behind what the feed keeps (a screen held up): its own read of the window brings it up to date.
+              readsSent = feed.readsDone;
+              send(sink, await readTickerSince(deps.db, projectId, tracker.readFrom(today)), undefined);
+            } else {
+              for (const read of unsent) send(sink, read.items, undefined);
+              readsSent = feed.readsDone;
+            }
+            const counters = feed.counters.get(screen.today);
+            if (counters) sink.send(`event: counters\ndata: ${JSON.stringify(counters)}\n\n`);
+          });
+        },
       };
-
-      const unsubscribe = deps.events.subscribe(projectId, (event) => {
-        if (event.kind === "activity" || event.kind === "wall") pushNews();
-        else if (event.kind === "booth") endIfLinkEnded(sink);
+      // Joined first, read second: what the feed reads from now on, this screen hears of; what came before, it reads.
+      feed.screens.add(screen);
+      queue(sink, async () => {
+        readsSent = feed.readsDone;
+        const [items, counters] = await Promise.all([readTickerSince(deps.db, projectId, tracker.readFrom(today)), countProjectActivitySince(deps.db, projectId, today)]);
+        send(sink, items, counters);
       });
-      pushNews();
-      return unsubscribe;
+      const unsubscribe = deps.events.subscribe(projectId, (event) => {
+        if (event.kind === "booth") endIfLinkEnded(sink);
+      });
+      return () => {
+        unsubscribe();
+        feed.screens.delete(screen);
+        leave();
+      };
     },
     // A revocation this instance missed, or an expiry, still ends the stream within a heartbeat.
     onHeartbeat: endIfLinkEnded,

@@ -49,3 +49,60 @@ export function todayStart(sent: string | null, now: Date): Date {
   const start = plausible ? instant : utcMidnight.getTime();
   return new Date(Math.floor(start / HOUR_MS) * HOUR_MS);
 }
+
+/**
+ * Rows commit a moment after the time they carry (a scan batch stamps its rows before it writes them), so each read of
+ * the ticker looks this far back before the newest item sent, and what was sent is remembered that long.
+ */
+export const TICKER_OVERLAP_MS = 5_000;
+
+/**
+ * What one booth stream has sent of the ticker, so reads of overlapping windows (its own, and its project's shared
+ * feed's) send each intro and signal once and each scan once: a scan group read again with more scans sends only
+ * the new ones, under an id of its own. Nothing at or before `cursor` (what the device had before it reconnected)
+ * is sent, nor anything older than the remembered window.
+ */
+export class TickerTracker {
+  readonly #sent = new Map<string, { at: string; count: number }>();
+  #newest: string | null;
+
+  constructor(private readonly cursor: string | null) {
+    this.#newest = cursor;
+  }
+
+  /** The newest instant sent: the stream's resume cursor. */
+  get newest(): string | null {
+    return this.#newest;
+  }
+
+  /** Where the next read of this stream's own should start. */
+  readFrom(dayStart: Date): string {
+    return this.#newest ? new Date(Date.parse(this.#newest) - TICKER_OVERLAP_MS).toISOString() : dayStart.toISOString();
+  }
+
+  /** The items of a read (oldest first) this stream has not sent yet, to send now. */
+  fresh(items: readonly TickerItem[]): TickerItem[] {
+    const floor = this.#newest ? Date.parse(this.#newest) - TICKER_OVERLAP_MS : -Infinity;
+    const fresh: TickerItem[] = [];
+    for (const item of items) {
+      if ((this.cursor !== null && item.at <= this.cursor) || Date.parse(item.at) < floor) continue;
+      const sent = this.#sent.get(item.id);
+      if (item.kind === "scan") {
+        const before = sent?.count ?? 0;
+        if (item.count <= before) continue;
+        this.#sent.set(item.id, { at: item.at, count: item.count });
+        fresh.push(before === 0 ? item : { ...item, id: `${item.id}+${before}`, count: item.count - before });
+      } else {
+        if (sent) continue;
+        this.#sent.set(item.id, { at: item.at, count: 1 });
+        fresh.push(item);
+      }
+      if (!this.#newest || item.at > this.#newest) this.#newest = item.at;
+    }
+    if (this.#newest) {
+      const forgetBefore = Date.parse(this.#newest) - TICKER_OVERLAP_MS;
+      for (const [id, { at }] of this.#sent) if (Date.parse(at) < forgetBefore) this.#sent.delete(id);
+    }
+    return fresh;
+  }
+}

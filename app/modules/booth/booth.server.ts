@@ -46,25 +46,30 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
   return { project: { id: project.id, title: project.title }, codes: choices.map((choice, index) => ({ ...choice, svg: svgs[index]! })) };
 }
 
-/** How many lines one read of the ticker gives at most (the screen shows fewer). */
-export const TICKER_PAGE = 12;
+/**
+ * How many intros, signals and scan groups one read of the ticker gives at most, each: far more than happen in one
+ * read's window (the few seconds since the previous read), so people's actions are never cut for scans (decision 43).
+ */
+export const TICKER_READ_LIMIT = 200;
 
 /**
- * What happened on the project at or after `from`, as ticker items, oldest first: the newest TICKER_PAGE of scans,
- * intros and signals together. Three reads on the `(project_id, time)` indexes; items carry their row's id, so a
- * reader that reads an overlapping window again can drop what it already showed.
+ * What happened on the project at or after `from`, as ticker items, oldest first: every intro and signal (up to
+ * TICKER_READ_LIMIT of each, the newest), and the scans summarised, one item per scan batch and code (a batch stamps
+ * its rows with one instant), `count` its scans so far. Three reads on the `(project_id, time)` indexes; items carry
+ * ids (a scan group's is its code and instant), so a reader that reads an overlapping window again can drop what it
+ * already showed, or send only a group's new scans (`TickerTracker`).
  */
 export async function readTickerSince(db: Kysely<Database>, projectId: string, from: string): Promise<TickerItem[]> {
-  const [scans, intros, signals] = await Promise.all([
+  const [scanGroups, intros, signals] = await Promise.all([
     db
       .selectFrom("scans")
       .leftJoin("qr_codes", "qr_codes.id", "scans.qr_code_id")
-      .select(["scans.id", "scans.scanned_at", "qr_codes.label", "qr_codes.event_tag"])
+      .select((eb) => ["scans.qr_code_id", "scans.scanned_at", "qr_codes.label", "qr_codes.event_tag", eb.fn.countAll<number>().as("count")])
       .where("scans.project_id", "=", projectId)
       .where("scans.scanned_at", ">=", from)
+      .groupBy(["scans.qr_code_id", "scans.scanned_at", "qr_codes.label", "qr_codes.event_tag"])
       .orderBy("scans.scanned_at", "desc")
-      .orderBy("scans.id", "desc")
-      .limit(TICKER_PAGE)
+      .limit(TICKER_READ_LIMIT)
       .execute(),
     db
       .selectFrom("intros")
@@ -73,7 +78,7 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       .where("intros.project_id", "=", projectId)
       .where("intros.created_at", ">=", from)
       .orderBy("intros.created_at", "desc")
-      .limit(TICKER_PAGE)
+      .limit(TICKER_READ_LIMIT)
       .execute(),
     db
       .selectFrom("signals")
@@ -81,21 +86,19 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       .where("project_id", "=", projectId)
       .where("created_at", ">=", from)
       .orderBy("created_at", "desc")
-      .limit(TICKER_PAGE)
+      .limit(TICKER_READ_LIMIT)
       .execute(),
   ]);
   const items: TickerItem[] = [
-    ...scans.map((scan) => ({
-      id: `scan-${scan.id}`,
+    ...scanGroups.map((group) => ({
+      id: `scans-${group.qr_code_id ?? "direct"}-${group.scanned_at}`,
       kind: "scan" as const,
-      at: scan.scanned_at,
-      count: 1,
-      eventLabel: scan.event_tag ?? scan.label ?? null,
+      at: group.scanned_at,
+      count: Number(group.count),
+      eventLabel: group.event_tag ?? group.label ?? null,
     })),
     ...intros.map((intro) => ({ id: `intro-${intro.id}`, kind: "intro" as const, at: intro.created_at, name: shortName(intro.name) })),
     ...signals.map((signal) => ({ id: `signal-${signal.id}`, kind: "signal" as const, at: signal.created_at, tier: signal.range_label })),
   ];
-  return items
-    .sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at.localeCompare(b.at)))
-    .slice(-TICKER_PAGE);
+  return items.sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at.localeCompare(b.at)));
 }

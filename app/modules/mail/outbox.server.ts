@@ -73,8 +73,16 @@ export type DeliveryQueue = "mail_outbox" | "webhook_deliveries";
  * skipped (FOR UPDATE SKIP LOCKED); SQLite has a single writer.
  */
 export async function claimableIds(trx: Transaction<Database>, table: DeliveryQueue, limit: number, now: Date): Promise<string[]> {
+  return (await claimable(trx, table, limit, now).execute()).map((row) => row.id);
+}
+
+/**
+ * The query behind `claimableIds`, for a queue that narrows it further (webhooks leave out the endpoints this worker
+ * is already posting to) and reads more of each row.
+ */
+export function claimable(trx: Transaction<Database>, table: DeliveryQueue, limit: number, now: Date) {
   const nowIso = now.toISOString();
-  let due = trx
+  const due = trx
     .selectFrom(table)
     .select("id")
     .where("status", "=", "pending")
@@ -82,8 +90,7 @@ export async function claimableIds(trx: Transaction<Database>, table: DeliveryQu
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowIso)]))
     .orderBy("next_attempt_at")
     .limit(limit);
-  if (dialectOf(trx) === "postgres") due = due.forUpdate().skipLocked();
-  return (await due.execute()).map((row) => row.id);
+  return dialectOf(trx) === "postgres" ? due.forUpdate().skipLocked() : due;
 }
 
 /** A worker's claim on queued rows: who holds it, and for how long from each renewal. */

@@ -1,11 +1,11 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
-import { claimableIds, startAttempt, type Claim } from "~/modules/mail/outbox.server";
+import { claimable, startAttempt, type Claim } from "~/modules/mail/outbox.server";
 import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import { signWebhook } from "./webhooks.server";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
@@ -14,6 +14,13 @@ export const WEBHOOK_MAX_ATTEMPTS = 10;
 const LEASE_MS = 2 * 60_000;
 /** The whole POST, from connecting to the end of the answer; well under the claim's lease. */
 const TIMEOUT_MS = 10_000;
+/**
+ * POSTs one worker (one instance) has in flight at once, over all endpoints; each endpoint has at most one
+ * (decision 43). A hanging endpoint costs one of these for at most TIMEOUT_MS per attempt.
+ */
+export const MAX_POSTS_IN_FLIGHT = 16;
+/** Due deliveries one claim looks at to find the oldest of each endpoint that is not already busy here. */
+const CLAIM_CANDIDATES = 50;
 
 export type WebhookResponse = { status: number; location: string | null };
 
@@ -28,6 +35,7 @@ export async function postWebhook(
   headers: Record<string, string>,
   policy: WebhookTargetPolicy,
   resolve?: Resolver,
+  stopping?: AbortSignal,
 ): Promise<WebhookResponse> {
   const target = await resolveWebhookTarget(rawUrl, policy, resolve);
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -55,22 +63,39 @@ export async function postWebhook(
     );
     // A deadline for the whole request, not an idle timeout: a slowly trickling answer cannot outlast the claim.
     deadline = setTimeout(() => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+    if (stopping?.aborted) request.destroy(new Error("the app is stopping"));
+    else stopping?.addEventListener("abort", () => request.destroy(new Error("the app is stopping")), { once: true });
     request.on("error", reject);
     request.end(body);
   }).finally(() => clearTimeout(deadline));
 }
 
-type ClaimedDelivery = { id: string; event_type: string; payload: string; attempts: number; url: string; secret: string };
+type ClaimedDelivery = { id: string; endpoint_id: string; event_type: string; body: string; attempts: number; url: string; secret: string };
 
 /**
- * Claims up to `limit` due deliveries for `claim.owner`, as the mail outbox does: PostgreSQL picks them with FOR
- * UPDATE SKIP LOCKED, so two workers never claim the same delivery at once; SQLite has a single writer. A claim that
- * is never settled (the process died) expires and the delivery is tried again; each POST first renews the claim
+ * Claims up to `limit` due deliveries for `claim.owner`, the oldest due of each endpoint not in `skipEndpoints` (those
+ * this worker is already posting to, or holding off), so one claim never takes two deliveries of one endpoint and a
+ * busy endpoint's queue never stands in front of another's. As the mail outbox: PostgreSQL picks rows with FOR UPDATE
+ * SKIP LOCKED, so two workers never claim the same delivery at once; SQLite has a single writer. A claim that is
+ * never settled (the process died) expires and the delivery is tried again; each POST first renews the claim
  * (`startAttempt`), and only the holder settles it.
  */
-export async function claimDueDeliveries(db: Kysely<Database>, limit: number, claim: Claim, now = new Date()): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Kysely<Database>,
+  limit: number,
+  claim: Claim,
+  now = new Date(),
+  skipEndpoints: ReadonlySet<string> = new Set(),
+): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    const ids = await claimableIds(trx, "webhook_deliveries", limit, now);
+    let due = claimable(trx, "webhook_deliveries", CLAIM_CANDIDATES, now).select(sql<string>`endpoint_id`.as("endpoint_id"));
+    if (skipEndpoints.size > 0) due = due.where(sql.ref("endpoint_id"), "not in", [...skipEndpoints]);
+    const oldestPerEndpoint = new Map<string, string>();
+    for (const row of await due.execute()) {
+      if (oldestPerEndpoint.size >= limit) break;
+      if (!oldestPerEndpoint.has(row.endpoint_id)) oldestPerEndpoint.set(row.endpoint_id, row.id);
+    }
+    const ids = [...oldestPerEndpoint.values()];
     if (ids.length === 0) return [];
     await trx
       .updateTable("webhook_deliveries")
@@ -80,7 +105,17 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, cl
     const rows = await trx
       .selectFrom("webhook_deliveries")
       .innerJoin("webhook_endpoints", "webhook_endpoints.id", "webhook_deliveries.endpoint_id")
-      .select(["webhook_deliveries.id", "webhook_deliveries.event_type", "webhook_deliveries.payload", "webhook_deliveries.attempts", "webhook_endpoints.url", "webhook_endpoints.secret"])
+      .select([
+        "webhook_deliveries.id",
+        "webhook_deliveries.endpoint_id",
+        "webhook_deliveries.event_type",
+        // Not read as `payload`: the driver layer parses every column of that name as JSON (address_confirmations'),
+        // and the body must go out as the exact text it was signed over.
+        "webhook_deliveries.payload as body",
+        "webhook_deliveries.attempts",
+        "webhook_endpoints.url",
+        "webhook_endpoints.secret",
+      ])
       .where("webhook_deliveries.id", "in", ids)
       .execute();
     return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
@@ -91,18 +126,29 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, cl
  * Delivers queued webhooks: claims what is due, POSTs each signed, and records the outcome. A 2xx is delivered; any
  * other answer, a timeout or a refused connection is retried with the mail outbox's backoff (30 s doubling to an
  * hour, ten attempts); a URL that now points inside the network is given up at once.
+ *
+ * Endpoints never wait on each other (decision 43): up to MAX_POSTS_IN_FLIGHT POSTs run at once, at most one per
+ * endpoint, and after a failed attempt this worker holds off that endpoint's other deliveries until the failed one's
+ * retry is due, so a hanging or failing endpoint delays only its own queue.
  */
 export class WebhookWorker extends RecurringPass<number> {
   readonly #claim: Claim;
+  readonly #maxInFlight: number;
+  /** Endpoints whose last attempt here failed, until when their deliveries are left alone. */
+  readonly #holdingOff = new Map<string, number>();
+  /** Wakes a pass waiting for its POSTs, to claim what a visitor just queued. */
+  #nudge: (() => void) | null = null;
+  #wakes = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly policy: WebhookTargetPolicy,
     private readonly logger: Logger,
-    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string } = {},
+    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string; maxInFlight?: number } = {},
   ) {
     super();
     this.#claim = { owner: options.owner ?? newWorkerId("webhooks"), leaseMs: LEASE_MS };
+    this.#maxInFlight = options.maxInFlight ?? MAX_POSTS_IN_FLIGHT;
   }
 
   #now(): Date {
@@ -113,12 +159,62 @@ export class WebhookWorker extends RecurringPass<number> {
     this.logger.error({ err: error }, "webhook worker pass failed");
   }
 
-  protected async pass(): Promise<number> {
+  /** Starts a pass, or makes the one in progress look for due deliveries now rather than after its POSTs. */
+  override wake(): void {
+    this.#wakes += 1;
+    const nudge = this.#nudge;
+    this.#nudge = null;
+    nudge?.();
+    super.wake();
+  }
+
+  #endpointsToSkip(busy: ReadonlySet<string>): Set<string> {
+    const now = this.#now().getTime();
+    const skip = new Set(busy);
+    for (const [endpointId, until] of this.#holdingOff) {
+      if (until <= now) this.#holdingOff.delete(endpointId);
+      else skip.add(endpointId);
+    }
+    return skip;
+  }
+
+  protected async pass(stopping: AbortSignal): Promise<number> {
     let delivered = 0;
+    const inFlight = new Set<Promise<void>>();
+    const busy = new Set<string>();
+    let lookAgain = true;
     for (;;) {
-      const batch = await claimDueDeliveries(this.db, 10, this.#claim, this.#now());
-      if (batch.length === 0) return delivered;
-      for (const delivery of batch) if (await this.#deliver(delivery)) delivered += 1;
+      if (lookAgain && !stopping.aborted && inFlight.size < this.#maxInFlight) {
+        lookAgain = false;
+        const wakes = this.#wakes;
+        const batch = await claimDueDeliveries(this.db, this.#maxInFlight - inFlight.size, this.#claim, this.#now(), this.#endpointsToSkip(busy));
+        for (const delivery of batch) {
+          busy.add(delivery.endpoint_id);
+          const post: Promise<void> = this.#deliver(delivery, stopping)
+            .then((sent) => {
+              if (sent) delivered += 1;
+            })
+            .catch((error: unknown) => this.passFailed(error))
+            .finally(() => {
+              busy.delete(delivery.endpoint_id);
+              inFlight.delete(post);
+              // Its endpoint may have more due, also when this ends while a claim is running.
+              lookAgain = true;
+            });
+          inFlight.add(post);
+        }
+        // More endpoints may have due deliveries, or a visitor queued one while this claim ran.
+        if (batch.length > 0 || this.#wakes !== wakes) lookAgain = true;
+        if (lookAgain && inFlight.size < this.#maxInFlight) continue;
+      }
+      if (inFlight.size === 0) {
+        if (lookAgain && !stopping.aborted) continue;
+        return delivered;
+      }
+      // A finished POST frees its endpoint and a slot; a wake brings new deliveries.
+      await Promise.race([...inFlight, new Promise<void>((resolve) => (this.#nudge = resolve))]);
+      this.#nudge = null;
+      lookAgain = true;
     }
   }
 
@@ -131,7 +227,7 @@ export class WebhookWorker extends RecurringPass<number> {
       .where("claimed_by", "=", this.#claim.owner);
   }
 
-  async #deliver(claimed: ClaimedDelivery): Promise<boolean> {
+  async #deliver(claimed: ClaimedDelivery, stopping: AbortSignal): Promise<boolean> {
     const attempts = await startAttempt(this.db, "webhook_deliveries", claimed.id, this.#claim, this.#now());
     if (attempts === null) return false;
     const delivery = { ...claimed, attempts };
@@ -141,13 +237,13 @@ export class WebhookWorker extends RecurringPass<number> {
       "X-PitchQR-Event": delivery.event_type,
       "X-PitchQR-Delivery": delivery.id,
       "X-PitchQR-Timestamp": String(timestamp),
-      "X-PitchQR-Signature": signWebhook(delivery.secret, timestamp, delivery.payload),
+      "X-PitchQR-Signature": signWebhook(delivery.secret, timestamp, delivery.body),
     };
     let failure: string;
     let responseStatus: number | null = null;
     let permanent = false;
     try {
-      const response = await postWebhook(delivery.url, delivery.payload, headers, this.policy, this.options.resolve);
+      const response = await postWebhook(delivery.url, delivery.body, headers, this.policy, this.options.resolve, stopping);
       responseStatus = response.status;
       if (response.status >= 200 && response.status < 300) {
         await this.#settleHeld(delivery.id)
@@ -172,6 +268,7 @@ export class WebhookWorker extends RecurringPass<number> {
       this.logger.warn({ deliveryId: delivery.id, reason, attempts: delivery.attempts }, "webhook given up");
     } else {
       const retryAt = new Date(this.#now().getTime() + retryDelayMs(delivery.attempts));
+      this.#holdingOff.set(delivery.endpoint_id, retryAt.getTime());
       await this.#settleHeld(delivery.id)
         .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, claimed_by: null, attempt_started_at: null, last_error: reason, response_status: responseStatus })
         .execute();
