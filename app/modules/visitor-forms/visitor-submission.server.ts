@@ -35,9 +35,9 @@ import { readFormFields, validate } from "~/modules/forms/validation";
 import { isRecordId } from "~/modules/http/id-shape";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
-import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
 import { retryAfterSeconds, takeFromAllowance, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { findViewableProjectRefBySlug } from "~/modules/projects/projects.server";
 import { announce } from "~/modules/realtime/project-events.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -49,15 +49,16 @@ import { recordSignal } from "~/modules/signals/signals.server";
  */
 
 export type VisitorFormPost =
-  | { page: null }
-  | { page: PitchPage; intent: VisitorIntent; status: number; headers?: HeadersInit; result: VisitorActionResult; outcome: VisitorOutcome | null };
+  | { project: null }
+  | { project: { id: string; slug: string }; intent: VisitorIntent; status: number; headers?: HeadersInit; result: VisitorActionResult; outcome: VisitorOutcome | null };
 
 const readVisitorForm = (form: FormData) => readFormFields(form, { roleTags: ROLE_TAGS.length });
 
 /**
  * A pitch page form as posted to the page (no JavaScript, or the React page) or to `/pitch/{slug}/submit`
- * (the anonymous page's enhancement module, decision 13): the visitor's page, the shared submission handler,
- * and the answer as the form shows it. `idempotencyKey` makes a repeated post answer the first result.
+ * (the anonymous page's enhancement module, decision 13): the project the visitor may see at that slug (one
+ * query; a draft only for its owner, otherwise `project: null`, a 404), the shared submission handler, and the
+ * answer as the form shows it. `idempotencyKey` makes a repeated post answer the first result.
  */
 export async function postVisitorForm(
   context: Readonly<RouterContextProvider>,
@@ -69,8 +70,8 @@ export async function postVisitorForm(
   const { auth, database } = context.services;
   const intent = visitorIntentOf(form.get("intent"));
   const viewer = await getSessionUser(auth, request);
-  const page = await loadPitchPage(database.db, slug, viewer?.id ?? null);
-  if (!page) return { page: null };
+  const project = await findViewableProjectRefBySlug(database.db, slug, viewer?.id ?? null);
+  if (!project) return { project: null };
 
   let outcome: VisitorOutcome | null = null;
   const submit: FormIntent<{ blurb?: string; next?: string }, SubmittedValues> = {
@@ -80,7 +81,7 @@ export async function postVisitorForm(
     run: async (values) => {
       outcome = await handleVisitorSubmission(context.services, {
         intent,
-        projectId: page.project.id,
+        projectId: project.id,
         values,
         clientIp: clientIpOf(request),
         honeypot: String(form.get(HONEYPOT_FIELD) ?? ""),
@@ -94,7 +95,7 @@ export async function postVisitorForm(
   };
   const answer = await runFormAction({ form, logger: context.logger, intent, intents: { intro: submit, subscribe: submit, signal: submit } });
   if (answer.kind === "response") throw new Error("visitor forms answer a result, never a response");
-  return { page, intent, status: answer.status, headers: answer.headers, result: answer.result, outcome: answer.result.ok ? outcome : null };
+  return { project, intent, status: answer.status, headers: answer.headers, result: answer.result, outcome: answer.result.ok ? outcome : null };
 }
 
 /** The visitor's input, echoed back on failure (never the honeypot). */
