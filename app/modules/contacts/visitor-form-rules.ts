@@ -10,7 +10,6 @@ import { EMAIL_PATTERN } from "~/modules/formats/email-address";
  * unit test holds the two equal).
  */
 export const ROLE_TAGS = ["Angel", "Operator", "Press", "Designer", "PM", "Founder", "Engineer"] as const;
-export type RoleTag = (typeof ROLE_TAGS)[number];
 
 export const EMAIL_MESSAGE = "Please enter a valid email address";
 

@@ -158,7 +158,7 @@ export type VisitorSubmission = {
   idempotencyKey?: string | null;
 };
 
-export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boolean };
+export type VisitorOutcome = { message: string; blurb?: string };
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
@@ -181,14 +181,14 @@ export async function handleVisitorSubmission(
   const answerAsRecorded = async (): Promise<VisitorOutcome | null> => {
     if (!key || !fingerprint) return null;
     const recorded = await recordedSubmission(db, projectId, key);
-    return recorded ? { ...answerToRepeat(recorded, fingerprint), wallChanged: false } : null;
+    return recorded ? answerToRepeat(recorded, fingerprint) : null;
   };
   const earlier = await answerAsRecorded();
   if (earlier) return earlier;
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
     services.logger.warn({ intent }, "honeypot filled: submission dropped");
-    return { message: successMessage(intent), wallChanged: false, ...(intent === "intro" ? { blurb: "" } : {}) };
+    return { message: successMessage(intent), ...(intent === "intro" ? { blurb: "" } : {}) };
   }
   const identity = services.pageDoor.identify(projectId, {
     cookieHeader: submission.cookieHeader,
@@ -246,21 +246,21 @@ async function writeSubmission(
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       // Booth screens reread on it, as on a signal's "wall" event.
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
-      return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
+      return { message: INTRO_SENT_MESSAGE, blurb: result.blurb };
     }
     case "subscribe": {
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
-      return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
+      return { message: SUBSCRIBED_MESSAGE };
     }
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       await announce(services.events, services.logger, { projectId: result.projectId, kind: "wall" });
-      return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
+      return { message: SIGNAL_RECORDED_MESSAGE };
     }
   }
 }
