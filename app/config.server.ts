@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
-import { isValidTimeZone } from "~/modules/updates/digest-slot";
+import { isValidTimeZone } from "~/modules/time/zoned-slots";
 
 /** Who may create an account (issue 23): anyone, whoever holds a founder's invitation link, or nobody new. */
 export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;

@@ -1,6 +1,6 @@
 import { MailCheck } from "lucide-react";
-import { data, Form, useNavigation } from "react-router";
-import { primaryButtonClass } from "~/components/ui/buttons";
+import { data, useNavigation } from "react-router";
+import { LinkActionForm, LinkFailure, LinkPageCard } from "~/components/ui/link-page";
 import { readFormData } from "~/modules/http/form-body.server";
 import { checkSavedListConfirmation, confirmSavedListMail } from "~/modules/saved/saved-list-mail.server";
 import { LIST_MAIL_LINK_FAILURES } from "~/modules/saved/saved-list-rules";
@@ -34,49 +34,38 @@ export default function ConfirmListMail({ loaderData, actionData }: Route.Compon
   const sent = actionData?.sent;
 
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <MailCheck aria-hidden className="mx-auto size-12 text-brand-600" />
-        {sent ? (
-          <>
-            <h1 className="mt-4 text-2xl font-bold">{sent.count > 0 ? "Your list is on its way" : "Nothing to send"}</h1>
-            <p className="mt-2 text-slate-600">
-              {sent.count > 0 ? (
-                <>
-                  {sent.count === 1 ? "1 pitch goes" : `${sent.count} pitches go`} to <strong className="font-semibold break-all text-slate-900">{sent.email}</strong>{" "}
-                  in a minute. From this browser, later lists go straight out.
-                </>
-              ) : (
-                "None of these pitches is published any more."
-              )}
-            </p>
-          </>
-        ) : failure ? (
-          <>
-            <h1 className="mt-4 text-2xl font-bold">{failure.title}</h1>
-            <p role="alert" className="mt-2 text-slate-600">
-              {failure.message}
-            </p>
-            <a href="/saved" className="mt-6 inline-block font-semibold text-brand-700 underline">
-              Open your saved pitches
-            </a>
-          </>
-        ) : (
-          <>
-            <h1 className="mt-4 text-2xl font-bold">Send your saved pitches?</h1>
-            <p className="mt-2 text-slate-600">
-              {loaderData.pitchCount === 1 ? "1 saved pitch" : `${loaderData.pitchCount} saved pitches`} to{" "}
-              <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>.
-            </p>
-            <Form method="post" className="mt-6">
-              <input type="hidden" name="token" value={loaderData.token ?? ""} />
-              <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
-                {busy ? "Sending..." : "Confirm and send my list"}
-              </button>
-            </Form>
-          </>
-        )}
-      </div>
-    </main>
+    <LinkPageCard icon={MailCheck}>
+      {sent ? (
+        <>
+          <h1 className="mt-4 text-2xl font-bold">{sent.count > 0 ? "Your list is on its way" : "Nothing to send"}</h1>
+          <p className="mt-2 text-slate-600">
+            {sent.count > 0 ? (
+              <>
+                {sent.count === 1 ? "1 pitch goes" : `${sent.count} pitches go`} to <strong className="font-semibold break-all text-slate-900">{sent.email}</strong>{" "}
+                in a minute. From this browser, later lists go straight out.
+              </>
+            ) : (
+              "None of these pitches is published any more."
+            )}
+          </p>
+        </>
+      ) : failure ? (
+        <>
+          <LinkFailure failure={failure} />
+          <a href="/saved" className="mt-6 inline-block font-semibold text-brand-700 underline">
+            Open your saved pitches
+          </a>
+        </>
+      ) : (
+        <>
+          <h1 className="mt-4 text-2xl font-bold">Send your saved pitches?</h1>
+          <p className="mt-2 text-slate-600">
+            {loaderData.pitchCount === 1 ? "1 saved pitch" : `${loaderData.pitchCount} saved pitches`} to{" "}
+            <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>.
+          </p>
+          <LinkActionForm token={loaderData.token ?? ""} busy={busy} label="Confirm and send my list" busyLabel="Sending..." />
+        </>
+      )}
+    </LinkPageCard>
   );
 }

@@ -1,6 +1,6 @@
 import { MailX } from "lucide-react";
-import { data, Form, useNavigation } from "react-router";
-import { primaryButtonClass } from "~/components/ui/buttons";
+import { data, useNavigation } from "react-router";
+import { LinkActionForm, LinkFailure, LinkPageCard } from "~/components/ui/link-page";
 import { readFormData } from "~/modules/http/form-body.server";
 import { checkSavedListStop, stopSavedListMail } from "~/modules/saved/saved-list-mail.server";
 import { LIST_MAIL_LINK_FAILURES } from "~/modules/saved/saved-list-rules";
@@ -30,39 +30,26 @@ export default function StopListMail({ loaderData, actionData }: Route.Component
   const failure = actionData?.failure ?? (actionData ? null : loaderData.failure);
 
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
-        {actionData?.stopped ? (
-          <>
-            <h1 className="mt-4 text-2xl font-bold">Stopped</h1>
-            <p className="mt-2 text-slate-600">
-              {PRODUCT_NAME} will send no more saved lists, or requests to confirm one, to{" "}
-              <strong className="font-semibold break-all text-slate-900">{actionData.stopped}</strong>.
-            </p>
-          </>
-        ) : failure ? (
-          <>
-            <h1 className="mt-4 text-2xl font-bold">{failure.title}</h1>
-            <p role="alert" className="mt-2 text-slate-600">
-              {failure.message}
-            </p>
-          </>
-        ) : (
-          <>
-            <h1 className="mt-4 text-2xl font-bold">Stop saved-list e-mails?</h1>
-            <p className="mt-2 text-slate-600">
-              No more saved lists, or requests to confirm one, to <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>.
-            </p>
-            <Form method="post" className="mt-6">
-              <input type="hidden" name="token" value={loaderData.token ?? ""} />
-              <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
-                {busy ? "Processing..." : "Stop these e-mails"}
-              </button>
-            </Form>
-          </>
-        )}
-      </div>
-    </main>
+    <LinkPageCard icon={MailX}>
+      {actionData?.stopped ? (
+        <>
+          <h1 className="mt-4 text-2xl font-bold">Stopped</h1>
+          <p className="mt-2 text-slate-600">
+            {PRODUCT_NAME} will send no more saved lists, or requests to confirm one, to{" "}
+            <strong className="font-semibold break-all text-slate-900">{actionData.stopped}</strong>.
+          </p>
+        </>
+      ) : failure ? (
+        <LinkFailure failure={failure} />
+      ) : (
+        <>
+          <h1 className="mt-4 text-2xl font-bold">Stop saved-list e-mails?</h1>
+          <p className="mt-2 text-slate-600">
+            No more saved lists, or requests to confirm one, to <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>.
+          </p>
+          <LinkActionForm token={loaderData.token ?? ""} busy={busy} label="Stop these e-mails" />
+        </>
+      )}
+    </LinkPageCard>
   );
 }

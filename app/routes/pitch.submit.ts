@@ -10,7 +10,7 @@ import type { Route } from "./+types/pitch.submit";
 export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const post = await postVisitorForm(context, request, params.slug, form, request.headers.get("idempotency-key"));
-  if (!post.page) return Response.json({ error: "Project not found" }, { status: 404 });
+  if (!post.project) return Response.json({ error: "Project not found" }, { status: 404 });
   const headers = new Headers(post.headers);
   headers.set("Cache-Control", "no-store");
   return Response.json(post.result, { status: post.status, headers });

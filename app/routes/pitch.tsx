@@ -26,11 +26,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   // A form submitted by the hydrated page asks for data back; a plain HTML form gets a redirect.
   const viaFetch = form.get("via") === "fetch";
   const post = await postVisitorForm(context, request, params.slug, form);
-  if (!post.page) throw data("Project not found", { status: 404 });
+  if (!post.project) throw data("Project not found", { status: 404 });
   const { intent, outcome, result, status, headers } = post;
   if (!outcome || viaFetch) return data(result, { status, headers });
 
-  const pagePath = `/pitch/${encodeURIComponent(post.page.project.slug)}`;
+  const pagePath = `/pitch/${encodeURIComponent(post.project.slug)}`;
   if (intent === "signal") return redirect("/pledge-success");
   if (intent === "intro") {
     const cookie = await serializeFlash(context.services.flashCookie, { introBlurb: outcome.blurb ?? "" });

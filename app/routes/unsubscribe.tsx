@@ -5,6 +5,7 @@ import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass } from "~/components/ui/buttons";
 import { FieldError, inputClass, labelClass } from "~/components/ui/form-fields";
+import { LinkActionForm, LinkPageCard } from "~/components/ui/link-page";
 import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
 import { checkUnsubscribeLink, CONFIRMATION_LINK_FAILURES, unsubscribeByToken, type UnsubscribeLinkCheck } from "~/modules/contacts/unsubscribe-link.server";
 import { checkUnsubscribeConfirmation, confirmUnsubscribeByAddress, requestUnsubscribeByAddress } from "~/modules/contacts/unsubscribe.server";
@@ -150,52 +151,36 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
 
   if (confirmation) {
     return (
-      <main className="mx-auto max-w-md px-4 py-12">
-        <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-          <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
-          <h1 className="mt-4 text-2xl font-bold">Unsubscribe</h1>
-          <p className="mt-2 text-slate-600">
-            Stop all e-mails from {PRODUCT_NAME} to <strong className="font-semibold break-all text-slate-900">{confirmation.email}</strong>?
+      <LinkPageCard icon={MailX}>
+        <h1 className="mt-4 text-2xl font-bold">Unsubscribe</h1>
+        <p className="mt-2 text-slate-600">
+          Stop all e-mails from {PRODUCT_NAME} to <strong className="font-semibold break-all text-slate-900">{confirmation.email}</strong>?
+        </p>
+        {confirmation.projectTitles.length > 0 ? (
+          <p className="mt-2 text-sm text-slate-600">
+            It gets e-mail about <strong className="font-semibold text-slate-900">{confirmation.projectTitles.join(", ")}</strong>.
           </p>
-          {confirmation.projectTitles.length > 0 ? (
-            <p className="mt-2 text-sm text-slate-600">
-              It gets e-mail about <strong className="font-semibold text-slate-900">{confirmation.projectTitles.join(", ")}</strong>.
-            </p>
-          ) : null}
-          <Form method="post" className="mt-6">
-            <input type="hidden" name="confirm" value={confirmation.token} />
-            <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
-              {busy ? "Processing..." : "Unsubscribe"}
-            </button>
-          </Form>
-        </div>
-      </main>
+        ) : null}
+        <LinkActionForm name="confirm" token={confirmation.token} busy={busy} label="Unsubscribe" />
+      </LinkPageCard>
     );
   }
 
   if (link?.valid && loaderData.token) {
     return (
-      <main className="mx-auto max-w-md px-4 py-12">
-        <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-          <MailX aria-hidden className="mx-auto size-12 text-brand-600" />
-          <h1 className="mt-4 text-2xl font-bold">Unsubscribe</h1>
-          <p className="mt-2 text-slate-600">
-            {link.projectTitle ? (
-              <>
-                Stop e-mails about <strong className="font-semibold text-slate-900">{link.projectTitle}</strong> to this address?
-              </>
-            ) : (
-              `Stop e-mails from ${PRODUCT_NAME} to this address?`
-            )}
-          </p>
-          <Form method="post" className="mt-6">
-            <input type="hidden" name="token" value={loaderData.token} />
-            <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
-              {busy ? "Processing..." : "Unsubscribe"}
-            </button>
-          </Form>
-        </div>
-      </main>
+      <LinkPageCard icon={MailX}>
+        <h1 className="mt-4 text-2xl font-bold">Unsubscribe</h1>
+        <p className="mt-2 text-slate-600">
+          {link.projectTitle ? (
+            <>
+              Stop e-mails about <strong className="font-semibold text-slate-900">{link.projectTitle}</strong> to this address?
+            </>
+          ) : (
+            `Stop e-mails from ${PRODUCT_NAME} to this address?`
+          )}
+        </p>
+        <LinkActionForm token={loaderData.token} busy={busy} label="Unsubscribe" />
+      </LinkPageCard>
     );
   }
 

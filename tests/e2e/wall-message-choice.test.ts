@@ -93,19 +93,44 @@ async function expectWallToShow(person: { name: string; message: string }, choic
   expect(signal).toEqual({ message: person.message, is_public: Number(choice.showName), message_public: Number(messageShown) });
 }
 
+/** The enhancement module's signal dialog, opened from the page's own link. */
+async function openEnhancedSignalDialog(page: Page): Promise<Locator> {
+  await page.goto(pitchUrl());
+  await waitForEnhancement(page);
+  await page.getByRole("main").getByRole("link", { name: "Signal Interest" }).first().click();
+  return page.getByRole("dialog", { name: "Signal Interest" });
+}
+
+/** Sends a page's signal dialog (scripts running) and waits for its success message. */
+async function sendSignal(page: Page, dialog: Locator): Promise<void> {
+  await dialog.getByRole("button", { name: "Signal Interest" }).click();
+  await page.getByText("Signal of interest recorded!").first().waitFor();
+}
+
+/** A visitor whose browser runs no script posts the signal form of `?dialog=signal` and lands on the thank-you page. */
+async function signalWithoutJavaScript(person: { name: string; email: string; message: string }, choice: Choice): Promise<void> {
+  const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
+  try {
+    await page.goto(pitchUrl("?dialog=signal"));
+    const dialog = page.locator('[role="dialog"]').filter({ has: page.getByRole("heading", { name: "Signal Interest", exact: true }) });
+    await fillSignal(dialog, person, choice);
+    await dialog.getByRole("button", { name: "Signal Interest" }).click();
+    await page.waitForURL(`${e2e.app.url}/pledge-success`);
+    await page.getByRole("heading", { name: "Thank You for Your Support!" }).waitFor();
+  } finally {
+    await context.close();
+  }
+}
+
 describe("the Recognition Wall shows what the visitor chose", () => {
   it("name and message (the page's enhancement module)", async () => {
     const choice = { showName: true, showMessage: true };
     const person = newPerson("Open");
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
-      await page.goto(pitchUrl());
-      await waitForEnhancement(page);
-      await page.getByRole("main").getByRole("link", { name: "Signal Interest" }).first().click();
-      const dialog = page.getByRole("dialog", { name: "Signal Interest" });
+      const dialog = await openEnhancedSignalDialog(page);
       await fillSignal(dialog, person, choice);
-      await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.getByText("Signal of interest recorded!").first().waitFor();
+      await sendSignal(page, dialog);
     } finally {
       await context.close();
     }
@@ -121,8 +146,7 @@ describe("the Recognition Wall shows what the visitor chose", () => {
       await waitForHydration(page);
       const dialog = page.getByRole("dialog", { name: "Signal Interest" });
       await fillSignal(dialog, person, choice);
-      await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.getByText("Signal of interest recorded!").first().waitFor();
+      await sendSignal(page, dialog);
     } finally {
       await context.close();
     }
@@ -140,17 +164,13 @@ describe("the Recognition Wall shows what the visitor chose", () => {
       await reactDialog.getByLabel(SHOW_NAME).uncheck();
       expect(await reactDialog.getByLabel(SHOW_MESSAGE).isDisabled()).toBe(true);
 
-      await page.goto(pitchUrl());
-      await waitForEnhancement(page);
-      await page.getByRole("main").getByRole("link", { name: "Signal Interest" }).first().click();
-      const dialog = page.getByRole("dialog", { name: "Signal Interest" });
+      const dialog = await openEnhancedSignalDialog(page);
       await fillSignal(dialog, person, choice);
       expect(await dialog.getByLabel(SHOW_MESSAGE).isDisabled()).toBe(true);
       await dialog.getByLabel(SHOW_NAME).check();
       expect(await dialog.getByLabel(SHOW_MESSAGE).isEnabled()).toBe(true);
       await dialog.getByLabel(SHOW_NAME).uncheck();
-      await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.getByText("Signal of interest recorded!").first().waitFor();
+      await sendSignal(page, dialog);
     } finally {
       await context.close();
     }
@@ -160,35 +180,15 @@ describe("the Recognition Wall shows what the visitor chose", () => {
   it("nothing, and no message, from the form without JavaScript that ticks only the message", async () => {
     const choice = { showName: false, showMessage: true };
     const person = newPerson("NoScript");
-    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
-    try {
-      await page.goto(pitchUrl("?dialog=signal"));
-      const dialog = page.locator('[role="dialog"]').filter({ has: page.getByRole("heading", { name: "Signal Interest", exact: true }) });
-      // Without a script nothing disables the second box: the server ignores it without the name.
-      await fillSignal(dialog, person, choice);
-      await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.waitForURL(`${e2e.app.url}/pledge-success`);
-      await page.getByRole("heading", { name: "Thank You for Your Support!" }).waitFor();
-    } finally {
-      await context.close();
-    }
+    // Without a script nothing disables the second box: the server ignores it without the name.
+    await signalWithoutJavaScript(person, choice);
     await expectWallToShow(person, choice);
   });
 
   it("nothing, from the form without JavaScript with both boxes off", async () => {
     const choice = { showName: false, showMessage: false };
     const person = newPerson("Quiet");
-    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
-    try {
-      await page.goto(pitchUrl("?dialog=signal"));
-      const dialog = page.locator('[role="dialog"]').filter({ has: page.getByRole("heading", { name: "Signal Interest", exact: true }) });
-      await fillSignal(dialog, person, choice);
-      await dialog.getByRole("button", { name: "Signal Interest" }).click();
-      await page.waitForURL(`${e2e.app.url}/pledge-success`);
-      await page.getByRole("heading", { name: "Thank You for Your Support!" }).waitFor();
-    } finally {
-      await context.close();
-    }
+    await signalWithoutJavaScript(person, choice);
     await expectWallToShow(person, choice);
   });
 });

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { latestDigestSlot } from "~/modules/updates/digest-slot";
+import { latestDigestSlot } from "~/modules/time/zoned-slots";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { showServerLogsOnFailure } from "../e2e/support";
 

@@ -8,7 +8,6 @@ import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { openBoothStream } from "~/modules/booth/booth-stream.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
-import { createLocalProjectEvents, createPostgresProjectEvents } from "~/modules/realtime/project-events.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
@@ -21,6 +20,7 @@ import { recordSignal } from "~/modules/signals/signals.server";
 import { createLogger } from "~/modules/logging/logger.server";
 import type { TickerItem } from "~/modules/booth/booth-ticker";
 import { describeEachDialect } from "../support/databases";
+import { projectEventsFor } from "../support/realtime";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 
 function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
@@ -206,9 +206,7 @@ describeEachDialect("booth stream", (getDb, dialect) => {
     const { db, url } = getDb();
     const project = await createProject(db);
     const logger = createLogger("silent");
-    // The realtime path the app uses on each database: local fan-out, or LISTEN/NOTIFY.
-    const events = dialect === "postgres" ? await createPostgresProjectEvents(url, logger) : createLocalProjectEvents();
-    onTestFinished(() => events.close());
+    const events = await projectEventsFor({ url }, dialect, logger);
     const deps = { db, events, streams: new LiveStreams(), logger };
     const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
     const link = await createBoothLink(db, project.ownerId, project.id, 3);
@@ -248,8 +246,7 @@ describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
     const { db, url } = getDb();
     const project = await createProject(db);
     const logger = createLogger("silent");
-    const events = dialect === "postgres" ? await createPostgresProjectEvents(url, logger) : createLocalProjectEvents();
-    onTestFinished(() => events.close());
+    const events = await projectEventsFor({ url }, dialect, logger);
     const deps = { db, events, streams: new LiveStreams(), logger };
     onTestFinished(() => deps.streams.closeAll());
     const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });

@@ -8,7 +8,7 @@ import { createLogger } from "~/modules/logging/logger.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
-import { latestDailySlot } from "~/modules/updates/digest-slot";
+import { latestDailySlot } from "~/modules/time/zoned-slots";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 

@@ -6,13 +6,13 @@ import { expect, it, onTestFinished } from "vitest";
 import { validate } from "~/modules/forms/validation";
 import { createLogger } from "~/modules/logging/logger.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
-import { createLocalProjectEvents, createPostgresProjectEvents } from "~/modules/realtime/project-events.server";
 import { openWallStream } from "~/modules/recognition/wall-stream.server";
 import { openBoothStream } from "~/modules/booth/booth-stream.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
-import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { describeEachDialect } from "../support/databases";
+import { projectEventsFor } from "../support/realtime";
 import { createProject, testMailLinks } from "../support/fixtures";
 
 const logger = createLogger("silent");
@@ -75,19 +75,12 @@ function publicSignal(tierId: string, name: string) {
   return result.data;
 }
 
-async function realtimeFor(database: TestDatabase, dialect: string) {
-  // The realtime path the app uses on each database: local fan-out, or LISTEN/NOTIFY.
-  const events = dialect === "postgres" ? await createPostgresProjectEvents(database.url, logger) : createLocalProjectEvents();
-  onTestFinished(() => events.close());
-  return events;
-}
-
 describeEachDialect("live walls share one read per instance", (getDb, dialect) => {
   /** Opens `walls` live walls of a new project, then writes one entry: the statements the walls ran for it. */
   async function statementsForOneEntry(walls: number) {
     const database = getDb();
     const project = await createProject(database.db);
-    const events = await realtimeFor(database, dialect);
+    const events = await projectEventsFor(database, dialect, logger);
     const counter = new CountingPlugin();
     const deps = { db: database.db.withPlugin(counter), events, streams: new LiveStreams(), logger };
     onTestFinished(() => deps.streams.closeAll());
@@ -117,7 +110,7 @@ describeEachDialect("live walls share one read per instance", (getDb, dialect) =
     const database = getDb();
     const { db } = database;
     const project = await createProject(db);
-    const events = await realtimeFor(database, dialect);
+    const events = await projectEventsFor(database, dialect, logger);
     const deps = { db, events, streams: new LiveStreams(), logger };
     onTestFinished(() => deps.streams.closeAll());
     const tier = project.tiers[0]!.id;
@@ -149,7 +142,7 @@ describeEachDialect("booth screens share one read per instance", (getDb, dialect
   async function statementsForOneBatch(screens: number) {
     const database = getDb();
     const project = await createProject(database.db);
-    const events = await realtimeFor(database, dialect);
+    const events = await projectEventsFor(database, dialect, logger);
     const counter = new CountingPlugin();
     const deps = { db: database.db.withPlugin(counter), events, streams: new LiveStreams(), logger };
     onTestFinished(() => deps.streams.closeAll());

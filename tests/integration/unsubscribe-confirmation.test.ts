@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { subscribeToUpdates } from "~/modules/contacts/contacts.server";
+import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
 import { checkUnsubscribeConfirmation, confirmUnsubscribeByAddress, requestUnsubscribeByAddress } from "~/modules/contacts/unsubscribe.server";
 import { CONFIRMATION_TTL_MS } from "~/modules/mail/address-confirmations.server";
 import type { DomainError } from "~/modules/errors.server";
@@ -10,6 +11,8 @@ import { createProject, TEST_PUBLIC_URL, testMailLinks } from "../support/fixtur
 const visitor = (viewerFingerprint: string) => ({ userId: null, identity: { viewerFingerprint, addressHash: null } });
 let requesterSeq = 0;
 /** A different browser on a different network each time, so only the limit a test is about can apply. */
+/** An address as a visitor types it on /unsubscribe, through the form's schema (which lower-cases it). */
+const typed = (email: string) => unsubscribeSchema.parse({ email: ` ${email.toUpperCase()} ` }).email;
 const someone = () => ({ clientAddress: `198.51.100.${(requesterSeq += 1) % 250}`, browserKey: `browser-${crypto.randomUUID()}` });
 
 async function follower(database: TestDatabase, title: string, email: string) {
@@ -38,7 +41,7 @@ describeEachDialect("unsubscribe by a typed address needs the address's confirma
     await follower(database, "Harbor Cold Chain", email);
     await follower(database, "Lantern Grid", email);
 
-    expect(await requestUnsubscribeByAddress(database.db, testMailLinks, someone(), email.toUpperCase())).toEqual({ mailed: true });
+    expect(await requestUnsubscribeByAddress(database.db, testMailLinks, someone(), typed(email))).toEqual({ mailed: true });
     expect(await subscribedOf(database, email)).toEqual([true, true]);
 
     const [mail] = await confirmationMailsTo(database, email);
@@ -134,7 +137,7 @@ describeEachDialect("unsubscribe requests, limited", (getDb) => {
     const email = `target-${crypto.randomUUID()}@example.com`;
     await follower(database, "Harbor Cold Chain", email);
     const results: string[] = [];
-    for (let index = 0; index < 8; index += 1) results.push(await outcome(requestUnsubscribeByAddress(database.db, testMailLinks, someone(), email.toUpperCase())));
+    for (let index = 0; index < 8; index += 1) results.push(await outcome(requestUnsubscribeByAddress(database.db, testMailLinks, someone(), typed(email))));
     const allowed = UNSUBSCRIBE_REQUEST_LIMITS.perEmail.max;
     expect(results.slice(0, allowed)).toEqual(Array.from({ length: allowed }, () => "ok"));
     expect(new Set(results.slice(allowed))).toEqual(new Set([`rate_limited after ${UNSUBSCRIBE_REQUEST_LIMITS.perEmail.windowSeconds}s`]));

@@ -3,34 +3,10 @@ import { unsubscribeSchema } from "~/modules/contacts/unsubscribe-form";
 import { unsubscribeEmail } from "~/modules/contacts/unsubscribe.server";
 import { validate } from "~/modules/forms/validation";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { createProject } from "../support/fixtures";
 
 async function seedProjectWithContacts(database: TestDatabase, emails: string[]) {
-  const ownerId = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await database.db
-    .insertInto("users")
-    .values({ id: ownerId, name: "", email: `${ownerId}@example.com`, email_verified: false, image: null, created_at: now, updated_at: now })
-    .execute();
-  const projectId = crypto.randomUUID();
-  await database.db
-    .insertInto("projects")
-    .values({
-      id: projectId,
-      owner_id: ownerId,
-      title: "P",
-      slug: `p-${projectId}`,
-      one_liner: "o",
-      summary: null,
-      video_url: null,
-      deck_url: null,
-      calendly_url: null,
-      metrics: [],
-      problem_points: [],
-      solution_points: [],
-      status: "published",
-      last_shipped_at: null,
-    })
-    .execute();
+  const { id: projectId } = await createProject(database.db);
   for (const email of emails) {
     await database.db
       .insertInto("contacts")

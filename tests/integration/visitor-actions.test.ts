@@ -6,6 +6,7 @@ import { validate } from "~/modules/forms/validation";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
+import { findViewableProjectRefBySlug } from "~/modules/projects/projects.server";
 import { consumeRateLimit } from "~/modules/rate-limit/rate-limit.server";
 import { readWall, readWallAfter } from "~/modules/recognition/wall.server";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -61,6 +62,18 @@ describeEachDialect("intro, subscription and signal", (getDb) => {
     const draft = await createProject(db, { status: "draft" });
     const input = parse(introSchema, { name: "A", email: "a@example.com", note: "n" });
     await expect(submitIntro(db, testMailLinks, draft.id, input, { userId: draft.ownerId })).resolves.toMatchObject({ contactId: expect.any(String) });
+  });
+
+  it("finds the project a pitch page's form posts to by its slug: a published one for anyone, a draft only for its owner", async () => {
+    const { db } = getDb();
+    const published = await createProject(db);
+    const draft = await createProject(db, { status: "draft" });
+    await expect(findViewableProjectRefBySlug(db, published.slug, null)).resolves.toEqual({ id: published.id, slug: published.slug });
+    await expect(findViewableProjectRefBySlug(db, draft.slug, null)).resolves.toBeNull();
+    await expect(findViewableProjectRefBySlug(db, draft.slug, published.ownerId)).resolves.toBeNull();
+    await expect(findViewableProjectRefBySlug(db, draft.slug, draft.ownerId)).resolves.toEqual({ id: draft.id, slug: draft.slug });
+    await expect(findViewableProjectRefBySlug(db, "no-such-project", null)).resolves.toBeNull();
+    await expect(findViewableProjectRefBySlug(db, "Not A Slug!", null)).resolves.toBeNull();
   });
 
   it("subscribes a new address as a Subscriber and re-subscribes an existing contact instead of duplicating it", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSingleMailbox } from "~/modules/mail/address";
+import { isSingleMailbox } from "~/modules/formats/email-address";
 import { digestMail, escapeHtml, introAlertMail, passwordResetMail, signalConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";

@@ -5,7 +5,7 @@ import type { PublicTier } from "~/modules/pitch/pitch-page.server";
 import { CONFIRMATION_TOAST_MS, confirmationText, SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import { signalSchema } from "~/modules/signals/signal-form";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
 import { Honeypot, NameAndEmailFields } from "./form-controls";

@@ -3,7 +3,7 @@ import { stringify } from "csv-stringify/sync";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
 import { DIRECT, qrCodeIdOfSource } from "./sources.server";
 

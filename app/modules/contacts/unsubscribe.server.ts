@@ -48,15 +48,15 @@ export type UnsubscribeRequester = { clientAddress: string; browserKey: string }
  * about any project, it is sent a single-use link to confirm; the caller answers the same either way, so the page
  * tells nobody whether an address is known. Limited per network address, per browser and per target address
  * (throws `rate_limited` with the wait); the confirmation also counts against the address's daily visitor-mail cap.
+ * `address` is as `unsubscribeSchema` gives it (trimmed and lower-case).
  */
 export async function requestUnsubscribeByAddress(
   db: Kysely<Database>,
   links: Pick<MailLinks, "unsubscribeConfirmUrl">,
   requester: UnsubscribeRequester,
-  email: string,
+  address: string,
   now = new Date(),
 ): Promise<{ mailed: boolean }> {
-  const address = email.toLowerCase();
   await consumeRateLimit(db, `unsubscribe:address:${requester.clientAddress}`, UNSUBSCRIBE_REQUEST_LIMITS.perAddress, now.getTime());
   await consumeRateLimit(db, `unsubscribe:browser:${requester.browserKey}`, UNSUBSCRIBE_REQUEST_LIMITS.perBrowser, now.getTime());
   await consumeRateLimit(db, `unsubscribe:email:${address}`, UNSUBSCRIBE_REQUEST_LIMITS.perEmail, now.getTime());

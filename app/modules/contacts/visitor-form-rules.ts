@@ -1,7 +1,7 @@
 import type { FormResult } from "~/modules/forms/form-result";
 import { isHttpUrl, REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
-import { EMAIL_PATTERN } from "~/modules/mail/address";
+import { EMAIL_PATTERN } from "~/modules/formats/email-address";
 
 /**
  * The limits and messages of the pitch page's three forms (SPEC.md sections 4, 5, 8 and 9): the one source
@@ -10,7 +10,6 @@ import { EMAIL_PATTERN } from "~/modules/mail/address";
  * unit test holds the two equal).
  */
 export const ROLE_TAGS = ["Angel", "Operator", "Press", "Designer", "PM", "Founder", "Engineer"] as const;
-export type RoleTag = (typeof ROLE_TAGS)[number];
 
 export const EMAIL_MESSAGE = "Please enter a valid email address";
 

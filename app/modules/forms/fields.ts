@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { EMAIL_PATTERN } from "~/modules/mail/address";
+import { EMAIL_PATTERN } from "~/modules/formats/email-address";
 import { isHttpUrl, REQUIRED_MESSAGE } from "./plain-checks";
 
 /**

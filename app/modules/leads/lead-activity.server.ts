@@ -29,7 +29,7 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     .values({
       id: crypto.randomUUID(),
       project_id: activity.project.id,
-      email: activity.email.toLowerCase(),
+      email: activity.email,
       name: activity.name,
       first_seen_at: activity.at,
       last_activity_at: activity.at,
@@ -53,7 +53,7 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     type: `lead.${activity.action.kind}`,
     createdAt: activity.at,
     project: { id: activity.project.id, title: activity.project.title, slug: activity.project.slug },
-    lead: { id: row.id, name: activity.name, email: activity.email.toLowerCase() },
+    lead: { id: row.id, name: activity.name, email: activity.email },
     action: activity.action,
     sourceEvent: activity.eventSource ?? UNKNOWN_EVENT,
   });

@@ -6,7 +6,7 @@ import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
 import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
 import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
-import { latestDailySlot, type DigestSlot } from "~/modules/updates/digest-slot";
+import { latestDailySlot, type DigestSlot } from "~/modules/time/zoned-slots";
 import type { LeadAlertSettings } from "./lead-alert-form";
 
 const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };

@@ -1,5 +1,5 @@
 import { DIRECT_EVENT, UNKNOWN_EVENT } from "./lead-forms";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import type { LeadActivityItem } from "./leads.server";
 
 export type VCardLead = {

@@ -21,7 +21,7 @@ function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-/** Stores a new link for `email` (inside the caller's transaction, with the mail that carries it); answers its token. */
+/** Stores a new link for `email` (as a form's schema gave it: lower-case), inside the caller's transaction with the mail that carries it; answers its token. */
 export async function createAddressConfirmation(
   db: Kysely<Database>,
   request: { purpose: ConfirmationPurpose; email: string; payload?: unknown; ttlMs?: number },
@@ -33,7 +33,7 @@ export async function createAddressConfirmation(
     .values({
       token_hash: hashToken(token),
       purpose: request.purpose,
-      email: request.email.toLowerCase(),
+      email: request.email,
       action_data: request.payload ?? null,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + (request.ttlMs ?? CONFIRMATION_TTL_MS)).toISOString(),

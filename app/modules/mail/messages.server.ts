@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from "~/product";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { OutgoingMail } from "./outbox.server";
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { dialectOf } from "~/db/dialect.server";
 import type { Database, MailOutboxTable } from "~/db/schema";
-import { isSingleMailbox } from "./address";
+import { isSingleMailbox } from "~/modules/formats/email-address";
 
 export type OutgoingMail = {
   kind: string;

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import type { DigestSlot } from "~/modules/updates/digest-slot";
+import type { DigestSlot } from "~/modules/time/zoned-slots";
 import { RecurringPass } from "./recurring-pass.server";
 
 export type ScheduledMailProgress = { messages: number; finished: boolean };

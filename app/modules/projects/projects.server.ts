@@ -3,6 +3,11 @@ import type { Database, Project } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 
+/** A pitch is viewable by everyone once published; a draft only by its owner. */
+function viewableBy(project: Pick<Project, "status" | "owner_id">, viewerId: string | null): boolean {
+  return project.status === "published" || project.owner_id === viewerId;
+}
+
 /**
  * The project behind a pitch page: published projects for everyone, a draft only for its owner.
  * Anyone else gets nothing, exactly as for a slug that does not exist.
@@ -14,9 +19,21 @@ export async function findViewableProjectBySlug(
 ): Promise<Project | null> {
   if (!SLUG_PATTERN.test(slug)) return null;
   const project = await db.selectFrom("projects").selectAll().where("slug", "=", slug).executeTakeFirst();
-  if (!project) return null;
-  if (project.status === "published" || project.owner_id === viewerId) return project;
-  return null;
+  return project && viewableBy(project, viewerId) ? project : null;
+}
+
+/**
+ * The project a visitor's form posted to a pitch page acts on, found by the page's slug in one indexed lookup:
+ * the same rule and the same nothing for anyone else as `findViewableProjectBySlug`.
+ */
+export async function findViewableProjectRefBySlug(
+  db: Kysely<Database>,
+  slug: string,
+  viewerId: string | null,
+): Promise<{ id: string; slug: string } | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
+  const project = await db.selectFrom("projects").select(["id", "slug", "status", "owner_id"]).where("slug", "=", slug).executeTakeFirst();
+  return project && viewableBy(project, viewerId) ? { id: project.id, slug: project.slug } : null;
 }
 
 /** The project a visitor acts on (intro, subscription, signal): it must exist and be viewable by them. */
@@ -30,7 +47,7 @@ export async function requireViewableProject(
     .select(["id", "title", "slug", "owner_id", "status"])
     .where("id", "=", projectId)
     .executeTakeFirst();
-  if (!project || (project.status !== "published" && project.owner_id !== viewerId)) {
+  if (!project || !viewableBy(project, viewerId)) {
     throw new DomainError("not_found", "Project not found. This project doesn't exist or has been removed.");
   }
   return project;

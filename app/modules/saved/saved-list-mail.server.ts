@@ -61,7 +61,7 @@ export async function emailSavedList(
 ): Promise<EmailSavedListOutcome> {
   const pitches = await publishedPitches(db, links, input.slugs);
   if (pitches.length === 0) throw new DomainError("invalid_input", SAVED_LIST_MESSAGES.noneFound);
-  const email = input.email.toLowerCase();
+  const { email } = input;
   const confirmed = requester.confirmedAddress === email;
 
   await consumeRateLimit(db, `saved-list:address:${requester.clientAddress}`, SAVED_LIST_MAIL_LIMITS.perAddress, now.getTime());

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN } from "~/modules/mail/address";
+import { EMAIL_PATTERN } from "~/modules/formats/email-address";
 import { REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { EMAIL_MESSAGE, MESSAGES } from "~/modules/contacts/visitor-form-rules";
 

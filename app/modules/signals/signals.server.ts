@@ -4,7 +4,7 @@ import { findOrCreateContact, type VisitorContext } from "~/modules/contacts/con
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import { DomainError } from "~/modules/errors.server";
 import type { ClaimSubmission } from "~/modules/contacts/submission-keys.server";
 import { SIGNAL_RECORDED_MESSAGE } from "~/modules/contacts/visitor-form-rules";

@@ -5,7 +5,7 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { digestMail } from "~/modules/mail/messages.server";
 import { enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
 import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
-import { latestDigestSlot, type DigestSlot } from "./digest-slot";
+import { latestDigestSlot, type DigestSlot } from "~/modules/time/zoned-slots";
 
 export type DigestSchedule = { hour: number; timeZone: string };
 

@@ -35,9 +35,9 @@ import { readFormFields, validate } from "~/modules/forms/validation";
 import { isRecordId } from "~/modules/http/id-shape";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
-import { loadPitchPage, type PitchPage } from "~/modules/pitch/pitch-page.server";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
 import { retryAfterSeconds, takeFromAllowance, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { findViewableProjectRefBySlug } from "~/modules/projects/projects.server";
 import { announce } from "~/modules/realtime/project-events.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -49,15 +49,16 @@ import { recordSignal } from "~/modules/signals/signals.server";
  */
 
 export type VisitorFormPost =
-  | { page: null }
-  | { page: PitchPage; intent: VisitorIntent; status: number; headers?: HeadersInit; result: VisitorActionResult; outcome: VisitorOutcome | null };
+  | { project: null }
+  | { project: { id: string; slug: string }; intent: VisitorIntent; status: number; headers?: HeadersInit; result: VisitorActionResult; outcome: VisitorOutcome | null };
 
 const readVisitorForm = (form: FormData) => readFormFields(form, { roleTags: ROLE_TAGS.length });
 
 /**
  * A pitch page form as posted to the page (no JavaScript, or the React page) or to `/pitch/{slug}/submit`
- * (the anonymous page's enhancement module, decision 13): the visitor's page, the shared submission handler,
- * and the answer as the form shows it. `idempotencyKey` makes a repeated post answer the first result.
+ * (the anonymous page's enhancement module, decision 13): the project the visitor may see at that slug (one
+ * query; a draft only for its owner, otherwise `project: null`, a 404), the shared submission handler, and the
+ * answer as the form shows it. `idempotencyKey` makes a repeated post answer the first result.
  */
 export async function postVisitorForm(
   context: Readonly<RouterContextProvider>,
@@ -69,8 +70,8 @@ export async function postVisitorForm(
   const { auth, database } = context.services;
   const intent = visitorIntentOf(form.get("intent"));
   const viewer = await getSessionUser(auth, request);
-  const page = await loadPitchPage(database.db, slug, viewer?.id ?? null);
-  if (!page) return { page: null };
+  const project = await findViewableProjectRefBySlug(database.db, slug, viewer?.id ?? null);
+  if (!project) return { project: null };
 
   let outcome: VisitorOutcome | null = null;
   const submit: FormIntent<{ blurb?: string; next?: string }, SubmittedValues> = {
@@ -80,7 +81,7 @@ export async function postVisitorForm(
     run: async (values) => {
       outcome = await handleVisitorSubmission(context.services, {
         intent,
-        projectId: page.project.id,
+        projectId: project.id,
         values,
         clientIp: clientIpOf(request),
         honeypot: String(form.get(HONEYPOT_FIELD) ?? ""),
@@ -94,7 +95,7 @@ export async function postVisitorForm(
   };
   const answer = await runFormAction({ form, logger: context.logger, intent, intents: { intro: submit, subscribe: submit, signal: submit } });
   if (answer.kind === "response") throw new Error("visitor forms answer a result, never a response");
-  return { page, intent, status: answer.status, headers: answer.headers, result: answer.result, outcome: answer.result.ok ? outcome : null };
+  return { project, intent, status: answer.status, headers: answer.headers, result: answer.result, outcome: answer.result.ok ? outcome : null };
 }
 
 /** The visitor's input, echoed back on failure (never the honeypot). */
@@ -157,7 +158,7 @@ export type VisitorSubmission = {
   idempotencyKey?: string | null;
 };
 
-export type VisitorOutcome = { message: string; blurb?: string; wallChanged: boolean };
+export type VisitorOutcome = { message: string; blurb?: string };
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
@@ -180,14 +181,14 @@ export async function handleVisitorSubmission(
   const answerAsRecorded = async (): Promise<VisitorOutcome | null> => {
     if (!key || !fingerprint) return null;
     const recorded = await recordedSubmission(db, projectId, key);
-    return recorded ? { ...answerToRepeat(recorded, fingerprint), wallChanged: false } : null;
+    return recorded ? answerToRepeat(recorded, fingerprint) : null;
   };
   const earlier = await answerAsRecorded();
   if (earlier) return earlier;
   if (submission.honeypot) {
     // Answer like a success so a script learns nothing; store nothing.
     services.logger.warn({ intent }, "honeypot filled: submission dropped");
-    return { message: successMessage(intent), wallChanged: false, ...(intent === "intro" ? { blurb: "" } : {}) };
+    return { message: successMessage(intent), ...(intent === "intro" ? { blurb: "" } : {}) };
   }
   const identity = services.pageDoor.identify(projectId, {
     cookieHeader: submission.cookieHeader,
@@ -245,21 +246,21 @@ async function writeSubmission(
       const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       // Booth screens reread on it, as on a signal's "wall" event.
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
-      return { message: INTRO_SENT_MESSAGE, blurb: result.blurb, wallChanged: false };
+      return { message: INTRO_SENT_MESSAGE, blurb: result.blurb };
     }
     case "subscribe": {
       const input = validate(subscribeSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
-      return { message: SUBSCRIBED_MESSAGE, wallChanged: false };
+      return { message: SUBSCRIBED_MESSAGE };
     }
     case "signal": {
       const input = validate(signalSchema, submission.values);
       if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
       const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
       await announce(services.events, services.logger, { projectId: result.projectId, kind: "wall" });
-      return { message: SIGNAL_RECORDED_MESSAGE, wallChanged: true };
+      return { message: SIGNAL_RECORDED_MESSAGE };
     }
   }
 }

@@ -11,8 +11,6 @@ export type MetricRow = { key: string; label: string; value: string };
 export type PointRow = { key: string; text: string };
 export type TierRow = { key: string; id?: string; rangeLabel: string; rangeMin: string; rangeMax: string; perks: string };
 
-export type ListName = "metrics" | "problemPoints" | "solutionPoints";
-
 /** Deterministic keys for the rows the page starts with (the same on the server and in the browser). */
 export const initialKey = (prefix: string, index: number) => `${prefix}-initial-${index}`;
 

@@ -4,7 +4,7 @@ import { flushSync } from "react-dom";
 import { bareInputClass, describedBy, FieldError, labelClass } from "~/components/ui/form-fields";
 import { AddButton, IconButton } from "~/components/ui/icon-buttons";
 import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import { fieldDomId, focusNow } from "./form-errors";
 import { amountOrNull, moveItem, type TierRow } from "./form-state";
 import { maxLengthOf } from "~/modules/forms/constraints";

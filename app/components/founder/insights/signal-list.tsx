@@ -1,7 +1,7 @@
 import { ArrowRight, EyeOff, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
 import type { MySignal } from "~/modules/signals/my-signals.server";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import { cardClass } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
 import { useViewerTimeZone } from "~/components/ui/use-clock";

@@ -12,7 +12,7 @@ import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
 import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, NOTE_MAX_LENGTH, DIRECT_EVENT, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
-import { formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime } from "~/modules/time/relative-time";
 
 type TriageResult = FormResult & { id?: string };

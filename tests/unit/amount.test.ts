@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAmount, formatAmountRange } from "~/modules/signals/amount-format";
+import { formatAmount, formatAmountRange } from "~/modules/formats/amount";
 
 describe("formatAmount", () => {
   it("formats millions with one decimal", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidTimeZone, latestDailySlot, latestDigestSlot } from "~/modules/updates/digest-slot";
+import { isValidTimeZone, latestDailySlot, latestDigestSlot } from "~/modules/time/zoned-slots";
 
 describe("latestDigestSlot", () => {
   it("is this Friday from the configured hour on, and last Friday before it (UTC)", () => {
