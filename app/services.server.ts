@@ -80,6 +80,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
       await queuePasswordResetMail(database.db, config.publicUrl, reset);
       mail.wake();
     },
+    logger,
   });
   const unsubscribeTokens = createUnsubscribeTokens(config.authSecret);
   const mailLinks = createMailLinks(config.publicUrl, unsubscribeTokens);

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { AppConfig } from "~/config.server";
 import type { Dialect } from "~/db/dialect.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
+import type { Logger } from "~/modules/logging/logger.server";
 import { PRODUCT_NAME } from "~/product";
 import { PASSWORD_RESET_TTL_SECONDS, type PasswordResetRequest } from "./password-reset.server";
 
@@ -18,10 +19,13 @@ export function createAuth(options: {
   dialect: Dialect;
   /** Queues the reset link's mail (password-reset.server.ts); called by better-auth for an address with an account. */
   sendPasswordReset: (reset: PasswordResetRequest) => Promise<void>;
+  /** Where better-auth's own lines go ("Invalid password", …): the app's JSON log, not the console. */
+  logger: Logger;
 }) {
-  const { config, db, dialect, sendPasswordReset } = options;
+  const { config, db, dialect, sendPasswordReset, logger } = options;
   return betterAuth({
     appName: PRODUCT_NAME,
+    logger: { log: (level, message, ...args) => logger[level]({ args }, `auth: ${message}`) },
     baseURL: config.publicUrl,
     basePath: "/api/auth",
     secret: config.authSecret,

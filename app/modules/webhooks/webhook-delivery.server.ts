@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
@@ -44,6 +45,7 @@ export async function postWebhook(
   };
   const client = target.url.protocol === "https:" ? https : http;
   let deadline: NodeJS.Timeout | undefined;
+  let stopListener: (() => void) | undefined;
   return new Promise<WebhookResponse>((resolvePromise, reject) => {
     const request = client.request(
       {
@@ -63,11 +65,16 @@ export async function postWebhook(
     );
     // A deadline for the whole request, not an idle timeout: a slowly trickling answer cannot outlast the claim.
     deadline = setTimeout(() => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
-    if (stopping?.aborted) request.destroy(new Error("the app is stopping"));
-    else stopping?.addEventListener("abort", () => request.destroy(new Error("the app is stopping")), { once: true });
+    stopListener = () => request.destroy(new Error("the app is stopping"));
+    if (stopping?.aborted) stopListener();
+    else stopping?.addEventListener("abort", stopListener, { once: true });
     request.on("error", reject);
     request.end(body);
-  }).finally(() => clearTimeout(deadline));
+  }).finally(() => {
+    clearTimeout(deadline);
+    // A pass posts many times on one stop signal: each request stops listening once it is over.
+    if (stopListener) stopping?.removeEventListener("abort", stopListener);
+  });
 }
 
 type ClaimedDelivery = { id: string; endpoint_id: string; event_type: string; body: string; attempts: number; url: string; secret: string };
@@ -179,6 +186,8 @@ export class WebhookWorker extends RecurringPass<number> {
   }
 
   protected async pass(stopping: AbortSignal): Promise<number> {
+    // Every POST in flight listens on the one stop signal until it is over: up to MAX_POSTS_IN_FLIGHT at once.
+    setMaxListeners(this.#maxInFlight + 4, stopping);
     let delivered = 0;
     const inFlight = new Set<Promise<void>>();
     const busy = new Set<string>();
