@@ -22,7 +22,7 @@ import { addressConfirmations } from "./migrations/0020-address-confirmations.se
 import { signupInvitations } from "./migrations/0021-signup-invitations.server";
 import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
-import { mailBlocks } from "./migrations/0025-mail-blocks.server";
+import { mailBlocks } from "./migrations/0024-mail-blocks.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -49,7 +49,7 @@ const migrations: Record<string, Migration> = {
   "0021-signup-invitations": signupInvitations,
   "0022-alert-lead-links": alertLeadLinks,
   "0023-submission-fingerprints": submissionFingerprints,
-  "0025-mail-blocks": mailBlocks,
+  "0024-mail-blocks": mailBlocks,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
