@@ -102,8 +102,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
           <section id="pitch-toasts" aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex flex-col items-center gap-2 px-4" />
           <ToastTemplates />
-          {/* Low priority: the page reads and works before it, so it must not compete with the first paint. */}
-          <script type="module" src={pitchClient.script} fetchPriority="low" />
+          {/* The page reads and works before the module, so it is fetched only once the page is painted. */}
+          <script nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: importAfterFirstPaint(pitchClient.script) }} />
         </body>
       </html>
     );
@@ -128,6 +128,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * The shared document's only script (decision 45): it imports the enhancement module once the browser reports
+ * the first paint, so neither the module's request nor its evaluation stands between the visitor and the first
+ * paint (a browser without paint timing imports it on `load`). Inline, it is allowed by its hash on a cached
+ * page (the page cache reads the hashes) and by the nonce on a rendered one.
+ */
+function importAfterFirstPaint(moduleUrl: string): string {
+  const load = `()=>import(${JSON.stringify(moduleUrl)})`;
+  return `{const load=${load};PerformanceObserver.supportedEntryTypes?.includes("paint")?new PerformanceObserver((_,o)=>{o.disconnect();load()}).observe({type:"paint",buffered:true}):addEventListener("load",load)}`;
 }
 
 /** A route that is the whole screen (the booth) says so with `handle.fullScreen`: no site header. */

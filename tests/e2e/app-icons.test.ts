@@ -196,7 +196,8 @@ describe("Installable site", () => {
       expect(icon.status, path).toBe(200);
       expect(icon.headers.get("content-type")).toBe("image/png");
       const png = Buffer.from(await icon.arrayBuffer());
-      expect(pngHeader(png), path).toEqual({ width: size, height: size, bitDepth: 8, colorType: 2 });
+      // A palette image (colour type 3) without transparency: no alpha channel (issue 26).
+      expect(pngHeader(png), path).toEqual({ width: size, height: size, bitDepth: 8, colorType: 3 });
       expect(isFullyOpaque(png), path).toBe(true);
     }
     const favicon = await fetch(`${e2e.app.url}/favicon.svg`);

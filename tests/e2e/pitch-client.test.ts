@@ -40,6 +40,14 @@ describe.each([
       expect(requests.filter((request) => request.resourceType() === "stylesheet")).toEqual([]);
       expect(await page.evaluate(() => Object.keys(window).filter((key) => /react|router/i.test(key)))).toEqual([]);
       expect(await page.locator("script").count()).toBe(1);
+      // The module is requested only once the page is painted (decision 45): it never delays the first paint.
+      const [paintedAt, moduleRequestedAt] = await page.evaluate((modulePath) => {
+        const paint = performance.getEntriesByType("paint")[0];
+        const module = performance.getEntriesByType("resource").find((entry) => new URL(entry.name).pathname === modulePath);
+        return [paint?.startTime ?? null, module?.startTime ?? null];
+      }, scripts[0]!);
+      expect(paintedAt).not.toBeNull();
+      expect(moduleRequestedAt).toBeGreaterThanOrEqual(paintedAt!);
       expect(await page.locator("main").evaluate((main) => Object.keys(main).some((key) => key.startsWith("__react")))).toBe(false);
 
       // What loading the page cost: the document (with its inline stylesheet), the module, the icon; the

@@ -8,6 +8,7 @@ import { isFullyOpaque, pixelAt, pngHeader } from "../support/png";
 
 const RGB = 2;
 const RGBA = 6;
+const PALETTE = 3;
 
 describe.each(APP_ICON_CONCEPTS)("app icon concept $concept ($name)", ({ concept }) => {
   it("renders to a 1024x1024 PNG with no alpha channel and opaque corners", async () => {
@@ -67,9 +68,14 @@ describe("app icons", () => {
         expect(header.colorType).toBe(RGBA);
         expect(pixelAt(png, 0, 0)[3], "favicon corner").toBe(0);
       } else {
-        expect(header.colorType, name).toBe(RGB);
+        // A palette image without transparency: no alpha channel, as iOS requires, and every pixel opaque.
+        expect(header.colorType, name).toBe(PALETTE);
+        expect(isFullyOpaque(png), name).toBe(true);
+        expect(pixelAt(png, 0, 0)[3], `${name} corner`).toBe(255);
       }
     }
+    // What Chrome fetches for the manifest on every first visit stays small (issue 26).
+    expect((await SITE_ICONS["icon-192.png"].render()).png.length).toBeLessThanOrEqual(6 * 1024);
     const favicon = (await SITE_ICONS["favicon.svg"].render()).png.toString("utf8");
     expect(favicon).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     expect(favicon).toContain("clip-path");
