@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
-import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation, type ConfirmationCheck } from "~/modules/mail/address-confirmations.server";
+import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation, type ConfirmationFailure } from "~/modules/mail/address-confirmations.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { unsubscribeConfirmationMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
@@ -71,7 +71,7 @@ export async function requestUnsubscribeByAddress(
 }
 
 /** A confirmation link as its page shows it before anything changes: the address and its projects, or why not. */
-export type UnsubscribeConfirmationCheck = { status: "valid"; email: string; projectTitles: string[] } | { status: Exclude<ConfirmationCheck<null>["status"], "valid"> };
+export type UnsubscribeConfirmationCheck = { status: "valid"; email: string; projectTitles: string[] } | ConfirmationFailure;
 
 export async function checkUnsubscribeConfirmation(db: Kysely<Database>, token: string, now = new Date()): Promise<UnsubscribeConfirmationCheck> {
   const check = await checkAddressConfirmation<null>(db, "unsubscribe", token, now);
@@ -87,7 +87,7 @@ export async function confirmUnsubscribeByAddress(
   db: Kysely<Database>,
   token: string,
   now = new Date(),
-): Promise<{ status: "valid"; projectTitles: string[] } | { status: "unknown" | "expired" | "used" }> {
+): Promise<{ status: "valid"; projectTitles: string[] } | ConfirmationFailure> {
   return db.transaction().execute(async (trx) => {
     const check = await useAddressConfirmation<null>(trx, "unsubscribe", token, now);
     if (check.status !== "valid") return check;

@@ -12,10 +12,11 @@ export type ConfirmationPurpose = "unsubscribe" | "saved-list" | "saved-list-sto
 /** How long a mailed confirmation link keeps working: long enough to be opened later that day, not for weeks. */
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Why a link does not work: nothing is done for it. */
+export type ConfirmationFailure = { status: "unknown" | "expired" | "used" };
+
 /** What a link is: one that works (with its address and what it was for), or why it does not. */
-export type ConfirmationCheck<Payload> =
-  | { status: "valid"; email: string; payload: Payload; expiresAt: string }
-  | { status: "unknown" | "expired" | "used" };
+export type ConfirmationCheck<Payload> = { status: "valid"; email: string; payload: Payload } | ConfirmationFailure;
 
 function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
@@ -60,7 +61,7 @@ export async function checkAddressConfirmation<Payload>(
   if (!row) return { status: "unknown" };
   if (row.used_at !== null) return { status: "used" };
   if (Date.parse(row.expires_at) <= now.getTime()) return { status: "expired" };
-  return { status: "valid", email: row.email, payload: row.action_data as Payload, expiresAt: row.expires_at };
+  return { status: "valid", email: row.email, payload: row.action_data as Payload };
 }
 
 /**
@@ -81,9 +82,9 @@ export async function useAddressConfirmation<Payload>(
     .where("purpose", "=", purpose)
     .where("used_at", "is", null)
     .where("expires_at", ">", now.toISOString())
-    .returning(["email", "action_data", "expires_at"])
+    .returning(["email", "action_data"])
     .executeTakeFirst();
-  if (row) return { status: "valid", email: row.email, payload: row.action_data as Payload, expiresAt: row.expires_at };
+  if (row) return { status: "valid", email: row.email, payload: row.action_data as Payload };
   const check = await checkAddressConfirmation<Payload>(db, purpose, token, now);
   // Not usable now, yet valid when read: it expired between the two statements.
   return check.status === "valid" ? { status: "expired" } : check;

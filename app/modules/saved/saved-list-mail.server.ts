@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation } from "~/modules/mail/address-confirmations.server";
+import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation, type ConfirmationFailure } from "~/modules/mail/address-confirmations.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { savedListConfirmationMail, savedListMail } from "~/modules/mail/messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
@@ -39,9 +39,13 @@ async function isBlocked(db: Kysely<Database>, email: string): Promise<boolean> 
   return !!(await db.selectFrom("mail_blocks").select("email").where("email", "=", email).where("kind", "=", MAIL_BLOCK_KIND).executeTakeFirst());
 }
 
+/** The "not me, stop" link every saved-list mail carries: a long-lived, reusable link of its own. */
+async function stopUrlFor(db: Kysely<Database>, links: ListLinks, email: string, now: Date): Promise<string> {
+  return links.savedListStopUrl(await createAddressConfirmation(db, { purpose: "saved-list-stop", email, ttlMs: STOP_LINK_TTL_MS }, now));
+}
+
 async function queueList(db: Kysely<Database>, links: ListLinks, email: string, pitches: Awaited<ReturnType<typeof publishedPitches>>, now: Date) {
-  const stopToken = await createAddressConfirmation(db, { purpose: "saved-list-stop", email, ttlMs: STOP_LINK_TTL_MS }, now);
-  await enqueueMail(db, savedListMail({ to: email, pitches, stopUrl: links.savedListStopUrl(stopToken) }), now);
+  await enqueueMail(db, savedListMail({ to: email, pitches, stopUrl: await stopUrlFor(db, links, email, now) }), now);
 }
 
 /**
@@ -84,21 +88,16 @@ export async function emailSavedList(
       return { status: "sent", sent: pitches.length };
     }
     const token = await createAddressConfirmation(trx, { purpose: "saved-list", email, payload: { slugs: pitches.map((pitch) => pitch.slug) } }, now);
-    const stopToken = await createAddressConfirmation(trx, { purpose: "saved-list-stop", email, ttlMs: STOP_LINK_TTL_MS }, now);
-    await enqueueMail(
-      trx,
-      savedListConfirmationMail({ to: email, pitchCount: pitches.length, confirmUrl: links.savedListConfirmUrl(token), stopUrl: links.savedListStopUrl(stopToken) }),
-      now,
-    );
+    const stopUrl = await stopUrlFor(trx, links, email, now);
+    await enqueueMail(trx, savedListConfirmationMail({ to: email, pitchCount: pitches.length, confirmUrl: links.savedListConfirmUrl(token), stopUrl }), now);
     return { status: "confirm" };
   });
 }
 
 type ListPayload = { slugs: string[] };
-type LinkFailure = { status: "unknown" | "expired" | "used" };
 
 /** A confirmation link as its page shows it before anything is sent: the address and how many pitches, or why not. */
-export async function checkSavedListConfirmation(db: Kysely<Database>, token: string, now = new Date()): Promise<{ status: "valid"; email: string; pitchCount: number } | LinkFailure> {
+export async function checkSavedListConfirmation(db: Kysely<Database>, token: string, now = new Date()): Promise<{ status: "valid"; email: string; pitchCount: number } | ConfirmationFailure> {
   const check = await checkAddressConfirmation<ListPayload>(db, "saved-list", token, now);
   if (check.status !== "valid") return check;
   return { status: "valid", email: check.email, pitchCount: check.payload.slugs.length };
@@ -113,7 +112,7 @@ export async function confirmSavedListMail(
   links: ListLinks,
   token: string,
   now = new Date(),
-): Promise<{ status: "valid"; email: string; sent: number } | LinkFailure> {
+): Promise<{ status: "valid"; email: string; sent: number } | ConfirmationFailure> {
   return db.transaction().execute(async (trx) => {
     const check = await useAddressConfirmation<ListPayload>(trx, "saved-list", token, now);
     if (check.status !== "valid") return check;
@@ -125,13 +124,13 @@ export async function confirmSavedListMail(
 }
 
 /** A stop link as its page shows it: the address it stops, or why not. */
-export async function checkSavedListStop(db: Kysely<Database>, token: string, now = new Date()): Promise<{ status: "valid"; email: string } | LinkFailure> {
+export async function checkSavedListStop(db: Kysely<Database>, token: string, now = new Date()): Promise<{ status: "valid"; email: string } | ConfirmationFailure> {
   const check = await checkAddressConfirmation<null>(db, "saved-list-stop", token, now);
   return check.status === "valid" ? { status: "valid", email: check.email } : check;
 }
 
 /** The stop page's button: no saved list or confirmation is queued to the address again (the link may be used again). */
-export async function stopSavedListMail(db: Kysely<Database>, token: string, now = new Date()): Promise<{ status: "valid"; email: string } | LinkFailure> {
+export async function stopSavedListMail(db: Kysely<Database>, token: string, now = new Date()): Promise<{ status: "valid"; email: string } | ConfirmationFailure> {
   const check = await checkSavedListStop(db, token, now);
   if (check.status !== "valid") return check;
   await db
