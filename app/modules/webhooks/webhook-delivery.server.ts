@@ -77,7 +77,7 @@ export async function postWebhook(
   });
 }
 
-type ClaimedDelivery = { id: string; endpoint_id: string; event_type: string; body: string; attempts: number; url: string; secret: string };
+type ClaimedDelivery = { id: string; endpoint_id: string; event_type: string; payload: string; attempts: number; url: string; secret: string };
 
 /**
  * Claims up to `limit` due deliveries for `claim.owner`, the oldest due of each endpoint not in `skipEndpoints` (those
@@ -116,9 +116,7 @@ export async function claimDueDeliveries(
         "webhook_deliveries.id",
         "webhook_deliveries.endpoint_id",
         "webhook_deliveries.event_type",
-        // Not read as `payload`: the driver layer parses every column of that name as JSON (address_confirmations'),
-        // and the body must go out as the exact text it was signed over.
-        "webhook_deliveries.payload as body",
+        "webhook_deliveries.payload",
         "webhook_deliveries.attempts",
         "webhook_endpoints.url",
         "webhook_endpoints.secret",
@@ -246,13 +244,13 @@ export class WebhookWorker extends RecurringPass<number> {
       "X-PitchQR-Event": delivery.event_type,
       "X-PitchQR-Delivery": delivery.id,
       "X-PitchQR-Timestamp": String(timestamp),
-      "X-PitchQR-Signature": signWebhook(delivery.secret, timestamp, delivery.body),
+      "X-PitchQR-Signature": signWebhook(delivery.secret, timestamp, delivery.payload),
     };
     let failure: string;
     let responseStatus: number | null = null;
     let permanent = false;
     try {
-      const response = await postWebhook(delivery.url, delivery.body, headers, this.policy, this.options.resolve, stopping);
+      const response = await postWebhook(delivery.url, delivery.payload, headers, this.policy, this.options.resolve, stopping);
       responseStatus = response.status;
       if (response.status >= 200 && response.status < 300) {
         await this.#settleHeld(delivery.id)
