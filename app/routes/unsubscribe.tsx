@@ -14,6 +14,7 @@ import { handleFormAction } from "~/modules/forms/form-action.server";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formToObject, validate } from "~/modules/forms/validation";
 import { requestingBrowser } from "~/modules/http/requesting-browser.server";
+import { listedWithAnd } from "~/modules/formats/listing";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/unsubscribe";
 
@@ -104,8 +105,7 @@ const CHECK_INBOX = { title: "Check your inbox", description: "Nothing changes u
 /** Whom the page's success names: the projects unsubscribed from, else the operator. */
 function stoppedMailLine(projectTitles: string[] | undefined): string {
   if (!projectTitles || projectTitles.length === 0) return `You will no longer receive e-mails from ${PRODUCT_NAME}.`;
-  const titles = projectTitles.length < 2 ? projectTitles.join("") : `${projectTitles.slice(0, -1).join(", ")} and ${projectTitles.at(-1)}`;
-  return `You will no longer receive e-mails about ${titles}.`;
+  return `You will no longer receive e-mails about ${listedWithAnd(projectTitles)}.`;
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {

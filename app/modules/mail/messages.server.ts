@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from "~/product";
 import { formatAmountRange } from "~/modules/formats/amount";
+import { listedWithAnd } from "~/modules/formats/listing";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { OutgoingMail } from "./outbox.server";
 
@@ -113,13 +114,10 @@ function wallDisclosure(input: Pick<SignalConfirmationInput, "name" | "rangeLabe
   ];
   return [
     { kind: "p", text: `On the Recognition Wall: ${shown}.` },
-    { kind: "p", text: `Not on the wall: ${listed(hidden)}.` },
+    { kind: "p", text: `Not on the wall: ${listedWithAnd(hidden)}.` },
   ];
 }
 
-function listed(items: string[]): string {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
 
 /** To the visitor after a signal: what they signaled, that it is non-binding, and how to unsubscribe. */
 export function signalConfirmationMail(input: SignalConfirmationInput): OutgoingMail {
