@@ -60,7 +60,9 @@ function replaySuite(getServer: () => AppServer, countIntros: () => CountIntros)
       expect(bodies[index]).not.toContain(winner.note);
       expect(bodies[index]).not.toContain(winner.name);
     });
-    const written = await Promise.all(posts.map((fields) => countIntros()(fields.email)));
+    // One at a time: on PostgreSQL the count runs on one client, which takes one query at a time.
+    const written: number[] = [];
+    for (const fields of posts) written.push(await countIntros()(fields.email));
     expect(written).toEqual(posts.map((fields) => (fields === winner ? 1 : 0)));
   });
 }
