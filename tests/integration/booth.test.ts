@@ -188,18 +188,26 @@ describeEachDialect("booth counters and ticker", (getDb) => {
   });
 });
 
-/** Reads a stream's text until `until` matches what arrived (or 5 s pass). */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: { text: string }, until: RegExp): Promise<string> {
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 5_000;
+/**
+ * Reads a stream's text until `until` matches what arrived, or 20 s pass (then the assertion after it says what was
+ * missing). A read that is still waiting when the time runs out is kept for the next call, never dropped: a dropped
+ * read would take the next chunk with it (which lost the first counters whenever a read took longer than a tick).
+ */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: StreamSeen, until: RegExp): Promise<string> {
+  const deadline = Date.now() + 20_000;
   while (!until.test(seen.text) && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
+    seen.pending ??= reader.read();
+    const chunk = await Promise.race([seen.pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
     if (chunk === null) continue;
+    seen.pending = undefined;
     if (chunk.done) break;
-    seen.text += decoder.decode(chunk.value, { stream: true });
+    seen.text += seen.decoder.decode(chunk.value, { stream: true });
   }
   return seen.text;
 }
+
+type StreamSeen = { text: string; decoder: TextDecoder; pending?: Promise<ReadableStreamReadResult<Uint8Array>> };
+const streamSeen = (): StreamSeen => ({ text: "", decoder: new TextDecoder() });
 
 describeEachDialect("booth stream", (getDb, dialect) => {
   it("sends counters and new ticker items on each activity event, resumes after its cursor, and ends when its link is revoked", async () => {
@@ -215,7 +223,7 @@ describeEachDialect("booth stream", (getDb, dialect) => {
     const response = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, controller.signal, "203.0.113.7");
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const reader = response.body!.getReader();
-    const seen = { text: "" };
+    const seen = streamSeen();
     await readUntil(reader, seen, /event: counters/);
     expect(seen.text).toContain('"scans":0');
 
@@ -230,12 +238,12 @@ describeEachDialect("booth stream", (getDb, dialect) => {
 
     // A reconnect with its cursor gets nothing it already had.
     const resumed = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, cursor, new AbortController().signal, "203.0.113.7");
-    const resumedText = await readUntil(resumed.body!.getReader(), { text: "" }, /event: counters/);
+    const resumedText = await readUntil(resumed.body!.getReader(), streamSeen(), /event: counters/);
     expect(resumedText).not.toContain("event: ticker");
 
     await revokeBoothLink({ db, events, logger }, project.ownerId, project.id, link.id);
     expect(await readUntil(reader, seen, /event: ended/)).toContain("event: ended");
-    expect((await reader.read()).done).toBe(true);
+    expect((await (seen.pending ?? reader.read())).done).toBe(true);
     await expect(openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, new AbortController().signal)).rejects.toSatisfy(notFound);
     deps.streams.closeAll();
   });
@@ -253,7 +261,7 @@ describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
     const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
     const response = await openBoothStream(deps, { kind: "owner", ownerId: project.ownerId }, project.id, today, null, new AbortController().signal);
     const reader = response.body!.getReader();
-    const seen = { text: "" };
+    const seen = streamSeen();
     await readUntil(reader, seen, /event: counters/);
 
     const names = ["Ana Karenina", "Bo Diddley", "Cy Twombly", "Di Fletcher", "Ed Ruscha"];
