@@ -112,14 +112,14 @@ for (const [signal, exitCode] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 
 
 const build = startBuild();
 if (
-  (await runSuites("unit tests (a production build is made meanwhile)", ["unit"], "unit")) &&
+  (await runSuites("unit tests", ["unit"], "unit")) &&
   (await startPostgres()) &&
   (await runSuites("integration tests (SQLite and PostgreSQL)", ["integration"], "integration"))
 ) {
   console.log("\n=== production build ===");
   const built = await build.result;
   if (built.ok) {
-    console.log(`built in ${built.seconds} s, beside the tests above`);
+    console.log(`built in ${built.seconds} s, beside the unit and integration tests`);
     await runSuites(
       "end-to-end, hardening and concurrency tests (Chromium; the built app, also several instances on one database)",
       ["e2e", "hardening", "concurrency"],
