@@ -26,6 +26,8 @@ export const START_FIRST = [
 export class LongestFirst extends BaseSequencer {
   /** @param {import("vitest/node").TestSpecification[]} files */
   async sort(files) {
+    // `--sequence.shuffle` still runs the files in a random order (decision 34: tests independent of order).
+    if (this.ctx.config.sequence.shuffle) return shuffled(files, this.ctx.config.sequence.seed);
     const root = this.ctx.config.root;
     /** @param {import("vitest/node").TestSpecification} spec */
     const relative = (spec) => path.relative(root, spec.moduleId).split(path.sep).join("/");
@@ -47,4 +49,27 @@ export class LongestFirst extends BaseSequencer {
       return size(b) - size(a);
     });
   }
+}
+
+/**
+ * The files in an order drawn from `seed` (the seed Vitest prints, so `--sequence.seed` repeats it).
+ * @template T
+ * @param {T[]} items
+ * @param {number} seed
+ */
+function shuffled(items, seed) {
+  const result = [...items];
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    // xorshift32: enough to mix a list of files, and the same for the same seed.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4_294_967_296;
+  };
+  for (let index = result.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(next() * (index + 1));
+    [result[index], result[other]] = [result[other], result[index]];
+  }
+  return result;
 }
