@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
+import { smtpTimeoutsOf } from "~/modules/mail/transport.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/time/zoned-slots";
 
@@ -34,7 +35,17 @@ const envSchema = z.object({
     .min(32, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128")
     .max(128, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128")
     .default(DEFAULT_IPV6_LIMIT_PREFIX),
-  SMTP_URL: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      if (!value || !URL.canParse(value)) return;
+      try {
+        smtpTimeoutsOf(value);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
   MAIL_FROM: z.string().default("PitchQR <no-reply@localhost>"),
   DIGEST_HOUR: z.coerce.number("DIGEST_HOUR must be an hour from 0 to 23").int().min(0).max(23, "DIGEST_HOUR must be an hour from 0 to 23").default(9),
   DIGEST_TIME_ZONE: z

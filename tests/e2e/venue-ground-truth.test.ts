@@ -9,8 +9,8 @@ import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DESKTOP, PHONE } from "../support/chromium.js";
-import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
-import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { insertProject, visitorUserAgent } from "../support/pitch-e2e";
+import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
 
 const VENUE_ADDRESS = "10.66.0.1";
@@ -22,20 +22,20 @@ const e2e = setUpAppInBrowser();
 
 describe("a venue's numbers on the founder's screen", () => {
   it("equal the truth of a scripted room", { timeout: 480_000 }, async () => {
-    // The founder, signed in, and a fresh project with three QR codes.
-    const founderContext = await e2e.browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { "x-forwarded-for": "10.66.9.9" } });
-    const founder = await founderContext.newPage();
+    // The founder, signed in (signing up and in through the page is sign-up's and sign-in's subject), and a fresh
+    // project of theirs with three QR codes.
     const email = uniqueEmail("venue");
-    await signUpThroughPage(founder, e2e.app.url, email);
-    await signInThroughPage(founder, e2e.app.url, email);
-    const project = insertProject(e2e.app.dataDir, { title: "Venue Truth", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
-    const codeIds = new Map<Code, string>(CODES.map((label, index) => [label, `venue${index}${project.id.slice(0, 4)}`]));
-    const tierId = withWritableDatabase(e2e.app.dataDir, (db) => {
-      db.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(email, project.id);
-      const insert = db.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)");
-      for (const [label, id] of codeIds) insert.run(id, project.id, label, label === "Stage" ? "Keynote" : null);
-      return (db.prepare("select id from signal_tiers where project_id = ?").get(project.id) as { id: string }).id;
+    const founderContext = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
+    const founder = await founderContext.newPage();
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const project = insertProject(e2e.app.dataDir, {
+      title: "Venue Truth",
+      ownerId,
+      tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],
+      qrCodes: CODES.map((label) => ({ label, eventTag: label === "Stage" ? "Keynote" : undefined })),
     });
+    const codeIds = new Map<Code, string>(CODES.map((label, index) => [label, project.qrCodeIds[index]!]));
+    const tierId = project.tierIds[0]!;
     const pitch = `${e2e.app.url}/pitch/${project.slug}`;
     const urlOf = (code: Code | "Direct") => (code === "Direct" ? pitch : `${pitch}?qr=${codeIds.get(code)}`);
 

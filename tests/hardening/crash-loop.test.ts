@@ -34,9 +34,12 @@ const WARM_UP_LIMIT_MS = 60_000;
 /** Requests kept in flight by the writer. */
 const LANES = 6;
 /**
- * A message claimed by a killed process waits out its claim (2 min, decision 24) before another process may send
- * it, so the final drain can take that long after the last kill.
+ * The SMTP timeouts the app is given in its SMTP_URL, as an operator with a near, quick relay may set them: a send
+ * is abandoned after their sum (10 s), and the mail claim is twice that plus 10 s (decision 49), 30 s instead of
+ * the default timeouts' 2 min. A message claimed by a killed process waits out that claim before another process
+ * may send it, so the final drain takes about that long after the last kill.
  */
+const SMTP_TIMEOUTS = "connectionTimeout=2000&greetingTimeout=3000&socketTimeout=5000";
 const DRAIN_TIMEOUT_MS = 200_000;
 const AUTH_SECRET = "crash-loop-test-secret-0123456789abcdef";
 
@@ -184,7 +187,7 @@ async function crashLoop(dialect: Dialect) {
   const uptimes = fc.sample(fc.integer({ min: MIN_UPTIME_MS, max: MAX_UPTIME_MS }), { seed: SEED + (dialect === "sqlite" ? 0 : 1), numRuns: RUNS[dialect] });
   const store = await createStore(dialect);
   const smtp = await startSmtpServer();
-  const env = { ...store.env, SMTP_URL: smtp.url, AUTH_SECRET };
+  const env = { ...store.env, SMTP_URL: `${smtp.url}?${SMTP_TIMEOUTS}`, AUTH_SECRET };
   let app: AppServer | undefined;
   let lastApp: AppServer | undefined;
   const lastLogs = () => lastApp?.logs ?? [];
@@ -200,6 +203,7 @@ async function crashLoop(dialect: Dialect) {
     await before.close();
 
     const { acknowledged, statuses, writeUntilKilled } = writer(dialect, demo);
+    const loopStarted = Date.now();
     for (const uptimeMs of uptimes) {
       app ??= await start();
       await writeUntilKilled(app, uptimeMs);
@@ -207,11 +211,13 @@ async function crashLoop(dialect: Dialect) {
     }
 
     // The last start is not killed: it delivers what is left, including what the killed processes had claimed.
+    const drainStarted = Date.now();
     app = await start();
     const after = await store.open();
     const drainDeadline = Date.now() + DRAIN_TIMEOUT_MS;
     const pendingMail = async () => Number((await after.query("select count(*) as n from mail_outbox where status = 'pending'"))[0]!.n);
     while ((await pendingMail()) > 0 && Date.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 500));
+    const seconds = { loop: (drainStarted - loopStarted) / 1000, drain: (Date.now() - drainStarted) / 1000 };
     await app.stop("SIGTERM");
     app = undefined;
 
@@ -259,11 +265,11 @@ async function crashLoop(dialect: Dialect) {
     const sentAgain = outbox.filter((row) => Number(row.attempts) > 1).length;
 
     console.log(
-      `crash loop [${dialect}] seed ${SEED}: ${RUNS[dialect]} runs (killed ${uptimes.join(", ")} ms after the first form answer), ` +
+      `crash loop [${dialect}] seed ${SEED}: ${RUNS[dialect]} runs in ${seconds.loop.toFixed(0)} s (killed ${uptimes.join(", ")} ms after the first form answer), ` +
         `${acknowledgedCount} acknowledged writes (${(Object.keys(acknowledged) as Kind[]).map((kind) => `${acknowledged[kind].size} ${kind}`).join(", ")}), ` +
         `${missing.length} missing, ${outbox.length} mails queued, ${smtp.received.length} delivered, ${sentAgain} sent again after a cut-off send, ` +
         `${duplicatedByMessageId.length + duplicatedByRecipient.length} duplicated, ${lostInHandOver.length} lost in the handed-over window, ` +
-        `${notSettled.length} not settled; answers ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+        `${notSettled.length} not settled, drained in ${seconds.drain.toFixed(0)} s; answers ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
     );
 
     expect(RUNS[dialect]).toBeGreaterThanOrEqual(10);

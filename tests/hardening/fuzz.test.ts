@@ -700,6 +700,8 @@ type RunResult = {
 // The idempotency cases follow the rest, so the sequence before them stays the one earlier runs explored.
 const sequence = [...fc.sample(fuzzRequest, { seed: SEED, numRuns: REQUESTS }), ...fc.sample(idempotencyRequest, { seed: SEED, numRuns: Math.ceil(REQUESTS / 20) })];
 const statusesByDialect = new Map<string, number[]>();
+/** Each database's answers by group, printed once at the end (the same table twice when both answered alike). */
+const tablesByDialect = new Map<string, string>();
 
 async function postForm(server: AppServer, formPath: string, fields: Record<string, string>, cookie = ""): Promise<Response> {
   return fetch(`${server.url}${formPath}`, {
@@ -852,9 +854,16 @@ function report(dialect: string, result: RunResult, elapsedMs: number) {
     `fuzz [${dialect}] seed ${SEED}: ${result.statuses.length} requests in ${(elapsedMs / 1000).toFixed(1)} s, ` +
       `${result.reachedDomain} reached the app (not 429), ${serverErrors} answered ≥ 500; ` +
       `event loop worst delay ${result.worstDelayMs} ms over ${result.delays.length} /healthz polls` +
-      (result.slowWindows.length ? ` (${result.slowWindows.length} polls ≥ ${MAX_EVENT_LOOP_DELAY_MS} ms: ${result.slowWindows.join(", ")}; ${result.culprits.length} of their requests held the loop again when sent alone)` : "") +
-      `\n${result.table}`,
+      (result.slowWindows.length ? ` (${result.slowWindows.length} polls ≥ ${MAX_EVENT_LOOP_DELAY_MS} ms: ${result.slowWindows.join(", ")}; ${result.culprits.length} of their requests held the loop again when sent alone)` : ""),
   );
+  tablesByDialect.set(dialect, result.table);
+}
+
+/** The answers by group: one table when both databases answered alike, else each database's. */
+function reportTables() {
+  const [sqlite, postgres] = [tablesByDialect.get("sqlite"), tablesByDialect.get("postgres")];
+  if (sqlite !== undefined && sqlite === postgres) console.log(`fuzz answers by group, the same on SQLite and PostgreSQL:\n${sqlite}`);
+  else for (const [dialect, table] of tablesByDialect) console.log(`fuzz answers by group on ${dialect}:\n${table}`);
 }
 
 function expectNoServerErrors(server: AppServer, result: RunResult) {
@@ -923,6 +932,7 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
   });
 
   it("gives the same answer on both databases for the same request", () => {
+    reportTables();
     const sqlite = statusesByDialect.get("sqlite");
     const postgres = statusesByDialect.get("postgres");
     expect(sqlite && postgres, "both runs finished").toBeTruthy();

@@ -62,6 +62,7 @@ describe("loadConfig", () => {
     [{ IPV6_LIMIT_PREFIX: "16" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
     [{ IPV6_LIMIT_PREFIX: "129" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
     [{ IPV6_LIMIT_PREFIX: "64.5" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
+    [{ SMTP_URL: "smtp://mail.example.com:587?socketTimeout=30s" }, "SMTP_URL's socketTimeout must be a whole number of milliseconds"],
   ])("stops with a clear message on %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
   });

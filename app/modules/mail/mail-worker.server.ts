@@ -8,8 +8,15 @@ import { isAuthFailure, isPermanentFailure, isServerRefusal, type MailTransport 
 
 export const MAX_ATTEMPTS = 10;
 const BATCH_SIZE = 20;
-/** How long a claim lasts from its last renewal (each message's send renews it); must outlast one send. */
-export const DEFAULT_LEASE_MS = 2 * 60_000;
+/**
+ * How long a claim lasts from its last renewal (each message's send renews it): twice the longest send plus 10 s,
+ * so it outlasts a send with the length of another to spare for database latency and clock differences between
+ * instances (decision 49). With the default SMTP timeouts (55 s in all) that is 2 min; it is also how long mail a
+ * dead instance had claimed waits before another instance sends it.
+ */
+export function leaseFor(maxSendMs: number): number {
+  return 2 * maxSendMs + 10_000;
+}
 export const DEFAULT_RETRY_BASE_MS = 30_000;
 
 /** 30 s, 1 min, 2 min, … capped at one hour (from `baseMs`, 30 s unless a worker is configured otherwise). */
@@ -31,7 +38,7 @@ export type MailWorkerOptions = {
   clock?: () => Date;
   /** This worker's id in `claimed_by`; a new one per worker unless given. */
   owner?: string;
-  /** How long a claim lasts from its last renewal; longer than the transport's `maxSendMs` (checked). */
+  /** How long a claim lasts from its last renewal (`leaseFor` the transport's `maxSendMs` unless given); longer than `maxSendMs` (checked). */
   leaseMs?: number;
   /** First retry delay after a temporary failure, doubled per attempt up to an hour. */
   retryBaseMs?: number;
@@ -66,7 +73,7 @@ export class MailWorker extends RecurringPass<number> {
     options: MailWorkerOptions = {},
   ) {
     super();
-    this.#claim = { owner: options.owner ?? newWorkerId("mail"), leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS };
+    this.#claim = { owner: options.owner ?? newWorkerId("mail"), leaseMs: options.leaseMs ?? leaseFor(transport.maxSendMs) };
     if (this.#claim.leaseMs <= transport.maxSendMs) {
       throw new Error(`the mail claim (${this.#claim.leaseMs} ms) must outlast one send (${transport.maxSendMs} ms, the sum of the SMTP timeouts)`);
     }

@@ -41,19 +41,49 @@ function message(from: string, mail: QueuedMail) {
 /** How long an SMTP send may wait for each step; their sum bounds one message (`maxSendMs`). */
 export type SmtpTimeouts = { connectionTimeoutMs: number; greetingTimeoutMs: number; socketTimeoutMs: number };
 
-/** Well under the mail worker's two-minute claim, and long enough for a slow but working server. */
+/** Long enough for a slow but working server; the mail worker's claim (2 min with these) is sized to their sum. */
 export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connectionTimeoutMs: 10_000, greetingTimeoutMs: 15_000, socketTimeoutMs: 30_000 };
+
+/** nodemailer's own names for the timeouts in an SMTP URL's query, and ours. */
+const TIMEOUT_PARAMETERS = [
+  ["connectionTimeout", "connectionTimeoutMs"],
+  ["greetingTimeout", "greetingTimeoutMs"],
+  ["socketTimeout", "socketTimeoutMs"],
+] as const;
+
+/**
+ * The timeouts an SMTP URL names in its query (nodemailer's `connectionTimeout`, `greetingTimeout`, `socketTimeout`,
+ * in milliseconds), each one it leaves out from `fallback`: an operator whose relay is near and quick may shorten
+ * them, and with them how long a dead instance's claims hold its mail (decision 49). A value that is not a whole
+ * number of milliseconds from 1 to 600,000 is refused with a message naming it.
+ */
+export function smtpTimeoutsOf(smtpUrl: string, fallback: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): SmtpTimeouts {
+  const query = new URL(smtpUrl).searchParams;
+  const timeouts = { ...fallback };
+  for (const [parameter, field] of TIMEOUT_PARAMETERS) {
+    const text = query.get(parameter);
+    if (text === null) continue;
+    const ms = Number(text);
+    if (!/^\d+$/.test(text) || ms < 1 || ms > 600_000) {
+      throw new Error(`SMTP_URL's ${parameter} must be a whole number of milliseconds from 1 to 600000, such as ${fallback[field]}`);
+    }
+    timeouts[field] = ms;
+  }
+  return timeouts;
+}
 
 /**
  * Real delivery over SMTP (`SMTP_URL`, e.g. smtp://user:pass@host:587). Pooled unless the URL says `pool=false`:
  * a connection per message costs about 100 ms (handshake and greeting), a pooled one under 10 ms a message.
  * Each send is abandoned (its connection closed) once the sum of the timeouts has passed, even when a server keeps
- * answering slowly enough to never trip the idle timeout, so a send never outlives `maxSendMs`.
+ * answering slowly enough to never trip the idle timeout, so a send never outlives `maxSendMs`. The timeouts are
+ * the URL's own (`smtpTimeoutsOf`), else `fallback`.
  */
-export function createSmtpTransport(smtpUrl: string, from: string, timeouts: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): MailTransport {
+export function createSmtpTransport(smtpUrl: string, from: string, fallback: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): MailTransport {
+  const timeouts = smtpTimeoutsOf(smtpUrl, fallback);
   const url = new URL(smtpUrl);
   if (!url.searchParams.has("pool")) url.searchParams.set("pool", "true");
-  // Set over any the URL names: the worker's claim is sized to these.
+  // Written out in full: the worker's claim is sized to exactly these.
   url.searchParams.set("connectionTimeout", String(timeouts.connectionTimeoutMs));
   url.searchParams.set("greetingTimeout", String(timeouts.greetingTimeoutMs));
   url.searchParams.set("socketTimeout", String(timeouts.socketTimeoutMs));
@@ -85,8 +115,8 @@ export function createSmtpTransport(smtpUrl: string, from: string, timeouts: Smt
 }
 
 /** The app's transport: SMTP when `SMTP_URL` is set, otherwise files in `DATA_DIR/mail`. */
-export function createMailTransport(config: { smtpUrl: string | undefined; mailFrom: string; mailDir: string }, timeouts: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): MailTransport {
-  return config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom, timeouts) : createFileTransport(config.mailDir, config.mailFrom);
+export function createMailTransport(config: { smtpUrl: string | undefined; mailFrom: string; mailDir: string }, fallback: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): MailTransport {
+  return config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom, fallback) : createFileTransport(config.mailDir, config.mailFrom);
 }
 
 /**
