@@ -64,12 +64,18 @@ async function startFloorServer(appUrl) {
   };
 }
 
-/** Lighthouse 12's default (mobile) preset: Slow 4G and 4x CPU throttling, simulated. Median of RUNS runs. */
+/** Lighthouse 12's default (mobile) preset: Slow 4G and 4x CPU throttling, simulated. Median of the RUNS runs that finished. */
 async function measure(chrome, url) {
   const runs = [];
+  const failed = [];
   for (let i = 0; i < RUNS; i += 1) {
     const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
-    const { audits, categories } = result.lhr;
+    const { audits, categories, runtimeError } = result.lhr;
+    // A run Lighthouse could not finish (on a starved machine, say) has no metrics: it is named, not counted.
+    if (runtimeError || !Number.isFinite(audits["largest-contentful-paint"].numericValue)) {
+      failed.push(runtimeError?.code ?? "no LCP");
+      continue;
+    }
     const requests = audits["network-requests"].details.items;
     runs.push({
       lcp: audits["largest-contentful-paint"].numericValue,
@@ -81,6 +87,7 @@ async function measure(chrome, url) {
       requests: requests.map((item) => ({ url: new URL(item.url).pathname, type: item.resourceType, bytes: item.transferSize ?? 0 })),
     });
   }
+  if (runs.length === 0) throw new Error(`every Lighthouse run of ${url} failed: ${failed.join(", ")}`);
   const pick = (key) => median(runs.map((run) => (key === "requests" ? run.requests.length : run[key])));
   // The requests of the run whose transfer is the median one.
   const medianRun = runs.find((run) => run.transfer === pick("transfer"));
@@ -93,7 +100,9 @@ async function measure(chrome, url) {
     transfer: pick("transfer"),
     requestCount: pick("requests"),
     requests: medianRun.requests,
-    runs: runs.map((run) => `score ${run.score}, LCP ${(run.lcp / 1000).toFixed(2)} s, TBT ${Math.round(run.tbt)} ms, ${kb(run.transfer)} KB`).join("; "),
+    runs:
+      runs.map((run) => `score ${run.score}, LCP ${(run.lcp / 1000).toFixed(2)} s, TBT ${Math.round(run.tbt)} ms, ${kb(run.transfer)} KB`).join("; ") +
+      failed.map((reason) => `; a run failed (${reason}), left out`).join(""),
   };
 }
 
