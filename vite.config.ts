@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { build, defineConfig, type Plugin } from "vite";
@@ -7,6 +9,8 @@ import { build, defineConfig, type Plugin } from "vite";
 const ENHANCE_ENTRY = "app/pitch-client/enhance.ts";
 const SERVICE_WORKER_ENTRY = "app/pitch-client/service-worker.ts";
 const QR_CODE_ENTRY = "app/pitch-client/qr-code.ts";
+/** `/saved`'s stylesheet: the pitch page's, with the saved list's classes (decision 46). */
+const SAVED_STYLES_ENTRY = "app/pitch-client/saved.css";
 /**
  * The saved list's client (issue 17): `/saved`'s list and the pitch page's Save once tapped, imported by address.
  * Built on its own, like the React app, so it shares no chunk with the enhancement module (which stays one script).
@@ -18,6 +22,23 @@ const SERVICE_WORKER_FILE = "pitch-sw.js";
 const CLIENT_BUILD_DIR = "build/client";
 const PITCH_CLIENT_MANIFEST = ".vite/pitch-client-manifest.json";
 const ASSETS_MODULE = "virtual:pitch-client-assets";
+
+const brotliCompress = promisify(zlib.brotliCompress);
+
+/**
+ * Each hashed script and stylesheet, written beside itself brotli-compressed at the highest quality, once:
+ * the server sends these as they are (decision 46) instead of compressing on every request at a lower quality.
+ */
+async function precompressAssets(dir: string) {
+  const files = fs.readdirSync(dir).filter((name) => /\.(js|css)$/.test(name));
+  await Promise.all(
+    files.map(async (name) => {
+      const source = fs.readFileSync(path.join(dir, name));
+      const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length };
+      fs.writeFileSync(path.join(dir, `${name}.br`), await brotliCompress(source, { params }));
+    }),
+  );
+}
 
 /**
  * The anonymous pitch page's own client (decision 13). After React Router's client build, a separate Vite
@@ -55,6 +76,7 @@ function pitchClient(): Plugin {
               "pitch-enhance": path.resolve(root, ENHANCE_ENTRY),
               "pitch-qr-code": path.resolve(root, QR_CODE_ENTRY),
               "pitch-sw": path.resolve(root, SERVICE_WORKER_ENTRY),
+              "pitch-saved-styles": path.resolve(root, SAVED_STYLES_ENTRY),
             },
             output: { entryFileNames: (chunk) => (chunk.name === "pitch-sw" ? SERVICE_WORKER_FILE : "assets/[name]-[hash].js") },
           },
@@ -77,6 +99,7 @@ function pitchClient(): Plugin {
           },
         },
       });
+      await precompressAssets(path.resolve(root, CLIENT_BUILD_DIR, "assets"));
     },
     resolveId(id) {
       return id === ASSETS_MODULE ? `\0${ASSETS_MODULE}` : undefined;
@@ -86,20 +109,24 @@ function pitchClient(): Plugin {
       if (this.environment.name === "client") this.error(`${ASSETS_MODULE} is for the server only`);
       // `npm run dev` renders every page with React (no page cache), so these are never used there.
       if (serving) {
-        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const savedListScript = "/${SAVED_LIST_ENTRY}"; export const pitchStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
+        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const savedListScript = "/${SAVED_LIST_ENTRY}"; export const pitchStyles = ""; export const savedStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
       }
       const clientDir = path.resolve(root, CLIENT_BUILD_DIR);
       const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, PITCH_CLIENT_MANIFEST), "utf8")) as Record<string, { file: string; css?: string[] }>;
       const entry = manifest[ENHANCE_ENTRY];
       const qrCode = manifest[QR_CODE_ENTRY];
+      const savedStyles = manifest[SAVED_STYLES_ENTRY];
       const savedList = (JSON.parse(fs.readFileSync(path.join(clientDir, SAVED_LIST_MANIFEST), "utf8")) as Record<string, { file: string }>)[SAVED_LIST_ENTRY];
-      if (!entry || !qrCode || !savedList) this.error(`${ENHANCE_ENTRY}, ${QR_CODE_ENTRY} or ${SAVED_LIST_ENTRY} is missing from the pitch client's manifests`);
-      const styles = (entry.css ?? []).map((file) => fs.readFileSync(path.join(clientDir, file), "utf8")).join("\n");
+      if (!entry || !qrCode || !savedList || !savedStyles) {
+        this.error(`${ENHANCE_ENTRY}, ${QR_CODE_ENTRY}, ${SAVED_LIST_ENTRY} or ${SAVED_STYLES_ENTRY} is missing from the pitch client's manifests`);
+      }
+      const read = (file: string) => fs.readFileSync(path.join(clientDir, file), "utf8");
       return [
         `export const enhanceScript = ${JSON.stringify(`/${entry.file}`)};`,
         `export const qrCodeScript = ${JSON.stringify(`/${qrCode.file}`)};`,
         `export const savedListScript = ${JSON.stringify(`/${savedList.file}`)};`,
-        `export const pitchStyles = ${JSON.stringify(styles)};`,
+        `export const pitchStyles = ${JSON.stringify((entry.css ?? []).map(read).join("\n"))};`,
+        `export const savedStyles = ${JSON.stringify(read(savedStyles.file))};`,
         `export const serviceWorkerScript = ${JSON.stringify(`/${SERVICE_WORKER_FILE}`)};`,
       ].join("\n");
     },

@@ -22,7 +22,7 @@ import { browserSettings } from "~/config.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
-import { enhanceScript, pitchStyles, qrCodeScript, savedListScript, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { enhanceScript, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
 import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 import { PITCH_OFFLINE_CACHE } from "~/pitch-client/offline-cache";
 import { PRODUCT_NAME } from "~/product";
@@ -42,13 +42,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       operator: browserSettings(context.services.config),
       // The shared anonymous document ships the pitch page's enhancement module instead of React (decision 13);
       // so does `/saved`, the same for everyone too (its list is in the browser) and kept for offline use.
-      pitchClient:
-        context.sharedDocument || new URL(request.url).pathname === SAVED_LIST_PATH
-          ? { script: enhanceScript, styles: pitchStyles, qrCode: qrCodeScript, savedList: savedListScript, serviceWorker: serviceWorkerScript }
+      pitchClient: context.sharedDocument
+        ? pitchClientAssets(pitchStyles)
+        : new URL(request.url).pathname === SAVED_LIST_PATH
+          ? pitchClientAssets(savedStyles)
           : null,
     },
     { headers },
   );
+}
+
+/** The enhancement module's files, with the page's own stylesheet (decision 46: `/saved` has a few more classes). */
+function pitchClientAssets(styles: string) {
+  return { script: enhanceScript, styles, qrCode: qrCodeScript, savedList: savedListScript, serviceWorker: serviceWorkerScript };
 }
 
 /** Opening or closing a pitch page dialog (`?dialog=`, `?sent=`) changes nothing the root loader reads. */

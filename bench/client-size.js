@@ -6,7 +6,8 @@ export async function clientJsGzipBytes(baseUrl, pagePath) {
   const html = await (await fetch(new URL(pagePath, baseUrl))).text();
   const urls = new Set();
   for (const match of html.matchAll(/<(?:script|link)\b[^>]*?(?:src|href)="([^"]+\.js)"/g)) urls.add(match[1]);
-  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["']([^"']+\.js)["']/g)) urls.add(match[1]);
+  // `import "…"`, `import … from "…"` and `import("…")` (the shared document imports its module after first paint).
+  for (const match of html.matchAll(/import\s*(?:\(\s*|[^"'()]*from\s*)?["']([^"']+\.js)["']/g)) urls.add(match[1]);
   let total = 0;
   for (const url of urls) {
     const body = Buffer.from(await (await fetch(new URL(url, baseUrl))).arrayBuffer());

@@ -51,10 +51,10 @@ end`;
 }
 
 /** wrk for `seconds` after a 2 s warm-up, with the instances' CPU time over the measured run. */
-function measure(url, servers, options) {
-  runWrk(url, { ...options, seconds: 2 });
+async function measure(url, servers, options) {
+  await runWrk(url, { ...options, seconds: 2 });
   const before = servers.map((server) => cpuSeconds(server.pid));
-  const result = runWrk(url, { ...options, seconds: 10 });
+  const result = await runWrk(url, { ...options, seconds: 10 });
   const cpu = servers.reduce((sum, server, index) => sum + cpuSeconds(server.pid) - before[index], 0);
   const served = result.requests - result.non2xx;
   return `${fmt(result)}; ${((cpu * 1000) / Math.max(1, result.requests)).toFixed(2)} ms CPU per request${served < result.requests ? ` (${served} answered 2xx)` : ""}`;
@@ -79,10 +79,10 @@ async function runConfiguration(instances, admin) {
     balancer = await startRoundRobin(servers.map((server) => Number(new URL(server.url).port)));
 
     // Every load a new phone (wrk keeps no cookies): a scan and a new viewer written per request.
-    const pitch = measure(`${balancer.url}/pitch/demo-project?qr=${QR_CODE_ID}`, servers, {
+    const pitch = await measure(`${balancer.url}/pitch/demo-project?qr=${QR_CODE_ID}`, servers, {
       headers: { "User-Agent": PHONE_UA, "Accept-Encoding": "gzip" },
     });
-    const scan = measure(`${balancer.url}/api/functions/track-scan`, servers, {
+    const scan = await measure(`${balancer.url}/api/functions/track-scan`, servers, {
       script: scanScript(projectId),
     });
     await client.end();

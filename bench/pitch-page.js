@@ -28,8 +28,8 @@ async function startBareNode(gzipBody) {
 }
 
 /** wrk after a 3 s warm-up, so the figures are of a running server and not of the JIT compiler. */
-function measure(url, options = {}) {
-  runWrk(url, { ...options, seconds: 3 });
+async function measure(url, options = {}) {
+  await runWrk(url, { ...options, seconds: 3 });
   return runWrk(url, options);
 }
 
@@ -55,20 +55,20 @@ export default async function pitchPage() {
     const html = Buffer.from(await first.arrayBuffer());
     bare = await startBareNode(zlib.gzipSync(html, { level: 9 }));
 
-    const ceiling = measure(bare.url, { headers: GZIP });
+    const ceiling = await measure(bare.url, { headers: GZIP });
     figures["bare Node http, same gzipped page (ceiling)"] = fmt(ceiling);
-    const cached = measure(page, { headers: GZIP });
+    const cached = await measure(page, { headers: GZIP });
     figures["cached page, wrk as the issue runs it (no user agent: tallied as a bot, nothing written)"] = fmt(cached);
     figures["cached page / bare Node"] = `${(cached.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)}x`;
     // The signed viewer cookie the door gives a phone on its first load.
     const viewerCookie = (await fetch(page, { headers: { ...GZIP, "User-Agent": PHONE_UA } })).headers.getSetCookie()[0]?.split(";")[0] ?? "";
-    const returning = measure(page, { headers: { ...GZIP, "User-Agent": PHONE_UA, Cookie: viewerCookie } });
+    const returning = await measure(page, { headers: { ...GZIP, "User-Agent": PHONE_UA, Cookie: viewerCookie } });
     figures["cached page, one returning phone (a scan written per load)"] = fmt(returning);
 
-    const plain = measure(`${server.url}/privacy`, { headers: GZIP });
+    const plain = await measure(`${server.url}/privacy`, { headers: GZIP });
     figures["a plain React Router page (/privacy), server render"] = fmt(plain);
     // Any query key other than ?qr= skips the cache: the app's own uncached server render, same process.
-    const uncached = measure(`${page}?bench=uncached`, { headers: GZIP });
+    const uncached = await measure(`${page}?bench=uncached`, { headers: GZIP });
     figures["pitch page, uncached server render"] = fmt(uncached);
     figures["uncached pitch render / plain page"] = `${(uncached.requestsPerSecond / plain.requestsPerSecond).toFixed(2)}x`;
 
@@ -77,10 +77,10 @@ export default async function pitchPage() {
     db.pragma("busy_timeout = 5000");
     const projectId = db.prepare("select id from projects where slug = 'demo-project'").get().id;
     const rows = () => db.prepare("select count(*) as n from scans where project_id = ?").get(projectId).n;
-    runWrk(`${page}?qr=bench`, { seconds: 3, headers: { ...GZIP, "User-Agent": PHONE_UA } });
+    await runWrk(`${page}?qr=bench`, { seconds: 3, headers: { ...GZIP, "User-Agent": PHONE_UA } });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = rows();
-    const scans = runWrk(`${page}?qr=bench`, { headers: { ...GZIP, "User-Agent": PHONE_UA } });
+    const scans = await runWrk(`${page}?qr=bench`, { headers: { ...GZIP, "User-Agent": PHONE_UA } });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const stored = rows() - before;
     db.close();

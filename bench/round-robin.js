@@ -1,6 +1,6 @@
 // A TCP balancer as a tester would put in front of several instances: each new connection goes to the next
-// instance in turn. Run as its own process (`node bench/round-robin.js PORT TARGET_PORT...`), since the
-// benchmarks block their own event loop while wrk runs.
+// instance in turn. Run as its own process (`node bench/round-robin.js PORT TARGET_PORT...`), so that its work
+// is neither the benchmark's nor any instance's.
 import net from "node:net";
 
 const [port, ...targets] = process.argv.slice(2).map(Number);

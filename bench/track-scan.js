@@ -23,9 +23,9 @@ end`;
 
 async function measure(label, server, readProjectId, countScans) {
   const projectId = await readProjectId();
-  runWrk(`${server.url}/api/functions/track-scan`, { seconds: 3, script: scanScript(projectId) }); // warm-up
+  await runWrk(`${server.url}/api/functions/track-scan`, { seconds: 3, script: scanScript(projectId) }); // warm-up
   const before = await countScans(projectId);
-  const result = runWrk(`${server.url}/api/functions/track-scan`, { script: scanScript(projectId) });
+  const result = await runWrk(`${server.url}/api/functions/track-scan`, { script: scanScript(projectId) });
   const stored = (await countScans(projectId)) - before;
   const acknowledged = result.requests - result.non2xx;
   return {

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,8 +12,13 @@ export function ensureWrk() {
   if (update.status !== 0 || install.status !== 0) throw new Error("wrk is missing and could not be installed (apt-get install wrk)");
 }
 
-/** Runs `wrk -t2 -c50 -d10s --latency` (or the given options) and returns requests/s, p99 and counts. */
-export function runWrk(url, { threads = 2, connections = 50, seconds = 10, script, headers = {} } = {}) {
+/**
+ * Runs `wrk -t2 -c50 -d10s --latency` (or the given options) and returns requests/s, p99 and counts. wrk runs
+ * as a child process while this event loop keeps turning: blocked for the run, it would not see the server close
+ * an idle kept-alive socket (after its 5 s keep-alive), and the next `fetch` would reuse that socket and fail with
+ * "other side closed".
+ */
+export async function runWrk(url, { threads = 2, connections = 50, seconds = 10, script, headers = {} } = {}) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
   let scriptFile;
@@ -23,9 +28,16 @@ export function runWrk(url, { threads = 2, connections = 50, seconds = 10, scrip
     args.push("-s", scriptFile);
   }
   args.push(url);
-  const result = spawnSync("wrk", args, { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);
-  const out = result.stdout;
+  const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+  const status = await new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", resolve);
+  });
+  if (status !== 0) throw new Error(`wrk failed: ${stderr}`);
   const number = (pattern) => {
     const match = out.match(pattern);
     return match ? Number(match[1]) : 0;

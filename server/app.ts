@@ -14,6 +14,7 @@ import { isCrossSiteWrite } from "~/modules/http/origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
 import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
 import { createPitchPageServing } from "./pitch-page";
+import { precompressedAssets } from "./precompressed-assets";
 import { startServices, stopServices, type AppServices } from "~/services.server";
 import { startupReport } from "./startup-report";
 import { requestGuard, withGuardedBody } from "./request-guard";
@@ -93,6 +94,7 @@ export async function createApp(options: AppOptions = {}) {
 
   if (options.devMiddlewares) app.use(options.devMiddlewares);
   if (options.clientDir) {
+    app.use("/assets", precompressedAssets(path.join(options.clientDir, "assets")));
     app.use("/assets", express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use("/assets", (_req, res) => void res.status(404).type("text/plain").send("Not found"));
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));

@@ -7,6 +7,8 @@ declare module "virtual:pitch-client-assets" {
   export const savedListScript: string;
   /** The pitch-only stylesheet's text, inlined into the anonymous page. */
   export const pitchStyles: string;
+  /** `/saved`'s stylesheet's text (the pitch page's with the saved list's classes), inlined into that page. */
+  export const savedStyles: string;
   /** The service worker's stable address. */
   export const serviceWorkerScript: string;
 }

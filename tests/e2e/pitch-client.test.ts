@@ -69,6 +69,29 @@ describe.each([
   });
 });
 
+describe("the enhancement module as served", () => {
+  it("goes as compressed at build time to a browser that takes brotli, gzipped to one that takes only gzip, and as is to the rest: the same script", async () => {
+    const html = await (await fetch(`${e2e.app.url}/pitch/${DEMO_SLUG}`)).text();
+    const modulePath = /import\("([^"]+)"\)/.exec(html)?.[1];
+    expect(modulePath).toMatch(/^\/assets\/pitch-enhance-[\w-]+\.js$/);
+    const load = async (acceptEncoding: string) => {
+      const response = await fetch(`${e2e.app.url}${modulePath}`, { headers: { "accept-encoding": acceptEncoding } });
+      return { status: response.status, headers: response.headers, script: await response.text() };
+    };
+    const [brotli, gzip, plain] = [await load("gzip, deflate, br"), await load("gzip"), await load("identity")];
+    expect([brotli.status, gzip.status, plain.status]).toEqual([200, 200, 200]);
+    expect([brotli.headers.get("content-encoding"), gzip.headers.get("content-encoding"), plain.headers.get("content-encoding")]).toEqual(["br", "gzip", null]);
+    for (const { headers } of [brotli, gzip, plain]) {
+      expect(headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(headers.get("vary")).toMatch(/accept-encoding/i);
+    }
+    expect(plain.script).toMatch(/dataset\.enhanced/);
+    expect(brotli.script).toBe(plain.script);
+    expect(gzip.script).toBe(plain.script);
+  });
+});
+
 describe("the form endpoint", () => {
   const post = (body: Record<string, string>, key: string) =>
     fetch(`${e2e.app.url}/pitch/${DEMO_SLUG}/submit`, {
