@@ -53,13 +53,32 @@ const schemaPathOf = (slot: string) =>
     .filter((part) => !/^\d+$/.test(part))
     .join(".");
 
-/** Messages in the schema's field order (the order the founder reads the form), the form's own message last. */
-function inSchemaOrder(errors: FormErrors, order: readonly string[]): FormErrors {
+type SlotRules = {
+  /** The schema's fields in the order it declares them (`fieldNamesOf`). */
+  order: readonly string[];
+  /** Fields posted in hidden inputs. */
+  hidden?: readonly string[];
+  slotOf?: (path: string) => string;
+};
+
+/**
+ * A refusal's messages by the slot that shows them: the first message per slot, slots in the schema's field order
+ * (the order the founder reads the form). A message about a field not on screen (hidden, or one the schema does
+ * not name) is the form's; a refusal with no field message shows its `formError` as the form's.
+ */
+export function messagesBySlot(fieldErrors: Readonly<FormErrors>, formError: string, { order, hidden = [], slotOf = (path) => path }: SlotRules): FormErrors {
+  const slots: FormErrors = {};
+  for (const [path, message] of Object.entries(fieldErrors)) {
+    const head = path.split(".")[0] ?? "";
+    const slot = order.includes(head) && !hidden.includes(head) ? slotOf(path) : FORM_SLOT;
+    if (!(slot in slots)) slots[slot] = message;
+  }
+  if (!Object.keys(slots).length) return { [FORM_SLOT]: formError };
   const rank = (slot: string) => {
     const index = order.indexOf(slot.split(".")[0] ?? "");
     return index === -1 ? order.length : index;
   };
-  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
+  return Object.fromEntries(Object.entries(slots).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
 /**
@@ -68,27 +87,14 @@ function inSchemaOrder(errors: FormErrors, order: readonly string[]): FormErrors
  * - gives each input its id, name, message and the schema's limits (`required`, `maxLength`, `minLength`);
  * - on submit runs the schema in the browser: a refusal stays in the browser, its messages go under the fields in
  *   the schema's order and the first field gets focus;
- * - shows the server's refusal the same way once the post settles, and keeps it (after a reload, a re-render, a
- *   revalidation) until the founder changes that field or submits again;
+ * - shows the server's refusal the same way once the post settles, and keeps it (through re-renders and
+ *   revalidations) until the founder changes that field or submits again;
  * - puts a message that belongs to no field (a limit, a failure) in `formError`, for the form's `FormAlert`.
  */
 export function useSchemaForm<Result extends FormResult = FormResult>(schema: core.$ZodType, options: SchemaFormOptions<Result>) {
-  const { id, lastResult, busy = false, read = formToObject, hidden = [], slotOf = (path: string) => path } = options;
-  const order = fieldNamesOf(schema);
-  const shown = (path: string) => {
-    const head = path.split(".")[0] ?? "";
-    return order.includes(head) && !hidden.includes(head);
-  };
-
-  const errorsOf = (fieldErrors: FormErrors, formError: string): FormErrors => {
-    const slots: FormErrors = {};
-    for (const [path, message] of Object.entries(fieldErrors)) {
-      // A message about a field not on screen (hidden, or one the schema does not name) is about the whole form.
-      const slot = shown(path) ? slotOf(path) : FORM_SLOT;
-      if (!(slot in slots)) slots[slot] = message;
-    }
-    return inSchemaOrder(Object.keys(slots).length ? slots : { [FORM_SLOT]: formError }, order);
-  };
+  const { id, lastResult, busy = false, read = formToObject, hidden, slotOf } = options;
+  const rules: SlotRules = { order: fieldNamesOf(schema), hidden, slotOf };
+  const errorsOf = (fieldErrors: FormErrors, formError: string) => messagesBySlot(fieldErrors, formError, rules);
   const serverErrors = (result: Result | null | undefined): FormErrors => (result && !result.ok ? errorsOf(result.fieldErrors ?? {}, result.formError) : {});
 
   // The messages on screen: the browser's own, or the server's last answer with the fields changed since dropped.
