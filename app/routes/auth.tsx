@@ -133,7 +133,10 @@ function AuthForm(props: { mode: Mode; returnTo: string; invitation: string; fai
       <input type="hidden" name="intent" value={mode} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {mode === "signup" && props.invitation ? <input type="hidden" name="invitation" value={props.invitation} /> : null}
-      {mode === "signup" ? <TextField {...field("name")} label="Name" optional autoComplete="name" defaultValue={failure?.values?.name} /> : null}
+      {mode === "signup" ? (
+        // A name past the limit is refused with its message rather than cut while typing (sign-up.test.ts).
+        <TextField {...field("name")} maxLength={undefined} label="Name" optional autoComplete="name" defaultValue={failure?.values?.name} />
+      ) : null}
       <TextField {...field("email")} label="Email" requiredMark={false} type="email" autoComplete="email" inputMode="email" defaultValue={failure?.values?.email} />
       <TextField
         {...field("password")}
