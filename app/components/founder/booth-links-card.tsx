@@ -3,16 +3,14 @@ import { Link, useFetcher } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { FormAlert, labelClass } from "~/components/ui/form-fields";
-import { useViewerTimeZone } from "~/components/ui/use-clock";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
+import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { BOOTH_LINK_DAYS, boothPath, DEFAULT_BOOTH_LINK_DAYS } from "~/modules/booth/booth-link-form";
 import type { FormResult } from "~/modules/forms/form-result";
 
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string };
 type CreatedLink = FormResult<string, { boothUrl?: string; boothQrSvg?: string }>;
-
-const dateTime = (iso: string, timeZone: string | undefined) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
 
 /**
  * The owner's booth mode: open the booth screen here, or create a link for a staff device (shown once, with its
@@ -23,7 +21,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
   const create = useFetcher<CreatedLink>();
   const revoke = useFetcher<FormResult>();
   const copier = useCopy();
-  const timeZone = useViewerTimeZone();
+  const timeZone = useFounderTimeZone();
   const created = create.data?.ok ? create.data : null;
   const revokingId = revoke.state !== "idle" ? String(revoke.formData?.get("linkId") ?? "") : null;
   const shown = links.filter((link) => link.id !== revokingId);
@@ -83,7 +81,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
               {shown.map((link) => (
                 <li key={link.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
                   <span className="text-slate-700">
-                    Created {dateTime(link.createdAt, timeZone)} · expires {dateTime(link.expiresAt, timeZone)}
+                    Created {formatFounderDateTime(link.createdAt, timeZone)} · expires {formatFounderDateTime(link.expiresAt, timeZone)}
                   </span>
                   <revoke.Form method="post" action={action}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />
