@@ -2,6 +2,7 @@ import { readFormData } from "~/modules/http/form-body.server";
 import { useState } from "react";
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { primaryButtonClass } from "~/components/ui/buttons";
+import { useBrowserTimeZone } from "~/components/ui/use-clock";
 import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "~/modules/auth/auth-form";
 import { signIn, signUp } from "~/modules/auth/gateway.server";
@@ -132,6 +133,7 @@ function AuthForm(props: {
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? props.serverErrors;
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === mode;
+  const browserTimeZone = useBrowserTimeZone();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     const values = formToObject(new FormData(event.currentTarget));
@@ -149,6 +151,7 @@ function AuthForm(props: {
       <input type="hidden" name="intent" value={mode} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {mode === "signup" && props.invitation ? <input type="hidden" name="invitation" value={props.invitation} /> : null}
+      {mode === "signup" ? <input type="hidden" name="timeZone" value={browserTimeZone} /> : null}
       {mode === "signup" ? (
         <div>
           <label htmlFor="name" className={labelClass}>
