@@ -188,13 +188,22 @@ describeEachDialect("booth counters and ticker", (getDb) => {
   });
 });
 
+/**
+ * A read still waiting when the last `readUntil` gave up, per reader: a new `read()` beside it would queue behind it,
+ * and the chunk the first one gets would be lost (a counters event later than the 250 ms poll went missing that way).
+ */
+const pendingReads = new WeakMap<ReadableStreamDefaultReader<Uint8Array>, Promise<ReadableStreamReadResult<Uint8Array>>>();
+
 /** Reads a stream's text until `until` matches what arrived (or 5 s pass). */
 async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, seen: { text: string }, until: RegExp): Promise<string> {
   const decoder = new TextDecoder();
   const deadline = Date.now() + 5_000;
   while (!until.test(seen.text) && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
+    const read = pendingReads.get(reader) ?? reader.read();
+    pendingReads.set(reader, read);
+    const chunk = await Promise.race([read, new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
     if (chunk === null) continue;
+    pendingReads.delete(reader);
     if (chunk.done) break;
     seen.text += decoder.decode(chunk.value, { stream: true });
   }
