@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptedTimeZone, bucketIndex, founderTimeZone, zonedDayStart, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
+import { acceptedTimeZone, bucketIndex, founderTimeZone, timeZoneChoices, zonedDayStart, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -67,6 +67,16 @@ describe("zone names", () => {
     expect(acceptedTimeZone("Etc/UTC")).toBe("Etc/UTC");
     expect(acceptedTimeZone("Etc/GMT+5")).toBe("Etc/GMT+5");
     for (const bad of ["Mars/Olympus_Mons", "+05:30", "", "   ", "x".repeat(80), 42, null, undefined]) expect(acceptedTimeZone(bad)).toBeNull();
+  });
+
+  it("lists zones under their current names, UTC included", () => {
+    const choices = timeZoneChoices();
+    expect(choices).toContain("Asia/Kolkata");
+    expect(choices).toContain("Europe/Kyiv");
+    expect(choices).toContain("America/Denver");
+    expect(choices).toContain("UTC");
+    expect(choices).not.toContain("Asia/Calcutta");
+    for (const zone of choices) expect(acceptedTimeZone(zone)).toBe(zone);
   });
 
   it("shows an account without a zone in UTC", () => {

@@ -11,12 +11,43 @@ export const FALLBACK_TIME_ZONE = "UTC";
 const HOUR_MS = 3_600_000;
 const QUARTER_HOUR_MS = 15 * 60_000;
 
-let supported: Set<string> | null = null;
+/**
+ * Older ICU (Node 20's) lists some zones under names IANA has since replaced; a founder looks for the current one
+ * ('Kolkata', 'Kyiv'), which is also what today's browsers send. Both names are accepted; the list shows the new one.
+ */
+const RENAMED: Record<string, string> = {
+  "Asia/Calcutta": "Asia/Kolkata",
+  "Asia/Katmandu": "Asia/Kathmandu",
+  "Asia/Saigon": "Asia/Ho_Chi_Minh",
+  "Asia/Rangoon": "Asia/Yangon",
+  "Europe/Kiev": "Europe/Kyiv",
+  "Atlantic/Faeroe": "Atlantic/Faroe",
+  "America/Godthab": "America/Nuuk",
+  "Pacific/Ponape": "Pacific/Pohnpei",
+  "Pacific/Truk": "Pacific/Chuuk",
+  "Pacific/Enderbury": "Pacific/Kanton",
+  "America/Buenos_Aires": "America/Argentina/Buenos_Aires",
+  "America/Indianapolis": "America/Indiana/Indianapolis",
+  "America/Louisville": "America/Kentucky/Louisville",
+};
 
-/** The IANA zones this runtime knows (its `Intl.supportedValuesOf('timeZone')`), sorted, plus 'UTC'. */
+let supported: Set<string> | null = null;
+let choices: string[] | null = null;
+
+/** The runtime's IANA zones (`Intl.supportedValuesOf('timeZone')`) plus 'UTC', under their current names, sorted. */
 export function timeZoneChoices(): string[] {
   supported ??= new Set(["UTC", ...Intl.supportedValuesOf("timeZone")]);
-  return [...supported].sort();
+  choices ??= [...supported].map((zone) => (RENAMED[zone] && runtimeAccepts(RENAMED[zone]) ? RENAMED[zone] : zone)).sort();
+  return choices;
+}
+
+function runtimeAccepts(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -49,7 +49,7 @@ export function ScansOverTime({ scansOverTime, colors, now }: { scansOverTime: P
     <SectionCard
       id={`${id}-title`}
       title="Scans over time"
-      description={range === "hourly" ? "Per QR code, hour by hour, in your time zone" : "Per QR code, day by day (UTC), before the last 48 hours"}
+      description={range === "hourly" ? "Per QR code, hour by hour, in your time zone" : "Per QR code, day by day in your time zone, before the last 48 hours"}
       icon={LineChart}
       actions={hasHourly || hasDaily ? toggle : undefined}
     >
@@ -185,7 +185,7 @@ function Chart({ data, timeZone }: { data: ChartData; timeZone: string }) {
           </caption>
           <thead>
             <tr>
-              <th scope="col">{data.range === "hourly" ? "Hour" : "Day (UTC)"}</th>
+              <th scope="col">{data.range === "hourly" ? "Hour" : "Day"}</th>
               {data.series.map((series) => (
                 <th key={series.qrCodeId} scope="col">
                   {series.label}
