@@ -1,6 +1,6 @@
 import { InviteFounderCard } from "~/components/founder/invite-founder-card";
 import { ProjectGrid } from "~/components/founder/project-grid";
-import { TimeZoneCard } from "~/components/founder/time-zone-card";
+import { TimeZoneCard, zoneLabel } from "~/components/founder/time-zone-card";
 import { saveFounderTimeZone } from "~/modules/auth/founder-time-zone.server";
 import { timeZoneSchema, type TimeZoneInput } from "~/modules/auth/time-zone-form";
 import { timeZoneChoices } from "~/modules/time/founder-zone";
@@ -19,12 +19,19 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireSessionUser(context.services.auth, request, url);
   const { db } = context.services.database;
   const [projects, newLeads] = await Promise.all([listOwnedProjects(db, user.id), countNewLeads(db, user.id)]);
+  const now = Date.now();
   return {
     projects,
     newLeads,
     invitations: context.services.config.signup === "invite",
-    clock: { timeZone: user.timeZone, chosen: user.timeZoneSet, choices: timeZoneChoices(), now: new Date().toISOString() },
+    clock: { timeZone: user.timeZone, chosen: user.timeZoneSet, choices: zoneChoices(user.timeZone, now), now: new Date(now).toISOString() },
   };
+}
+
+/** Every zone with its offset now, the founder's own first when the list spells it differently. */
+function zoneChoices(current: string, now: number) {
+  const zones = timeZoneChoices();
+  return (zones.includes(current) ? zones : [current, ...zones]).map((zone) => ({ zone, label: zoneLabel(zone, now) }));
 }
 
 /** 'Invite a founder' (SIGNUP=invite): a link for one account, shown once; 'Your time zone' (decision 52). */

@@ -79,16 +79,19 @@ describe.each([
     const errors = collectPageErrors(page);
     try {
       await chooseZone(page, timeZone);
+      expect(errors, "My Projects").toEqual([]);
 
       await page.goto(`${e2e.app.url}/project/${project.id}/qr-codes`);
       await waitForHydration(page);
       expect(await page.locator(`time[datetime="${QR_CREATED}"]`).first().textContent()).toBe(qrCreated);
+      expect(errors, "QR codes").toEqual([]);
 
       await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
       await waitForHydration(page);
       const lead = page.getByRole("listitem").filter({ hasText: "Mira Sol" }).first();
       // '5 days ago' for the latest activity, and the intro's own date.
       expect(await lead.locator(`time[datetime="${LEAD_AT}"]`).allTextContents()).toContain(leadDay);
+      expect(errors, "Leads").toEqual([]);
 
       await page.goto(`${e2e.app.url}/project/${project.id}/analytics`);
       await waitForHydration(page);

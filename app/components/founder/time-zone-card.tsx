@@ -9,8 +9,11 @@ import { formatUtcOffset } from "~/modules/formats/founder-dates";
 
 type SavedZone = FormResult<"time-zone">;
 
+/** A zone and its name in the list, 'Asia/Kolkata (UTC+5:30)'; labelled on the server (browsers' zone data differ). */
+export type TimeZoneChoice = { zone: string; label: string };
+
 /** 'Asia/Kolkata (UTC+5:30)': the name a founder recognises, and the offset that tells zones apart at a glance. */
-function zoneLabel(timeZone: string, now: number): string {
+export function zoneLabel(timeZone: string, now: number): string {
   return `${timeZone.replaceAll("_", " ")} (${formatUtcOffset(now, timeZone)})`;
 }
 
@@ -19,11 +22,10 @@ function zoneLabel(timeZone: string, now: number): string {
  * this clock. Set from the browser at sign-up; an account made before that shows UTC until the founder picks one,
  * and is offered the browser's zone in one tap. Posts to My Projects' action.
  */
-export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: string; chosen: boolean; choices: string[]; now: string }) {
+export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: string; chosen: boolean; choices: TimeZoneChoice[]; now: string }) {
   const save = useFetcher<SavedZone>();
   const browserZone = useBrowserTimeZone();
   const nowMs = Date.parse(now);
-  const options = choices.includes(timeZone) ? choices : [timeZone, ...choices];
   const offerBrowser = browserZone && browserZone !== timeZone && !chosen;
   const failed = save.data && !save.data.ok ? save.data : null;
   return (
@@ -65,9 +67,9 @@ export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: str
             aria-invalid={!!failed?.fieldErrors?.timeZone}
             aria-describedby={failed?.fieldErrors?.timeZone ? "time-zone-error" : undefined}
           >
-            {options.map((zone) => (
-              <option key={zone} value={zone}>
-                {zoneLabel(zone, nowMs)}
+            {choices.map((choice) => (
+              <option key={choice.zone} value={choice.zone}>
+                {choice.label}
               </option>
             ))}
           </select>
