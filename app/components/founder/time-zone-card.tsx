@@ -14,12 +14,11 @@ export type TimeZoneChoice = { zone: string; label: string };
 
 /** 'Asia/Kolkata (UTC+5:30)': the name a founder recognises, and the offset that tells zones apart at a glance. */
 export function zoneLabel(timeZone: string, now: number): string {
-  return `${timeZone.replaceAll("_", " ")} (${formatUtcOffset(now, timeZone)})`;
+  return timeZone === "UTC" ? "UTC" : `${timeZone.replaceAll("_", " ")} (${formatUtcOffset(now, timeZone)})`;
 }
 
 /**
- * The account's time zone (decision 52): every date, day and hour on the founder's screens, CSV and e-mails is on
- * this clock. Set from the browser at sign-up; an account made before that shows UTC until the founder picks one,
+ * The account's time zone (decision 52): every date, day and hour on the founder's screens is on this clock. Set from the browser at sign-up; an account made before that shows UTC until the founder picks one,
  * and is offered the browser's zone in one tap. Posts to My Projects' action.
  */
 export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: string; chosen: boolean; choices: TimeZoneChoice[]; now: string }) {
@@ -35,7 +34,7 @@ export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: str
       icon={Clock}
       description={
         chosen
-          ? "Dates, daily and hourly charts, the booth's 'today', the CSV and your e-mails use this clock."
+          ? "Dates on your screens, the daily and hourly charts and the booth's 'today' use this clock."
           : "Not set yet: dates and charts show UTC. Pick your zone so days start at your midnight."
       }
       className="mt-8"
