@@ -6,6 +6,7 @@ import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/f
 import { useBrowserTimeZone } from "~/components/ui/use-clock";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatUtcOffset } from "~/modules/formats/founder-dates";
+import { acceptedTimeZone } from "~/modules/time/founder-zone";
 
 type SavedZone = FormResult<"time-zone">;
 
@@ -23,7 +24,8 @@ export function zoneLabel(timeZone: string, now: number): string {
  */
 export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: string; chosen: boolean; choices: TimeZoneChoice[]; now: string }) {
   const save = useFetcher<SavedZone>();
-  const browserZone = useBrowserTimeZone();
+  const detected = useBrowserTimeZone();
+  const browserZone = detected ? (acceptedTimeZone(detected) ?? "") : "";
   const nowMs = Date.parse(now);
   const offerBrowser = browserZone && browserZone !== timeZone && !chosen;
   const failed = save.data && !save.data.ok ? save.data : null;

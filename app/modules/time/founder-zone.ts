@@ -53,7 +53,8 @@ function runtimeAccepts(timeZone: string): boolean {
 /**
  * The zone name to keep, or null when it is not one. A browser sends names this runtime may spell differently
  * (Chrome's 'Asia/Kolkata' is Node's 'Asia/Calcutta'): a name counts when the runtime accepts it and its canonical
- * form is on the IANA list, or is UTC or a fixed 'Etc/GMT±N' zone (neither is on the list). The name is kept as sent.
+ * form is on the IANA list, or is UTC or a fixed 'Etc/GMT±N' zone (neither is on the list). The name is kept as sent,
+ * or under its current name when IANA renamed it ('Asia/Calcutta' is kept as 'Asia/Kolkata').
  */
 export function acceptedTimeZone(name: unknown): string | null {
   if (typeof name !== "string") return null;
@@ -67,7 +68,9 @@ export function acceptedTimeZone(name: unknown): string | null {
   }
   timeZoneChoices();
   const known = supported!.has(canonical) || supported!.has(trimmed) || /^Etc\/GMT[+-]\d{1,2}$/.test(canonical);
-  return known ? trimmed : null;
+  if (!known) return null;
+  const renamed = RENAMED[trimmed];
+  return renamed && runtimeAccepts(renamed) ? renamed : trimmed;
 }
 
 /** The zone to show an account's dates in: its own, or UTC. */
