@@ -48,6 +48,12 @@ export const SIGNAL_RECORDED_MESSAGE = "Signal of interest recorded!";
 export const INTRO_SENT_MESSAGE = "Intro request sent!";
 
 /**
+ * What a form held for the founder's review answers (decision 50), instead of a success it has not had: it is
+ * kept, and reaches the founders once they have looked at it. No next step follows it.
+ */
+export const HELD_MESSAGE = "Thanks — we'll check this and pass it on to the founders.";
+
+/**
  * What happens next, said after each spec confirmation (issue 23) by both renderers: in the toasts, the intro's
  * panel and the notice a page without JavaScript shows. True whatever the founder's alert settings are. Successful
  * answers carry it as `next`.
