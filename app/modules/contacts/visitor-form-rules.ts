@@ -40,7 +40,7 @@ export function visitorIntentOf(value: unknown): VisitorIntent {
  * What the pitch page's forms answer; an intro's success carries the forwardable blurb, and every success what
  * happens next (`NEXT_STEPS`, sent by the server so the anonymous page's script does not carry the words).
  */
-export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string; next?: string }>;
+export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string; next?: string; held?: boolean }>;
 
 /** The spec's success toasts. */
 export const SUBSCRIBED_MESSAGE = "You're on the list—weekly Friday digest, unsub anytime.";

@@ -88,7 +88,7 @@ export async function postVisitorForm(
   if (!project) return { project: null };
 
   let outcome: VisitorOutcome | null = null;
-  const submit: FormIntent<{ blurb?: string; next?: string }, SubmittedValues> = {
+  const submit: FormIntent<{ blurb?: string; next?: string; held?: boolean }, SubmittedValues> = {
     read: readVisitorForm,
     echo: (posted) => submittedValues(readVisitorForm(posted)),
     failureMessage: FAILURE_MESSAGES[intent],
@@ -105,7 +105,8 @@ export async function postVisitorForm(
         idempotencyKey,
       });
       // A held form's answer says what happens to it instead; the next step follows only what happened.
-      return { message: outcome.message, blurb: outcome.blurb, next: outcome.held ? undefined : NEXT_STEPS[intent] };
+      if (outcome.held) return { message: outcome.message, held: true };
+      return { message: outcome.message, blurb: outcome.blurb, next: NEXT_STEPS[intent] };
     },
   };
   const answer = await runFormAction({ form, logger: context.logger, intent, intents: { intro: submit, subscribe: submit, signal: submit } });
