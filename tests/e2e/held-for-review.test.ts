@@ -40,7 +40,7 @@ function letTimePass(seconds: number): void {
 const mailTo = (address: string) => smtp.received.filter((mail) => (Array.isArray(mail.to) ? mail.to : [mail.to]).some((to) => to?.text.includes(address)));
 
 describe("forms held for review", () => {
-  it("never holds a staff phone's 15 walk-ups, holds a 30-form flood whole, and lets the founder accept one", { timeout: 240_000 }, async () => {
+  it("never holds a staff phone's 15 walk-ups, holds a 30-form flood whole, and lets the founder accept one", { timeout: 600_000 }, async () => {
     const founderEmail = uniqueEmail("held");
     const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
@@ -117,7 +117,7 @@ describe("forms held for review", () => {
     const { received_at: sentAt } = e2e.db.prepare("select received_at from held_submissions where project_id = ? and name = 'Flood 0'").get(project.id) as { received_at: string };
     await first.getByRole("button", { name: "Accept Flood 0's form" }).click();
     await page.getByRole("status").getByText("Accepted: Flood 0 is now in your leads").waitFor();
-    expect(await cards.count()).toBe(29);
+    await expect.poll(() => cards.count()).toBe(29);
     expect([leads(), held()]).toEqual([16, 29]);
     const lead = e2e.db.prepare("select first_seen_at from leads where project_id = ? and email = ?").get(project.id, `flood0.${tag}@example.com`) as { first_seen_at: string };
     expect(lead.first_seen_at).toBe(sentAt);
@@ -126,7 +126,7 @@ describe("forms held for review", () => {
     // Discard one: gone from the list, nothing else changes.
     await card("Flood 1").getByRole("button", { name: "Discard Flood 1's form" }).click();
     await page.getByRole("status").getByText("Discarded").waitFor();
-    expect(await cards.count()).toBe(28);
+    await expect.poll(() => cards.count()).toBe(28);
     expect([leads(), held()]).toEqual([16, 28]);
 
     await page.setViewportSize(DESKTOP);
