@@ -249,7 +249,7 @@ export interface PitchSavesTable {
 export interface FormRefusalsTable {
   id: string;
   project_id: string;
-  /** Which limit refused it: `browser`, `address` or `email`. */
+  /** Which limit refused it: `browser`, `address` or `email`; since decision 50, only the ceilings on held forms (`browser`, `address`). */
   reason: string;
   refused_at: Timestamp;
 }
