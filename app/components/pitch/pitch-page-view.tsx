@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { useClock } from "~/components/ui/use-clock";
@@ -8,7 +9,7 @@ import { MobileActionBar } from "./pitch-actions";
 import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
-import { trackScanOnce } from "./track-scan";
+import { settleArrival } from "./arrival";
 import { useFollowing } from "./use-following";
 import { useLiveWall } from "./use-live-wall";
 import { usePitchDialogs } from "./use-pitch-dialogs";
@@ -37,10 +38,14 @@ function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageVi
   const countOnOpen = useRef(countScan);
   // Not following when rendered on the server; the anonymous document's script shows the device's state (decision 13).
   const following = useFollowing(project.slug);
+  const navigate = useNavigate();
   useEffect(() => {
-    // Once per project per page load the door did not count, with the `?qr=` code the visitor arrived with.
-    if (countOnOpen.current) trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
-  }, [project.id]);
+    // Once per project per page load the door did not count, with the `?qr=` code the visitor arrived with; then the address drops it.
+    settleArrival(project.id, {
+      countHere: !!countOnOpen.current,
+      replaceAddress: (address) => void navigate(address, { replace: true, preventScrollReset: true, state: window.history.state?.usr }),
+    });
+  }, [project.id, navigate]);
 
   return (
     <div data-pitch-page={project.slug} data-project-id={project.id}>
