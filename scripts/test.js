@@ -1,9 +1,8 @@
 // `npm test`: every suite, in the order that fails fastest. Unit tests (no database), then the integration
-// tests on SQLite and PostgreSQL, while a production build is made beside them (it needs neither, and they leave
-// one of the two cores mostly idle); then the end-to-end tests in Chromium, the hardening suite and the
-// concurrency tests (several instances of the build on one PostgreSQL), all against that build, in one pool of
-// workers, longest file first. PostgreSQL is the server at TEST_POSTGRES_URL (or 127.0.0.1:5432) when it
+// tests on SQLite and PostgreSQL, a production build, and the end-to-end tests in Chromium and the hardening
+// suite against that build. PostgreSQL is the server at TEST_POSTGRES_URL (or 127.0.0.1:5432) when it
 // answers, else a disposable embedded one started here for the run and deleted at its end (decision 21).
+// Then the concurrency tests (several instances of the build on one PostgreSQL).
 // Ends with one summary line, "tests: N passed, N failed".
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -18,43 +17,18 @@ const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" };
 let failedStep = null;
-const runningChildren = new Set();
+let runningChild = null;
 let postgres = null;
 
 function run(label, args) {
   console.log(`\n=== ${label} ===`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
-    runningChildren.add(child);
-    child.on("exit", (code) => {
-      runningChildren.delete(child);
+    runningChild = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
+    runningChild.on("exit", (code) => {
+      runningChild = null;
       resolve(code === 0);
     });
   });
-}
-
-/**
- * Starts the production build in the background, its output kept (and shown only if it fails, as `npm start`
- * does); `result` resolves when it ends, `cancel` ends it early (an earlier suite failed).
- */
-function startBuild() {
-  const started = Date.now();
-  let output = "";
-  const child = spawn(process.execPath, [bin("@react-router/dev", "bin.js"), "build"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, NODE_ENV: "production", FORCE_COLOR: "0" },
-  });
-  runningChildren.add(child);
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const result = new Promise((resolve) => {
-    child.on("close", (code) => {
-      runningChildren.delete(child);
-      resolve({ ok: code === 0, seconds: Math.round((Date.now() - started) / 1000), output });
-    });
-  });
-  return { result, cancel: () => child.kill("SIGTERM") };
 }
 
 async function runSuites(label, projects, reportName) {
@@ -102,36 +76,25 @@ async function finish(exitCode) {
   process.exit(exitCode);
 }
 
-// Ctrl-C or a CI timeout: end the suites and the build that are running and delete the embedded server's data.
+// Ctrl-C or a CI timeout: end the suite that is running and delete the embedded server's data.
 for (const [signal, exitCode] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]]) {
   process.on(signal, () => {
-    for (const child of runningChildren) child.kill(signal);
+    runningChild?.kill(signal);
     void finish(exitCode);
   });
 }
 
-const build = startBuild();
 if (
   (await runSuites("unit tests", ["unit"], "unit")) &&
   (await startPostgres()) &&
   (await runSuites("integration tests (SQLite and PostgreSQL)", ["integration"], "integration"))
 ) {
-  console.log("\n=== production build ===");
-  const built = await build.result;
-  if (built.ok) {
-    console.log(`built in ${built.seconds} s, beside the unit and integration tests`);
-    await runSuites(
-      "end-to-end, hardening and concurrency tests (Chromium; the built app, also several instances on one database)",
-      ["e2e", "hardening", "concurrency"],
-      "e2e",
-    );
+  if (await run("production build", [bin("@react-router/dev", "bin.js"), "build"])) {
+    await runSuites("end-to-end and hardening tests (Chromium, the built app)", ["e2e", "hardening"], "e2e");
+    await runSuites("concurrency tests (several instances of the built app on one database)", ["concurrency"], "concurrency");
   } else {
-    process.stdout.write(built.output);
     failedStep = "production build";
   }
-} else {
-  build.cancel();
-  await build.result;
 }
 
 console.log("");
