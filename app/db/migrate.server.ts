@@ -23,8 +23,7 @@ import { signupInvitations } from "./migrations/0021-signup-invitations.server";
 import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
 import { mailBlocks } from "./migrations/0024-mail-blocks.server";
-import { heldSubmissions } from "./migrations/0025-held-submissions.server";
-import { founderTimeZone } from "./migrations/0026-founder-time-zone.server";
+import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -52,8 +51,7 @@ const migrations: Record<string, Migration> = {
   "0022-alert-lead-links": alertLeadLinks,
   "0023-submission-fingerprints": submissionFingerprints,
   "0024-mail-blocks": mailBlocks,
-  "0025-held-submissions": heldSubmissions,
-  "0026-founder-time-zone": founderTimeZone,
+  "0027-founder-time-zone": founderTimeZone,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -2,13 +2,12 @@
 import { Check, Copy, Mail, PartyPopper } from "lucide-react";
 import { useId, useState } from "react";
 import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router";
-import { toast } from "sonner";
 import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
-import { CONFIRMATION_TOAST_MS, confirmationText, INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
 import { Honeypot, NameAndEmailFields } from "./form-controls";
@@ -29,22 +28,11 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
   const [searchParams] = useSearchParams();
   const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const [submittedName, setSubmittedName] = useState<string | null>(null);
-  const form = useVisitorForm({
-    intent: "intro",
-    schema: introSchema,
-    fieldOrder: FIELD_ORDER,
-    actionData,
-    onSuccess: (result) => {
-      if (!result.held) return;
-      toast.success(confirmationText("intro", result), { duration: CONFIRMATION_TOAST_MS });
-      onClose();
-    },
-  });
+  const form = useVisitorForm({ intent: "intro", schema: introSchema, fieldOrder: FIELD_ORDER, actionData });
 
   // With JavaScript the blurb comes back with the fetcher; without, the server redirected to `?sent=1` and
   // the root loader carries it from a one-shot cookie.
-  // A form held for review (decision 50) has no blurb: its answer is a toast, as the other forms' are.
-  const fetched = form.fetcher.data?.ok && !form.fetcher.data.held ? (form.fetcher.data.blurb ?? "") : null;
+  const fetched = form.fetcher.data?.ok ? (form.fetcher.data.blurb ?? "") : null;
   const flashed = searchParams.get("sent") === "1" ? (rootData?.introBlurb ?? null) : null;
   const blurb = form.busy ? null : (fetched ?? flashed);
 

@@ -25,7 +25,7 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
     // Closing unmounts the form, which resets it.
     onSuccess: (result) => {
       toast.success(confirmationText("subscribe", result), { duration: CONFIRMATION_TOAST_MS });
-      if (slug && !result.held) rememberFollowing(savedListStorage(), slug);
+      if (slug) rememberFollowing(savedListStorage(), slug);
       onClose();
     },
   });
