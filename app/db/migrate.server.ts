@@ -23,7 +23,6 @@ import { signupInvitations } from "./migrations/0021-signup-invitations.server";
 import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
 import { mailBlocks } from "./migrations/0024-mail-blocks.server";
-import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -51,7 +50,6 @@ const migrations: Record<string, Migration> = {
   "0022-alert-lead-links": alertLeadLinks,
   "0023-submission-fingerprints": submissionFingerprints,
   "0024-mail-blocks": mailBlocks,
-  "0027-founder-time-zone": founderTimeZone,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

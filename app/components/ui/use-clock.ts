@@ -1,6 +1,4 @@
 import { useSyncExternalStore } from "react";
-import { useRouteLoaderData } from "react-router";
-import { FALLBACK_TIME_ZONE } from "~/modules/time/founder-zone";
 import { useHydrated } from "./use-hydrated";
 
 /** Relative times move on every 30 s (SPEC.md asks for times that stay current; 30 s keeps 'just now' honest). */
@@ -37,15 +35,9 @@ export function useClock(serverNow?: string): Date {
 }
 
 /**
- * The zone every date on a founder's screen is shown in (decision 52): the account's, from the root loader, so
- * the server render and the browser agree and a founder travelling with a laptop still reads their own clock.
+ * The time zone to show dates in: UTC while the server renders and the browser hydrates (both agree on it),
+ * then the viewer's own. Dates shown with it change on the first client render, which React patches.
  */
-export function useFounderTimeZone(): string {
-  const root = useRouteLoaderData("root") as { user?: { timeZone?: string } | null } | undefined;
-  return root?.user?.timeZone ?? FALLBACK_TIME_ZONE;
-}
-
-/** The browser's own zone once React runs in it ('' on the server and while hydrating): what sign-up sends. */
-export function useBrowserTimeZone(): string {
-  return useHydrated() ? (Intl.DateTimeFormat().resolvedOptions().timeZone ?? "") : "";
+export function useViewerTimeZone(): string | undefined {
+  return useHydrated() ? undefined : "UTC";
 }
