@@ -1,25 +1,27 @@
 import { X } from "lucide-react";
 import { flushSync } from "react-dom";
-import { LIMITS } from "~/modules/projects/project-form";
+import { maxLengthOf } from "~/modules/forms/constraints";
+import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
 import { bareInputClass, describedBy, FieldError } from "~/components/ui/form-fields";
 import { AddButton, IconButton } from "~/components/ui/icon-buttons";
-import type { FieldOf, FieldProps } from "~/components/ui/use-schema-form";
 import type { MetricRow, PointRow } from "./form-state";
 import { fieldDomId, focusNow } from "./form-errors";
+
+type Errors = Record<string, string>;
 
 type ListProps<Row> = {
   rows: Row[];
   onChange: (rows: Row[]) => void;
   /** Called when rows are added or removed, so messages tied to row positions can be dropped. */
   onReshape: () => void;
-  field: FieldOf;
+  errors: Errors;
   newKey: () => string;
 };
 
 /** Traction metrics: rows of label and value, each removable; 'Add Metric' adds an empty row. */
-export function MetricsEditor({ rows, onChange, onReshape, field, newKey }: ListProps<MetricRow>) {
+export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: ListProps<MetricRow>) {
   const full = rows.length >= LIMITS.metrics;
-  const list = field("metrics");
+  const listError = errors.metrics;
   const addId = "project-metrics-add";
 
   function update(index: number, patch: Partial<MetricRow>) {
@@ -49,35 +51,41 @@ export function MetricsEditor({ rows, onChange, onReshape, field, newKey }: List
           </div>
           <ul className="space-y-2">
             {rows.map((row, index) => {
-              const label = field(`metrics.${index}.label`);
-              const value = field(`metrics.${index}.value`);
+              const labelSlot = `metrics.${index}.label`;
+              const valueSlot = `metrics.${index}.value`;
+              const labelId = fieldDomId(labelSlot);
+              const valueId = fieldDomId(valueSlot);
               return (
                 <li key={row.key}>
                   <div className="grid grid-cols-[minmax(0,1.35fr)_minmax(0,1fr)_2.5rem] items-start gap-2">
                     <div>
                       <RowInput
-                        field={label}
+                        slot={labelSlot}
                         label={`Metric ${index + 1} name`}
                         value={row.label}
-                        onValue={(text) => update(index, { label: text })}
+                        onValue={(label) => update(index, { label })}
+                        maxLength={maxLengthOf(projectFormSchema, "metrics.label")}
                         placeholder="e.g. Monthly revenue"
+                        error={errors[labelSlot]}
                       />
                     </div>
                     <div>
                       <RowInput
-                        field={value}
+                        slot={valueSlot}
                         label={`Metric ${index + 1} value`}
                         value={row.value}
-                        onValue={(text) => update(index, { value: text })}
+                        onValue={(value) => update(index, { value })}
+                        maxLength={maxLengthOf(projectFormSchema, "metrics.value")}
                         placeholder="e.g. $48k"
+                        error={errors[valueSlot]}
                       />
                     </div>
                     <IconButton label={`Remove metric ${index + 1}`} tone="danger" onClick={() => remove(index)}>
                       <X aria-hidden className="size-4" />
                     </IconButton>
                   </div>
-                  <FieldError id={`${label.id}-error`} message={label.error} />
-                  <FieldError id={`${value.id}-error`} message={value.error} />
+                  <FieldError id={`${labelId}-error`} message={errors[labelSlot]} />
+                  <FieldError id={`${valueId}-error`} message={errors[valueSlot]} />
                 </li>
               );
             })}
@@ -88,7 +96,7 @@ export function MetricsEditor({ rows, onChange, onReshape, field, newKey }: List
           No metrics yet. Show traction at a glance: revenue, users, growth, pilots.
         </p>
       )}
-      <FieldError id={`${list.id}-error`} message={list.error} />
+      <FieldError id="project-metrics-error" message={listError} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add Metric
@@ -108,7 +116,7 @@ export function PointsEditor({
   rows,
   onChange,
   onReshape,
-  field,
+  errors,
   newKey,
 }: ListProps<PointRow> & { name: "problemPoints" | "solutionPoints"; title: string; noun: string; placeholder: string }) {
   const full = rows.length >= LIMITS.points;
@@ -138,7 +146,8 @@ export function PointsEditor({
       {rows.length ? (
         <ol className="mt-2 space-y-2">
           {rows.map((row, index) => {
-            const point = field(`${name}.${index}`);
+            const slot = `${name}.${index}`;
+            const id = fieldDomId(slot);
             return (
               <li key={row.key}>
                 <div className="flex items-start gap-2">
@@ -146,11 +155,13 @@ export function PointsEditor({
                     {index + 1}.
                   </span>
                   <RowInput
-                    field={point}
+                    slot={slot}
                     label={`${capitalised} ${index + 1}`}
                     value={row.text}
                     onValue={(text) => onChange(rows.map((item, i) => (i === index ? { ...item, text } : item)))}
+                    maxLength={maxLengthOf(projectFormSchema, "problemPoints")}
                     placeholder={placeholder}
+                    error={errors[slot]}
                     className={`${bareInputClass} min-w-0 flex-1`}
                   />
                   <IconButton label={`Remove ${noun} ${index + 1}`} tone="danger" onClick={() => remove(index)}>
@@ -158,7 +169,7 @@ export function PointsEditor({
                   </IconButton>
                 </div>
                 <div className="pl-7">
-                  <FieldError id={`${point.id}-error`} message={point.error} />
+                  <FieldError id={`${id}-error`} message={errors[slot]} />
                 </div>
               </li>
             );
@@ -167,7 +178,7 @@ export function PointsEditor({
       ) : (
         <p className="mt-2 text-sm text-slate-500">None yet.</p>
       )}
-      <FieldError id={`${fieldDomId(name)}-error`} message={field(name).error} />
+      <FieldError id={`${fieldDomId(name)}-error`} message={errors[name]} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add {capitalised}
@@ -179,19 +190,21 @@ export function PointsEditor({
 }
 
 type RowInputProps = {
-  /** The row's field from the form (`metrics.0.label`): id, message, limit. */
-  field: FieldProps;
+  /** The field's error slot (`metrics.0.label`); its DOM id is derived from it. */
+  slot: string;
   /** Read by screen readers only: the rows show no visible label. */
   label: string;
   value: string;
   onValue: (value: string) => void;
+  maxLength: number | undefined;
   placeholder: string;
+  error: string | undefined;
   className?: string;
 };
 
-/** One text input of a list row, with its screen-reader label and its error wiring (no name: the list travels as JSON). */
-function RowInput({ field, label, value, onValue, placeholder, className = bareInputClass }: RowInputProps) {
-  const { id, error, maxLength } = field;
+/** One text input of a list row, with its screen-reader label and its error wiring. */
+function RowInput({ slot, label, value, onValue, maxLength, placeholder, error, className = bareInputClass }: RowInputProps) {
+  const id = fieldDomId(slot);
   return (
     <>
       <label htmlFor={id} className="sr-only">
@@ -203,7 +216,7 @@ function RowInput({ field, label, value, onValue, placeholder, className = bareI
         onChange={(event) => onValue(event.target.value)}
         maxLength={maxLength}
         placeholder={placeholder}
-        data-error-slot={field["data-error-slot"]}
+        data-error-slot={slot}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(error && `${id}-error`)}
         className={className}

@@ -3,22 +3,22 @@ import { useState } from "react";
 import { flushSync } from "react-dom";
 import { bareInputClass, describedBy, FieldError, labelClass } from "~/components/ui/form-fields";
 import { AddButton, IconButton } from "~/components/ui/icon-buttons";
-import type { FieldOf, FieldProps } from "~/components/ui/use-schema-form";
-import { LIMITS } from "~/modules/projects/project-form";
+import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { fieldDomId, focusNow } from "./form-errors";
 import { amountOrNull, moveItem, type TierRow } from "./form-state";
+import { maxLengthOf } from "~/modules/forms/constraints";
 
 type Props = {
   rows: TierRow[];
   onChange: (rows: TierRow[]) => void;
   onReshape: () => void;
-  field: FieldOf;
+  errors: Record<string, string>;
   newKey: () => string;
 };
 
 /** Signal tiers (DESIGN.md item 3): label, minimum, optional maximum and perks per tier, in the order shown. */
-export function TiersEditor({ rows, onChange, onReshape, field, newKey }: Props) {
+export function TiersEditor({ rows, onChange, onReshape, errors, newKey }: Props) {
   const [announcement, setAnnouncement] = useState("");
   const full = rows.length >= LIMITS.tiers;
   const addId = "project-tiers-add";
@@ -70,7 +70,7 @@ export function TiersEditor({ rows, onChange, onReshape, field, newKey }: Props)
               row={row}
               index={index}
               count={rows.length}
-              field={field}
+              errors={errors}
               onUpdate={(patch) => update(index, patch)}
               onMove={(to) => move(index, to)}
               onRemove={() => remove(index)}
@@ -82,7 +82,7 @@ export function TiersEditor({ rows, onChange, onReshape, field, newKey }: Props)
           No tiers: visitors can still request an intro or subscribe, but cannot signal an amount.
         </p>
       )}
-      <FieldError id={`${fieldDomId("tiers")}-error`} message={field("tiers").error} />
+      <FieldError id="project-tiers-error" message={errors.tiers} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add Tier
@@ -97,7 +97,7 @@ function TierCard({
   row,
   index,
   count,
-  field,
+  errors,
   onUpdate,
   onMove,
   onRemove,
@@ -105,7 +105,7 @@ function TierCard({
   row: TierRow;
   index: number;
   count: number;
-  field: FieldOf;
+  errors: Record<string, string>;
   onUpdate: (patch: Partial<TierRow>) => void;
   onMove: (to: number) => void;
   onRemove: () => void;
@@ -116,10 +116,16 @@ function TierCard({
   const min = amountOrNull(row.rangeMin);
   const max = amountOrNull(row.rangeMax);
   const preview = min === null ? null : formatAmountRange(min, max);
-  const label = field(`${base}.rangeLabel`);
-  const rangeMin = field(`${base}.rangeMin`);
-  const rangeMax = field(`${base}.rangeMax`);
-  const perks = field(`${base}.perks`);
+  const slot = (field: "rangeLabel" | "rangeMin" | "rangeMax" | "perks") => {
+    const key = `${base}.${field}`;
+    const id = fieldDomId(key);
+    const error = errors[key];
+    return { key, id, error, errorId: `${id}-error` };
+  };
+  const label = slot("rangeLabel");
+  const rangeMin = slot("rangeMin");
+  const rangeMax = slot("rangeMax");
+  const perks = slot("perks");
 
   return (
     <li className="rounded-xl border border-slate-200 bg-slate-50/70 p-3 sm:p-4">
@@ -146,29 +152,40 @@ function TierCard({
 
         <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)]">
           <div className="col-span-2 sm:col-span-1">
-            <TierLabel htmlFor={label.id} required={label.required}>
+            <TierLabel htmlFor={label.id} required>
               Tier name
             </TierLabel>
             <input
               id={label.id}
               value={row.rangeLabel}
               onChange={(event) => onUpdate({ rangeLabel: event.target.value })}
-              required={label.required}
-              maxLength={label.maxLength}
+              required
+              maxLength={maxLengthOf(projectFormSchema, "tiers.rangeLabel")}
               placeholder="e.g. Angel"
-              data-error-slot={label["data-error-slot"]}
+              data-error-slot={label.key}
               aria-invalid={label.error ? true : undefined}
-              aria-describedby={describedBy(label.error && `${label.id}-error`)}
+              aria-describedby={describedBy(label.error && label.errorId)}
               className={`mt-1 ${bareInputClass}`}
             />
-            <FieldError id={`${label.id}-error`} message={label.error} />
+            <FieldError id={label.errorId} message={label.error} />
           </div>
-          <AmountInput field={rangeMin} label="Min ($)" required value={row.rangeMin} onChange={(value) => onUpdate({ rangeMin: value })} placeholder="5000" />
           <AmountInput
-            field={rangeMax}
+            id={rangeMin.id}
+            slot={rangeMin.key}
+            label="Min ($)"
+            required
+            value={row.rangeMin}
+            onChange={(value) => onUpdate({ rangeMin: value })}
+            error={rangeMin.error}
+            placeholder="5000"
+          />
+          <AmountInput
+            id={rangeMax.id}
+            slot={rangeMax.key}
             label="Max ($)"
             value={row.rangeMax}
             onChange={(value) => onUpdate({ rangeMax: value })}
+            error={rangeMax.error}
             placeholder="No limit"
             optional
           />
@@ -182,12 +199,12 @@ function TierCard({
               onChange={(event) => onUpdate({ perks: event.target.value })}
               rows={Math.min(LIMITS.perks, Math.max(2, row.perks.split("\n").length))}
               placeholder={"Quarterly investor update\nEarly product access"}
-              data-error-slot={perks["data-error-slot"]}
+              data-error-slot={perks.key}
               aria-invalid={perks.error ? true : undefined}
-              aria-describedby={describedBy(perks.error && `${perks.id}-error`, `${perks.id}-hint`)}
+              aria-describedby={describedBy(perks.error && perks.errorId, `${perks.id}-hint`)}
               className={`mt-1 ${bareInputClass} resize-y`}
             />
-            <FieldError id={`${perks.id}-error`} message={perks.error} />
+            <FieldError id={perks.errorId} message={perks.error} />
           </div>
         </div>
       </fieldset>
@@ -215,25 +232,27 @@ function TierLabel({ htmlFor, required, hint, children }: { htmlFor: string; req
   );
 }
 
-/** A whole-dollar amount; amounts are numbers in the schema, so `required` is the form's word, not a text check. */
 function AmountInput({
-  field,
+  id,
+  slot,
   label,
   required,
   value,
   onChange,
+  error,
   placeholder,
   optional,
 }: {
-  field: FieldProps;
+  id: string;
+  slot: string;
   label: string;
   required?: boolean;
   value: string;
   onChange: (value: string) => void;
+  error: string | undefined;
   placeholder: string;
   optional?: boolean;
 }) {
-  const { id, error } = field;
   return (
     <div className="min-w-0">
       <TierLabel htmlFor={id} required={required} hint={optional ? "optional" : undefined}>
@@ -253,7 +272,7 @@ function AmountInput({
           onChange={(event) => onChange(event.target.value)}
           required={required}
           placeholder={placeholder}
-          data-error-slot={field["data-error-slot"]}
+          data-error-slot={slot}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(error && `${id}-error`)}
           className={`${bareInputClass} pl-7 tabular-nums`}
