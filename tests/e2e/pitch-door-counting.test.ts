@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, PHONE } from "../support/chromium.js";
+import { CHROMIUM_PATH, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
@@ -136,7 +136,7 @@ describe("a page load is counted by the server that serves it", () => {
       context = await chromium.launchPersistentContext(profile, {
         executablePath: CHROMIUM_PATH,
         headless: true,
-        args: CHROMIUM_FLAGS,
+        args: PLAYWRIGHT_CHROMIUM_FLAGS,
         ...samePhone(),
         extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() },
       });

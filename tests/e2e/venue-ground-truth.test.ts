@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, DESKTOP, PHONE } from "../support/chromium.js";
+import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
@@ -107,7 +107,7 @@ describe("a venue's numbers on the founder's screen", () => {
     const blocked = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_FLAGS,
+      args: PLAYWRIGHT_CHROMIUM_FLAGS,
       viewport: PHONE,
       userAgent: visitorUserAgent(e2e.browser),
       extraHTTPHeaders: { "x-forwarded-for": "10.66.0.2" },
