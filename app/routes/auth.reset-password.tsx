@@ -1,13 +1,12 @@
-import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AuthCard, AuthNotice } from "~/components/auth/auth-card";
 import { primaryButtonClass, SubmitButton } from "~/components/ui/buttons";
-import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
+import { FormAlert, TextField } from "~/components/ui/form-fields";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { RESET_LINK_INVALID_MESSAGE, resetPasswordSchema, type ResetPasswordInput } from "~/modules/auth/auth-form";
 import { checkPasswordResetToken, resetPassword } from "~/modules/auth/gateway.server";
 import { domainErrorHeaders, isDomainError } from "~/modules/errors.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
-import { formToObject, validate, type FieldErrors } from "~/modules/forms/validation";
 import { readFormData } from "~/modules/http/form-body.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/auth.reset-password";
@@ -49,23 +48,11 @@ const linkClass = "font-semibold text-brand-700 underline-offset-2 hover:underli
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const done = actionData?.ok === true ? actionData.message : null;
   const failure = actionData?.ok === false ? actionData : undefined;
-  const errors = clientErrors ?? failure?.fieldErrors ?? {};
   // A link found dead on opening, or refused on submitting (used meanwhile, expired): no form, the way to a new one.
   const deadLink = loaderData.invalidMessage ?? (failure?.formError === RESET_LINK_INVALID_MESSAGE ? failure.formError : null);
-  const formError = failure && !deadLink && !Object.keys(failure.fieldErrors).length ? failure.formError : null;
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    const result = validate(resetPasswordSchema, formToObject(new FormData(event.currentTarget)));
-    if (!result.ok) {
-      event.preventDefault();
-      setClientErrors(result.fieldErrors);
-    } else {
-      setClientErrors({});
-    }
-  }
+  const { form, field, formError } = useSchemaForm(resetPasswordSchema, { id: "auth", hidden: ["token"], lastResult: actionData, busy });
 
   if (done) {
     return (
@@ -97,26 +84,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 
   return (
     <AuthCard title="Choose a new password" subtitle="At least 6 characters. Every device signed in to your account will be signed out.">
-      <Form method="post" noValidate onSubmit={onSubmit} className="mt-5 space-y-4">
+      <Form method="post" {...form} className="mt-5 space-y-4">
         <input type="hidden" name="token" value={loaderData.token} />
-        <div>
-          <label htmlFor="password" className={labelClass}>
-            New password
-          </label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={6}
-            className={inputClass}
-            aria-invalid={!!errors.password}
-            aria-describedby={errors.password ? "password-error" : undefined}
-          />
-          <FieldError id="password-error" message={errors.password} />
-        </div>
-        <FormAlert message={clientErrors && Object.keys(clientErrors).length ? null : formError} />
+        <TextField {...field("password")} label="New password" requiredMark={false} type="password" autoComplete="new-password" />
+        <FormAlert message={formError} />
         <SubmitButton busy={busy} label="Set new password" busyLabel="Saving..." />
       </Form>
     </AuthCard>

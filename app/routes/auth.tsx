@@ -1,8 +1,8 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { useState } from "react";
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { primaryButtonClass } from "~/components/ui/buttons";
-import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
+import { FormAlert, TextField } from "~/components/ui/form-fields";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "~/modules/auth/auth-form";
 import { signIn, signUp } from "~/modules/auth/gateway.server";
 import { signUpAccess } from "~/modules/auth/invitations.server";
@@ -10,8 +10,8 @@ import { AuthCard, AuthNotice } from "~/components/auth/auth-card";
 import { safeReturnTo } from "~/modules/auth/return-to";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
-import type { SubmittedValues } from "~/modules/forms/form-result";
-import { formToObject, validate, type FieldErrors } from "~/modules/forms/validation";
+import type { FormFailure, SubmittedValues } from "~/modules/forms/form-result";
+import { formToObject } from "~/modules/forms/validation";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/auth";
@@ -110,96 +110,49 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
           mode={mode}
           returnTo={loaderData.returnTo}
           invitation={access.invitation}
-          serverErrors={failure?.fieldErrors ?? {}}
-          formError={failure && !Object.keys(failure.fieldErrors).length ? failure.formError : null}
-          echo={failure?.values}
+          failure={failure}
         />
       )}
     </AuthCard>
   );
 }
 
-function AuthForm(props: {
-  mode: Mode;
-  returnTo: string;
-  invitation: string;
-  serverErrors: FieldErrors;
-  formError: string | null;
-  echo?: SubmittedValues;
-}) {
-  const { mode, returnTo } = props;
+function AuthForm(props: { mode: Mode; returnTo: string; invitation: string; failure?: FormFailure<Mode> | undefined }) {
+  const { mode, returnTo, failure } = props;
   const navigation = useNavigation();
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const errors = clientErrors ?? props.serverErrors;
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === mode;
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    const values = formToObject(new FormData(event.currentTarget));
-    const result = validate(mode === "signup" ? signUpSchema : signInSchema, values);
-    if (!result.ok) {
-      event.preventDefault();
-      setClientErrors(result.fieldErrors);
-    } else {
-      setClientErrors({});
-    }
-  }
+  const { form, field, formError } = useSchemaForm(mode === "signup" ? signUpSchema : signInSchema, {
+    id: "auth",
+    hidden: ["invitation"],
+    lastResult: failure,
+    busy,
+  });
 
   return (
-    <Form method="post" noValidate onSubmit={onSubmit} className="mt-5 space-y-4">
+    <Form method="post" {...form} className="mt-5 space-y-4">
       <input type="hidden" name="intent" value={mode} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {mode === "signup" && props.invitation ? <input type="hidden" name="invitation" value={props.invitation} /> : null}
       {mode === "signup" ? (
-        <div>
-          <label htmlFor="name" className={labelClass}>
-            Name <span className="font-normal text-slate-500">(optional)</span>
-          </label>
-          <input id="name" name="name" autoComplete="name" defaultValue={props.echo?.name} className={inputClass} aria-invalid={!!errors.name} />
-          <FieldError id="name-error" message={errors.name} />
-        </div>
+        // A name past the limit is refused with its message rather than cut while typing (sign-up.test.ts).
+        <TextField {...field("name")} maxLength={undefined} label="Name" optional autoComplete="name" defaultValue={failure?.values?.name} />
       ) : null}
-      <div>
-        <label htmlFor="email" className={labelClass}>
-          Email
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={props.echo?.email}
-          className={inputClass}
-          aria-invalid={!!errors.email}
-          aria-describedby={errors.email ? "email-error" : undefined}
-        />
-        <FieldError id="email-error" message={errors.email} />
-      </div>
-      <div>
-        <div className="flex items-baseline justify-between gap-3">
-          <label htmlFor="password" className={labelClass}>
-            Password
-          </label>
-          {mode === "signin" ? (
+      <TextField {...field("email")} label="Email" requiredMark={false} type="email" autoComplete="email" inputMode="email" defaultValue={failure?.values?.email} />
+      <TextField
+        {...field("password")}
+        label="Password"
+        requiredMark={false}
+        type="password"
+        autoComplete={mode === "signup" ? "new-password" : "current-password"}
+        aside={
+          mode === "signin" ? (
             <Link to="/auth/forgot-password" className="-my-2 py-2 text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
               Forgot password?
             </Link>
-          ) : null}
-        </div>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete={mode === "signup" ? "new-password" : "current-password"}
-          required
-          minLength={6}
-          className={inputClass}
-          aria-invalid={!!errors.password}
-          aria-describedby={errors.password ? "password-error" : undefined}
-        />
-        <FieldError id="password-error" message={errors.password} />
-      </div>
-      <FormAlert message={clientErrors && Object.keys(clientErrors).length ? null : props.formError} />
+          ) : null
+        }
+      />
+      <FormAlert message={formError} />
       <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full`}>
         {mode === "signin" ? (busy ? "Signing in..." : "Sign In") : busy ? "Creating account..." : "Create Account"}
       </button>

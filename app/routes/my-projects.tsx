@@ -1,5 +1,6 @@
 import { InviteFounderCard } from "~/components/founder/invite-founder-card";
 import { ProjectGrid } from "~/components/founder/project-grid";
+import { invitationFormSchema } from "~/modules/auth/auth-form";
 import { createInvitationLink } from "~/modules/auth/invitations.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
@@ -27,7 +28,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     form,
     logger: context.logger,
     intent: "invite",
-    intents: { invite: { run: () => createInvitationLink(database.db, config, user.id) } },
+    intents: { invite: { schema: invitationFormSchema, run: () => createInvitationLink(database.db, config, user.id) } },
   });
 }
 

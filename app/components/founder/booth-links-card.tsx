@@ -2,10 +2,11 @@ import { Copy, MonitorSmartphone } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { FormAlert, labelClass } from "~/components/ui/form-fields";
+import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useViewerTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
-import { BOOTH_LINK_DAYS, boothPath, DEFAULT_BOOTH_LINK_DAYS } from "~/modules/booth/booth-link-form";
+import { BOOTH_LINK_DAYS, boothPath, createBoothLinkSchema, DEFAULT_BOOTH_LINK_DAYS, revokeBoothLinkSchema } from "~/modules/booth/booth-link-form";
 import type { FormResult } from "~/modules/forms/form-result";
 
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string };
@@ -25,6 +26,9 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
   const copier = useCopy();
   const timeZone = useViewerTimeZone();
   const created = create.data?.ok ? create.data : null;
+  const creating = useSchemaForm(createBoothLinkSchema, { id: "booth-link", lastResult: create.data, busy: create.state !== "idle" });
+  const revoking = useSchemaForm(revokeBoothLinkSchema, { id: "booth-revoke", hidden: ["linkId"], lastResult: revoke.data, busy: revoke.state !== "idle" });
+  const days = creating.field("days");
   const revokingId = revoke.state !== "idle" ? String(revoke.formData?.get("linkId") ?? "") : null;
   const shown = links.filter((link) => link.id !== revokingId);
 
@@ -41,11 +45,19 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
       }
     >
       <div className="space-y-4 px-4 pb-4 pt-3 sm:px-5 sm:pb-5">
-        <create.Form method="post" action={action} className="flex flex-wrap items-end gap-3">
+        <create.Form method="post" action={action} {...creating.form} className="flex flex-wrap items-end gap-3">
           <input type="hidden" name="intent" value="create-booth-link" />
           <label className={labelClass}>
             Link works for
-            <select name="days" defaultValue={String(DEFAULT_BOOTH_LINK_DAYS)} className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-base">
+            <select
+              id={days.id}
+              name={days.name}
+              data-error-slot={days["data-error-slot"]}
+              aria-invalid={days.error ? true : undefined}
+              aria-describedby={describedBy(days.error && `${days.id}-error`)}
+              defaultValue={String(DEFAULT_BOOTH_LINK_DAYS)}
+              className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
+            >
               {BOOTH_LINK_DAYS.map((days) => (
                 <option key={days} value={days}>
                   {days === 1 ? "1 day" : `${days} days`}
@@ -57,7 +69,8 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
             Create booth link
           </button>
         </create.Form>
-        {create.data && !create.data.ok ? <FormAlert message={create.data.formError} /> : null}
+        <FieldError id={`${days.id}-error`} message={days.error} />
+        <FormAlert message={creating.formError} />
         {created?.boothUrl ? (
           <div className="rounded-xl border border-brand-100 bg-brand-50 p-3" role="status">
             <p className="text-sm font-semibold text-slate-900">New booth link: shown only now. Open it on the staff device, or scan the code with it.</p>
@@ -77,7 +90,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
         ) : null}
         <div>
           <h3 className="text-sm font-semibold text-slate-900">Active booth links</h3>
-          {revoke.data && !revoke.data.ok ? <FormAlert message={revoke.data.formError} /> : null}
+          <FormAlert message={revoking.formError} />
           {shown.length ? (
             <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200">
               {shown.map((link) => (
@@ -85,7 +98,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
                   <span className="text-slate-700">
                     Created {dateTime(link.createdAt, timeZone)} · expires {dateTime(link.expiresAt, timeZone)}
                   </span>
-                  <revoke.Form method="post" action={action}>
+                  <revoke.Form method="post" action={action} {...revoking.form}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />
                     <input type="hidden" name="linkId" value={link.id} />
                     <button type="submit" className="font-semibold text-red-700 hover:underline">

@@ -4,6 +4,8 @@ import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/button
 import { SectionCard } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { invitationFormSchema } from "~/modules/auth/auth-form";
 import type { FormResult } from "~/modules/forms/form-result";
 
 type CreatedInvitation = FormResult<string, { invitationUrl?: string }>;
@@ -16,6 +18,7 @@ export function InviteFounderCard() {
   const create = useFetcher<CreatedInvitation>();
   const copier = useCopy();
   const created = create.data?.ok ? create.data : null;
+  const { form, formError } = useSchemaForm(invitationFormSchema, { id: "invitation", lastResult: create.data, busy: create.state !== "idle" });
   return (
     <SectionCard
       id="invite-founder-title"
@@ -24,15 +27,15 @@ export function InviteFounderCard() {
       description="Sign-up here is by invitation. A link makes one account and works for 7 days."
       className="mt-8"
     >
-      <create.Form method="post" action="/my-projects">
+      <create.Form method="post" action="/my-projects" {...form}>
         <input type="hidden" name="intent" value="invite" />
         <button type="submit" className={`${secondaryButtonClass} w-full sm:w-auto`} disabled={create.state !== "idle"}>
           {create.state !== "idle" ? "Creating link..." : "Create invitation link"}
         </button>
       </create.Form>
-      {create.data && !create.data.ok ? (
+      {formError ? (
         <div className="mt-3">
-          <FormAlert message={create.data.formError} />
+          <FormAlert message={formError} />
         </div>
       ) : null}
       {created?.invitationUrl ? (

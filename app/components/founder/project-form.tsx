@@ -1,12 +1,12 @@
-import { type FormEvent, useCallback, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { FormSection } from "~/components/ui/card";
-import { useSettledResult } from "~/components/ui/use-settled-result";
-import { validate } from "~/modules/forms/validation";
+import { FormAlert } from "~/components/ui/form-fields";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { FormResult } from "~/modules/forms/form-result";
 import { LIMITS, projectFormSchema, readProjectForm } from "~/modules/projects/project-form";
-import { focusSlot, screenErrors, type KeptRows } from "./form/form-errors";
+import { errorSlot, PROJECT_FORM_ID, type KeptRows } from "./form/form-errors";
 import {
   adoptSavedTierIds,
   keptMetricRows,
@@ -38,27 +38,20 @@ type ProjectFormProps = {
   actionData?: FormResult;
 };
 
-type Errors = Record<string, string>;
-
 const SAVE_FAILED = "Failed to save project";
-
-function without(errors: Errors, drop: (slot: string) => boolean): Errors {
-  return Object.fromEntries(Object.entries(errors).filter(([slot]) => !drop(slot)));
-}
 
 /**
  * The project form, create and edit (SPEC.md section 2, DESIGN.md item 3).
  * - Create posts a plain form; the action redirects to the edit screen with a flash toast.
  * - Edit posts `intent=save` through a fetcher and toasts the answer.
- * - Both run the shared schema first: messages go under the fields (paths such as `tiers.1.rangeMax` map to
- *   the field on screen) and the first one gets focus. Lists travel as JSON in hidden inputs.
+ * - Both run the shared schema through `useSchemaForm`: messages go under the fields (paths such as
+ *   `tiers.1.rangeMax` map to the field on screen) and the first one gets focus. Lists travel as JSON in hidden inputs.
  */
 export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData }: ProjectFormProps) {
   const isEdit = mode === "edit";
   const fetcher = useFetcher<FormResult>();
   const navigation = useNavigation();
   const busy = isEdit ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formData !== undefined;
-  const idle = isEdit ? fetcher.state === "idle" : navigation.state === "idle";
 
   const [title, setTitle] = useState(project?.title ?? "");
   const [slug, setSlug] = useState(project?.slug ?? "");
@@ -87,47 +80,15 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
   };
 
   const serverResult = isEdit ? (fetcher.data ?? actionData) : actionData;
-  const serverErrors = !busy && serverResult && !serverResult.ok ? screenErrors(serverResult.fieldErrors ?? {}, kept) : null;
-  // Client messages (or what is left of the server's once the founder edits a field) win over the server's.
-  const [clientErrors, setClientErrors] = useState<Errors | null>(null);
-  const errors: Errors = clientErrors ?? serverErrors ?? {};
-
-  const dismiss = (drop: (slot: string) => boolean) =>
-    setClientErrors((current) => {
-      const base = current ?? serverErrors ?? {};
-      return Object.keys(base).some(drop) ? without(base, drop) : current;
-    });
-  const reshaped = (list: string) => () => dismiss((slot) => slot === list || slot.startsWith(`${list}.`));
-
-  useSettledResult(serverResult, idle, (result: FormResult) => {
-    if (result.ok) {
-      toast.success(result.message);
-      return;
-    }
-    toast.error(result.formError || SAVE_FAILED);
-    focusSlot(Object.keys(screenErrors(result.fieldErrors ?? {}, kept))[0]);
+  const { form, field, formError, clearErrors } = useSchemaForm(projectFormSchema, {
+    id: PROJECT_FORM_ID,
+    lastResult: serverResult,
+    busy,
+    read: readProjectForm,
+    slotOf: (path) => errorSlot(path, kept),
+    onResult: (result) => (result.ok ? toast.success(result.message) : toast.error(result.formError || SAVE_FAILED)),
   });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (busy) {
-      event.preventDefault();
-      return;
-    }
-    const result = validate(projectFormSchema, readProjectForm(new FormData(event.currentTarget)));
-    if (result.ok) {
-      setClientErrors(null);
-      return;
-    }
-    event.preventDefault();
-    const slots = screenErrors(result.fieldErrors, kept);
-    setClientErrors(slots);
-    focusSlot(Object.keys(slots)[0]);
-  }
-
-  function onInput(event: FormEvent<HTMLFormElement>) {
-    const slot = event.target instanceof HTMLElement ? event.target.dataset.errorSlot : undefined;
-    if (slot) dismiss((key) => key === slot);
-  }
+  const reshaped = (list: string) => () => clearErrors((slot) => slot === list || slot.startsWith(`${list}.`));
 
   const FormElement = isEdit ? fetcher.Form : Form;
 
@@ -138,9 +99,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
       <FormElement
         method="post"
         action={isEdit && project ? `/project/${project.id}/edit` : undefined}
-        noValidate
-        onSubmit={onSubmit}
-        onInput={onInput}
+        {...form}
         aria-label={isEdit ? "Edit project" : "Create project"}
         className="mt-6 space-y-4 sm:space-y-5 [&_input]:scroll-mt-24 [&_input]:scroll-mb-28 [&_textarea]:scroll-mt-24 [&_textarea]:scroll-mb-28"
       >
@@ -159,14 +118,14 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
           setSlug={setSlug}
           slugEdited={slugEdited}
           setSlugEdited={setSlugEdited}
-          errors={errors}
+          field={field}
           publicUrl={publicUrl}
         />
 
-        <DetailsSection project={project} errors={errors} />
+        <DetailsSection project={project} field={field} />
 
         <FormSection id="section-metrics" title="Traction Metrics" description="Numbers that show momentum, shown as chips under your one-liner.">
-          <MetricsEditor rows={metrics} onChange={setMetrics} onReshape={reshaped("metrics")} errors={errors} newKey={newKey} />
+          <MetricsEditor rows={metrics} onChange={setMetrics} onReshape={reshaped("metrics")} field={field} newKey={newKey} />
         </FormSection>
 
         <FormSection id="section-problem-solution" title="Problem & Solution" description="Short points, one idea each.">
@@ -179,7 +138,7 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
               rows={problemPoints}
               onChange={setProblemPoints}
               onReshape={reshaped("problemPoints")}
-              errors={errors}
+              field={field}
               newKey={newKey}
             />
             <PointsEditor
@@ -190,17 +149,19 @@ export function ProjectForm({ mode, project, defaultTiers, publicUrl, actionData
               rows={solutionPoints}
               onChange={setSolutionPoints}
               onReshape={reshaped("solutionPoints")}
-              errors={errors}
+              field={field}
               newKey={newKey}
             />
           </div>
         </FormSection>
 
         <FormSection id="section-tiers" title="Signal Tiers" description={`The ranges visitors can signal interest in, in the order shown on your pitch page. Leave Max empty for an open-ended tier; up to ${LIMITS.perks} perks each.`}>
-          <TiersEditor rows={tiers} onChange={setTiers} onReshape={reshaped("tiers")} errors={errors} newKey={newKey} />
+          <TiersEditor rows={tiers} onChange={setTiers} onReshape={reshaped("tiers")} field={field} newKey={newKey} />
         </FormSection>
 
-        <StatusField defaultValue={project?.status === "published" ? "published" : "draft"} error={errors.status} />
+        <StatusField defaultValue={project?.status === "published" ? "published" : "draft"} field={field("status")} />
+
+        <FormAlert message={formError} />
 
         <SaveBar isEdit={isEdit} busy={busy} />
       </FormElement>

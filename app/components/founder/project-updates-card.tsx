@@ -1,15 +1,14 @@
 import { LoaderCircle, Megaphone, Send } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
-import { TextAreaField } from "~/components/ui/form-fields";
+import { FormAlert, TextAreaField } from "~/components/ui/form-fields";
 import { useClock } from "~/components/ui/use-clock";
-import { useSettledResult } from "~/components/ui/use-settled-result";
-import { formToObject, validate } from "~/modules/forms/validation";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
-import { projectUpdateSchema, UPDATE_MAX_LENGTH } from "~/modules/updates/project-update-form";
+import { projectUpdateSchema } from "~/modules/updates/project-update-form";
 
 export type ProjectUpdateItem = { id: string; body: string; createdAt: string; mailed: boolean };
 
@@ -25,41 +24,18 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
   const busy = fetcher.state !== "idle";
   const now = useClock(serverNow);
   const [body, setBody] = useState("");
-  const [clientError, setClientError] = useState<string | null>(null);
-  const serverError = !busy && fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors.body ?? fetcher.data.formError) : null;
-  const error = clientError ?? serverError ?? undefined;
-
-  const [resetFor, setResetFor] = useState(fetcher.data);
-  if (!busy && fetcher.data !== resetFor) {
-    setResetFor(fetcher.data);
-    if (fetcher.data?.ok) {
+  const { form, field, formError } = useSchemaForm(projectUpdateSchema, {
+    id: "update",
+    lastResult: fetcher.data,
+    busy,
+    onResult: (result) => {
+      if (!result.ok) return void toast.error(result.formError || UPDATE_FAILED);
       setBody("");
-      setClientError(null);
-    }
-  }
-
-  useSettledResult(fetcher.data, !busy, (result) => {
-    if (result.ok) toast.success(UPDATE_POSTED, { description: "Subscribers get it in Friday's digest." });
-    else {
-      toast.error(result.formError || UPDATE_FAILED);
-      document.getElementById("update-body")?.focus();
-    }
+      toast.success(UPDATE_POSTED, { description: "Subscribers get it in Friday's digest." });
+    },
   });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (busy) {
-      event.preventDefault();
-      return;
-    }
-    const result = validate(projectUpdateSchema, formToObject(new FormData(event.currentTarget)));
-    if (result.ok) {
-      setClientError(null);
-      return;
-    }
-    event.preventDefault();
-    setClientError(result.fieldErrors.body ?? result.formError);
-    document.getElementById("update-body")?.focus();
-  }
+  // Counted, not cut: the founder may type past the limit and sees the counter turn red.
+  const { maxLength, ...bodyField } = field("body");
 
   return (
     <section aria-labelledby="updates-title" className={`${cardClass} overflow-hidden`}>
@@ -77,23 +53,18 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
             </p>
           </div>
         </div>
-        <fetcher.Form method="post" action={`/project/${projectId}/edit`} noValidate onSubmit={onSubmit} aria-label="Post an update" className="mt-5 space-y-3">
+        <fetcher.Form method="post" action={`/project/${projectId}/edit`} {...form} aria-label="Post an update" className="mt-5 space-y-3">
           <input type="hidden" name="intent" value="post-update" />
           <TextAreaField
-            id="update-body"
-            name="body"
+            {...bodyField}
             label="What shipped?"
-            required
             rows={3}
             placeholder="e.g. Launched team workspaces and cut onboarding to 2 minutes"
             value={body}
-            counter={{ length: body.trim().length, max: UPDATE_MAX_LENGTH }}
-            onChange={(event) => {
-              setBody(event.target.value);
-              if (clientError) setClientError(null);
-            }}
-            error={error}
+            counter={{ length: body.trim().length, max: maxLength ?? 0 }}
+            onChange={(event) => setBody(event.target.value)}
           />
+          <FormAlert message={formError} />
           <div className="flex justify-end">
             <button
               type="submit"

@@ -3,11 +3,10 @@ import { type FormEvent, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
-import { TextField } from "~/components/ui/form-fields";
+import { FormAlert, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import { maxLengthOf } from "~/modules/forms/constraints";
-import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
 import { qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { PitchQrCode, QrCodeRow, type QrCodeItem } from "./qr-code-views";
@@ -125,83 +124,39 @@ function CreateQrForm({ action }: { action: string }) {
   const busy = fetcher.state !== "idle";
   const [label, setLabel] = useState("");
   const [eventTag, setEventTag] = useState("");
-  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
-  const serverErrors = !busy && fetcher.data && !fetcher.data.ok ? fetcher.data.fieldErrors : null;
-  const errors = clientErrors ?? serverErrors ?? {};
-  const dismiss = (field: string) => {
-    if (!errors[field]) return;
-    const { [field]: _dropped, ...rest } = errors;
-    setClientErrors(rest);
-  };
-
-  // A created code empties the form (adjusted while rendering, so there is no extra pass).
-  const [resetFor, setResetFor] = useState(fetcher.data);
-  if (!busy && fetcher.data !== resetFor) {
-    setResetFor(fetcher.data);
-    if (fetcher.data?.ok) {
+  const { form, field, formError } = useSchemaForm(qrCodeFormSchema, {
+    id: "qr",
+    lastResult: fetcher.data,
+    busy,
+    onResult: (result) => {
+      if (!result.ok) return void toast.error(result.formError || CREATE_FAILED);
+      // A created code empties the form.
       setLabel("");
       setEventTag("");
-      setClientErrors(null);
-    }
-  }
-
-  useSettledResult(fetcher.data, !busy, (result) => {
-    if (result.ok) {
       toast.success(CREATED);
-      return;
-    }
-    toast.error(result.formError || CREATE_FAILED);
-    document.getElementById(result.fieldErrors?.eventTag && !result.fieldErrors.label ? "qr-event-tag" : "qr-label")?.focus();
+    },
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (busy) {
-      event.preventDefault();
-      return;
-    }
-    const result = validate(qrCodeFormSchema, formToObject(new FormData(event.currentTarget)));
-    if (result.ok) {
-      setClientErrors(null);
-      return;
-    }
-    event.preventDefault();
-    setClientErrors(result.fieldErrors);
-    document.getElementById(result.fieldErrors.label ? "qr-label" : "qr-event-tag")?.focus();
-  }
-
   return (
-    <fetcher.Form method="post" action={action} noValidate onSubmit={onSubmit} aria-label="Create QR code" className="mt-5">
+    <fetcher.Form method="post" action={action} {...form} aria-label="Create QR code" className="mt-5">
       <input type="hidden" name="intent" value="create-qr" />
       <div className="grid gap-4 sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_auto] sm:items-start">
         <TextField
-          id="qr-label"
-          name="label"
+          {...field("label")}
           label="Label"
-          required
-          maxLength={maxLengthOf(qrCodeFormSchema, "label")}
           autoComplete="off"
           placeholder="e.g. Disrupt booth"
           value={label}
-          onChange={(event) => {
-            setLabel(event.target.value);
-            dismiss("label");
-          }}
-          error={errors.label}
+          onChange={(event) => setLabel(event.target.value)}
         />
         <TextField
-          id="qr-event-tag"
-          name="eventTag"
+          {...field("eventTag")}
           label="Event Tag"
           optional
-          maxLength={maxLengthOf(qrCodeFormSchema, "eventTag")}
           autoComplete="off"
           placeholder="e.g. disrupt-2025"
           value={eventTag}
-          onChange={(event) => {
-            setEventTag(event.target.value);
-            dismiss("eventTag");
-          }}
-          error={errors.eventTag}
+          onChange={(event) => setEventTag(event.target.value)}
         />
         <button
           type="submit"
@@ -211,6 +166,9 @@ function CreateQrForm({ action }: { action: string }) {
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <QrCode aria-hidden className="size-4" />}
           Generate QR Code
         </button>
+      </div>
+      <div className="mt-3 empty:hidden">
+        <FormAlert message={formError} />
       </div>
     </fetcher.Form>
   );

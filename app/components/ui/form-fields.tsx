@@ -28,7 +28,18 @@ export function FormAlert({ message }: { message: string | null | undefined }) {
   );
 }
 
-type FieldBase = { id: string; name: string; label: ReactNode; error?: string; hint?: ReactNode; optional?: boolean };
+type FieldBase = {
+  id: string;
+  name: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  optional?: boolean;
+  /** A form whose fields are all required (the account pages) marks none with an asterisk, only the optional ones. */
+  requiredMark?: boolean;
+  /** A link or note at the end of the label's line ('Forgot password?'). */
+  aside?: ReactNode;
+};
 
 /** The label holds only the field's name (so it is exactly the accessible name); the marks sit beside it. */
 function FieldLabel({ id, label, required, optional }: { id: string; label: ReactNode; required?: boolean; optional?: boolean }) {
@@ -56,10 +67,29 @@ function FieldHint({ id, hint }: { id: string; hint: ReactNode }) {
   );
 }
 
-export function TextField({ id, name, label, error, hint, optional, required, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  id,
+  name,
+  label,
+  error,
+  hint,
+  optional,
+  required,
+  requiredMark = true,
+  aside,
+  ...input
+}: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+  const fieldLabel = <FieldLabel id={id} label={label} required={required && requiredMark} optional={optional} />;
   return (
     <div>
-      <FieldLabel id={id} label={label} required={required} optional={optional} />
+      {aside ? (
+        <div className="flex items-baseline justify-between gap-3">
+          {fieldLabel}
+          {aside}
+        </div>
+      ) : (
+        fieldLabel
+      )}
       <input
         id={id}
         name={name}

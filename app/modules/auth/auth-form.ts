@@ -29,6 +29,9 @@ export const RESET_LINK_INVALID_MESSAGE =
 /** The reset page's form: the link's token (a hidden field) and the new password. */
 export const resetPasswordSchema = z.object({ token: z._default(text(100), ""), password });
 
+/** 'Create invitation link' on My Projects: a button, nothing to fill in (SIGNUP=invite). */
+export const invitationFormSchema = z.object({});
+
 export type SignInInput = z.infer<typeof signInSchema>;
 export type SignUpInput = z.infer<typeof signUpSchema>;
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;

@@ -1,7 +1,7 @@
 import type { core } from "zod/mini";
 
 /** The HTML attributes an input takes from its schema field, so a component never repeats a limit. */
-export type InputConstraints = { required?: true; maxLength?: number };
+export type InputConstraints = { required?: true; maxLength?: number; minLength?: number };
 
 type AnySchema = core.$ZodType;
 
@@ -31,7 +31,7 @@ function fieldOf(schema: AnySchema, path: string | undefined): AnySchema {
 }
 
 /**
- * `required` and `maxLength` of a field, read from its checks (`min_length` of 1 or more, `max_length`): the field
+ * `required`, `minLength` and `maxLength` of a field, read from its checks (`min_length`, `max_length`): the field
  * schema itself, or the one at `path` in an object schema. A dotted path reaches into lists of objects
  * (`metrics.label`, `tiers.rangeLabel`); a list of text (`problemPoints`) gives its items' constraints.
  */
@@ -43,9 +43,16 @@ export function constraintsOf(schema: AnySchema, path?: string): InputConstraint
   const constraints: InputConstraints = {};
   for (const check of checks) {
     if (check.check === "min_length" && (check.minimum ?? 0) >= 1) constraints.required = true;
+    if (check.check === "min_length" && (check.minimum ?? 0) > 1) constraints.minLength = check.minimum;
     if (check.check === "max_length" && check.maximum !== undefined) constraints.maxLength = check.maximum;
   }
   return constraints;
+}
+
+/** The fields of an object schema in the order it declares them: the order its form shows them and its messages. */
+export function fieldNamesOf(schema: AnySchema): string[] {
+  const shape = (unwrap(schema)._zod.def as unknown as { shape?: Record<string, AnySchema> }).shape;
+  return shape ? Object.keys(shape) : [];
 }
 
 /** The `maxLength` a field's schema sets; a field without one is a mistake in the form, so it throws. */

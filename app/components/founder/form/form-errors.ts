@@ -1,9 +1,10 @@
+import { FORM_SLOT, slotDomId } from "~/components/ui/use-schema-form";
+
 /**
- * Puts the schema's messages where the founder sees them. `validate` keys messages by path (`title`,
- * `metrics.0.label`, `tiers.1.rangeMax`, `tiers.0.perks.2`); each path becomes one slot on screen, the
- * field's id is derived from the slot, and the first message per slot wins (schema order = screen order).
+ * Where the project form shows a message the schema keys by path (`title`, `metrics.0.label`, `tiers.1.rangeMax`,
+ * `tiers.0.perks.2`): a list row the server saw at another index (`readProjectForm` drops blank rows) is shown at
+ * its index on screen, and a perk's message under its tier's perks.
  */
-const TOP_FIELDS = new Set(["title", "slug", "oneLiner", "summary", "videoUrl", "deckUrl", "calendlyUrl", "status"]);
 const TIER_FIELDS = new Set(["rangeLabel", "rangeMin", "rangeMax", "perks"]);
 
 /** For each list, the on-screen index of every row the server kept (`readProjectForm` drops blank rows). */
@@ -13,7 +14,6 @@ const isIndex = (part: string | undefined): part is string => part !== undefined
 
 export function errorSlot(path: string, kept: KeptRows): string {
   const [head = "", index, field] = path.split(".");
-  if (TOP_FIELDS.has(head)) return head;
   if (head === "metrics" || head === "problemPoints" || head === "solutionPoints") {
     if (!isIndex(index)) return head;
     const row = kept[head][Number(index)] ?? Number(index);
@@ -24,33 +24,12 @@ export function errorSlot(path: string, kept: KeptRows): string {
     if (!isIndex(index) || !field || !TIER_FIELDS.has(field)) return "tiers";
     return `tiers.${index}.${field}`;
   }
-  return "form";
+  return index === undefined ? head : FORM_SLOT;
 }
 
-export function screenErrors(fieldErrors: Record<string, string>, kept: KeptRows): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [path, message] of Object.entries(fieldErrors)) {
-    const slot = errorSlot(path, kept);
-    if (!(slot in out)) out[slot] = message;
-  }
-  return out;
-}
-
-/** `tiers.1.rangeMax` → `project-tiers-1-rangeMax`. */
-export const fieldDomId = (slot: string) => `project-${slot.replaceAll(".", "-")}`;
-
-const FOCUSABLE = "input:not([type=hidden]):not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])";
-
-/** Focuses the slot's field; for a list-level slot, the first control in that list (or its checked radio). */
-export function focusSlot(slot: string | undefined) {
-  if (!slot) return;
-  const element = document.getElementById(fieldDomId(slot));
-  if (!element) return;
-  const target = element.matches(FOCUSABLE)
-    ? element
-    : (element.querySelector<HTMLElement>("input[type=radio]:checked") ?? element.querySelector<HTMLElement>(FOCUSABLE));
-  target?.focus();
-}
+/** The project form's field ids: `tiers.1.rangeMax` → `project-tiers-1-rangeMax`. */
+export const PROJECT_FORM_ID = "project";
+export const fieldDomId = (slot: string) => slotDomId(PROJECT_FORM_ID, slot);
 
 /** Focuses an element by id (call after `flushSync`, so the element is in the document). */
 export function focusNow(id: string) {

@@ -1,27 +1,25 @@
 import { X } from "lucide-react";
 import { flushSync } from "react-dom";
-import { maxLengthOf } from "~/modules/forms/constraints";
-import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
+import { LIMITS } from "~/modules/projects/project-form";
 import { bareInputClass, describedBy, FieldError } from "~/components/ui/form-fields";
 import { AddButton, IconButton } from "~/components/ui/icon-buttons";
+import type { FieldOf, FieldProps } from "~/components/ui/use-schema-form";
 import type { MetricRow, PointRow } from "./form-state";
 import { fieldDomId, focusNow } from "./form-errors";
-
-type Errors = Record<string, string>;
 
 type ListProps<Row> = {
   rows: Row[];
   onChange: (rows: Row[]) => void;
   /** Called when rows are added or removed, so messages tied to row positions can be dropped. */
   onReshape: () => void;
-  errors: Errors;
+  field: FieldOf;
   newKey: () => string;
 };
 
 /** Traction metrics: rows of label and value, each removable; 'Add Metric' adds an empty row. */
-export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: ListProps<MetricRow>) {
+export function MetricsEditor({ rows, onChange, onReshape, field, newKey }: ListProps<MetricRow>) {
   const full = rows.length >= LIMITS.metrics;
-  const listError = errors.metrics;
+  const list = field("metrics");
   const addId = "project-metrics-add";
 
   function update(index: number, patch: Partial<MetricRow>) {
@@ -51,41 +49,35 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
           </div>
           <ul className="space-y-2">
             {rows.map((row, index) => {
-              const labelSlot = `metrics.${index}.label`;
-              const valueSlot = `metrics.${index}.value`;
-              const labelId = fieldDomId(labelSlot);
-              const valueId = fieldDomId(valueSlot);
+              const label = field(`metrics.${index}.label`);
+              const value = field(`metrics.${index}.value`);
               return (
                 <li key={row.key}>
                   <div className="grid grid-cols-[minmax(0,1.35fr)_minmax(0,1fr)_2.5rem] items-start gap-2">
                     <div>
                       <RowInput
-                        slot={labelSlot}
+                        field={label}
                         label={`Metric ${index + 1} name`}
                         value={row.label}
-                        onValue={(label) => update(index, { label })}
-                        maxLength={maxLengthOf(projectFormSchema, "metrics.label")}
+                        onValue={(text) => update(index, { label: text })}
                         placeholder="e.g. Monthly revenue"
-                        error={errors[labelSlot]}
                       />
                     </div>
                     <div>
                       <RowInput
-                        slot={valueSlot}
+                        field={value}
                         label={`Metric ${index + 1} value`}
                         value={row.value}
-                        onValue={(value) => update(index, { value })}
-                        maxLength={maxLengthOf(projectFormSchema, "metrics.value")}
+                        onValue={(text) => update(index, { value: text })}
                         placeholder="e.g. $48k"
-                        error={errors[valueSlot]}
                       />
                     </div>
                     <IconButton label={`Remove metric ${index + 1}`} tone="danger" onClick={() => remove(index)}>
                       <X aria-hidden className="size-4" />
                     </IconButton>
                   </div>
-                  <FieldError id={`${labelId}-error`} message={errors[labelSlot]} />
-                  <FieldError id={`${valueId}-error`} message={errors[valueSlot]} />
+                  <FieldError id={`${label.id}-error`} message={label.error} />
+                  <FieldError id={`${value.id}-error`} message={value.error} />
                 </li>
               );
             })}
@@ -96,7 +88,7 @@ export function MetricsEditor({ rows, onChange, onReshape, errors, newKey }: Lis
           No metrics yet. Show traction at a glance: revenue, users, growth, pilots.
         </p>
       )}
-      <FieldError id="project-metrics-error" message={listError} />
+      <FieldError id={`${list.id}-error`} message={list.error} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add Metric
@@ -116,7 +108,7 @@ export function PointsEditor({
   rows,
   onChange,
   onReshape,
-  errors,
+  field,
   newKey,
 }: ListProps<PointRow> & { name: "problemPoints" | "solutionPoints"; title: string; noun: string; placeholder: string }) {
   const full = rows.length >= LIMITS.points;
@@ -146,8 +138,7 @@ export function PointsEditor({
       {rows.length ? (
         <ol className="mt-2 space-y-2">
           {rows.map((row, index) => {
-            const slot = `${name}.${index}`;
-            const id = fieldDomId(slot);
+            const point = field(`${name}.${index}`);
             return (
               <li key={row.key}>
                 <div className="flex items-start gap-2">
@@ -155,13 +146,11 @@ export function PointsEditor({
                     {index + 1}.
                   </span>
                   <RowInput
-                    slot={slot}
+                    field={point}
                     label={`${capitalised} ${index + 1}`}
                     value={row.text}
                     onValue={(text) => onChange(rows.map((item, i) => (i === index ? { ...item, text } : item)))}
-                    maxLength={maxLengthOf(projectFormSchema, "problemPoints")}
                     placeholder={placeholder}
-                    error={errors[slot]}
                     className={`${bareInputClass} min-w-0 flex-1`}
                   />
                   <IconButton label={`Remove ${noun} ${index + 1}`} tone="danger" onClick={() => remove(index)}>
@@ -169,7 +158,7 @@ export function PointsEditor({
                   </IconButton>
                 </div>
                 <div className="pl-7">
-                  <FieldError id={`${id}-error`} message={errors[slot]} />
+                  <FieldError id={`${point.id}-error`} message={point.error} />
                 </div>
               </li>
             );
@@ -178,7 +167,7 @@ export function PointsEditor({
       ) : (
         <p className="mt-2 text-sm text-slate-500">None yet.</p>
       )}
-      <FieldError id={`${fieldDomId(name)}-error`} message={errors[name]} />
+      <FieldError id={`${fieldDomId(name)}-error`} message={field(name).error} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add {capitalised}
@@ -190,21 +179,19 @@ export function PointsEditor({
 }
 
 type RowInputProps = {
-  /** The field's error slot (`metrics.0.label`); its DOM id is derived from it. */
-  slot: string;
+  /** The row's field from the form (`metrics.0.label`): id, message, limit. */
+  field: FieldProps;
   /** Read by screen readers only: the rows show no visible label. */
   label: string;
   value: string;
   onValue: (value: string) => void;
-  maxLength: number | undefined;
   placeholder: string;
-  error: string | undefined;
   className?: string;
 };
 
-/** One text input of a list row, with its screen-reader label and its error wiring. */
-function RowInput({ slot, label, value, onValue, maxLength, placeholder, error, className = bareInputClass }: RowInputProps) {
-  const id = fieldDomId(slot);
+/** One text input of a list row, with its screen-reader label and its error wiring (no name: the list travels as JSON). */
+function RowInput({ field, label, value, onValue, placeholder, className = bareInputClass }: RowInputProps) {
+  const { id, error, maxLength } = field;
   return (
     <>
       <label htmlFor={id} className="sr-only">
@@ -216,7 +203,7 @@ function RowInput({ slot, label, value, onValue, maxLength, placeholder, error, 
         onChange={(event) => onValue(event.target.value)}
         maxLength={maxLength}
         placeholder={placeholder}
-        data-error-slot={slot}
+        data-error-slot={field["data-error-slot"]}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(error && `${id}-error`)}
         className={className}

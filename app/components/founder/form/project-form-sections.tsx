@@ -1,12 +1,9 @@
 import { AlertTriangle } from "lucide-react";
 import { FormSection } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/form-fields";
-import { maxLengthOf } from "~/modules/forms/constraints";
-import { deriveSlug, projectFormSchema } from "~/modules/projects/project-form";
+import type { FieldOf } from "~/components/ui/use-schema-form";
+import { deriveSlug } from "~/modules/projects/project-form";
 import type { ProjectFormProject } from "./form-state";
-import { fieldDomId } from "./form-errors";
-
-type Errors = Record<string, string>;
 
 type BasicsSectionProps = {
   isEdit: boolean;
@@ -18,21 +15,18 @@ type BasicsSectionProps = {
   slugEdited: boolean;
   setSlugEdited: (edited: boolean) => void;
   publicUrl: string;
-  errors: Errors;
+  field: FieldOf;
 };
 
 /** Title, slug (with the address it gives and the warning about printed codes) and one-liner. */
-export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug, slugEdited, setSlugEdited, publicUrl, errors }: BasicsSectionProps) {
+export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug, slugEdited, setSlugEdited, publicUrl, field }: BasicsSectionProps) {
   const slugChanged = isEdit && project !== undefined && slug.trim() !== project.slug;
   const liveUrl = `${publicUrl}/pitch/${slug.trim() || "your-project"}`;
   return (
     <FormSection id="section-basics" title="Basics" description="What visitors see first when they scan your code.">
       <TextField
-        id={fieldDomId("title")}
-        name="title"
+        {...field("title")}
         label="Project Title"
-        required
-        maxLength={maxLengthOf(projectFormSchema, "title")}
         autoComplete="off"
         placeholder="e.g. Acme Robotics"
         value={title}
@@ -40,15 +34,10 @@ export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug,
           setTitle(event.target.value);
           if (!slugEdited) setSlug(deriveSlug(event.target.value));
         }}
-        data-error-slot="title"
-        error={errors.title}
       />
       <TextField
-        id={fieldDomId("slug")}
-        name="slug"
+        {...field("slug")}
         label="URL Slug"
-        required
-        maxLength={maxLengthOf(projectFormSchema, "slug")}
         autoComplete="off"
         autoCapitalize="none"
         autoCorrect="off"
@@ -59,8 +48,6 @@ export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug,
           setSlug(event.target.value);
           setSlugEdited(true);
         }}
-        data-error-slot="slug"
-        error={errors.slug}
         hint={
           <>
             Your project will live at <span className="break-all font-medium text-slate-700">{liveUrl}</span>
@@ -87,68 +74,50 @@ export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug,
         }
       />
       <TextField
-        id={fieldDomId("oneLiner")}
-        name="oneLiner"
+        {...field("oneLiner")}
         label="One-Liner"
-        required
-        maxLength={maxLengthOf(projectFormSchema, "oneLiner")}
         placeholder="e.g. Warehouse robots that pay for themselves in 6 months"
         defaultValue={project?.oneLiner ?? ""}
-        data-error-slot="oneLiner"
-        error={errors.oneLiner}
       />
     </FormSection>
   );
 }
 
 /** Video, summary, deck and booking links. */
-export function DetailsSection({ project, errors }: { project?: ProjectFormProject; errors: Errors }) {
+export function DetailsSection({ project, field }: { project?: ProjectFormProject; field: FieldOf }) {
   return (
     <FormSection id="section-details" title="Pitch details" description="Optional, but a short video and a deck turn scans into meetings.">
       <TextField
-        id={fieldDomId("videoUrl")}
-        name="videoUrl"
+        {...field("videoUrl")}
         type="url"
         inputMode="url"
         label="Video URL (YouTube, Vimeo, Loom)"
         placeholder="https://www.youtube.com/watch?v=…"
         defaultValue={project?.videoUrl ?? ""}
-        data-error-slot="videoUrl"
-        error={errors.videoUrl}
       />
       <TextAreaField
-        id={fieldDomId("summary")}
-        name="summary"
+        {...field("summary")}
         label="Project Summary"
         rows={5}
-        maxLength={maxLengthOf(projectFormSchema, "summary")}
         placeholder="What you are building, for whom, and why now."
         defaultValue={project?.summary ?? ""}
-        data-error-slot="summary"
-        error={errors.summary}
       />
       <div className="grid gap-5 sm:grid-cols-2 sm:gap-4">
         <TextField
-          id={fieldDomId("deckUrl")}
-          name="deckUrl"
+        {...field("deckUrl")}
           type="url"
           inputMode="url"
           label="Deck URL"
           placeholder="https://…"
           defaultValue={project?.deckUrl ?? ""}
-          data-error-slot="deckUrl"
-          error={errors.deckUrl}
         />
         <TextField
-          id={fieldDomId("calendlyUrl")}
-          name="calendlyUrl"
+        {...field("calendlyUrl")}
           type="url"
           inputMode="url"
           label="Calendly/Booking URL"
           placeholder="https://calendly.com/…"
           defaultValue={project?.calendlyUrl ?? ""}
-          data-error-slot="calendlyUrl"
-          error={errors.calendlyUrl}
         />
       </div>
     </FormSection>

@@ -1,7 +1,7 @@
 import { Eye, EyeOff } from "lucide-react";
 import { cardClass } from "~/components/ui/card";
 import { FieldError } from "~/components/ui/form-fields";
-import { fieldDomId } from "./form-errors";
+import type { FieldProps } from "~/components/ui/use-schema-form";
 
 export type ProjectStatus = "draft" | "published";
 
@@ -11,8 +11,8 @@ const OPTIONS = [
 ] as const;
 
 /** Draft or Published as two radio cards (the whole card is the label); each radio is named "Draft" or "Published" alone, the line below describes it. */
-export function StatusField({ defaultValue, error }: { defaultValue: ProjectStatus; error: string | undefined }) {
-  const id = fieldDomId("status");
+export function StatusField({ defaultValue, field }: { defaultValue: ProjectStatus; field: FieldProps }) {
+  const { id, name, error } = field;
   return (
     <fieldset id={id} aria-describedby={error ? `${id}-error` : undefined} className={`${cardClass} min-w-0 p-4 sm:p-6`}>
       <legend className="float-left w-full text-base font-semibold tracking-tight text-slate-900">Status</legend>
@@ -27,10 +27,10 @@ export function StatusField({ defaultValue, error }: { defaultValue: ProjectStat
               <input
                 id={optionId}
                 type="radio"
-                name="status"
+                name={name}
                 value={value}
                 defaultChecked={defaultValue === value}
-                data-error-slot="status"
+                data-error-slot={field["data-error-slot"]}
                 aria-labelledby={`${optionId}-name`}
                 aria-describedby={`${optionId}-hint`}
                 className="mt-0.5 size-4 shrink-0 accent-brand-600 focus-visible:outline-none"

@@ -3,22 +3,22 @@ import { useState } from "react";
 import { flushSync } from "react-dom";
 import { bareInputClass, describedBy, FieldError, labelClass } from "~/components/ui/form-fields";
 import { AddButton, IconButton } from "~/components/ui/icon-buttons";
-import { LIMITS, projectFormSchema } from "~/modules/projects/project-form";
+import type { FieldOf, FieldProps } from "~/components/ui/use-schema-form";
+import { LIMITS } from "~/modules/projects/project-form";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { fieldDomId, focusNow } from "./form-errors";
 import { amountOrNull, moveItem, type TierRow } from "./form-state";
-import { maxLengthOf } from "~/modules/forms/constraints";
 
 type Props = {
   rows: TierRow[];
   onChange: (rows: TierRow[]) => void;
   onReshape: () => void;
-  errors: Record<string, string>;
+  field: FieldOf;
   newKey: () => string;
 };
 
 /** Signal tiers (DESIGN.md item 3): label, minimum, optional maximum and perks per tier, in the order shown. */
-export function TiersEditor({ rows, onChange, onReshape, errors, newKey }: Props) {
+export function TiersEditor({ rows, onChange, onReshape, field, newKey }: Props) {
   const [announcement, setAnnouncement] = useState("");
   const full = rows.length >= LIMITS.tiers;
   const addId = "project-tiers-add";
@@ -70,7 +70,7 @@ export function TiersEditor({ rows, onChange, onReshape, errors, newKey }: Props
               row={row}
               index={index}
               count={rows.length}
-              errors={errors}
+              field={field}
               onUpdate={(patch) => update(index, patch)}
               onMove={(to) => move(index, to)}
               onRemove={() => remove(index)}
@@ -82,7 +82,7 @@ export function TiersEditor({ rows, onChange, onReshape, errors, newKey }: Props
           No tiers: visitors can still request an intro or subscribe, but cannot signal an amount.
         </p>
       )}
-      <FieldError id="project-tiers-error" message={errors.tiers} />
+      <FieldError id={`${fieldDomId("tiers")}-error`} message={field("tiers").error} />
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <AddButton id={addId} onClick={add} disabled={full}>
           Add Tier
@@ -97,7 +97,7 @@ function TierCard({
   row,
   index,
   count,
-  errors,
+  field,
   onUpdate,
   onMove,
   onRemove,
@@ -105,7 +105,7 @@ function TierCard({
   row: TierRow;
   index: number;
   count: number;
-  errors: Record<string, string>;
+  field: FieldOf;
   onUpdate: (patch: Partial<TierRow>) => void;
   onMove: (to: number) => void;
   onRemove: () => void;
@@ -116,16 +116,10 @@ function TierCard({
   const min = amountOrNull(row.rangeMin);
   const max = amountOrNull(row.rangeMax);
   const preview = min === null ? null : formatAmountRange(min, max);
-  const slot = (field: "rangeLabel" | "rangeMin" | "rangeMax" | "perks") => {
-    const key = `${base}.${field}`;
-    const id = fieldDomId(key);
-    const error = errors[key];
-    return { key, id, error, errorId: `${id}-error` };
-  };
-  const label = slot("rangeLabel");
-  const rangeMin = slot("rangeMin");
-  const rangeMax = slot("rangeMax");
-  const perks = slot("perks");
+  const label = field(`${base}.rangeLabel`);
+  const rangeMin = field(`${base}.rangeMin`);
+  const rangeMax = field(`${base}.rangeMax`);
+  const perks = field(`${base}.perks`);
 
   return (
     <li className="rounded-xl border border-slate-200 bg-slate-50/70 p-3 sm:p-4">
@@ -152,40 +146,29 @@ function TierCard({
 
         <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)]">
           <div className="col-span-2 sm:col-span-1">
-            <TierLabel htmlFor={label.id} required>
+            <TierLabel htmlFor={label.id} required={label.required}>
               Tier name
             </TierLabel>
             <input
               id={label.id}
               value={row.rangeLabel}
               onChange={(event) => onUpdate({ rangeLabel: event.target.value })}
-              required
-              maxLength={maxLengthOf(projectFormSchema, "tiers.rangeLabel")}
+              required={label.required}
+              maxLength={label.maxLength}
               placeholder="e.g. Angel"
-              data-error-slot={label.key}
+              data-error-slot={label["data-error-slot"]}
               aria-invalid={label.error ? true : undefined}
-              aria-describedby={describedBy(label.error && label.errorId)}
+              aria-describedby={describedBy(label.error && `${label.id}-error`)}
               className={`mt-1 ${bareInputClass}`}
             />
-            <FieldError id={label.errorId} message={label.error} />
+            <FieldError id={`${label.id}-error`} message={label.error} />
           </div>
+          <AmountInput field={rangeMin} label="Min ($)" required value={row.rangeMin} onChange={(value) => onUpdate({ rangeMin: value })} placeholder="5000" />
           <AmountInput
-            id={rangeMin.id}
-            slot={rangeMin.key}
-            label="Min ($)"
-            required
-            value={row.rangeMin}
-            onChange={(value) => onUpdate({ rangeMin: value })}
-            error={rangeMin.error}
-            placeholder="5000"
-          />
-          <AmountInput
-            id={rangeMax.id}
-            slot={rangeMax.key}
+            field={rangeMax}
             label="Max ($)"
             value={row.rangeMax}
             onChange={(value) => onUpdate({ rangeMax: value })}
-            error={rangeMax.error}
             placeholder="No limit"
             optional
           />
@@ -199,12 +182,12 @@ function TierCard({
               onChange={(event) => onUpdate({ perks: event.target.value })}
               rows={Math.min(LIMITS.perks, Math.max(2, row.perks.split("\n").length))}
               placeholder={"Quarterly investor update\nEarly product access"}
-              data-error-slot={perks.key}
+              data-error-slot={perks["data-error-slot"]}
               aria-invalid={perks.error ? true : undefined}
-              aria-describedby={describedBy(perks.error && perks.errorId, `${perks.id}-hint`)}
+              aria-describedby={describedBy(perks.error && `${perks.id}-error`, `${perks.id}-hint`)}
               className={`mt-1 ${bareInputClass} resize-y`}
             />
-            <FieldError id={perks.errorId} message={perks.error} />
+            <FieldError id={`${perks.id}-error`} message={perks.error} />
           </div>
         </div>
       </fieldset>
@@ -232,27 +215,25 @@ function TierLabel({ htmlFor, required, hint, children }: { htmlFor: string; req
   );
 }
 
+/** A whole-dollar amount; amounts are numbers in the schema, so `required` is the form's word, not a text check. */
 function AmountInput({
-  id,
-  slot,
+  field,
   label,
   required,
   value,
   onChange,
-  error,
   placeholder,
   optional,
 }: {
-  id: string;
-  slot: string;
+  field: FieldProps;
   label: string;
   required?: boolean;
   value: string;
   onChange: (value: string) => void;
-  error: string | undefined;
   placeholder: string;
   optional?: boolean;
 }) {
+  const { id, error } = field;
   return (
     <div className="min-w-0">
       <TierLabel htmlFor={id} required={required} hint={optional ? "optional" : undefined}>
@@ -272,7 +253,7 @@ function AmountInput({
           onChange={(event) => onChange(event.target.value)}
           required={required}
           placeholder={placeholder}
-          data-error-slot={slot}
+          data-error-slot={field["data-error-slot"]}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(error && `${id}-error`)}
           className={`${bareInputClass} pl-7 tabular-nums`}

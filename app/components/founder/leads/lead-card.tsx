@@ -1,16 +1,15 @@
 import { Check, Copy, Download, ExternalLink, LoaderCircle, MapPin } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
-import { FieldError, inputClass, labelClass } from "~/components/ui/form-fields";
+import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
-import { useSettledResult } from "~/components/ui/use-settled-result";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
-import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
-import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, NOTE_MAX_LENGTH, DIRECT_EVENT, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
+import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, DIRECT_EVENT, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime } from "~/modules/time/relative-time";
@@ -172,39 +171,22 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
   const fetcher = useFetcher<TriageResult>();
   const busy = fetcher.state !== "idle";
   const [note, setNote] = useState(lead.note ?? "");
-  const [clientError, setClientError] = useState<string | null>(null);
-  const result = fetcher.data ?? documentResult;
-  const serverError = !busy && result && !result.ok ? (result.fieldErrors.note ?? result.fieldErrors.status ?? result.formError) : null;
-  const error = clientError ?? serverError ?? undefined;
-  const noteId = `lead-${lead.id}-note`;
-  const statusId = `lead-${lead.id}-status`;
-
-  useSettledResult(fetcher.data, !busy, (settled) => {
-    if (settled.ok) toast.success(`${lead.name}: saved`);
-    else toast.error(settled.formError);
+  const { form, field, formError } = useSchemaForm(leadTriageSchema, {
+    id: `lead-${lead.id}`,
+    hidden: ["leadId"],
+    lastResult: fetcher.data ?? documentResult,
+    busy,
+    onResult: (settled) => (settled.ok ? toast.success(`${lead.name}: saved`) : toast.error(settled.formError)),
   });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (busy) {
-      event.preventDefault();
-      return;
-    }
-    const checked = validate(leadTriageSchema, formToObject(new FormData(event.currentTarget)));
-    if (checked.ok) {
-      setClientError(null);
-      return;
-    }
-    event.preventDefault();
-    setClientError(checked.fieldErrors.note ?? checked.fieldErrors.status ?? checked.formError);
-    document.getElementById(noteId)?.focus();
-  }
+  const status = field("status");
+  // Counted, not cut: the founder may type past the limit and sees the counter turn red.
+  const { maxLength, ...noteField } = field("note");
 
   return (
     <fetcher.Form
       method="post"
       action={`/project/${projectId}/leads`}
-      noValidate
-      onSubmit={onSubmit}
+      {...form}
       aria-label={`Status and note for ${lead.name}`}
       className="mt-4 border-t border-slate-100 pt-3"
     >
@@ -212,43 +194,39 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
       <input type="hidden" name="leadId" value={lead.id} />
       <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
         <div>
-          <label htmlFor={statusId} className={labelClass}>
+          <label htmlFor={status.id} className={labelClass}>
             Status
           </label>
-          <select id={statusId} name="status" defaultValue={lead.status} className={inputClass}>
+          <select
+            id={status.id}
+            name={status.name}
+            defaultValue={lead.status}
+            data-error-slot={status["data-error-slot"]}
+            aria-invalid={status.error ? true : undefined}
+            aria-describedby={describedBy(status.error && `${status.id}-error`)}
+            className={inputClass}
+          >
             {LEAD_STATUSES.map((value) => (
               <option key={value} value={value}>
                 {LEAD_STATUS_LABELS[value]}
               </option>
             ))}
           </select>
+          <FieldError id={`${status.id}-error`} message={status.error} />
         </div>
-        <div>
-          <div className="flex items-baseline justify-between gap-2">
-            <label htmlFor={noteId} className={labelClass}>
-              Private note
-            </label>
-            <span className={`text-xs tabular-nums ${note.trim().length > NOTE_MAX_LENGTH ? "text-red-600" : "text-slate-500"}`}>
-              {note.trim().length}/{NOTE_MAX_LENGTH}
-              <span className="sr-only"> characters</span>
-            </span>
-          </div>
-          <textarea
-            id={noteId}
-            name="note"
-            rows={2}
-            value={note}
-            onChange={(event) => {
-              setNote(event.target.value);
-              if (clientError) setClientError(null);
-            }}
-            placeholder="Only you see this"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${noteId}-error` : undefined}
-            className={inputClass}
-          />
-          <FieldError id={`${noteId}-error`} message={error} />
-        </div>
+        <TextAreaField
+          {...noteField}
+          label="Private note"
+          rows={2}
+          value={note}
+          counter={{ length: note.trim().length, max: maxLength ?? 0 }}
+          onChange={(event) => setNote(event.target.value)}
+          placeholder="Only you see this"
+          className={inputClass}
+        />
+      </div>
+      <div className="mt-3 empty:hidden">
+        <FormAlert message={formError} />
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
         <a href={`/project/${projectId}/leads/${lead.id}/vcard.vcf`} download className={`${secondaryButtonClass} py-2`} title={`Download ${lead.name} as a contact card`}>

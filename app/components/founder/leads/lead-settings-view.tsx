@@ -1,18 +1,17 @@
 import { ArrowLeft, BellRing, Check, Copy, KeyRound, LoaderCircle, Send, Trash2, Webhook } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, FieldError, labelClass } from "~/components/ui/form-fields";
+import { bareInputClass, describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { PageHeader } from "~/components/ui/page-header";
 import { useClock } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
-import { useSettledResult } from "~/components/ui/use-settled-result";
+import { useSchemaForm, type FieldProps } from "~/components/ui/use-schema-form";
 import type { AlertMode } from "~/db/schema";
-import { formToObject, validate } from "~/modules/forms/validation";
 import type { FormResult } from "~/modules/forms/form-result";
-import { ALERT_MODE_LABELS, ALERT_MODES, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
+import { ALERT_MODE_LABELS, ALERT_MODES, leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
 import type { TestMailResult } from "~/modules/mail/test-mail";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
@@ -68,20 +67,20 @@ export function LeadSettingsView({ project, alerts, webhooks, now, actionData, m
 function AlertsCard({ action, alerts, documentResult }: { action: string; alerts: LeadAlertSettings; documentResult?: SettingsResult | undefined }) {
   const fetcher = useFetcher<SettingsResult>();
   const busy = fetcher.state !== "idle";
-  const result = fetcher.data ?? documentResult;
-  useSettledResult(fetcher.data, !busy, (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)));
+  const { form, field, formError } = useSchemaForm(leadAlertSettingsSchema, {
+    id: "alerts",
+    lastResult: fetcher.data ?? documentResult,
+    busy,
+    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
+  });
   return (
     <SectionCard id="alerts-title" title="E-mail alerts" icon={BellRing} description="What reaches your inbox when someone acts on your pitch page.">
-      <fetcher.Form method="post" action={action} className="space-y-5">
+      <fetcher.Form method="post" action={action} {...form} className="space-y-5">
         <input type="hidden" name="intent" value="alerts" />
-        <AlertChoice name="introAlerts" legend="Intro requests" value={alerts.introAlerts} />
-        <AlertChoice name="signalAlerts" legend="Interest signals" value={alerts.signalAlerts} />
+        <AlertChoice field={field("introAlerts")} legend="Intro requests" value={alerts.introAlerts} />
+        <AlertChoice field={field("signalAlerts")} legend="Interest signals" value={alerts.signalAlerts} />
         <p className="text-xs text-slate-500">The daily summary goes out once a day at the hour your operator set for digests. Subscriptions never send alerts.</p>
-        {result && !result.ok ? (
-          <p role="alert" className="text-sm text-red-600">
-            {result.formError}
-          </p>
-        ) : null}
+        <FormAlert message={formError} />
         <div className="flex justify-end">
           <button type="submit" disabled={busy} className={primaryButtonClass}>
             {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
@@ -133,18 +132,16 @@ function TestMailCard({ action, documentResult }: { action: string; documentResu
             <code className="mt-0.5 block font-mono text-xs break-all whitespace-pre-wrap">{sent.detail}</code>
           </div>
         ) : result && !result.ok ? (
-          <p role="alert" className="text-sm text-red-600">
-            {result.formError}
-          </p>
+          <FormAlert message={result.formError} />
         ) : null}
       </div>
     </SectionCard>
   );
 }
 
-function AlertChoice({ name, legend, value }: { name: string; legend: string; value: AlertMode }) {
+function AlertChoice({ field, legend, value }: { field: FieldProps; legend: string; value: AlertMode }) {
   return (
-    <fieldset>
+    <fieldset id={field.id} aria-describedby={describedBy(field.error && `${field.id}-error`)}>
       <legend className={labelClass}>{legend}</legend>
       <div className="mt-2 grid gap-2 sm:grid-cols-3">
         {ALERT_MODES.map((mode) => (
@@ -152,11 +149,12 @@ function AlertChoice({ name, legend, value }: { name: string; legend: string; va
             key={mode}
             className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 py-2.5 text-sm font-medium text-slate-800 has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:text-brand-700"
           >
-            <input type="radio" name={name} value={mode} defaultChecked={mode === value} className="accent-brand-600" />
+            <input type="radio" name={field.name} value={mode} defaultChecked={mode === value} data-error-slot={field["data-error-slot"]} className="accent-brand-600" />
             {ALERT_MODE_LABELS[mode]}
           </label>
         ))}
       </div>
+      <FieldError id={`${field.id}-error`} message={field.error} />
     </fieldset>
   );
 }
@@ -165,25 +163,19 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
   const fetcher = useFetcher<SettingsResult>();
   const busy = fetcher.state !== "idle";
   const [url, setUrl] = useState("");
-  const [clientError, setClientError] = useState<string | null>(null);
   const result = fetcher.data ?? documentResult;
   const added = result?.ok && result.intent === "add-webhook" && result.secret ? result : null;
-  const serverError = !busy && result && !result.ok && result.intent === "add-webhook" ? (result.fieldErrors.url ?? result.formError) : null;
-  const error = clientError ?? serverError ?? undefined;
-
-  const [resetFor, setResetFor] = useState(fetcher.data);
-  if (!busy && fetcher.data !== resetFor) {
-    setResetFor(fetcher.data);
-    if (fetcher.data?.ok) setUrl("");
-  }
-  useSettledResult(fetcher.data, !busy, (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)));
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const checked = validate(webhookEndpointSchema, formToObject(new FormData(event.currentTarget)));
-    if (checked.ok) return setClientError(null);
-    event.preventDefault();
-    setClientError(checked.fieldErrors.url ?? checked.formError);
-  }
+  const { form, field, formError } = useSchemaForm(webhookEndpointSchema, {
+    id: "webhook",
+    lastResult: result?.intent === "add-webhook" ? result : undefined,
+    busy,
+    onResult: (settled) => {
+      if (!settled.ok) return void toast.error(settled.formError);
+      setUrl("");
+      toast.success(settled.message);
+    },
+  });
+  const endpoint = field("url");
 
   return (
     <SectionCard
@@ -193,25 +185,25 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
       description="Send every new intro, subscription and signal to your CRM, Zapier or Slack as signed JSON, as it happens."
     >
       {added ? <SecretOnce secret={added.secret!} /> : null}
-      <fetcher.Form method="post" action={action} noValidate onSubmit={onSubmit} aria-label="Add a webhook" className="space-y-2">
+      <fetcher.Form method="post" action={action} {...form} aria-label="Add a webhook" className="space-y-2">
         <input type="hidden" name="intent" value="add-webhook" />
-        <label htmlFor="webhook-url" className={labelClass}>
+        <label htmlFor={endpoint.id} className={labelClass}>
           Endpoint URL
         </label>
         <div className="flex flex-col gap-2 sm:flex-row">
           <input
-            id="webhook-url"
-            name="url"
+            id={endpoint.id}
+            name={endpoint.name}
             type="url"
             inputMode="url"
+            required={endpoint.required}
+            maxLength={endpoint.maxLength}
+            data-error-slot={endpoint["data-error-slot"]}
             placeholder="https://hooks.example.com/pitchqr"
             value={url}
-            onChange={(event) => {
-              setUrl(event.target.value);
-              if (clientError) setClientError(null);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "webhook-url-error" : "webhook-url-hint"}
+            onChange={(event) => setUrl(event.target.value)}
+            aria-invalid={endpoint.error ? true : undefined}
+            aria-describedby={endpoint.error ? `${endpoint.id}-error` : `${endpoint.id}-hint`}
             className={`${bareInputClass} sm:flex-1`}
           />
           <button type="submit" disabled={busy} className={`${primaryButtonClass} shrink-0`}>
@@ -219,10 +211,11 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
             {busy ? "Adding..." : "Add webhook"}
           </button>
         </div>
-        {error ? (
-          <FieldError id="webhook-url-error" message={error} />
+        <FormAlert message={formError} />
+        {endpoint.error ? (
+          <FieldError id={`${endpoint.id}-error`} message={endpoint.error} />
         ) : (
-          <p id="webhook-url-hint" className="text-xs text-slate-500">
+          <p id={`${endpoint.id}-hint`} className="text-xs text-slate-500">
             https only, on the public internet. Each delivery is retried with backoff until your endpoint answers 2xx, so one
             can arrive twice: deduplicate on the <code className="whitespace-nowrap">X-PitchQR-Delivery</code> header, the same on every retry.
           </p>
