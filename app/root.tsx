@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { ToastTemplates } from "~/components/pitch/toast-templates";
+import { PitchToasts } from "~/components/pitch/toast-templates";
 import {
   data,
   isRouteErrorResponse,
@@ -106,8 +106,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <body className="min-h-dvh">
           <SiteHeader user={null} />
           {children}
-          <section id="pitch-toasts" aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex flex-col items-center gap-2 px-4" />
-          <ToastTemplates />
+          <PitchToasts />
           {/* The page reads and works before the module, so it is fetched only once the page is painted. */}
           <script nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: importAfterFirstPaint(pitchClient.script) }} />
         </body>

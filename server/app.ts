@@ -33,12 +33,10 @@ declare module "react-router" {
     cspNonce: string;
     /** The one anonymous document of a page, rendered for the page cache: no React in the browser (decision 13). */
     sharedDocument?: boolean;
-    /** The door already decided on this pitch page load (counted, excluded or not a new load): the page counts nothing. */
-    pageLoadSeenAtDoor?: boolean;
   }
 }
 
-type Locals = { requestId: string; logger: Logger; cspNonce: string; pageLoadSeenAtDoor?: boolean };
+type Locals = { requestId: string; logger: Logger; cspNonce: string };
 
 export type AppOptions = {
   /** Vite's dev middlewares, when running `npm run dev`. */
@@ -136,7 +134,7 @@ export async function createApp(options: AppOptions = {}) {
       build: loadBuild,
       getLoadContext(_req, res) {
         const locals = res.locals as Locals;
-        return appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce, pageLoadSeenAtDoor: locals.pageLoadSeenAtDoor });
+        return appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce });
       },
     });
   app.all("/{*path}", (req, res, next) => handleWithRouter(withGuardedBody(req), res, next));
@@ -175,7 +173,7 @@ export async function createApp(options: AppOptions = {}) {
   };
 }
 
-type AppContextFields = Pick<RouterContextProvider, "services" | "logger" | "requestId" | "cspNonce" | "sharedDocument" | "pageLoadSeenAtDoor">;
+type AppContextFields = Pick<RouterContextProvider, "services" | "logger" | "requestId" | "cspNonce" | "sharedDocument">;
 
 function appContext(fields: AppContextFields): RouterContextProvider {
   return Object.assign(new RouterContextProvider(), fields);

@@ -1,3 +1,5 @@
+import { focusDialogStart, showDialogModal } from "~/pitch-behaviour/dialog";
+
 export const DIALOG_NAMES = ["intro", "subscribe", "signal", "phone"] as const;
 export type DialogName = (typeof DIALOG_NAMES)[number];
 
@@ -16,9 +18,10 @@ function addressWith(name: DialogName | null): string {
 
 /**
  * The pitch page's dialogs without React (decision 6 still holds: the state is `?dialog=` in the address).
- * A dialog is the server's own markup for `?dialog=…`, cloned from its `<template>`; while it is open the
- * rest of the page is `inert` (no focus or clicks outside), Escape, the overlay and the Close link close it,
- * and focus goes back to what opened it. Opening pushes a history entry, so the back button closes it.
+ * A dialog is the server's own `<dialog>` for `?dialog=…`, cloned from its `<template>` and shown modal as the
+ * React page shows it (`showDialogModal`, decision 47): the rest of the page is inert, Escape, the overlay and
+ * the Close link close it, and focus goes back to what opened it. Opening pushes a history entry, so the back
+ * button closes it.
  */
 export type PitchDialogControl = {
   /** Opens a dialog as a tap on its link does (a history entry, so Back closes it); null if it cannot be shown. */
@@ -27,46 +30,30 @@ export type PitchDialogControl = {
   isOpen(): boolean;
 };
 
+const templateOf = (name: DialogName) => document.querySelector<HTMLTemplateElement>(`template[data-pitch-dialog="${name}"]`);
+
 export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDialogControl {
-  let current: { name: DialogName; host: HTMLElement; opener: HTMLElement | null; inerted: HTMLElement[] } | null = null;
+  let current: { name: DialogName; dialog: HTMLDialogElement; opener: HTMLElement | null; release: () => void } | null = null;
   let closing = false;
 
   function show(name: DialogName, opener: HTMLElement | null): OpenedDialog | null {
     hide(false);
-    const template = document.querySelector<HTMLTemplateElement>(`template[data-pitch-dialog="${name}"]`);
-    if (!template) return null;
-    const host = document.createElement("div");
-    host.dataset.dialogHost = name;
-    host.append(template.content.cloneNode(true));
-    const inerted: HTMLElement[] = [];
-    for (const element of document.body.children) {
-      if (element instanceof HTMLElement && element.id !== "pitch-toasts" && !element.inert) {
-        element.inert = true;
-        inerted.push(element);
-      }
-    }
-    document.body.append(host);
-    document.documentElement.style.overflow = "hidden";
-    current = { name, host, opener, inerted };
-
-    const content = host.querySelector<HTMLElement>('[role="dialog"]');
-    if (!content) return null;
-    if (!content.hasAttribute("tabindex")) content.tabIndex = -1;
-    host.addEventListener("click", (event) => {
-      const target = event.target as Element;
-      if (!content.contains(target)) return close();
+    // A page opened at `?dialog=` has the server's dialog open already (not modal), as a failed plain post left it.
+    const rendered = document.querySelector<HTMLDialogElement>("dialog[open]");
+    const dialog = rendered ?? (templateOf(name)?.content.querySelector("dialog")?.cloneNode(true) as HTMLDialogElement | undefined);
+    const content = dialog?.querySelector<HTMLElement>("[data-dialog-content]");
+    if (!dialog || !content) return null;
+    if (!rendered) document.body.append(dialog);
+    current = { name, dialog, opener, release: showDialogModal(dialog, close) };
+    dialog.addEventListener("click", (event) => {
       // The Close and Done links lead to this page without a dialog: close in place instead.
-      const link = target.closest("a");
+      const link = (event.target as Element).closest("a");
       if (link && link.origin === location.origin && link.pathname === location.pathname && !new URL(link.href).searchParams.has("dialog")) {
         event.preventDefault();
         close();
       }
     });
-    // A mouse or trackpad starts in the first field; a touch screen focuses the dialog itself, so the
-    // on-screen keyboard does not cover the sheet before the visitor has read it (as the React page does).
-    const finePointer = matchMedia("(pointer: fine)").matches;
-    const first = finePointer ? content.querySelector<HTMLElement>("[data-autofocus]") : null;
-    (first ?? content).focus({ preventScroll: true });
+    focusDialogStart(content);
     const opened = { name, content, close };
     onOpen(opened);
     return opened;
@@ -74,11 +61,10 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDia
 
   function hide(restoreFocus = true) {
     if (!current) return;
-    const { host, opener, inerted } = current;
+    const { dialog, opener, release } = current;
     current = null;
-    host.remove();
-    for (const element of inerted) element.inert = false;
-    document.documentElement.style.overflow = "";
+    release();
+    dialog.remove();
     if (restoreFocus && opener?.isConnected) opener.focus({ preventScroll: true });
   }
 
@@ -105,16 +91,11 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDia
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const link = (event.target as Element).closest<HTMLAnchorElement>('a[aria-haspopup="dialog"]');
     const name = link ? new URL(link.href).searchParams.get("dialog") : null;
-    if (!link || !isDialogName(name) || current) return;
+    // Without its markup here the link goes on to the server's page with the dialog open.
+    if (!link || !isDialogName(name) || current || !templateOf(name)) return;
     event.preventDefault();
     history.pushState({ pitchDialog: name }, "", addressWith(name));
     show(name, link);
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && current) {
-      event.preventDefault();
-      close();
-    }
   });
   addEventListener("popstate", followAddress);
   // A page reopened from the service worker's copy may carry `?dialog=`.

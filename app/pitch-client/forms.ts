@@ -1,21 +1,13 @@
 import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
 import { rememberFollowing, showFollowing } from "~/components/pitch/following";
-import {
-  CONFIRMATION_TOAST_MS,
-  confirmationText,
-  errorsByField,
-  FAILURE_MESSAGES,
-  KEPT_REQUEST_NAMES,
-  readVisitorFormValues,
-  type VisitorActionResult,
-  type VisitorIntent,
-} from "~/modules/contacts/visitor-form-rules";
-import { checkVisitorForm, FIELD_ORDER } from "~/modules/contacts/visitor-form-rules";
+import { FAILURE_MESSAGES, KEPT_REQUEST_NAMES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { savedListStorage } from "~/modules/saved/saved-list";
+import { characterCount } from "~/pitch-behaviour/character-count";
+import { COPIED_MS, copyText, toastCopyFailure } from "~/pitch-behaviour/copy-text";
+import { errorsOfAnswer, refuseBeforeSending, toastConfirmation, toastRefusal, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
 import type { OpenedDialog, PitchDialogControl } from "./dialogs";
 import { markInvalid, markValid } from "./field-error";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
-import { showToast } from "./toasts";
 
 const BUSY_LABELS: Record<VisitorIntent, string> = { intro: "Submitting...", subscribe: "Subscribing...", signal: "Submitting..." };
 
@@ -45,6 +37,7 @@ async function post(submission: Submission): Promise<Answer> {
 function clearErrors(form: HTMLFormElement) {
   for (const element of form.querySelectorAll("[data-field-error], [data-form-alert]")) element.remove();
   for (const input of form.querySelectorAll<HTMLElement>("[aria-invalid]")) markValid(input);
+  for (const group of form.querySelectorAll("fieldset[aria-describedby]")) group.removeAttribute("aria-describedby");
 }
 
 function errorLine(id: string, message: string): HTMLElement {
@@ -57,7 +50,7 @@ function errorLine(id: string, message: string): HTMLElement {
 }
 
 /** The messages under their fields and the form's message above them, as the server-rendered form shows them. */
-function showErrors(form: HTMLFormElement, fieldErrors: Record<string, string>, formError: string) {
+function showErrors(form: HTMLFormElement, { fieldErrors, formError }: ShownErrors) {
   clearErrors(form);
   const alert = document.createElement("p");
   alert.setAttribute("role", "alert");
@@ -74,7 +67,10 @@ function showErrors(form: HTMLFormElement, fieldErrors: Record<string, string>, 
     if (!first) continue;
     const group = inputs.length > 1 || first.type === "radio" ? first.closest("fieldset") : null;
     const id = `${group ? (first.id || `${form.id || "form"}-${field}`) : first.id}-error`;
-    if (group) group.append(errorLine(id, message));
+    if (group) {
+      group.append(errorLine(id, message));
+      group.setAttribute("aria-describedby", id);
+    }
     else if (first.type === "checkbox") first.parentElement?.after(errorLine(id, message));
     else first.parentElement?.append(errorLine(id, message));
     for (const input of inputs) markInvalid(input, id);
@@ -112,22 +108,16 @@ function showBlurb(replaced: Element, blurb: string, subject: string, sentLater:
   const copy = view.querySelector<HTMLButtonElement>("[data-copy-blurb]");
   const label = copy?.querySelector("[aria-live]");
   let reset: ReturnType<typeof setTimeout> | undefined;
+  const showCopied = (copied: boolean) => {
+    if (label) label.textContent = copied ? "Copied!" : "Copy";
+    copy?.querySelector('[data-copy-icon="copied"]')?.classList.toggle("hidden", !copied);
+    copy?.querySelector('[data-copy-icon="copy"]')?.classList.toggle("hidden", copied);
+  };
   copy?.addEventListener("click", async () => {
-    if (!copy) return;
-    try {
-      if (!navigator.clipboard) throw new Error("Clipboard unavailable");
-      await navigator.clipboard.writeText(blurb);
-      const showCopied = (copied: boolean) => {
-        if (label) label.textContent = copied ? "Copied!" : "Copy";
-        copy.querySelector('[data-copy-icon="copied"]')?.classList.toggle("hidden", !copied);
-        copy.querySelector('[data-copy-icon="copy"]')?.classList.toggle("hidden", copied);
-      };
-      showCopied(true);
-      clearTimeout(reset);
-      reset = setTimeout(() => showCopied(false), 2_000);
-    } catch {
-      showToast("error", "Failed to copy. Please copy manually");
-    }
+    if (!(await copyText(blurb))) return toastCopyFailure();
+    showCopied(true);
+    clearTimeout(reset);
+    reset = setTimeout(() => showCopied(false), COPIED_MS);
   });
   replaced.replaceWith(view);
   if (matchMedia("(pointer: fine)").matches) copy?.focus({ preventScroll: true });
@@ -158,9 +148,9 @@ const pagePathOf = (submission: Submission) => submission.url.split("?")[0]!.rep
  */
 function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null, dialogs?: PitchDialogControl) {
   if (!result.ok) {
-    const message = result.formError || FAILURE_MESSAGES[submission.intent];
-    if (form?.isConnected) showErrors(form, errorsByField(result.fieldErrors ?? {}), message);
-    showToast("error", message);
+    const refused = errorsOfAnswer(submission.intent, result);
+    if (form?.isConnected) showErrors(form, refused);
+    toastRefusal(refused);
     return;
   }
   const sentLater = dialog === null;
@@ -178,7 +168,7 @@ function settle(submission: Submission, result: VisitorActionResult, form: HTMLF
     const blurb = result.blurb ?? "";
     if (panel) return showBlurb(panel, blurb, introSubject(blurb, submission.projectTitle, submission.visitorName || null), sentLater);
   }
-  showToast("success", confirmationText(submission.intent, result, { sentLater }), CONFIRMATION_TOAST_MS);
+  toastConfirmation(submission.intent, result, { sentLater });
   if (inPlace) dialog?.close();
 }
 
@@ -230,12 +220,11 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs:
   const counter = form.querySelector<HTMLElement>('[id$="-counter"]');
   const counted = counter ? form.querySelector<HTMLTextAreaElement>(`[aria-describedby~="${counter.id}"]`) : null;
   counted?.addEventListener("input", () => {
-    const max = counted.maxLength > 0 ? counted.maxLength : 1000;
+    const count = characterCount(counted.value.length, counted.maxLength);
     // The count is text beside a screen-reader-only " characters".
     for (const node of [...counter!.childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
-    counter!.prepend(`${counted.value.length}/${max}`);
-    counter!.classList.toggle("text-red-600", counted.value.length > max);
-    counter!.classList.toggle("text-slate-500", counted.value.length <= max);
+    counter!.prepend(count.text);
+    counter!.className = count.className;
   });
 
   // As on the React page: a message is only shown on the wall with the name, so that choice waits for 'Show my name'.
@@ -246,14 +235,8 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs:
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (busy) return;
-    const values = readVisitorFormValues(form);
-    const check = checkVisitorForm(intent, values);
-    if (!check.ok) {
-      showErrors(form, check.fieldErrors, check.formError);
-      const first = FIELD_ORDER[intent].find((field) => check.fieldErrors[field]);
-      if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
+    const refused = refuseBeforeSending(intent, form);
+    if (refused) return showErrors(form, refused);
     clearErrors(form);
     const body = new URLSearchParams();
     for (const [key, value] of new FormData(form)) if (typeof value === "string") body.append(key, value);
@@ -266,7 +249,7 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs:
       url: url.pathname + url.search,
       body: body.toString(),
       projectTitle,
-      visitorName: String(values.name ?? "").trim(),
+      visitorName: String(new FormData(form).get("name") ?? "").trim(),
       createdAt: new Date().toISOString(),
     };
 
@@ -277,9 +260,10 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs:
     setBusy(form, intent, false);
     if (answer.kind === "answered") return settle(submission, answer.result, form, dialog);
 
+    const unreachable = { fieldErrors: {}, formError: FAILURE_MESSAGES[intent] };
     if (!canKeepOffline()) {
-      showErrors(form, {}, FAILURE_MESSAGES[intent]);
-      showToast("error", FAILURE_MESSAGES[intent]);
+      showErrors(form, unreachable);
+      toastRefusal(unreachable);
       return;
     }
     try {
@@ -287,7 +271,7 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs:
       showKept(form, submission);
       retrying ??= setInterval(() => void sendKeptSubmissions(dialogs()), RETRY_MS);
     } catch {
-      showErrors(form, {}, FAILURE_MESSAGES[intent]);
+      showErrors(form, unreachable);
     }
   });
 }

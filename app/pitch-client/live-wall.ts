@@ -2,9 +2,6 @@ import {
   additionalSupportersText,
   avatarStyle,
   initials,
-  parseStats,
-  parseWallEntry,
-  reconnectDelay,
   TYPE_STYLES,
   WALL_ENTRY_CLASSES as C,
   WALL_LIST_CLASSES,
@@ -12,6 +9,8 @@ import {
 } from "~/components/pitch/wall-model";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 import { formatPitchTime } from "~/modules/time/relative-time";
+import { currentClockStep, subscribeToClock } from "~/pitch-behaviour/clock";
+import { followWallStream } from "~/pitch-behaviour/wall-stream";
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -87,21 +86,16 @@ function setStat(name: string, value: number, singular: string, plural: string) 
 }
 
 /**
- * The Recognition Wall kept live over the existing event stream (`/api/wall/{projectId}/stream`), as the
- * React page's `useLiveWall` does: `entry` events are prepended (each id once), `stats` events update the
- * counts; after an error the stream reopens after 1, 2, 5, then every 10 s, resuming after the highest id
- * seen; it is closed while the page sits in the back/forward cache.
+ * The Recognition Wall kept live over its stream (`followWallStream`, as the React page's `useLiveWall`):
+ * each new entry is prepended once, the counts follow `stats` events, and the Live badge shows while connected.
  */
 export function enhanceLiveWall(projectId: string): void {
   const wall = document.querySelector<HTMLElement>("[data-live-wall]");
-  if (!wall || typeof EventSource === "undefined") return;
+  if (!wall) return;
   const rendered = [...wall.querySelectorAll<HTMLElement>("[data-entry-id]")];
   const known = new Set(rendered.map((item) => Number(item.dataset.entryId)));
   let highest = Math.max(0, ...rendered.map((item) => Number(item.dataset.wallSeq) || 0));
   let hiddenSupporters = Number(/\d+/.exec(wall.querySelector("[data-hidden-supporters]")?.textContent ?? "")?.[0] ?? 0);
-  let source: EventSource | null = null;
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  let failures = 0;
 
   const badgeTemplate = document.querySelector<HTMLTemplateElement>('template[data-pitch-template="live-badge"]');
   const setLive = (live: boolean) => {
@@ -122,63 +116,41 @@ export function enhanceLiveWall(projectId: string): void {
     if (line) line.textContent = additionalSupportersText(hiddenSupporters);
   };
 
-  const disconnect = () => {
-    clearTimeout(retry);
-    source?.close();
-    source = null;
-  };
-
-  const connect = () => {
-    disconnect();
-    const current = new EventSource(`/api/wall/${encodeURIComponent(projectId)}/stream?after=${highest}`);
-    source = current;
-    current.onopen = () => {
-      failures = 0;
-      setLive(true);
-    };
-    current.addEventListener("entry", (event) => {
-      const entry = parseWallEntry((event as MessageEvent<string>).data);
-      if (!entry || known.has(entry.id)) return;
+  followWallStream(projectId, {
+    highestSeen: () => highest,
+    onLive: setLive,
+    onEntry(entry) {
+      if (known.has(entry.id)) return;
       known.add(entry.id);
       highest = Math.max(highest, entry.seq);
       const { container, list } = wallLists(wall);
       list.prepend(entryItem(entry));
       overflowIntoEarlier(container, list);
       showSupporters();
-    });
-    current.addEventListener("stats", (event) => {
-      const stats = parseStats((event as MessageEvent<string>).data);
-      if (stats?.signals !== undefined) setStat("signals", stats.signals, "Interest signal", "Interest signals");
-      if (stats?.hiddenSupporters !== undefined) {
+    },
+    onStats(stats) {
+      if (stats.signals !== undefined) setStat("signals", stats.signals, "Interest signal", "Interest signals");
+      if (stats.hiddenSupporters !== undefined) {
         hiddenSupporters = stats.hiddenSupporters;
         showSupporters();
       }
-    });
-    current.onerror = () => {
-      // Reconnection is ours, not the browser's, so the retry resumes after the highest wall number seen.
-      if (source !== current) return;
-      disconnect();
-      failures += 1;
-      setLive(false);
-      retry = setTimeout(connect, reconnectDelay(failures));
-    };
-  };
-
-  addEventListener("pagehide", disconnect);
-  addEventListener("pageshow", (event) => event.persisted && connect());
-  connect();
+    },
+  });
 }
 
-/** Relative times ('5 minutes ago') kept current: checked every 10 s and when the tab comes back. */
+/** Relative times ('5 minutes ago') kept current on the React page's clock (`subscribeToClock`, 30 s steps). */
 export function keepTimesCurrent(root: ParentNode): void {
+  let shown = -1;
   const update = () => {
-    const now = new Date();
+    const step = currentClockStep();
+    if (step === shown) return;
+    shown = step;
+    const now = new Date(step);
     for (const time of root.querySelectorAll("time[datetime]")) {
       const text = formatPitchTime(time.getAttribute("datetime") ?? "", now);
       if (text && time.textContent !== text) time.textContent = text;
     }
   };
   update();
-  setInterval(update, 10_000);
-  document.addEventListener("visibilitychange", update);
+  subscribeToClock(update);
 }

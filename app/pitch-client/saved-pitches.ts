@@ -11,7 +11,7 @@ import {
   type SavedPitch,
 } from "~/modules/saved/saved-list";
 import { showSaveState } from "./save-button";
-import { showToast } from "./toasts";
+import { showToast } from "~/pitch-behaviour/toasts";
 
 /**
  * The pitch page's Save once tapped (issue 17): the pitch goes into this browser's list, and a beacon tells the server, which

@@ -15,10 +15,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { auth, database } = context.services;
   const viewer = await getSessionUser(auth, request);
   const page = await loadPitchPage(database.db, params.slug, viewer?.id ?? null);
-  if (!page) return data({ page: null, publicUrl: context.services.config.publicUrl, countScan: false }, { status: 404 });
-  // One counting path (issue 25, item 4): a document load is counted at the door; only a page the door never saw (a
-  // client-side navigation, whose data request is no page load) reports itself through track-scan.
-  return { page, publicUrl: context.services.config.publicUrl, countScan: !context.pageLoadSeenAtDoor };
+  if (!page) return data({ page: null, publicUrl: context.services.config.publicUrl }, { status: 404 });
+  // One counting path (decision 47): a page load is counted at the door, never by the page.
+  return { page, publicUrl: context.services.config.publicUrl };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -105,5 +104,5 @@ export default function PitchRoute({ loaderData, actionData }: Route.ComponentPr
       </main>
     );
   }
-  return <PitchPageView page={loaderData.page} actionData={actionData as VisitorActionResult | undefined} enhanced={enhanced} countScan={loaderData.countScan} />;
+  return <PitchPageView page={loaderData.page} actionData={actionData as VisitorActionResult | undefined} enhanced={enhanced} />;
 }

@@ -2,6 +2,7 @@ import { CheckCircle2, Home, Mail, Share2, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
+import { COPY_FAILED_MESSAGE, copyText } from "~/pitch-behaviour/copy-text";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/pledge-success";
 
@@ -15,12 +16,8 @@ const nextSteps = [
 
 export default function PledgeSuccess() {
   async function share() {
-    try {
-      await navigator.clipboard.writeText(window.location.origin);
-      toast.success("Link copied to clipboard!");
-    } catch {
-      toast.error("Failed to copy", { description: "Please copy manually" });
-    }
+    if (await copyText(window.location.origin)) toast.success("Link copied to clipboard!");
+    else toast.error(COPY_FAILED_MESSAGE);
   }
 
   return (

@@ -5,6 +5,7 @@ import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router
 import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
+import { toastCopyFailure } from "~/pitch-behaviour/copy-text";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
@@ -13,8 +14,6 @@ import type { loader as rootLoader } from "~/root";
 import { Honeypot, NameAndEmailFields } from "./form-controls";
 import { introMailto, introSubject } from "./intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";
-
-const FIELD_ORDER = ["name", "email", "linkedinUrl", "note", "roleTags"] as const;
 
 export type IntroFormProps = {
   projectTitle: string;
@@ -28,7 +27,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
   const [searchParams] = useSearchParams();
   const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const [submittedName, setSubmittedName] = useState<string | null>(null);
-  const form = useVisitorForm({ intent: "intro", schema: introSchema, fieldOrder: FIELD_ORDER, actionData });
+  const form = useVisitorForm({ intent: "intro", actionData });
 
   // With JavaScript the blurb comes back with the fetcher; without, the server redirected to `?sent=1` and
   // the root loader carries it from a one-shot cookie.
@@ -92,7 +91,15 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
               key={tag}
               className="cursor-pointer select-none rounded-full border border-slate-300 bg-white px-3.5 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:border-slate-400 has-checked:border-brand-600 has-checked:bg-brand-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-600"
             >
-              <input type="checkbox" name="roleTags" value={tag} defaultChecked={form.submittedList("roleTags").includes(tag)} className="sr-only" />
+              <input
+                type="checkbox"
+                name="roleTags"
+                value={tag}
+                defaultChecked={form.submittedList("roleTags").includes(tag)}
+                aria-invalid={form.fieldError("roleTags") ? true : undefined}
+                aria-describedby={form.fieldError("roleTags") ? `${id}-roles-error` : undefined}
+                className="sr-only"
+              />
               {tag}
             </label>
           ))}
@@ -119,7 +126,7 @@ type IntroBlurbProps = {
 
 export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact = false }: IntroBlurbProps) {
   const id = useId();
-  const copier = useCopy();
+  const copier = useCopy(toastCopyFailure);
   const copied = copier.copied === "blurb";
   const hydrated = useHydrated() || copyWithoutReact;
 

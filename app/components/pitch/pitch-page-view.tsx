@@ -1,14 +1,13 @@
-import { useEffect, useRef } from "react";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { useClock } from "~/components/ui/use-clock";
 import { DialogTemplates } from "./dialog-templates";
+import { PitchToasts } from "./toast-templates";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 import { MobileActionBar } from "./pitch-actions";
 import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
-import { trackScanOnce } from "./track-scan";
 import { useFollowing } from "./use-following";
 import { useLiveWall } from "./use-live-wall";
 import { usePitchDialogs } from "./use-pitch-dialogs";
@@ -18,29 +17,24 @@ type PitchPageViewProps = {
   actionData?: VisitorActionResult;
   /** The shared anonymous document: no React in the browser, the enhancement module instead (decision 13). */
   enhanced?: boolean;
-  /** Whether this page load still has to be counted from the browser: the door did not see it. */
-  countScan?: boolean;
 };
 
 /** The public pitch page (SPEC.md section 2), in the spec's order. */
-export function PitchPageView({ page, actionData, enhanced, countScan }: PitchPageViewProps) {
+export function PitchPageView({ page, actionData, enhanced }: PitchPageViewProps) {
   // Moving from one pitch to another keeps the route mounted: a key starts the wall and dialogs afresh.
-  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} enhanced={enhanced} countScan={countScan} />;
+  return <PitchPageContent key={page.project.id} page={page} actionData={actionData} enhanced={enhanced} />;
 }
 
-function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageViewProps) {
+/**
+ * Scans are counted at the door only (decision 47): the page itself reports nothing, in either renderer.
+ */
+function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const { project } = page;
   const dialogs = usePitchDialogs(actionData);
   const wall = useLiveWall(project.id, page.wall, page.stats);
   const now = useClock();
-  // Decided when the page opens: a later revalidation (after a form) is a data request the door never sees either.
-  const countOnOpen = useRef(countScan);
   // Not following when rendered on the server; the anonymous document's script shows the device's state (decision 13).
   const following = useFollowing(project.slug);
-  useEffect(() => {
-    // Once per project per page load the door did not count, with the `?qr=` code the visitor arrived with.
-    if (countOnOpen.current) trackScanOnce(project.id, new URLSearchParams(window.location.search).get("qr"));
-  }, [project.id]);
 
   return (
     <div data-pitch-page={project.slug} data-project-id={project.id}>
@@ -75,7 +69,8 @@ function PitchPageContent({ page, actionData, enhanced, countScan }: PitchPageVi
       <PhoneDialog open={dialogs.open === "phone"} closeTo={dialogs.closeTo} onClose={dialogs.close} />
 
       <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} following={following} />
-      {enhanced ? <DialogTemplates page={page} closeTo={dialogs.closeTo} /> : null}
+      {/* The anonymous document has its toasts in the root layout, with /saved's. */}
+      {enhanced ? <DialogTemplates page={page} closeTo={dialogs.closeTo} /> : <PitchToasts />}
     </div>
   );
 }

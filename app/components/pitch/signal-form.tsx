@@ -1,17 +1,16 @@
 import { Check, Info } from "lucide-react";
 import { useId, useState } from "react";
-import { toast } from "sonner";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
-import { CONFIRMATION_TOAST_MS, confirmationText, SIGNAL_RECORDED_MESSAGE, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
 import { Honeypot, NameAndEmailFields } from "./form-controls";
+import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
 import { useVisitorForm } from "./use-visitor-form";
 
-const FIELD_ORDER = ["tierId", "name", "email", "message", "showName", "showMessage"] as const;
 const MESSAGE_MAX = maxLengthOf(signalSchema, "message");
 
 export const SIGNAL_NOTICE = "This is a non-binding signal of interest. No payment is made and no securities are offered.";
@@ -29,11 +28,9 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
   const [showName, setShowName] = useState(true);
   const form = useVisitorForm({
     intent: "signal",
-    schema: signalSchema,
-    fieldOrder: FIELD_ORDER,
     actionData,
     onSuccess: (result) => {
-      toast.success(confirmationText("signal", { message: result.message || SIGNAL_RECORDED_MESSAGE, next: result.next }), { duration: CONFIRMATION_TOAST_MS });
+      toastConfirmation("signal", result);
       onSuccess();
     },
   });

@@ -1,16 +1,13 @@
 import { useId } from "react";
-import { toast } from "sonner";
 import { useParams } from "react-router";
-import { CONFIRMATION_TOAST_MS, confirmationText, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { savedListStorage } from "~/modules/saved/saved-list";
+import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
 import { rememberFollowing } from "./following";
-import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert } from "~/components/ui/form-fields";
 import { Honeypot, NameAndEmailFields } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
-
-const FIELD_ORDER = ["name", "email", "consent"] as const;
 
 export type SubscribeFormProps = { onClose: () => void; actionData: VisitorActionResult | undefined };
 
@@ -19,12 +16,10 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
   const { slug } = useParams();
   const form = useVisitorForm({
     intent: "subscribe",
-    schema: subscribeSchema,
-    fieldOrder: FIELD_ORDER,
     actionData,
     // Closing unmounts the form, which resets it.
     onSuccess: (result) => {
-      toast.success(confirmationText("subscribe", result), { duration: CONFIRMATION_TOAST_MS });
+      toastConfirmation("subscribe", result);
       if (slug) rememberFollowing(savedListStorage(), slug);
       onClose();
     },

@@ -1,7 +1,7 @@
 /**
- * The anonymous pages' toasts (the pitch page and /saved ship no React, decision 13) as markup for their script to
- * clone: the React page's toasts (sonner, rich colours as app/app.css sets them for contrast) drawn without it,
- * colours, icon and close control alike. Markup rather than strings in the script keeps the script small.
+ * The pitch page's toasts (and /saved's) as markup for `showToast` to clone, in both renderers (decision 47): they
+ * look like the rest of the app's toasts (sonner, rich colours as app/app.css sets them for contrast), colours,
+ * icon and close control alike. Markup rather than strings in the script keeps the script small.
  */
 const TOAST_STYLES = {
   success: "border-[#bffcd9] bg-[#ecfdf3] text-[#008236]",
@@ -16,24 +16,37 @@ const ICON_PATHS = {
 
 export type ToastKind = keyof typeof TOAST_STYLES;
 
-export function ToastTemplates() {
-  return (Object.keys(TOAST_STYLES) as ToastKind[]).map((kind) => (
-    <template key={kind} data-toast={kind}>
-      <div className={`pointer-events-auto relative flex w-full max-w-[356px] items-center gap-1.5 rounded-lg border p-4 text-[13px] font-medium shadow-lg ${TOAST_STYLES[kind]}`}>
-        <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="currentColor" className="shrink-0">
-          <path fillRule="evenodd" clipRule="evenodd" d={ICON_PATHS[kind]} />
-        </svg>
-        <p />
-        <button
-          type="button"
-          aria-label="Close toast"
-          className="absolute -top-1.5 -left-1.5 flex size-5 items-center justify-center rounded-full border border-current/20 bg-inherit"
-        >
-          <svg aria-hidden="true" viewBox="0 0 24 24" width="12" height="12" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
-            <path d="M18 6 6 18M6 6l12 12" />
+/** Where the pitch page's toasts appear (`showToast`), with their templates: rendered by both renderers' pages. */
+export function PitchToasts() {
+  return (
+    <>
+      <section id="pitch-toasts" aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex flex-col items-center gap-2 px-4" />
+      <ToastTemplates />
+    </>
+  );
+}
+
+/** Hidden elements rather than `<template>`s: React can hydrate them (a `<template>`'s content is not its children). */
+function ToastTemplates() {
+  return (
+    <div hidden data-toast-templates>
+      {(Object.keys(TOAST_STYLES) as ToastKind[]).map((kind) => (
+        <div key={kind} data-toast={kind} className={`pointer-events-auto relative flex w-full max-w-[356px] items-center gap-1.5 rounded-lg border p-4 text-[13px] font-medium shadow-lg ${TOAST_STYLES[kind]}`}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="currentColor" className="shrink-0">
+            <path fillRule="evenodd" clipRule="evenodd" d={ICON_PATHS[kind]} />
           </svg>
-        </button>
-      </div>
-    </template>
-  ));
+          <p />
+          <button
+            type="button"
+            aria-label="Close toast"
+            className="absolute -top-1.5 -left-1.5 flex size-5 items-center justify-center rounded-full border border-current/20 bg-inherit"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="12" height="12" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+              <path d="M18 6 6 18M6 6l12 12" />
+            </svg>
+          </button>
+        </div>
+      ))}
+    </div>
+  );
 }

@@ -1,3 +1,4 @@
+import { characterCount } from "~/pitch-behaviour/character-count";
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
 export const labelClass = "block text-sm font-medium text-slate-800";
@@ -117,13 +118,14 @@ export function TextAreaField({
   ...textarea
 }: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement> & { counter?: { length: number; max: number } }) {
   const counterId = counter ? `${id}-counter` : undefined;
+  const count = counter ? characterCount(counter.length, counter.max) : null;
   return (
     <div>
       <div className="flex items-baseline justify-between gap-2">
         <FieldLabel id={id} label={label} required={required} optional={optional} />
-        {counter ? (
-          <span id={counterId} className={`text-xs tabular-nums ${counter.length > counter.max ? "text-red-600" : "text-slate-500"}`}>
-            {counter.length}/{counter.max}
+        {count ? (
+          <span id={counterId} className={count.className}>
+            {count.text}
             <span className="sr-only"> characters</span>
           </span>
         ) : null}

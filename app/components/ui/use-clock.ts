@@ -1,22 +1,10 @@
 import { useSyncExternalStore } from "react";
+import { currentClockStep, subscribeToClock } from "~/pitch-behaviour/clock";
 import { useHydrated } from "./use-hydrated";
 
-/** Relative times move on every 30 s (SPEC.md asks for times that stay current; 30 s keeps 'just now' honest). */
-const STEP = 30_000;
 /** Stands for "the server's clock, not known here" during hydration: the first client render replaces it. */
 const HYDRATING = -1;
 
-function subscribe(onChange: () => void): () => void {
-  // Cheap: React re-renders only when the 30 s step changes. A tab coming back is brought up to date at once.
-  const timer = setInterval(onChange, 5_000);
-  document.addEventListener("visibilitychange", onChange);
-  return () => {
-    clearInterval(timer);
-    document.removeEventListener("visibilitychange", onChange);
-  };
-}
-
-const currentStep = () => Math.floor(Date.now() / STEP) * STEP;
 
 /**
  * "Now" for relative times ('5 minutes ago'); right after hydration the browser's clock takes over, then the value
@@ -28,8 +16,8 @@ const currentStep = () => Math.floor(Date.now() / STEP) * STEP;
  *   stays until the first client render.
  */
 export function useClock(serverNow?: string): Date {
-  const ms = useSyncExternalStore(subscribe, currentStep, () =>
-    serverNow !== undefined ? Date.parse(serverNow) : typeof window === "undefined" ? currentStep() : HYDRATING,
+  const ms = useSyncExternalStore(subscribeToClock, currentClockStep, () =>
+    serverNow !== undefined ? Date.parse(serverNow) : typeof window === "undefined" ? currentClockStep() : HYDRATING,
   );
   return new Date(ms === HYDRATING ? 0 : ms);
 }

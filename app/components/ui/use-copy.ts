@@ -1,24 +1,25 @@
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { COPIED_MS, COPY_FAILED_MESSAGE, copyText } from "~/pitch-behaviour/copy-text";
 
-/** Copies text; `copied` names what was copied last for 2 seconds (SPEC.md sections 4 and 8). */
-export function useCopy() {
+const toastFailure = () => void toast.error(COPY_FAILED_MESSAGE);
+
+/**
+ * Copies text; `copied` names what was copied last for 2 seconds (SPEC.md sections 4 and 8). A failure is said in
+ * a toast: the app's by default, `onFailed` where the page has its own (the pitch page's).
+ */
+export function useCopy(onFailed: () => void = toastFailure) {
   const [copied, setCopied] = useState<string | null>(null);
 
   useEffect(() => {
     if (!copied) return;
-    const timer = setTimeout(() => setCopied(null), 2_000);
+    const timer = setTimeout(() => setCopied(null), COPIED_MS);
     return () => clearTimeout(timer);
   }, [copied]);
 
   async function copy(text: string, key: string) {
-    try {
-      if (!navigator.clipboard) throw new Error("Clipboard unavailable");
-      await navigator.clipboard.writeText(text);
-      setCopied(key);
-    } catch {
-      toast.error("Failed to copy", { description: "Please copy manually" });
-    }
+    if (await copyText(text)) setCopied(key);
+    else onFailed();
   }
 
   return { copied, copy };

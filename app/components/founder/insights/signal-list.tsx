@@ -19,6 +19,8 @@ export function SignalList({ signals, labelledBy }: { signals: MySignal[]; label
         <li key={signal.id} className="min-w-0">
           <Link
             to={`/pitch/${encodeURIComponent(signal.projectSlug)}`}
+            // A document load, so the door counts the visit (decision 47: the pitch page itself counts nothing).
+            reloadDocument
             className={`${cardClass} group flex h-full flex-col p-4 transition-shadow hover:border-slate-300 hover:shadow-md sm:p-5`}
           >
             <div className="flex items-start justify-between gap-3">
