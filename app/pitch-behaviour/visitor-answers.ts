@@ -25,9 +25,14 @@ export type ShownErrors = { fieldErrors: Record<string, string>; formError: stri
 export function refuseBeforeSending(intent: VisitorIntent, form: HTMLFormElement): ShownErrors | null {
   const check = checkVisitorForm(intent, readVisitorFormValues(form));
   if (check.ok) return null;
-  const first = FIELD_ORDER[intent].find((field) => check.fieldErrors[field]);
-  if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  focusFirstError(intent, form, check.fieldErrors);
   return { fieldErrors: check.fieldErrors, formError: check.formError };
+}
+
+/** Focus on the first field with a message, in the order the fields appear (after a refusal here or by the server). */
+export function focusFirstError(intent: VisitorIntent, form: HTMLFormElement, fieldErrors: Record<string, string>): void {
+  const first = FIELD_ORDER[intent].find((field) => fieldErrors[field]);
+  if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
 }
 
 /** The messages of a refused answer from the server (its own, or the spec's failure message when it gave none). */
@@ -35,9 +40,13 @@ export function errorsOfAnswer(intent: VisitorIntent, result: Extract<VisitorAct
   return { fieldErrors: errorsByField(result.fieldErrors ?? {}), formError: result.formError || FAILURE_MESSAGES[intent] };
 }
 
-/** A refused answer is also said in an error toast: the form may be scrolled out of view. */
-export function toastRefusal(errors: ShownErrors): void {
+/**
+ * A refused answer from the server: said in an error toast too (the form may be scrolled out of view), and focus
+ * on the first field it refused, if the form is still there.
+ */
+export function announceRefusal(intent: VisitorIntent, errors: ShownErrors, form: HTMLFormElement | null): void {
   showToast("error", errors.formError);
+  if (form?.isConnected) focusFirstError(intent, form, errors.fieldErrors);
 }
 
 const SUCCESS_MESSAGES: Record<VisitorIntent, string> = { intro: INTRO_SENT_MESSAGE, subscribe: SUBSCRIBED_MESSAGE, signal: SIGNAL_RECORDED_MESSAGE };

@@ -4,7 +4,7 @@ import { FAILURE_MESSAGES, KEPT_REQUEST_NAMES, type VisitorActionResult, type Vi
 import { savedListStorage } from "~/modules/saved/saved-list";
 import { characterCount } from "~/pitch-behaviour/character-count";
 import { COPIED_MS, copyText, toastCopyFailure } from "~/pitch-behaviour/copy-text";
-import { errorsOfAnswer, refuseBeforeSending, toastConfirmation, toastRefusal, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
+import { announceRefusal, errorsOfAnswer, refuseBeforeSending, toastConfirmation, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
 import type { OpenedDialog, PitchDialogControl } from "./dialogs";
 import { markInvalid, markValid } from "./field-error";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";
@@ -150,7 +150,7 @@ function settle(submission: Submission, result: VisitorActionResult, form: HTMLF
   if (!result.ok) {
     const refused = errorsOfAnswer(submission.intent, result);
     if (form?.isConnected) showErrors(form, refused);
-    toastRefusal(refused);
+    announceRefusal(submission.intent, refused, form);
     return;
   }
   const sentLater = dialog === null;
@@ -263,7 +263,7 @@ export function enhanceForm(dialog: OpenedDialog, projectTitle: string, dialogs:
     const unreachable = { fieldErrors: {}, formError: FAILURE_MESSAGES[intent] };
     if (!canKeepOffline()) {
       showErrors(form, unreachable);
-      toastRefusal(unreachable);
+      announceRefusal(intent, unreachable, form);
       return;
     }
     try {

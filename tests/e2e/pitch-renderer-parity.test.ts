@@ -181,7 +181,8 @@ describe.each<FormName>(["Request Intro", "Follow Updates", "Signal Interest"])(
     expect(refusedHere.dialog.modal).toBe(true);
     expect(refusedHere.dialog.alerts[0]).toBeTruthy();
     expect(refusedHere.dialog.focus).toBe(form === "Signal Interest" ? "tierId" : "name");
-    const refusedByServer = moduleJourney.refusedByServer as { dialog: { invalid: { name: string; describedBy: string[] }[] }; toasts: string[] };
+    const refusedByServer = moduleJourney.refusedByServer as { dialog: { invalid: { name: string; describedBy: string[] }[]; focus: string }; toasts: string[] };
+    expect(refusedByServer.dialog.focus).toBe("email");
     expect(refusedByServer.dialog.invalid).toEqual([{ name: "email", value: "", describedBy: ["Please enter a valid email address"] }]);
     expect(refusedByServer.toasts).toEqual(["Please enter a valid email address"]);
     const accepted = moduleJourney.accepted as { dialog: { status: string[] } | null; toasts: string[] };

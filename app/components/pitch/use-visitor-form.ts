@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useFetcher, useSearchParams } from "react-router";
 import type { VisitorActionResult, VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import { errorsOfAnswer, refuseBeforeSending, toastRefusal, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
+import { announceRefusal, errorsOfAnswer, refuseBeforeSending, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
 
 type Success = Extract<VisitorActionResult, { ok: true }>;
 
@@ -29,6 +29,7 @@ export function useVisitorForm({
   const hydrated = useHydrated();
   const [searchParams] = useSearchParams();
   const [clientErrors, setClientErrors] = useState<ShownErrors | null>(null);
+  const sentForm = useRef<HTMLFormElement | null>(null);
   const busy = fetcher.state !== "idle";
 
   const serverResult = fetcher.data ?? (actionData?.intent === intent ? actionData : undefined);
@@ -37,10 +38,11 @@ export function useVisitorForm({
 
   useSettledResult(fetcher.data, fetcher.state === "idle", (result) => {
     if (result.ok) onSuccess?.(result);
-    else toastRefusal(errorsOfAnswer(intent, result));
+    else announceRefusal(intent, errorsOfAnswer(intent, result), sentForm.current);
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
+    sentForm.current = event.currentTarget;
     const refused = refuseBeforeSending(intent, event.currentTarget);
     if (refused) event.preventDefault();
     setClientErrors(refused);
