@@ -25,7 +25,7 @@ export function DialogTemplates({ page, closeTo }: { page: PitchPage; closeTo: T
         <SignalDialog open projectTitle={title} tiers={page.tiers} closeTo={closeTo} onClose={ignore} actionData={undefined} />
       </template>
       <template data-pitch-dialog="phone">
-        <PhoneDialog open closeTo={closeTo} onClose={ignore} />
+        <PhoneDialog open closeTo={closeTo} onClose={ignore} forScript />
       </template>
       <template data-pitch-template="live-badge">
         <LiveBadge />

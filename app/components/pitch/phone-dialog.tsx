@@ -8,7 +8,8 @@ import { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
 export { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
 
 
-export function PhoneDialog({ open, closeTo, onClose }: { open: boolean; closeTo: To; onClose: () => void }) {
+/** `forScript`: the copy in the anonymous document's `<template>`, only ever shown by its script (no `<noscript>` text). */
+export function PhoneDialog({ open, closeTo, onClose, forScript = false }: { open: boolean; closeTo: To; onClose: () => void; forScript?: boolean }) {
   return (
     <Dialog
       open={open}
@@ -18,14 +19,14 @@ export function PhoneDialog({ open, closeTo, onClose }: { open: boolean; closeTo
       closeTo={closeTo}
       onClose={onClose}
     >
-      {open ? <PhoneQrCode /> : null}
+      {open ? <PhoneQrCode forScript={forScript} /> : null}
     </Dialog>
   );
 }
 
 type QrState = { status: "loading" } | { status: "ready"; src: string; url: string } | { status: "failed"; url: string };
 
-function PhoneQrCode() {
+function PhoneQrCode({ forScript }: { forScript: boolean }) {
   const [state, setState] = useState<QrState>({ status: "loading" });
   // Without JavaScript there is no QR code: show the page's public address to type instead.
   const publicUrl = useRouteLoaderData<typeof pitchLoader>("routes/pitch")?.publicUrl ?? "";
@@ -62,12 +63,14 @@ function PhoneQrCode() {
           <div className="relative size-64">
             <div aria-hidden className="absolute inset-0 animate-pulse rounded-xl bg-slate-100" />
             <span className="sr-only">Drawing the QR code…</span>
+            {forScript ? null : (
             <noscript>
               <span className="relative flex h-full flex-col items-center justify-center gap-2 px-6 text-sm text-slate-600">
                 The QR code needs JavaScript. Type this address on your phone instead:
                 <strong className="break-all font-semibold text-slate-900">{`${publicUrl}${pathname}`}</strong>
               </span>
             </noscript>
+            )}
           </div>
         ) : (
           <p className="px-6 text-sm text-slate-600">The QR code could not be drawn. Open the address below on your phone.</p>

@@ -58,8 +58,8 @@ function OpenDialog({ title, description, icon, closeTo, onClose, children }: Om
       aria-labelledby={titleId}
       aria-describedby={descriptionId}
       aria-modal="true"
-      // Only a frame: its overlay and sheet (fixed to the screen) draw themselves; the browser's backdrop is set aside.
-      className="backdrop:bg-transparent"
+      // Only a frame over the whole screen: its overlay and sheet draw themselves; the browser's box and backdrop are set aside.
+      className="fixed inset-0 z-50 size-full max-h-none max-w-none bg-transparent backdrop:bg-transparent"
     >
       <div data-dialog-overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-[2px] transition-opacity duration-200 starting:opacity-0" />
       <div
