@@ -26,9 +26,7 @@ export function showDialogModal(dialog: HTMLDialogElement, dismiss: () => void):
     event.preventDefault();
     dismiss();
   };
-  const onClick = (event: MouseEvent) => {
-    if ((event.target as Element).closest("[data-dialog-overlay]")) dismiss();
-  };
+  const onClick = (event: MouseEvent) => (event.target as Element).closest("[data-dialog-overlay]") && dismiss();
   let releasing = false;
   const onClose = () => {
     // Only a dialog the browser has closed: a close event queued before it was shown modal does not count.

@@ -41,10 +41,9 @@ function toastRegion(): HTMLElement | null {
   if (!region || !dialog) return region;
   let inDialog = dialog.querySelector<HTMLElement>(`[${IN_DIALOG}]`);
   if (!inDialog) {
-    inDialog = region.cloneNode(false) as HTMLElement;
-    inDialog.removeAttribute("id");
-    inDialog.setAttribute(IN_DIALOG, "");
-    dialog.append(inDialog);
+    inDialog = dialog.appendChild(region.cloneNode() as HTMLElement);
+    inDialog.id = "";
+    inDialog.toggleAttribute(IN_DIALOG);
   }
   return inDialog;
 }

@@ -5,10 +5,7 @@ import {
   errorsByField,
   FAILURE_MESSAGES,
   FIELD_ORDER,
-  INTRO_SENT_MESSAGE,
   readVisitorFormValues,
-  SIGNAL_RECORDED_MESSAGE,
-  SUBSCRIBED_MESSAGE,
   type VisitorActionResult,
   type VisitorIntent,
 } from "~/modules/contacts/visitor-form-rules";
@@ -49,9 +46,7 @@ export function announceRefusal(intent: VisitorIntent, errors: ShownErrors, form
   if (form?.isConnected) focusFirstError(intent, form, errors.fieldErrors);
 }
 
-const SUCCESS_MESSAGES: Record<VisitorIntent, string> = { intro: INTRO_SENT_MESSAGE, subscribe: SUBSCRIBED_MESSAGE, signal: SIGNAL_RECORDED_MESSAGE };
-
 /** A success said in a toast with what happens next; a request kept offline and sent later says so first. */
 export function toastConfirmation(intent: VisitorIntent, result: Extract<VisitorActionResult, { ok: true }>, options: { sentLater?: boolean } = {}): void {
-  showToast("success", confirmationText(intent, { message: result.message || SUCCESS_MESSAGES[intent], next: result.next }, options), CONFIRMATION_TOAST_MS);
+  showToast("success", confirmationText(intent, result, options), CONFIRMATION_TOAST_MS);
 }

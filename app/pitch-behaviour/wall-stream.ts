@@ -57,9 +57,7 @@ export function followWallStream(projectId: string, listener: WallStreamListener
     };
   };
 
-  const onPageShow = (event: PageTransitionEvent) => {
-    if (event.persisted) connect();
-  };
+  const onPageShow = (event: PageTransitionEvent) => event.persisted && connect();
   addEventListener("pagehide", disconnect);
   addEventListener("pageshow", onPageShow);
   connect();

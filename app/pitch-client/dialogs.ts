@@ -38,12 +38,10 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDia
 
   function show(name: DialogName, opener: HTMLElement | null): OpenedDialog | null {
     hide(false);
-    // A page opened at `?dialog=` has the server's dialog open already (not modal), as a failed plain post left it.
-    const rendered = document.querySelector<HTMLDialogElement>("dialog[open]");
-    const dialog = rendered ?? (templateOf(name)?.content.querySelector("dialog")?.cloneNode(true) as HTMLDialogElement | undefined);
+    const dialog = templateOf(name)?.content.querySelector("dialog")?.cloneNode(true) as HTMLDialogElement | undefined;
     const content = dialog?.querySelector<HTMLElement>("[data-dialog-content]");
     if (!dialog || !content) return null;
-    if (!rendered) document.body.append(dialog);
+    document.body.append(dialog);
     current = { name, dialog, opener, release: showDialogModal(dialog, close) };
     dialog.addEventListener("click", (event) => {
       // The Close and Done links lead to this page without a dialog: close in place instead.

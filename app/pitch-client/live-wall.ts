@@ -140,12 +140,8 @@ export function enhanceLiveWall(projectId: string): void {
 
 /** Relative times ('5 minutes ago') kept current on the React page's clock (`subscribeToClock`, 30 s steps). */
 export function keepTimesCurrent(root: ParentNode): void {
-  let shown = -1;
   const update = () => {
-    const step = currentClockStep();
-    if (step === shown) return;
-    shown = step;
-    const now = new Date(step);
+    const now = new Date(currentClockStep());
     for (const time of root.querySelectorAll("time[datetime]")) {
       const text = formatPitchTime(time.getAttribute("datetime") ?? "", now);
       if (text && time.textContent !== text) time.textContent = text;
