@@ -19,6 +19,7 @@ export default [
   route("project/:id/leads", "routes/project-leads.tsx"),
   route("project/:id/leads.vcf", "routes/project.leads-vcf.ts"),
   route("project/:id/leads/settings", "routes/project-lead-settings.tsx"),
+  route("project/:id/leads/held", "routes/project-leads-held.tsx"),
   route("project/:id/leads/:leadId/vcard.vcf", "routes/project.lead-vcf.ts"),
   route("project/:id/qr/:qrId/print.svg", "routes/project.qr-print.ts"),
   route("project/:id/qr/:qrId/print", "routes/project-qr-print-page.tsx"),

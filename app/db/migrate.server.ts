@@ -23,6 +23,7 @@ import { signupInvitations } from "./migrations/0021-signup-invitations.server";
 import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
 import { mailBlocks } from "./migrations/0024-mail-blocks.server";
+import { heldSubmissions } from "./migrations/0025-held-submissions.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "0022-alert-lead-links": alertLeadLinks,
   "0023-submission-fingerprints": submissionFingerprints,
   "0024-mail-blocks": mailBlocks,
+  "0025-held-submissions": heldSubmissions,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

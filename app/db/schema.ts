@@ -249,9 +249,32 @@ export interface PitchSavesTable {
 export interface FormRefusalsTable {
   id: string;
   project_id: string;
-  /** Which limit refused it: `browser`, `address` or `email`. */
+  /** Which limit refused it: `browser`, `address` or `email`; since decision 50, only the ceilings on held forms (`browser`, `address`). */
   reason: string;
   refused_at: Timestamp;
+}
+
+/** Why a visitor form was held for review (decision 50). */
+export type HoldReason = "honeypot" | "speed" | "burst" | "browser" | "address" | "email" | "held_browser";
+
+/** A visitor form held for the founder's review: kept with its content, counted nowhere until accepted. */
+export interface HeldSubmissionsTable {
+  id: string;
+  project_id: string;
+  intent: "intro" | "subscribe" | "signal";
+  name: string;
+  email: string;
+  /** The form's own fields as the visitor sent them, checked by its schema again when the founder accepts. */
+  submitted_fields: Record<string, unknown>;
+  reason: HoldReason;
+  /** The reason in words for the founder: "12 forms from one browser within 40 seconds". */
+  reason_text: string;
+  /** Where the person came from when they sent it (`qr:{id}`, `direct`, `unknown`), kept for the accept. */
+  source: string;
+  user_id: string | null;
+  /** The browser it came from (viewer cookie and address hash), so the same browser's next forms are held too. */
+  browser_key: string;
+  received_at: Timestamp;
 }
 
 export interface SourceViewersTable {
@@ -494,6 +517,7 @@ export interface Database {
   project_viewers: ProjectViewersTable;
   source_stats: SourceStatsTable;
   form_refusals: FormRefusalsTable;
+  held_submissions: HeldSubmissionsTable;
   source_viewers: SourceViewersTable;
   source_people: SourcePeopleTable;
   pitch_saves: PitchSavesTable;
@@ -538,6 +562,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "mail_headers",
   "outcome",
   "action_data",
+  "submitted_fields",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

@@ -155,13 +155,13 @@ function settle(submission: Submission, result: VisitorActionResult, form: HTMLF
   }
   const sentLater = dialog === null;
   const pagePath = pagePathOf(submission);
-  if (submission.intent === "subscribe") {
+  if (submission.intent === "subscribe" && !result.held) {
     rememberFollowing(savedListStorage(), decodeURIComponent(pagePath.split("/").pop() ?? ""));
     if (pagePath === location.pathname) showFollowing(document);
   }
   const kept = document.querySelector(`[data-kept-submission="${submission.key}"]`);
   const inPlace = form?.isConnected ? form : kept;
-  if (submission.intent === "intro") {
+  if (submission.intent === "intro" && !result.held) {
     // Kept, then sent after the page was reloaded: the panel opens again on its page, unless another dialog is open
     // (the toast says it was sent; the text is in the visitor's confirmation e-mail).
     const panel = inPlace ?? (pagePath === location.pathname && !dialogs?.isOpen() ? dialogs?.open("intro")?.content.querySelector("form") : null);

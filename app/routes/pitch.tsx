@@ -30,6 +30,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (!outcome || viaFetch) return data(result, { status, headers });
 
   const pagePath = `/pitch/${encodeURIComponent(post.project.slug)}`;
+  if (outcome.held) {
+    // Held for the founder's review (decision 50): said as it is, with no success page or blurb.
+    const cookie = await serializeFlash(context.services.flashCookie, { toast: { type: "success", message: outcome.message } });
+    return redirect(pagePath, { headers: { "Set-Cookie": cookie } });
+  }
   if (intent === "signal") return redirect("/pledge-success");
   if (intent === "intro") {
     const cookie = await serializeFlash(context.services.flashCookie, { introBlurb: outcome.blurb ?? "" });

@@ -62,6 +62,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/project/:id/leads/settings": {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/settings` }, { path: `/project/${f.projectId}/leads/settings`, ...form({ intent: "alerts" }) }],
   },
+  "/project/:id/leads/held": {
+    visits: (f) => [{ path: `/project/${f.projectId}/leads/held` }, { path: `/project/${f.projectId}/leads/held`, ...form({ intent: "discard", heldId: "none" }) }],
+  },
   "/project/:id/leads/:leadId/vcard.vcf": { visits: (f) => [{ path: `/project/${f.projectId}/leads/${f.leadId}/vcard.vcf` }] },
   "/project/:id/qr/:qrId/print.svg": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print.svg` }] },
   "/project/:id/qr/:qrId/print": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print` }] },

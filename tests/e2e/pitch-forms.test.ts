@@ -1,5 +1,6 @@
 // The pitch page's three visitor forms (intro, follow updates, signal) in the browser, with and without
 // JavaScript, and the spec's JSON functions; what each stores, and that nothing private reaches the public page.
+import { HELD_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
@@ -469,7 +470,7 @@ describe("the JSON functions", () => {
     expect(await unknown.json()).toEqual(knownBody);
   });
 
-  it("refuses a request from another site's page, and drops a honeypot submission while answering success", async () => {
+  it("refuses a request from another site's page, and holds a honeypot submission for review, saying so (decision 50)", async () => {
     const evilEmail = `${marker("evil")}@example.com`;
     for (const [name, body] of [
       ["submit-intro", { projectId: project.id, contact: { name: "Evil", email: evilEmail, linkedinUrl: null }, note: "n", roleTags: [] }],
@@ -490,8 +491,9 @@ describe("the JSON functions", () => {
       { origin: origin() },
     );
     expect(honeypot.status).toBe(200);
-    expect(await honeypot.json()).toMatchObject({ success: true });
+    expect(await honeypot.json()).toEqual({ success: true, held: true, message: HELD_MESSAGE });
     expect(contactsByEmail(e2e.db, botEmail)).toEqual([]);
+    expect(e2e.db.prepare("select reason from held_submissions where email = ?").all(botEmail)).toEqual([{ reason: "honeypot" }]);
   });
 });
 

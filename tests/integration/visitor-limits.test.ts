@@ -9,6 +9,7 @@ import { createFileTransport } from "~/modules/mail/transport.server";
 import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
+import { HELD_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor, VIEWER_COOKIE } from "~/modules/scans/page-door.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
@@ -19,7 +20,7 @@ const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKi
 const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-limits-mail-"));
 afterAll(() => fs.rmSync(mailDir, { recursive: true, force: true }));
 
-describeEachDialect("public form limits: a venue never hits them, a script does", (getDb) => {
+describeEachDialect("public form limits: a venue never hits them, a script's forms are held for review (decision 50)", (getDb) => {
   const logger = pino({ level: "silent" });
   const services = () => {
     const { db } = getDb();
@@ -47,43 +48,52 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
     userAgent: PHONE,
   });
 
-  it("lets 40 identical phones behind one address each send their forms", async () => {
+  /** What a submission came to: "ok" (written), "held" (kept for review) or the error's code. */
+  const outcomeOf = (sending: Promise<{ held?: boolean }>) =>
+    sending.then(
+      (outcome) => (outcome.held ? "held" : "ok"),
+      (error: { code?: string }) => String(error.code),
+    );
+
+  it("lets 40 identical phones behind one address each send their forms, none held", async () => {
     const project = await createProject(getDb().db);
     const sent = await Promise.all(
-      Array.from({ length: 40 }, (_, index) => handleVisitorSubmission(services(), subscribe(project.id, browser(), `guest${index}@example.com`))),
+      Array.from({ length: 40 }, (_, index) => outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, browser(), `guest${index}@example.com`)))),
     );
-    expect(sent).toHaveLength(40);
+    expect(sent).toEqual(Array.from({ length: 40 }, () => "ok"));
     expect(await countFormRefusals(getDb().db, project.id, new Date(0))).toBe(0);
+    expect((await loadProjectAnalytics(getDb().db, project.ownerId, project.id)).heldForReview).toBe(0);
   });
 
-  it("refuses one browser after its allowance, records each refusal for the founder, and leaves other browsers alone", async () => {
+  it("holds one browser's burst from its fourth form within seconds to its last, refuses none, and leaves other browsers alone", async () => {
     const project = await createProject(getDb().db);
     const cookie = browser();
+    const start = Date.now();
     const outcomes: string[] = [];
+    // 30 forms in 4.5 s, then one more a minute later: the browser stays held.
     for (let index = 0; index < 30; index += 1) {
-      outcomes.push(
-        await handleVisitorSubmission(services(), subscribe(project.id, cookie, `spam${index}@example.com`)).then(
-          () => "ok",
-          (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
-        ),
-      );
+      outcomes.push(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, cookie, `spam${index}@example.com`), new Date(start + index * 150))));
     }
-    expect(outcomes.slice(0, VISITOR_FORM_LIMITS.perBrowser.max)).toEqual(Array.from({ length: 10 }, () => "ok"));
-    expect(new Set(outcomes.slice(10))).toEqual(new Set(["rate_limited: Too many submissions from this browser. Please wait a few minutes and try again."]));
-    await expect(handleVisitorSubmission(services(), subscribe(project.id, browser(), "neighbour@example.com"))).resolves.toBeDefined();
+    outcomes.push(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, cookie, "spam-later@example.com"), new Date(start + 60_000))));
+    const burst = VISITOR_FORM_LIMITS.burstPerBrowser.max;
+    expect(outcomes).toEqual([...Array.from({ length: burst }, () => "ok"), ...Array.from({ length: 31 - burst }, () => "held")]);
+    expect(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, browser(), "neighbour@example.com"), new Date(start + 1_000)))).toBe("ok");
 
-    expect(await countFormRefusals(getDb().db, project.id, new Date(0))).toBe(20);
+    expect(await countFormRefusals(getDb().db, project.id, new Date(0))).toBe(0);
     const analytics = await loadProjectAnalytics(getDb().db, project.ownerId, project.id);
-    expect(analytics.refusedLastWeek).toBe(20);
-    expect(analytics.totalSubscribers).toBe(11);
+    expect(analytics.heldForReview).toBe(31 - burst);
+    expect(analytics.totalSubscribers).toBe(burst + 1);
   });
 
   it("gives a copied viewer cookie used from another address its own allowance", async () => {
     const project = await createProject(getDb().db);
     const cookie = browser();
-    for (let index = 0; index < 10; index += 1) await handleVisitorSubmission(services(), subscribe(project.id, cookie, `own${index}@example.com`));
-    await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "own-extra@example.com"))).rejects.toMatchObject({ code: "rate_limited" });
-    await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "copied@example.com", "198.51.100.9"))).resolves.toBeDefined();
+    const at = new Date();
+    for (let index = 0; index < VISITOR_FORM_LIMITS.burstPerBrowser.max; index += 1) {
+      expect(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, cookie, `own${index}@example.com`), at))).toBe("ok");
+    }
+    expect(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, cookie, "own-extra@example.com"), at))).toBe("held");
+    expect(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, cookie, "copied@example.com", "198.51.100.9"), at))).toBe("ok");
   });
 
   it("lets a venue's visitors through after 1,000 invalid posts from their address: only what passes validation spends the network's allowance", async () => {
@@ -116,18 +126,19 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
     await expect(handleVisitorSubmission(services(), subscribe(project.id, cookie, "fixed@example.com"))).resolves.toBeDefined();
   });
 
-  it("treats forged viewer cookies as no cookie: 30 forms with 30 made-up ids from one phone pass only its browser's allowance", async () => {
+  it("treats forged viewer cookies as no cookie: 30 forms with 30 made-up ids from one phone are one browser, held past its burst", async () => {
     const project = await createProject(getDb().db);
+    const at = new Date();
     const outcomes: string[] = [];
     for (let index = 0; index < 30; index += 1) {
       const forged = `${VIEWER_COOKIE}=${(0xf000 + index).toString(16).padStart(32, "0")}`;
-      outcomes.push(await handleVisitorSubmission(services(), subscribe(project.id, forged, `forged${index}@example.com`)).then(() => "ok", (error: { code?: string }) => String(error.code)));
+      outcomes.push(await outcomeOf(handleVisitorSubmission(services(), subscribe(project.id, forged, `forged${index}@example.com`), at)));
     }
-    expect(outcomes.filter((outcome) => outcome === "ok")).toHaveLength(VISITOR_FORM_LIMITS.perBrowser.max);
-    expect(new Set(outcomes.slice(VISITOR_FORM_LIMITS.perBrowser.max))).toEqual(new Set(["rate_limited"]));
+    expect(outcomes.filter((outcome) => outcome === "ok")).toHaveLength(VISITOR_FORM_LIMITS.burstPerBrowser.max);
+    expect(new Set(outcomes.slice(VISITOR_FORM_LIMITS.burstPerBrowser.max))).toEqual(new Set(["held"]));
   });
 
-  it("caps submissions for one e-mail address per project, from any browser, and changes nothing when refusing", async () => {
+  it("holds a sixth form for one e-mail address within the hour, from any browser, and writes nothing else for it", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     const intro = (cookie: string): VisitorSubmission => ({
@@ -136,11 +147,10 @@ describeEachDialect("public form limits: a venue never hits them, a script does"
       values: { name: "Someone", email: "Victim@Example.com", note: "Please call me" },
     });
     for (let index = 0; index < VISITOR_FORM_LIMITS.perEmail.max; index += 1) await handleVisitorSubmission(services(), intro(browser()));
-    await expect(handleVisitorSubmission(services(), intro(browser()))).rejects.toMatchObject({
-      code: "rate_limited",
-      message: "Too many submissions for this e-mail address. Please try again later.",
-    });
+    await expect(handleVisitorSubmission(services(), intro(browser()))).resolves.toEqual({ message: HELD_MESSAGE, held: true });
     const intros = await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute();
     expect(intros).toHaveLength(5);
+    const held = await db.selectFrom("held_submissions").select(["reason", "reason_text", "email"]).where("project_id", "=", project.id).execute();
+    expect(held).toEqual([{ reason: "email", reason_text: expect.stringMatching(/^6 forms for this e-mail address within \d/), email: "victim@example.com" }]);
   });
 });

@@ -6,6 +6,7 @@ import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { toastCopyFailure } from "~/pitch-behaviour/copy-text";
+import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
@@ -27,11 +28,20 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
   const [searchParams] = useSearchParams();
   const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const [submittedName, setSubmittedName] = useState<string | null>(null);
-  const form = useVisitorForm({ intent: "intro", actionData });
+  const form = useVisitorForm({
+    intent: "intro",
+    actionData,
+    onSuccess: (result) => {
+      if (!result.held) return;
+      toastConfirmation("intro", result);
+      onClose();
+    },
+  });
 
   // With JavaScript the blurb comes back with the fetcher; without, the server redirected to `?sent=1` and
   // the root loader carries it from a one-shot cookie.
-  const fetched = form.fetcher.data?.ok ? (form.fetcher.data.blurb ?? "") : null;
+  // A form held for review (decision 50) has no blurb: its answer is a toast, as the other forms' are.
+  const fetched = form.fetcher.data?.ok && !form.fetcher.data.held ? (form.fetcher.data.blurb ?? "") : null;
   const flashed = searchParams.get("sent") === "1" ? (rootData?.introBlurb ?? null) : null;
   const blurb = form.busy ? null : (fetched ?? flashed);
 

@@ -20,7 +20,7 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
     // Closing unmounts the form, which resets it.
     onSuccess: (result) => {
       toastConfirmation("subscribe", result);
-      if (slug) rememberFollowing(savedListStorage(), slug);
+      if (slug && !result.held) rememberFollowing(savedListStorage(), slug);
       onClose();
     },
   });

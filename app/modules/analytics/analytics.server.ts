@@ -4,6 +4,7 @@ import { dialectOf, utcDayOf } from "~/db/dialect.server";
 import { DomainError } from "~/modules/errors.server";
 import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
+import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
 import { ALL_SOURCES, DIRECT, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
 import { isRecordId } from "~/modules/http/id-shape";
@@ -44,7 +45,9 @@ export type ProjectAnalytics = {
   peopleShare: number;
   /** Per QR code, the plain link and (when it holds anything) actions that cannot be attributed (decision 16). */
   funnel: FunnelRow[];
-  /** Public form submissions refused by a limit in the last 7 days (decision 16): nothing is refused silently. */
+  /** Public forms held for the founder's review now (decision 50): counted nowhere else until accepted. */
+  heldForReview: number;
+  /** Public forms refused beyond the ceilings on held forms in the last 7 days (decision 50): a flood's overflow. */
   refusedLastWeek: number;
   /** Page loads not counted as scans, by reason (decision 15). */
   excluded: { bots: number; previews: number; prefetches: number; ownerViews: number };
@@ -72,7 +75,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const cutoff = new Date(now.getTime() - 48 * HOUR).toISOString();
   const since = new Date(now.getTime() - HISTORY_DAYS * 24 * HOUR).toISOString();
   const day = utcDayOf(dialectOf(db), "hour");
-  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -99,6 +102,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       .execute(),
     db.selectFrom("source_stats").selectAll().where("project_id", "=", project.id).execute(),
     countFormRefusals(db, project.id, new Date(now.getTime() - 7 * 24 * HOUR)),
+    countHeldSubmissions(db, project.id),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -131,6 +135,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     peopleShare: conversionRate(peopleWhoActed, uniqueScans),
     funnel: funnelRows(codes, sources),
     refusedLastWeek,
+    heldForReview,
     excluded: {
       bots: Number(stats?.excluded_bots ?? 0),
       previews: Number(stats?.excluded_previews ?? 0),

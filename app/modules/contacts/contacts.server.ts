@@ -14,7 +14,15 @@ import { ownerEmailOf, requireViewableProject } from "~/modules/projects/project
 import { countSourceAction, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
 /** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
-export type VisitorContext = { userId: string | null; identity?: VisitorIdentity };
+export type VisitorContext = {
+  userId: string | null;
+  identity?: VisitorIdentity;
+  /**
+   * A form held for review and accepted later (decision 50): when the person sent it and where they came from then,
+   * written instead of the time of the write and the identity's current source.
+   */
+  sent?: { at: Date; source: string };
+};
 
 /** The text a founder can forward as-is to whoever should meet this person. */
 export function buildIntroBlurb(input: Pick<IntroInput, "name" | "roleTags" | "linkedinUrl" | "note">, projectTitle: string): string {
@@ -85,11 +93,11 @@ export async function submitIntro(
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
   const blurb = buildIntroBlurb(input, project.title);
-  const now = new Date().toISOString();
+  const now = (visitor.sent?.at ?? new Date()).toISOString();
   const { email } = input;
   const contactId = await db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: INTRO_SENT_MESSAGE, blurb });
-    const source = await resolveSource(trx, project.id, visitor.identity);
+    const source = visitor.sent?.source ?? (await resolveSource(trx, project.id, visitor.identity));
     const profile = { roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note };
     const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Intro", userId: visitor.userId, source, at: now }, profile);
     if (!contact.created) {
@@ -174,8 +182,8 @@ export async function subscribeToUpdates(
   const { email } = input;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SUBSCRIBED_MESSAGE });
-    const source = await resolveSource(trx, project.id, visitor.identity);
-    const now = new Date().toISOString();
+    const source = visitor.sent?.source ?? (await resolveSource(trx, project.id, visitor.identity));
+    const now = (visitor.sent?.at ?? new Date()).toISOString();
     const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Subscriber", userId: visitor.userId, source, at: now }, { subscribed: true });
     // Row-level: of concurrent writers, only the one whose update finds the contact unsubscribed turns it on.
     const turnedOn =

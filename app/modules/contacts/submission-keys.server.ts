@@ -4,8 +4,8 @@ import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { HONEYPOT_FIELD, type VisitorIntent } from "./visitor-form-rules";
 
-/** What a repeated submission is answered: the first one's message (and intro blurb). */
-export type RecordedOutcome = { message: string; blurb?: string };
+/** What a repeated submission is answered: the first one's message (and intro blurb), and whether it was held for review. */
+export type RecordedOutcome = { message: string; blurb?: string; held?: boolean };
 
 /**
  * Claims a submission inside its own transaction, before anything else is written: the idempotency key (when it

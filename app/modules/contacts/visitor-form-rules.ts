@@ -40,12 +40,18 @@ export function visitorIntentOf(value: unknown): VisitorIntent {
  * What the pitch page's forms answer; an intro's success carries the forwardable blurb, and every success what
  * happens next (`NEXT_STEPS`, sent by the server so the anonymous page's script does not carry the words).
  */
-export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string; next?: string }>;
+export type VisitorActionResult = FormResult<VisitorIntent, { blurb?: string; next?: string; held?: boolean }>;
 
 /** The spec's success toasts. */
 export const SUBSCRIBED_MESSAGE = "You're on the list—weekly Friday digest, unsub anytime.";
 export const SIGNAL_RECORDED_MESSAGE = "Signal of interest recorded!";
 export const INTRO_SENT_MESSAGE = "Intro request sent!";
+
+/**
+ * What a form held for the founder's review answers (decision 50), instead of a success it has not had: it is
+ * kept, and reaches the founders once they have looked at it. No next step follows it.
+ */
+export const HELD_MESSAGE = "Thanks — we'll check this and pass it on to the founders.";
 
 /**
  * What happens next, said after each spec confirmation (issue 23) by both renderers: in the toasts, the intro's

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isStorableText } from "~/modules/forms/storable-text";
@@ -197,6 +198,8 @@ export type LeadInbox = {
   events: string[];
   /** When the owner last looked before this sitting (null during the first): leads first seen after it are new. */
   previousVisitAt: string | null;
+  /** Forms held for the owner's review (decision 50): not leads until accepted. */
+  heldForReview: number;
 };
 
 /**
@@ -222,11 +225,12 @@ export async function openLeadInbox(
     if (since) query = query.where("first_seen_at", ">", since);
     return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
   };
-  const [leads, total, newSinceLastVisit, codes] = await Promise.all([
+  const [leads, total, newSinceLastVisit, codes, heldForReview] = await Promise.all([
     toLeadViews(db, project.id, page),
     countLeads(null),
     previousVisitAt ? countLeads(previousVisitAt) : null,
     db.selectFrom("qr_codes").select(["label", "event_tag"]).where("project_id", "=", project.id).orderBy("created_at").execute(),
+    countHeldSubmissions(db, project.id),
   ]);
   return {
     project: { id: project.id, title: project.title, slug: project.slug },
@@ -236,6 +240,7 @@ export async function openLeadInbox(
     newSinceLastVisit: newSinceLastVisit ?? total,
     events: [...new Set([...codes.map((code) => code.event_tag ?? code.label), DIRECT_EVENT])],
     previousVisitAt,
+    heldForReview,
   };
 }
 

@@ -5,16 +5,43 @@ import { DomainError } from "~/modules/errors.server";
 export type RateLimitRule = { windowSeconds: number; max: number; message: string };
 
 /**
- * The public forms' limits (decision 16): a venue never hits them, a script does.
- * - Per browser and project: a person sends a handful of forms (an intro, a subscription, a signal, a retry).
- * - Per network address, across projects: a ceiling for a hall of several hundred phones behind one NAT.
- *   400 people each sending two forms within ten minutes is 800; the ceiling is 1,000.
- * - Per target e-mail address and project: one address cannot be flooded with confirmations.
+ * The public forms' limits (decision 16, decision 50). Past one of them a form is not refused but held for the
+ * founder's review (kept, counted nowhere until accepted), so a limit may err towards holding; none may catch a
+ * real person in the ordinary case.
+ * - A burst per browser and project: a person sends an intro, a subscription and a signal within seconds at most;
+ *   a fourth form within 10 seconds is a script.
+ * - Per browser and project over ten minutes: a staff phone typing in one walk-up every 10 to 15 seconds sends 40 to
+ *   60; 60 is the line (one form every 10 seconds, sustained).
+ * - Per network address, across projects: a hall of several hundred phones behind one NAT. 400 people each sending
+ *   two forms within ten minutes is 800; the line is 1,000.
+ * - Per target e-mail address and project: one address cannot be flooded with confirmations (a held form mails
+ *   nobody).
  */
 export const VISITOR_FORM_LIMITS = {
-  perBrowser: { windowSeconds: 10 * 60, max: 10, message: "Too many submissions from this browser. Please wait a few minutes and try again." },
+  burstPerBrowser: { windowSeconds: 10, max: 3, message: "Too many submissions from this browser within seconds." },
+  perBrowser: { windowSeconds: 10 * 60, max: 60, message: "Too many submissions from this browser. Please wait a few minutes and try again." },
   perAddress: { windowSeconds: 10 * 60, max: 1_000, message: "Too many submissions from your network. Please wait a few minutes and try again." },
   perEmail: { windowSeconds: 60 * 60, max: 5, message: "Too many submissions for this e-mail address. Please try again later." },
+} as const satisfies Record<string, RateLimitRule>;
+
+/** A form sent sooner than this after its browser opened the page was not typed by a person (decision 50). */
+export const FASTEST_HUMAN_FORM_MS = 3_000;
+
+/**
+ * Once one of its forms is held, the same browser's forms are held for this long: a flood is held from its first
+ * suspicious form to its last, however fast or slow it goes on (decision 50).
+ */
+export const HELD_BROWSER_MS = 10 * 60 * 1000;
+
+/**
+ * Where storing a held form would itself be the abuse (a script filling the database with 64 KB forms): held rows
+ * per network address and per browser an hour. Beyond them a form is refused (429) and only tallied for the
+ * founder, as every limit was before decision 50. 300 held an hour from one address is a flood the founder can
+ * still read; a browser's 100 is more than any person sends in a day.
+ */
+export const HELD_FORM_CEILINGS = {
+  perAddress: { windowSeconds: 60 * 60, max: 300, message: "Too many submissions from your network. Please wait a while and try again." },
+  perBrowser: { windowSeconds: 60 * 60, max: 100, message: "Too many submissions from this browser. Please wait a while and try again." },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
@@ -118,6 +145,19 @@ export async function takeFromAllowance(
   rule: Pick<RateLimitRule, "windowSeconds" | "max">,
   now = Date.now(),
 ): Promise<boolean> {
+  return (await countInWindow(db, key, rule, now)).count <= rule.max;
+}
+
+/**
+ * Counts one hit against `key` in a fixed window, as `takeFromAllowance` does; resolves the window's count with
+ * this hit and when the window began (epoch ms), so a limit can say what it saw ("12 forms within 40 seconds").
+ */
+export async function countInWindow(
+  db: Kysely<Database>,
+  key: string,
+  rule: Pick<RateLimitRule, "windowSeconds">,
+  now = Date.now(),
+): Promise<{ count: number; windowStartedAt: number }> {
   const windowStart = now - rule.windowSeconds * 1000;
   const row = await db
     .insertInto("form_rate_limits")
@@ -128,7 +168,7 @@ export async function takeFromAllowance(
         window_started_at: sql`case when form_rate_limits.window_started_at <= ${windowStart} then ${now} else form_rate_limits.window_started_at end`,
       }),
     )
-    .returning("count")
+    .returning(["count", "window_started_at"])
     .executeTakeFirstOrThrow();
-  return Number(row.count) <= rule.max;
+  return { count: Number(row.count), windowStartedAt: Number(row.window_started_at) };
 }

@@ -67,11 +67,11 @@ export async function recordSignal(
     if (!tier) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
     // Where the founder met this visitor: the event of the QR code they came through (SPEC.md "Met at {event source}").
     // The lead inbox also names the plain link; the signal's event source is a QR code's event only.
-    const source = await resolveSource(trx, project.id, visitor.identity);
+    const source = visitor.sent?.source ?? (await resolveSource(trx, project.id, visitor.identity));
     const leadEvent = await leadEventOf(trx, project.id, source);
     const eventSource = leadEvent === DIRECT_EVENT ? null : leadEvent;
 
-    const now = new Date().toISOString();
+    const now = (visitor.sent?.at ?? new Date()).toISOString();
     const { id: contactId } = await findOrCreateContact(trx, project.id, {
       name: input.name,
       email: input.email,

@@ -2,12 +2,12 @@ import type { Transaction } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import type { core } from "zod/mini";
 import type { AppServices } from "~/services.server";
-import type { Database } from "~/db/schema";
+import type { Database, HoldReason } from "~/db/schema";
 import { isUniqueViolation } from "~/db/normalize.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { submitIntro, subscribeToUpdates, type VisitorContext } from "~/modules/contacts/contacts.server";
-import { introSchema } from "~/modules/contacts/intro-form";
-import { subscribeSchema } from "~/modules/contacts/subscribe-form";
+import { introSchema, type IntroInput } from "~/modules/contacts/intro-form";
+import { subscribeSchema, type SubscribeInput } from "~/modules/contacts/subscribe-form";
 import {
   answerToRepeat,
   parseSubmissionKey,
@@ -15,10 +15,13 @@ import {
   recordSubmissionKey,
   submissionFingerprint,
   type ClaimSubmission,
+  type RecordedOutcome,
 } from "~/modules/contacts/submission-keys.server";
 import {
   NEXT_STEPS,
   FAILURE_MESSAGES,
+  FIELD_ORDER,
+  HELD_MESSAGE,
   HONEYPOT_FIELD,
   INTRO_SENT_MESSAGE,
   ROLE_TAGS,
@@ -36,10 +39,21 @@ import { isRecordId } from "~/modules/http/id-shape";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { recordFormRefusal, type RefusalReason } from "~/modules/rate-limit/form-refusals.server";
-import { retryAfterSeconds, takeFromAllowance, VISITOR_FORM_LIMITS, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import {
+  countInWindow,
+  FASTEST_HUMAN_FORM_MS,
+  HELD_BROWSER_MS,
+  HELD_FORM_CEILINGS,
+  retryAfterSeconds,
+  takeFromAllowance,
+  VISITOR_FORM_LIMITS,
+} from "~/modules/rate-limit/rate-limit.server";
+import { resolveSource } from "~/modules/analytics/sources.server";
+import { holdSubmission, latestHeldFromBrowser } from "~/modules/held/held-submissions.server";
+import { readProjectOwnerId } from "~/modules/scans/scans.server";
 import { findViewableProjectRefBySlug } from "~/modules/projects/projects.server";
 import { announce } from "~/modules/realtime/project-events.server";
-import { signalSchema } from "~/modules/signals/signal-form";
+import { signalSchema, type SignalInput } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 
 /**
@@ -74,7 +88,7 @@ export async function postVisitorForm(
   if (!project) return { project: null };
 
   let outcome: VisitorOutcome | null = null;
-  const submit: FormIntent<{ blurb?: string; next?: string }, SubmittedValues> = {
+  const submit: FormIntent<{ blurb?: string; next?: string; held?: boolean }, SubmittedValues> = {
     read: readVisitorForm,
     echo: (posted) => submittedValues(readVisitorForm(posted)),
     failureMessage: FAILURE_MESSAGES[intent],
@@ -90,6 +104,8 @@ export async function postVisitorForm(
         userAgent: request.headers.get("user-agent"),
         idempotencyKey,
       });
+      // A held form's answer says what happens to it instead; the next step follows only what happened.
+      if (outcome.held) return { message: outcome.message, held: true };
       return { message: outcome.message, blurb: outcome.blurb, next: NEXT_STEPS[intent] };
     },
   };
@@ -137,7 +153,7 @@ export async function answerVisitorJson<S extends core.$ZodType<VisitorJsonBody>
       cookieHeader: request.headers.get("cookie"),
       userAgent: request.headers.get("user-agent"),
     });
-    return { success: true, message: outcome.message, blurb: outcome.blurb };
+    return { success: true, message: outcome.message, blurb: outcome.blurb, ...(outcome.held ? { held: true } : {}) };
   });
 }
 
@@ -158,19 +174,59 @@ export type VisitorSubmission = {
   idempotencyKey?: string | null;
 };
 
-export type VisitorOutcome = { message: string; blurb?: string };
+export type VisitorOutcome = RecordedOutcome;
+
+/** A form's fields as its schema parsed them, with its intent. */
+export type ValidSubmission =
+  | { intent: "intro"; input: IntroInput }
+  | { intent: "subscribe"; input: SubscribeInput }
+  | { intent: "signal"; input: SignalInput };
+
+/** The form's own schema; throws `invalid_input` with the spec's messages. */
+export function validateSubmission(intent: VisitorIntent, values: Record<string, unknown>): ValidSubmission {
+  const invalid = (checked: { formError: string; fieldErrors: Record<string, string> }) => new DomainError("invalid_input", checked.formError, checked.fieldErrors);
+  switch (intent) {
+    case "intro": {
+      const checked = validate(introSchema, values);
+      if (!checked.ok) throw invalid(checked);
+      return { intent, input: checked.data };
+    }
+    case "subscribe": {
+      const checked = validate(subscribeSchema, values);
+      if (!checked.ok) throw invalid(checked);
+      return { intent, input: checked.data };
+    }
+    case "signal": {
+      const checked = validate(signalSchema, values);
+      if (!checked.ok) throw invalid(checked);
+      return { intent, input: checked.data };
+    }
+  }
+}
+
+const HELD_OUTCOME: VisitorOutcome = { message: HELD_MESSAGE, held: true };
+
+/** Thrown inside the write's transaction to roll it back when the form is to be held instead. */
+class HoldInstead extends Error {
+  constructor(readonly verdict: HoldVerdict) {
+    super("held for review");
+  }
+}
 
 /**
  * One entry point for the three public forms, used by the page's form action and by the JSON endpoints:
- * an idempotency key already answered, the honeypot, the form's schema, then the domain write, whose transaction
- * first claims the key (a concurrent request with the same key waits for this one) and then takes the limits
- * (per network address, per browser, per target e-mail), so a replay, a refused write and a rolled-back one take
- * nothing (decision 41). The schema runs here rather than before (as `handleFormAction` does for other forms)
- * because the key and the honeypot come first. Throws DomainError on bad input.
+ * an idempotency key already answered, the form's schema, then the domain write, whose transaction first claims
+ * the key (a concurrent request with the same key waits for this one) and then counts the form against the limits
+ * (per network address, per browser, per target e-mail) and the hidden field and speed checks (decision 50). A
+ * form that trips one is not refused: that transaction is rolled back and the form is held for the founder's review
+ * in another one, which claims the key, counts it and keeps it, up to the ceilings on held forms (beyond them it
+ * is refused and tallied). A replay, an invalid post and a rolled-back write take nothing (decision 41). The
+ * project owner's own forms are never held. Throws DomainError on bad input.
  */
 export async function handleVisitorSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "webhooks">,
   submission: VisitorSubmission,
+  now = new Date(),
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
   const { projectId, intent } = submission;
@@ -185,43 +241,79 @@ export async function handleVisitorSubmission(
   };
   const earlier = await answerAsRecorded();
   if (earlier) return earlier;
-  if (submission.honeypot) {
-    // Answer like a success so a script learns nothing; store nothing.
-    services.logger.warn({ intent }, "honeypot filled: submission dropped");
-    return { message: successMessage(intent), ...(intent === "intro" ? { blurb: "" } : {}) };
-  }
-  const identity = services.pageDoor.identify(projectId, {
-    cookieHeader: submission.cookieHeader,
-    clientAddress: submission.clientIp,
-    userAgent: submission.userAgent,
-  });
+  const valid = validateSubmission(intent, submission.values);
+  const identity = services.pageDoor.identify(
+    projectId,
+    { cookieHeader: submission.cookieHeader, clientAddress: submission.clientIp, userAgent: submission.userAgent },
+    now,
+  );
   const visitor: VisitorContext = { ...submission.visitor, identity };
+  const byOwner = submission.visitor.userId !== null && (await readProjectOwnerId(db, projectId)) === submission.visitor.userId;
 
   // A browser is its viewer cookie on its address (a copied cookie used elsewhere gets its own allowance), or
   // its address hash when it keeps no cookie.
-  const browserKey = identity.viewerFingerprint ? `${identity.viewerFingerprint}:${identity.addressHash}` : identity.addressHash;
-  let refusedBy: RefusalReason | null = null;
-  const limit = async (trx: Transaction<Database>, reason: RefusalReason, limitKey: string, rule: RateLimitRule) => {
-    if (!(await takeFromAllowance(trx, limitKey, rule))) {
-      refusedBy = reason;
-      throw new DomainError("rate_limited", rule.message, {}, retryAfterSeconds(rule));
-    }
+  const browserKey = identity.viewerFingerprint ? `${identity.viewerFingerprint}:${identity.addressHash}` : (identity.addressHash ?? "");
+  const screen = (trx: Transaction<Database>) =>
+    screenSubmission(trx, {
+      projectId,
+      browserKey,
+      clientIp: submission.clientIp,
+      email: valid.input.email,
+      viewerFingerprint: identity.viewerFingerprint,
+      honeypot: submission.honeypot,
+      byOwner,
+      now,
+    });
+  const claimKey = async (trx: Transaction<Database>, outcome: RecordedOutcome) => {
+    if (key && fingerprint) await recordSubmissionKey(trx, { projectId, key, intent, fingerprint }, outcome);
   };
-  const claimFor =
-    (email: string): ClaimSubmission =>
-    async (trx, outcome) => {
-      if (key && fingerprint) await recordSubmissionKey(trx, { projectId, key, intent, fingerprint }, outcome);
-      await limit(trx, "address", `form:address:${submission.clientIp}`, VISITOR_FORM_LIMITS.perAddress);
-      await limit(trx, "browser", `form:browser:${projectId}:${browserKey}`, VISITOR_FORM_LIMITS.perBrowser);
-      await limit(trx, "email", `form:email:${projectId}:${email}`, VISITOR_FORM_LIMITS.perEmail);
-    };
+  const claim: ClaimSubmission = async (trx, outcome) => {
+    await claimKey(trx, outcome);
+    const verdict = await screen(trx);
+    if (verdict) throw new HoldInstead(verdict);
+  };
 
+  let refusedBy: RefusalReason | null = null;
   try {
-    const outcome = await writeSubmission(services, submission, visitor, claimFor);
-    // What the write queued (mail, webhooks) leaves now rather than at the workers' next tick.
-    services.mail.wake();
-    services.webhooks.wake();
-    return outcome;
+    try {
+      const outcome = await writeSubmission(services, projectId, valid, visitor, claim);
+      // What the write queued (mail, webhooks) leaves now rather than at the workers' next tick.
+      services.mail.wake();
+      services.webhooks.wake();
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof HoldInstead)) throw error;
+      const source = await resolveSource(db, projectId, identity);
+      await db.transaction().execute(async (trx) => {
+        await claimKey(trx, HELD_OUTCOME);
+        // Counted in every window as any form is, so the same browser's next forms see it.
+        const verdict = (await screen(trx)) ?? error.verdict;
+        for (const [ceiling, limitKey, rule] of [
+          ["address", `held:address:${submission.clientIp}`, HELD_FORM_CEILINGS.perAddress],
+          ["browser", `held:browser:${projectId}:${browserKey}`, HELD_FORM_CEILINGS.perBrowser],
+        ] as const) {
+          if (!(await takeFromAllowance(trx, limitKey, rule, now.getTime()))) {
+            refusedBy = ceiling;
+            throw new DomainError("rate_limited", rule.message, {}, retryAfterSeconds(rule));
+          }
+        }
+        await holdSubmission(trx, {
+          projectId,
+          intent,
+          name: valid.input.name,
+          email: valid.input.email,
+          fields: fieldsAsSent(intent, submission.values),
+          reason: verdict.reason,
+          reasonText: verdict.text,
+          source,
+          userId: submission.visitor.userId,
+          browserKey,
+          receivedAt: now,
+        });
+      });
+      services.logger.info({ intent, reason: error.verdict.reason }, "visitor form held for review");
+      return HELD_OUTCOME;
+    }
   } catch (error) {
     // Counted once the refused transaction is rolled back (on SQLite its one connection is free only then).
     if (refusedBy) await recordFormRefusal(db, projectId, refusedBy);
@@ -232,39 +324,106 @@ export async function handleVisitorSubmission(
   }
 }
 
-async function writeSubmission(
+/** The form's own fields as the visitor sent them (nothing else a script may have added), to be validated again on accept. */
+function fieldsAsSent(intent: VisitorIntent, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(FIELD_ORDER[intent].filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
+}
+
+type HoldVerdict = { reason: HoldReason; text: string };
+
+/**
+ * Counts one form against the limits, inside its transaction, and says why it is to be held, or null (decision 50):
+ * the hidden field filled in, sent within seconds of opening the page, a burst from one browser, a limit per browser,
+ * network or e-mail address, or a browser whose form was held minutes ago. Every window counts the form whatever
+ * the verdict, so a flood is seen however it is answered. The owner's own forms are counted and never held.
+ */
+async function screenSubmission(
+  trx: Transaction<Database>,
+  form: { projectId: string; browserKey: string; clientIp: string; email: string; viewerFingerprint: string | null; honeypot: string; byOwner: boolean; now: Date },
+): Promise<HoldVerdict | null> {
+  const at = form.now.getTime();
+  const windows = {
+    address: await countInWindow(trx, `form:address:${form.clientIp}`, VISITOR_FORM_LIMITS.perAddress, at),
+    burst: await countInWindow(trx, `form:burst:${form.projectId}:${form.browserKey}`, VISITOR_FORM_LIMITS.burstPerBrowser, at),
+    browser: await countInWindow(trx, `form:browser:${form.projectId}:${form.browserKey}`, VISITOR_FORM_LIMITS.perBrowser, at),
+    email: await countInWindow(trx, `form:email:${form.projectId}:${form.email}`, VISITOR_FORM_LIMITS.perEmail, at),
+  };
+  if (form.byOwner) return null;
+  const within = (windowStartedAt: number) => inWords(at - windowStartedAt);
+  if (form.honeypot) return { reason: "honeypot", text: "The hidden field only scripts see was filled in" };
+  const opened = form.viewerFingerprint ? await latestPageLoad(trx, form.projectId, form.viewerFingerprint) : null;
+  if (opened !== null && at - opened >= 0 && at - opened < FASTEST_HUMAN_FORM_MS) {
+    return { reason: "speed", text: `Sent ${inWords(at - opened)} after the page was opened` };
+  }
+  if (windows.burst.count > VISITOR_FORM_LIMITS.burstPerBrowser.max) {
+    return { reason: "burst", text: `${windows.burst.count} forms from one browser within ${within(windows.burst.windowStartedAt)}` };
+  }
+  if (windows.browser.count > VISITOR_FORM_LIMITS.perBrowser.max) {
+    return { reason: "browser", text: `${windows.browser.count} forms from one browser within ${within(windows.browser.windowStartedAt)}` };
+  }
+  if (windows.address.count > VISITOR_FORM_LIMITS.perAddress.max) {
+    return { reason: "address", text: `${windows.address.count.toLocaleString("en-US")} forms from one network address within ${within(windows.address.windowStartedAt)}` };
+  }
+  if (windows.email.count > VISITOR_FORM_LIMITS.perEmail.max) {
+    return { reason: "email", text: `${windows.email.count} forms for this e-mail address within ${within(windows.email.windowStartedAt)}` };
+  }
+  const heldBefore = await latestHeldFromBrowser(trx, form.projectId, form.browserKey, new Date(at - HELD_BROWSER_MS));
+  if (heldBefore) return { reason: "held_browser", text: `Sent ${inWords(at - heldBefore.getTime())} after another form from this browser was held` };
+  return null;
+}
+
+/** When this browser last opened the project's page, as the door counted it (epoch ms), or null. */
+async function latestPageLoad(trx: Transaction<Database>, projectId: string, viewerFingerprint: string): Promise<number | null> {
+  const row = await trx
+    .selectFrom("scans")
+    .select("scanned_at")
+    .where("project_id", "=", projectId)
+    .where("viewer_fingerprint", "=", viewerFingerprint)
+    .orderBy("scanned_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Date.parse(String(row.scanned_at)) : null;
+}
+
+/** "0.4 seconds", "12 seconds", "3 minutes": a span as the founder reads it. */
+function inWords(milliseconds: number): string {
+  const ms = Math.max(0, milliseconds);
+  if (ms < 10_000) {
+    const seconds = Math.round(ms / 100) / 10;
+    return `${seconds} ${seconds === 1 ? "second" : "seconds"}`;
+  }
+  if (ms < 120_000) return `${Math.round(ms / 1000)} seconds`;
+  return `${Math.round(ms / 60_000)} minutes`;
+}
+
+/**
+ * The domain write of a valid form, as a visitor's post or as a held form the founder accepts (`visitor.sent`
+ * then carries its original time and source); `claim` runs first inside the write's transaction.
+ */
+export async function writeSubmission(
   services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks">,
-  submission: VisitorSubmission,
+  projectId: string,
+  valid: ValidSubmission,
   visitor: VisitorContext,
-  claimFor: (email: string) => ClaimSubmission,
+  claim: ClaimSubmission,
 ): Promise<VisitorOutcome> {
   const { db } = services.database;
-  switch (submission.intent) {
+  switch (valid.intent) {
     case "intro": {
-      const input = validate(introSchema, submission.values);
-      if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await submitIntro(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
+      const result = await submitIntro(db, services.mailLinks, projectId, valid.input, visitor, claim);
       // Booth screens reread on it, as on a signal's "wall" event.
-      await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
+      await announce(services.events, services.logger, { projectId, kind: "activity" });
       return { message: INTRO_SENT_MESSAGE, blurb: result.blurb };
     }
     case "subscribe": {
-      const input = validate(subscribeSchema, submission.values);
-      if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      await subscribeToUpdates(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
-      await announce(services.events, services.logger, { projectId: submission.projectId, kind: "activity" });
+      await subscribeToUpdates(db, services.mailLinks, projectId, valid.input, visitor, claim);
+      await announce(services.events, services.logger, { projectId, kind: "activity" });
       return { message: SUBSCRIBED_MESSAGE };
     }
     case "signal": {
-      const input = validate(signalSchema, submission.values);
-      if (!input.ok) throw new DomainError("invalid_input", input.formError, input.fieldErrors);
-      const result = await recordSignal(db, services.mailLinks, submission.projectId, input.data, visitor, claimFor(input.data.email));
+      const result = await recordSignal(db, services.mailLinks, projectId, valid.input, visitor, claim);
       await announce(services.events, services.logger, { projectId: result.projectId, kind: "wall" });
       return { message: SIGNAL_RECORDED_MESSAGE };
     }
   }
-}
-
-function successMessage(intent: VisitorIntent): string {
-  return intent === "intro" ? INTRO_SENT_MESSAGE : intent === "subscribe" ? SUBSCRIBED_MESSAGE : SIGNAL_RECORDED_MESSAGE;
 }

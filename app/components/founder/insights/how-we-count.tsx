@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { Info } from "lucide-react";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
@@ -43,13 +44,21 @@ export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
           </dd>
         </div>
         <div>
-          <dt className="font-semibold text-slate-950">Refused submissions</dt>
+          <dt className="font-semibold text-slate-950">Held for review</dt>
           <dd className="mt-1">
-            <strong className="font-semibold text-slate-950">
-              {plural(analytics.refusedLastWeek, "submission")} refused as likely automated in the last 7 days.
-            </strong>{" "}
-            A browser may send 10 forms in 10 minutes, an e-mail address 5 in an hour, and one network 1,000 in 10
-            minutes: a busy venue stays far below these, a script does not.
+            <Link to={`/project/${analytics.project.id}/leads/held`} className="font-semibold text-brand-700 underline underline-offset-2">
+              {analytics.heldForReview.toLocaleString("en-US")} held for review
+            </Link>
+            {analytics.refusedLastWeek ? (
+              <>
+                {" "}
+                · <strong className="font-semibold text-slate-950">{plural(analytics.refusedLastWeek, "form")} refused</strong> in the last 7 days
+                beyond the hourly ceiling on held forms
+              </>
+            ) : null}
+            . A form with the hidden field filled in, sent within seconds of opening the page, or past a limit (4 forms
+            from one browser within 10 seconds, 60 within 10 minutes, 1,000 from one network within 10 minutes, 5 for
+            one e-mail address within an hour) is kept apart, counted nowhere, until you accept or discard it.
           </dd>
         </div>
         <div>

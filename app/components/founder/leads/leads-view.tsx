@@ -1,4 +1,4 @@
-import { ChevronRight, Contact, Download, Inbox, SearchX, Settings2 } from "lucide-react";
+import { ChevronRight, Contact, Download, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
 import { Form, Link } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { inputClass, labelClass } from "~/components/ui/form-fields";
@@ -63,6 +63,12 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
           <Settings2 aria-hidden className="size-4" />
           Alerts &amp; webhooks
         </Link>
+        {inbox.heldForReview ? (
+          <Link to={`${base}/leads/held`} className={secondaryButtonClass}>
+            <ShieldAlert aria-hidden className="size-4" />
+            {inbox.heldForReview.toLocaleString("en-US")} held for review
+          </Link>
+        ) : null}
       </div>
 
       {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}

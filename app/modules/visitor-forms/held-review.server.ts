@@ -1,0 +1,31 @@
+import type { AppServices } from "~/services.server";
+import { readHeldSubmission, takeHeldSubmission } from "~/modules/held/held-submissions.server";
+import { validateSubmission, writeSubmission } from "./visitor-submission.server";
+
+/**
+ * The founder accepts a held form (decision 50): it is written as the visitor's post would have been, with the
+ * time they sent it and the code they came through then, and everything a form's write does happens now: the
+ * lead, its counters and funnel row, the booth's line, the webhooks, the founder's alert and the visitor's mail
+ * (an intro's copy, a subscription's welcome, a signal's confirmation). The held row is taken in the same
+ * transaction, so it is written once however many times it is accepted. Only the project's owner may; a form
+ * whose schema has since changed (a tier removed) is answered with the schema's error and stays held.
+ */
+export async function acceptHeldSubmission(
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "webhooks">,
+  ownerId: string,
+  projectId: string,
+  heldId: string,
+): Promise<{ name: string }> {
+  const held = await readHeldSubmission(services.database.db, ownerId, projectId, heldId);
+  const valid = validateSubmission(held.intent, held.submitted_fields);
+  await writeSubmission(
+    services,
+    held.project_id,
+    valid,
+    { userId: held.user_id, sent: { at: new Date(held.received_at), source: held.source } },
+    (trx) => takeHeldSubmission(trx, held.project_id, held.id),
+  );
+  services.mail.wake();
+  services.webhooks.wake();
+  return { name: held.name };
+}

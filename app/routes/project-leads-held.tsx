@@ -1,0 +1,55 @@
+import { readFormData } from "~/modules/http/form-body.server";
+import { HeldForReviewView } from "~/components/founder/leads/held-for-review-view";
+import { requireSessionUser } from "~/modules/auth/session.server";
+import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { heldReviewSchema, type HeldReviewInput, type HeldReviewIntent } from "~/modules/held/held-forms";
+import { discardHeldSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { acceptHeldSubmission } from "~/modules/visitor-forms/held-review.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/project-leads-held";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Held for review: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
+
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  const { auth, database, flashCookie } = context.services;
+  const user = await requireSessionUser(auth, request, url);
+  const list = await orRedirectToMyProjects(flashCookie, () => listHeldSubmissions(database.db, user.id, params.id));
+  return { ...list, now: new Date().toISOString() };
+}
+
+const REVIEW_INTENTS = ["accept", "discard"] as const;
+
+/** POST intent=accept|discard with heldId: only the project's owner may (the domain functions check it). */
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const { auth, database } = context.services;
+  const user = await requireSessionUser(auth, request, url);
+  const form = await readFormData(request);
+  return handleFormAction<HeldReviewIntent>({
+    form,
+    logger: context.logger,
+    intent: intentOf(form, REVIEW_INTENTS),
+    intents: {
+      accept: {
+        schema: heldReviewSchema,
+        failureMessage: "Failed to accept the submission",
+        run: async (input: HeldReviewInput) => {
+          const accepted = await acceptHeldSubmission(context.services, user.id, params.id, input.heldId);
+          return { message: `Accepted: ${accepted.name} is now in your leads` };
+        },
+      },
+      discard: {
+        schema: heldReviewSchema,
+        failureMessage: "Failed to discard the submission",
+        run: async (input: HeldReviewInput) => {
+          await discardHeldSubmission(database.db, user.id, params.id, input.heldId);
+          return { message: "Discarded" };
+        },
+      },
+    },
+  });
+}
+
+export default function ProjectLeadsHeld({ loaderData, actionData }: Route.ComponentProps) {
+  return <HeldForReviewView {...loaderData} actionData={actionData} />;
+}
