@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { insertProject, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { insertProject, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { newClientContext, nextClientAddress, waitForHydration } from "./support";
 
@@ -81,6 +81,7 @@ describe("booth mode", () => {
     const { context: visitor } = await newClientContext(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
     const visitorPage = await visitor.newPage();
     await visitorPage.goto(`${e2e.app.url}/pitch/${booth.slug}`);
+    readThePage(visitorPage, e2e.app.dataDir);
     const dialog = await openPitchDialog(visitorPage, "Request Intro");
     await dialog.getByLabel("Name", { exact: true }).fill("Ana Karenina");
     await dialog.getByLabel("Email", { exact: true }).fill("ana.k@example.com");

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
-import { insertProject, marker, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { insertProject, marker, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { newClientContext, nextClientAddress, waitForEnhancement, waitForHydration } from "./support";
 
@@ -127,6 +127,7 @@ function phoneVisitor() {
     },
     /** Posts one of the pitch page's forms as the enhanced form does. */
     async post(url: string, fields: Record<string, string>): Promise<void> {
+      readThePage(url, e2e.app.dataDir);
       const response = await fetch(url, {
         method: "POST",
         headers: { ...headers(), origin: e2e.app.url, "content-type": "application/x-www-form-urlencoded" },
@@ -530,6 +531,7 @@ describe("a founder's journey", () => {
     await openPitchCounted(first, boothUrl, projectId);
     await first.getByRole("heading", { level: 1, name: TITLE }).waitFor();
     await openPitchCounted(first, "reload", projectId);
+    readThePage(first, e2e.app.dataDir);
     const intro = await openPitchDialog(first, "Request Intro");
     await field(intro, "Name").fill(INTRO.name);
     await field(intro, "Email").fill(INTRO.email);
@@ -542,6 +544,7 @@ describe("a founder's journey", () => {
     // Visitor B: through the Booth code, follows updates.
     const second = await newVisitor();
     await openPitchCounted(second, boothUrl, projectId);
+    readThePage(second, e2e.app.dataDir);
     const follow = await openPitchDialog(second, "Follow Updates");
     await field(follow, "Name").fill(FOLLOWER.name);
     await field(follow, "Email").fill(FOLLOWER.email);
@@ -552,6 +555,7 @@ describe("a founder's journey", () => {
     // Visitor C: through the plain link, signals interest in the (edited) Angel tier, publicly.
     const third = await newVisitor();
     await openPitchCounted(third, pitchUrl(harbor.slug), projectId);
+    readThePage(third, e2e.app.dataDir);
     const signal = await openPitchDialog(third, "Signal Interest");
     const tiers = await signal.locator("label:has(input[type=radio])").allTextContents();
     expect(tiers).toHaveLength(4);

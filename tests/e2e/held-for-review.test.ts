@@ -105,7 +105,7 @@ describe("forms held for review", () => {
     await page.waitForURL(`**/project/${project.id}/leads/held`);
     await waitForHydration(page);
     const cards = page.getByRole("list", { name: "Held for review, newest first" }).locator(":scope > li");
-    expect(await cards.count()).toBe(30);
+    await expect.poll(() => cards.count()).toBe(30);
     const card = (name: string) => cards.filter({ has: page.getByRole("heading", { name, exact: true }) });
     const first = card("Flood 0");
     await first.getByText(/^Held: Sent \d+(\.\d)? seconds? after the page was opened$/).waitFor();

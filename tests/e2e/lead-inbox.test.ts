@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
 import { parseVCards } from "../support/leads-e2e";
-import { insertProject, newVisitor, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
+import { insertProject, newVisitor, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
 import { setUpAppInBrowser } from "../support/e2e-app";
@@ -81,6 +81,7 @@ describe.each([
 
       // Three visitors, through two QR codes.
       await visitorActs(summitId, project.slug, async (visitor) => {
+        readThePage(visitor, e2e.app.dataDir);
         const signal = await openPitchDialog(visitor, "Signal Interest");
         await signal.locator("label", { hasText: "Angel" }).first().click();
         await field(signal, "Name").fill("Omar Haddad");
@@ -90,6 +91,7 @@ describe.each([
         await visitor.getByText("Signal of interest recorded!").waitFor();
       });
       await visitorActs(demoDayId, project.slug, async (visitor) => {
+        readThePage(visitor, e2e.app.dataDir);
         const intro = await openPitchDialog(visitor, "Request Intro");
         await field(intro, "Name").fill("Ada Marsh");
         await field(intro, "Email").fill("Ada.Marsh@example.com");
@@ -100,6 +102,7 @@ describe.each([
         await intro.getByText("Intro request sent!").waitFor();
       });
       await visitorActs(demoDayId, project.slug, async (visitor) => {
+        readThePage(visitor, e2e.app.dataDir);
         const signal = await openPitchDialog(visitor, "Signal Interest");
         await signal.locator("label", { hasText: "Lead" }).first().click();
         await field(signal, "Name").fill("Grace Lin");

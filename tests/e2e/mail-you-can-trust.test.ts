@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, visitorUserAgent } from "../support/pitch-e2e";
+import { insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
@@ -198,6 +198,7 @@ describe("an intro request's mail", () => {
     try {
       await visitor.page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(visitor.page);
+      readThePage(visitor.page, e2e.app.dataDir);
       const dialog = await openPitchDialog(visitor.page, "Request Intro");
       await dialog.getByLabel("Name", { exact: true }).fill("Vera Visitor");
       await dialog.getByLabel("Email", { exact: true }).fill(visitorEmail);

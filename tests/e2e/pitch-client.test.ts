@@ -4,15 +4,7 @@
 import type { Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
-import {
-  contactsByEmail,
-  DEMO_SLUG,
-  marker,
-  newVisitor,
-  openPitchDialog,
-  startCuttableProxy,
-  type CuttableProxy,
-} from "../support/pitch-e2e";
+import { contactsByEmail, type CuttableProxy, DEMO_SLUG, marker, newVisitor, openPitchDialog, readThePage, startCuttableProxy } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { nextClientAddress, waitForEnhancement, waitForHydration } from "./support";
@@ -182,6 +174,7 @@ describe("offline", () => {
 
       const email = `${marker("offline")}@example.com`;
       const note = `Offline intro note ${marker("n")}`;
+      readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Request Intro");
       await dialog.getByLabel("Name", { exact: true }).fill("Olive Offline");
       await dialog.getByLabel("Email", { exact: true }).fill(email);

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { insertProject, marker, openPitchDialog } from "../support/pitch-e2e";
+import { insertProject, marker, openPitchDialog, readThePage } from "../support/pitch-e2e";
 import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { newClientContext, waitForEnhancement, waitForHydration } from "./support";
 
@@ -128,6 +128,7 @@ async function journey(renderer: Renderer, form: FormName): Promise<Journey> {
   const { context, page } = await openAs(renderer);
   try {
     const id = marker("parity");
+    readThePage(page, e2e.app.dataDir);
     const dialog = await openPitchDialog(page, form);
     const submit = dialog.getByRole("button", { name: SUBMIT_LABELS[form], exact: true });
     if (form === "Signal Interest") await dialog.getByLabel("Message", { exact: true }).fill("Met at the demo day");

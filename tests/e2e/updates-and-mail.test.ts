@@ -5,7 +5,7 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
-import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, withWritableDatabase } from "../support/pitch-e2e";
+import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
@@ -76,6 +76,7 @@ describe("e-mail to visitors", () => {
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
+      readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Follow Updates");
       await dialog.getByLabel("Name", { exact: true }).fill("Grace Lin");
       await dialog.getByLabel("Email", { exact: true }).fill(email);
@@ -167,6 +168,7 @@ describe("e-mail to visitors", () => {
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
+      readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
       await dialog.locator("label", { hasText: "Angel" }).first().click();
       await dialog.getByLabel("Name", { exact: true }).fill("Omar Haddad");

@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { contactsByEmail, DEMO_SLUG, insertProject, marker, newVisitor, openPitchDialog, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
+import { contactsByEmail, type CuttableProxy, DEMO_SLUG, insertProject, marker, newVisitor, openPitchDialog, readThePage, startCuttableProxy } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { waitForEnhancement, waitForHydration } from "./support";
 
@@ -15,6 +15,7 @@ const e2e = setUpAppInBrowser();
 const toasts = (page: Page) => page.locator("#pitch-toasts");
 
 async function follow(page: Page, email: string) {
+  readThePage(page, e2e.app.dataDir);
   const dialog = await openPitchDialog(page, "Follow Updates");
   await dialog.getByLabel("Name", { exact: true }).fill("Fay Follower");
   await dialog.getByLabel("Email", { exact: true }).fill(email);
@@ -81,6 +82,7 @@ describe("the signal form", () => {
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
+      readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
       const showName = dialog.getByRole("checkbox", { name: "Show my name on the Recognition Wall" });
       expect(await showName.isChecked()).toBe(true);
@@ -129,6 +131,7 @@ describe("an intro sent offline", () => {
       proxy.cut();
       const email = `${marker("offline-later")}@example.com`;
       const note = `Sent when back online ${marker("n")}`;
+      readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Request Intro");
       await dialog.getByLabel("Name", { exact: true }).fill("Olga Offline");
       await dialog.getByLabel("Email", { exact: true }).fill(email);

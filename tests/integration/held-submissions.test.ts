@@ -1,5 +1,6 @@
 // Issue 27, item 1 (decision 50): a form that looks automated is held, kept with its content and counted nowhere;
 // the founder accepts it (a lead as of when it was sent) or discards it (no trace). Both databases.
+import { ScanRecorder } from "~/modules/scans/scans.server";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,6 +41,7 @@ describeEachDialect("forms held for review", (getDb) => {
       mailLinks: testMailLinks,
       mail: new MailWorker(db, createFileTransport(mailDir, "PitchQR <no-reply@localhost>"), logger),
       pageDoor,
+      scans: new ScanRecorder(db),
       webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger),
     };
   };

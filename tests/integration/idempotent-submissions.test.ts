@@ -1,3 +1,4 @@
+import { ScanRecorder } from "~/modules/scans/scans.server";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "~/modules/logging/logger.server";
 import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
@@ -12,7 +13,7 @@ import { createProject, testMailLinks } from "../support/fixtures";
 let clientCounter = 0;
 
 function servicesOf(database: TestDatabase) {
-  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent")) } as unknown as Parameters<
+  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), scans: new ScanRecorder(database.db), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent")) } as unknown as Parameters<
     typeof handleVisitorSubmission
   >[0];
 }

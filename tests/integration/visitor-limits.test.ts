@@ -1,3 +1,4 @@
+import { ScanRecorder } from "~/modules/scans/scans.server";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +32,7 @@ describeEachDialect("public form limits: a venue never hits them, a script's for
       mailLinks: testMailLinks,
       mail: new MailWorker(db, createFileTransport(mailDir, "PitchQR <no-reply@localhost>"), logger),
       pageDoor: new PageDoor({ secret: "limits-secret-0123456789abcdef0123", secureCookie: false }),
+      scans: new ScanRecorder(db),
       webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger),
     };
   };

@@ -334,6 +334,11 @@ export class ScanRecorder {
     }, EXCLUSION_FLUSH_MS).unref();
   }
 
+  /** Waits until every scan queued so far is written (or failed): what the door counted is then in `scans`. */
+  async written(): Promise<void> {
+    while (this.#flushing) await this.#flushing.catch(() => undefined);
+  }
+
   /** Waits until every queued scan and tallied exclusion is written (used at shutdown). */
   async idle(): Promise<void> {
     if (this.#exclusionTimer) clearTimeout(this.#exclusionTimer);

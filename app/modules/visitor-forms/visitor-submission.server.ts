@@ -224,7 +224,7 @@ class HoldInstead extends Error {
  * project owner's own forms are never held. Throws DomainError on bad input.
  */
 export async function handleVisitorSubmission(
-  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "webhooks">,
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "scans" | "webhooks">,
   submission: VisitorSubmission,
   now = new Date(),
 ): Promise<VisitorOutcome> {
@@ -248,6 +248,9 @@ export async function handleVisitorSubmission(
     now,
   );
   const visitor: VisitorContext = { ...submission.visitor, identity };
+  // The door answers a page before its scan is written; the speed check reads this browser's latest page load
+  // from `scans`, so a form sent the moment the page arrived waits for the page loads this process counted.
+  await services.scans.written();
   const byOwner = submission.visitor.userId !== null && (await readProjectOwnerId(db, projectId)) === submission.visitor.userId;
 
   // A browser is its viewer cookie on its address (a copied cookie used elsewhere gets its own allowance), or
