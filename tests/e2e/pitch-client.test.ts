@@ -59,6 +59,26 @@ describe.each([
       await context.close();
     }
   });
+
+  it("does not move under the visitor's eyes: nothing shifts when the module shows what needs it (Save)", async () => {
+    const { context, page } = await newVisitor(e2e.browser, { viewport, serviceWorkers: "block" });
+    try {
+      await page.addInitScript(() => {
+        const shifts: number[] = [];
+        (window as unknown as { pitchShifts: number[] }).pitchShifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
+      await waitForEnhancement(page);
+      await page.getByRole("button", { name: "Save" }).waitFor();
+      await page.waitForLoadState("networkidle");
+      expect(await page.evaluate(() => (window as unknown as { pitchShifts: number[] }).pitchShifts)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe("the enhancement module as served", () => {
