@@ -3,9 +3,13 @@
 // and, back online, e-mails the list: the address is asked to confirm, and once confirmed the test's SMTP server
 // receives one message with the three plain links; from that browser the next list goes straight out.
 // A malformed address and an address past its limit get a message and send nothing.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { ParsedMail } from "mailparser";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE } from "../support/chromium.js";
+import { CHROMIUM_PATH, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, marker, newVisitor, startCuttableProxy, visitorUserAgent, type CuttableProxy } from "../support/pitch-e2e";
 import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
@@ -155,6 +159,25 @@ describe("the investor's saved list", () => {
       expect(queued()).toBe(queuedAtLimit);
     } finally {
       await context.close();
+    }
+  });
+
+  it("offers no Save in a browser that keeps no site data, where it could keep nothing", async () => {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-no-site-data-"));
+    fs.mkdirSync(path.join(profile, "Default"));
+    // Chromium's own setting "Don't allow sites to save data", as a visitor would set it.
+    fs.writeFileSync(path.join(profile, "Default", "Preferences"), JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: PLAYWRIGHT_CHROMIUM_FLAGS, viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${e2e.app.url}/pitch/demo-project`);
+      await waitForEnhancement(page);
+      await page.getByRole("link", { name: "Open on my phone" }).waitFor();
+      expect(await page.getByRole("button", { name: "Save" }).count()).toBe(0);
+      expect(await page.getByRole("link", { name: "Saved pitches" }).count()).toBe(0);
+    } finally {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
     }
   });
 
