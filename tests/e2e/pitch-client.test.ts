@@ -60,7 +60,7 @@ describe.each([
     }
   });
 
-  it("does not move under the visitor's eyes: nothing shifts when the module shows what needs it (Save)", async () => {
+  it("does not move under the visitor's eyes when the module shows what needs it (Save)", async () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport, serviceWorkers: "block" });
     try {
       await page.addInitScript(() => {
@@ -74,7 +74,10 @@ describe.each([
       await waitForEnhancement(page);
       await page.getByRole("button", { name: "Save" }).waitFor();
       await page.waitForLoadState("networkidle");
-      expect(await page.evaluate(() => (window as unknown as { pitchShifts: number[] }).pitchShifts)).toEqual([]);
+      // Save's row appearing moved the page below it by 52 px on a phone: a layout shift score of 0.022. What is left
+      // under a loaded machine is a sub-pixel settling (0.0001 seen), nothing a visitor sees move.
+      const shifts = await page.evaluate(() => (window as unknown as { pitchShifts: number[] }).pitchShifts);
+      expect(shifts.reduce((sum, value) => sum + value, 0), `layout shifts: ${shifts.join(", ")}`).toBeLessThan(0.001);
     } finally {
       await context.close();
     }
