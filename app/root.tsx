@@ -22,7 +22,7 @@ import { browserSettings } from "~/config.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
-import { enhanceScript, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { enhanceScript, inlineFavicon, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
 import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 import { PITCH_OFFLINE_CACHE } from "~/pitch-client/offline-cache";
 import { PRODUCT_NAME } from "~/product";
@@ -54,7 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The enhancement module's files, with the page's own stylesheet (decision 46: `/saved` has a few more classes). */
 function pitchClientAssets(styles: string) {
-  return { script: enhanceScript, styles, qrCode: qrCodeScript, savedList: savedListScript, serviceWorker: serviceWorkerScript };
+  return { script: enhanceScript, styles, qrCode: qrCodeScript, savedList: savedListScript, serviceWorker: serviceWorkerScript, favicon: inlineFavicon };
 }
 
 /** Opening or closing a pitch page dialog (`?dialog=`, `?sent=`) changes nothing the root loader reads. */
@@ -69,8 +69,10 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return withoutDialog(currentUrl) === withoutDialog(nextUrl) ? false : defaultShouldRevalidate;
 }
 
+const FAVICON_PATH = "/favicon.svg";
+
 const SITE_ICONS = [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: FAVICON_PATH, type: "image/svg+xml" },
   { rel: "icon", href: "/icons/favicon-32.png", type: "image/png", sizes: "32x32" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png", sizes: "180x180" },
 ];
@@ -97,7 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <meta name="theme-color" content={THEME_COLOR} />
           <Meta />
           {SITE_ICONS.map((icon) => (
-            <link key={icon.href} {...icon} />
+            <link key={icon.href} {...icon} href={icon.href === FAVICON_PATH ? pitchClient.favicon : icon.href} />
           ))}
           <style dangerouslySetInnerHTML={{ __html: pitchClient.styles }} />
           <link rel="manifest" href={install.manifest} />

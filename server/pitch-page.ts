@@ -6,8 +6,7 @@ import type { Auth } from "~/modules/auth/auth.server";
 import { getSessionUserByCookie } from "~/modules/auth/session.server";
 import { hasFlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
-import type { PitchPageCache} from "~/modules/pitch/page-cache.server";
-import { type CachedPitchPage } from "~/modules/pitch/page-cache.server";
+import type { CachedPitchPage, EncodedBody, PitchPageCache } from "~/modules/pitch/page-cache.server";
 import { readPitchRevision } from "~/modules/pitch/pitch-page.server";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProject, type RecentPageLoads } from "~/modules/scans/page-door.server";
@@ -17,6 +16,9 @@ import type { Kysely } from "kysely";
 import { isRecordId } from "~/modules/http/id-shape";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { networkKeyOf } from "~/modules/http/ip-address.server";
+
+/** `/pitch/{slug}/dialogs`: the page's dialogs, cut out of the cached document (decision 51). */
+const DIALOGS_SUFFIX = "/dialogs";
 
 type TrustFunction = (address: string, hop: number) => boolean;
 
@@ -61,11 +63,14 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     const url = req.url ?? "";
     if (!url.startsWith("/pitch/")) return false;
     const queryStart = url.indexOf("?");
-    const slug = url.slice("/pitch/".length, queryStart < 0 ? undefined : queryStart);
+    const path = url.slice(0, queryStart < 0 ? undefined : queryStart);
+    const dialogsOnly = path.endsWith(DIALOGS_SUFFIX);
+    const slug = path.slice("/pitch/".length, dialogsOnly ? -DIALOGS_SUFFIX.length : undefined);
     if (!SLUG_PATTERN.test(slug)) return false;
     const query = new URLSearchParams(queryStart < 0 ? "" : url.slice(queryStart + 1));
-    const found = await cache.lookup({ slug, cookie: req.headers.cookie, queryKeys: [...query.keys()] });
-    if (!found) return false;
+    // The dialogs are the anonymous page's, whoever asks.
+    const found = await cache.lookup(dialogsOnly ? { slug, cookie: undefined, queryKeys: [] } : { slug, cookie: req.headers.cookie, queryKeys: [...query.keys()] });
+    if (!found || (dialogsOnly && !found.page.dialogs)) return false;
 
     const started = process.hrtime.bigint();
     const { page, project } = found;
@@ -73,6 +78,19 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     for (const [name, value] of options.securityHeaders) res.setHeader(name, value);
     res.setHeader("X-Request-Id", requestId);
     if (options.isShuttingDown?.()) res.setHeader("Connection", "close");
+    res.setHeader("Content-Security-Policy", options.contentSecurityPolicy(page));
+    const logRequest = () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ requestId, method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, "request");
+    };
+    if (dialogsOnly) {
+      // Not a page load: nothing is counted (decision 51).
+      res.setHeader("Cache-Control", "public, no-cache");
+      res.setHeader("X-Robots-Tag", "noindex");
+      sendEncoded(req, res, page.dialogs!);
+      logRequest();
+      return true;
+    }
 
     let setsCookie = false;
     const pitch = { id: project.projectId, ownerId: project.ownerId };
@@ -85,26 +103,12 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
       },
     );
 
-    res.setHeader("Content-Security-Policy", options.contentSecurityPolicy(page));
     // A response that gives a browser its viewer id is for that browser only.
     res.setHeader("Cache-Control", setsCookie ? "private, no-cache" : "public, no-cache");
-    res.setHeader("Vary", "Cookie, Accept-Encoding");
-    res.setHeader("ETag", page.etag);
+    res.setHeader("Vary", "Cookie");
     res.setHeader("X-Page-Cache", "hit");
-    if (etagMatches(req.headers["if-none-match"], page.etag)) {
-      res.statusCode = 304;
-      res.end();
-    } else {
-      const encoding = preferredEncoding(req.headers["accept-encoding"]);
-      const body = encoding === "br" ? page.brotli : encoding === "gzip" ? page.gzip : page.html;
-      res.statusCode = 200;
-      res.setHeader("Content-Type", "text/html; charset=utf-8");
-      if (encoding) res.setHeader("Content-Encoding", encoding);
-      res.setHeader("Content-Length", body.length);
-      res.end(req.method === "HEAD" ? undefined : body);
-    }
-    const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId, method: req.method, path: url.slice(0, queryStart < 0 ? undefined : queryStart), status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, "request");
+    sendEncoded(req, res, page);
+    logRequest();
     return true;
   }
 
@@ -141,6 +145,24 @@ function pageLoadRequest(req: IncomingMessage, clientAddress: string, qr: string
     withinPage,
     backgroundFetch: PageDoor.isBackgroundFetch(req.headers),
   };
+}
+
+/** An HTML body from the page cache: 304 for a browser that has it, else in the coding it prefers. */
+function sendEncoded(req: IncomingMessage, res: ServerResponse, body: EncodedBody & { etag: string }) {
+  res.setHeader("Vary", [res.getHeader("Vary"), "Accept-Encoding"].filter(Boolean).join(", "));
+  res.setHeader("ETag", body.etag);
+  if (etagMatches(req.headers["if-none-match"], body.etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const bytes = encoding === "br" ? body.brotli : encoding === "gzip" ? body.gzip : body.html;
+  res.statusCode = 200;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", bytes.length);
+  res.end(req.method === "HEAD" ? undefined : bytes);
 }
 
 function etagMatches(header: string | undefined, etag: string): boolean {

@@ -25,14 +25,43 @@ function addressWith(name: DialogName | null): string {
  */
 export type PitchDialogControl = {
   /** Opens a dialog as a tap on its link does (a history entry, so Back closes it); null if it cannot be shown. */
-  open(name: DialogName): OpenedDialog | null;
+  open(name: DialogName): Promise<OpenedDialog | null>;
   /** Whether a dialog is open now. */
   isOpen(): boolean;
 };
 
 const templateOf = (name: DialogName) => document.querySelector<HTMLTemplateElement>(`template[data-pitch-dialog="${name}"]`);
 
-export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDialogControl {
+let loading: Promise<boolean> | null = null;
+
+/**
+ * The dialogs' markup is not in the document (decision 51): it is fetched once, when a visitor first heads for a
+ * dialog (a finger or pointer on its link, focus, or an address with `?dialog=`), and kept in the page. Offline,
+ * the service worker answers with the copy it keeps beside the page. False when it cannot be had.
+ */
+export function loadDialogTemplates(page: HTMLElement): Promise<boolean> {
+  if (document.querySelector("[data-pitch-dialogs]")) return Promise.resolve(true);
+  const address = page.dataset.dialogs;
+  if (!address) return Promise.resolve(false);
+  loading ??= fetch(address, { credentials: "omit" })
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`The dialogs answered ${response.status}`);
+      const holder = document.createElement("div");
+      holder.hidden = true;
+      holder.dataset.pitchDialogs = "";
+      holder.innerHTML = await response.text();
+      document.body.append(holder);
+      return true;
+    })
+    .catch((error: unknown) => {
+      console.warn("The dialogs could not be loaded", error);
+      loading = null;
+      return false;
+    });
+  return loading;
+}
+
+export function enhanceDialogs(page: HTMLElement, onOpen: (dialog: OpenedDialog) => void): PitchDialogControl {
   let current: { name: DialogName; dialog: HTMLDialogElement; opener: HTMLElement | null; release: () => void } | null = null;
   let closing = false;
 
@@ -78,28 +107,40 @@ export function enhanceDialogs(onOpen: (dialog: OpenedDialog) => void): PitchDia
     }
   }
 
-  function followAddress() {
+  /** The dialog the address names, once its markup is here (the address may have moved on meanwhile). */
+  async function followAddress() {
     closing = false;
     const name = new URLSearchParams(location.search).get("dialog");
-    if (!isDialogName(name)) hide();
-    else if (current?.name !== name) show(name, null);
+    if (!isDialogName(name)) return hide();
+    if (current?.name === name || !(await loadDialogTemplates(page))) return;
+    if (new URLSearchParams(location.search).get("dialog") === name && current?.name !== name) show(name, null);
   }
+
+  const dialogLinkOf = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLAnchorElement>('a[aria-haspopup="dialog"]') : null);
+  // The markup is on its way by the time the tap ends: a finger down (or a mouse over, or focus) on a dialog link.
+  const prepare = (event: Event) => void (dialogLinkOf(event.target) && loadDialogTemplates(page));
+  for (const type of ["pointerdown", "mouseover", "focusin"]) document.addEventListener(type, prepare, { passive: true });
 
   document.addEventListener("click", (event) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const link = (event.target as Element).closest<HTMLAnchorElement>('a[aria-haspopup="dialog"]');
+    const link = dialogLinkOf(event.target);
     const name = link ? new URL(link.href).searchParams.get("dialog") : null;
-    // Without its markup here the link goes on to the server's page with the dialog open.
-    if (!link || !isDialogName(name) || current || !templateOf(name)) return;
+    if (!link || !isDialogName(name) || current) return;
     event.preventDefault();
-    history.pushState({ pitchDialog: name }, "", addressWith(name));
-    show(name, link);
+    void loadDialogTemplates(page).then((loaded) => {
+      // Without its markup the link goes on to the server's page with the dialog open, as without a script.
+      if (!loaded || !templateOf(name)) return location.assign(link.href);
+      if (current) return;
+      history.pushState({ pitchDialog: name }, "", addressWith(name));
+      show(name, link);
+    });
   });
-  addEventListener("popstate", followAddress);
+  addEventListener("popstate", () => void followAddress());
   // A page reopened from the service worker's copy may carry `?dialog=`.
-  followAddress();
+  void followAddress();
   return {
-    open(name) {
+    async open(name) {
+      if (!(await loadDialogTemplates(page)) || current) return null;
       history.pushState({ pitchDialog: name }, "", addressWith(name));
       return show(name, null);
     },

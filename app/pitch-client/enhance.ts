@@ -147,7 +147,7 @@ const loadSavedListClient: LoadSavedListClient = () => import(/* @vite-ignore */
 function enhance(page: HTMLElement) {
   const projectTitle = page.querySelector("h1")?.textContent ?? "";
   if (page.dataset.pitchPage && isFollowing(savedListStorage(), page.dataset.pitchPage)) showFollowing(page);
-  const dialogs: PitchDialogControl = enhanceDialogs((dialog) => {
+  const dialogs: PitchDialogControl = enhanceDialogs(page, (dialog) => {
     if (dialog.name === "phone") void drawPhoneCode(dialog);
     else enhanceForm(dialog, projectTitle, () => dialogs);
   });
@@ -162,8 +162,8 @@ function enhance(page: HTMLElement) {
   });
   void sendKeptSubmissions(dialogs);
   sendPendingSaves(loadSavedListClient);
-  // Save works offline too: the saved list's client is kept with the page.
-  void registerServiceWorker("/pitch/", [location.pathname, import.meta.url, savedListClientUrl()].filter(Boolean));
+  // Save works offline too: the saved list's client is kept with the page, and so are its dialogs.
+  void registerServiceWorker("/pitch/", [location.pathname, page.dataset.dialogs ?? "", import.meta.url, savedListClientUrl()].filter(Boolean));
   document.documentElement.dataset.enhanced = "true";
 }
 

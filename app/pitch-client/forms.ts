@@ -146,7 +146,7 @@ const pagePathOf = (submission: Submission) => submission.url.split("?")[0]!.rep
  * The answer to a submission, whether it was just sent (`dialog` is its dialog) or kept offline and sent later
  * (`dialogs` may open the intro's panel when the visitor is still on its page with no dialog open).
  */
-function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null, dialogs?: PitchDialogControl) {
+async function settle(submission: Submission, result: VisitorActionResult, form: HTMLFormElement | null, dialog: OpenedDialog | null, dialogs?: PitchDialogControl): Promise<void> {
   if (!result.ok) {
     const refused = errorsOfAnswer(submission.intent, result);
     if (form?.isConnected) showErrors(form, refused);
@@ -164,7 +164,7 @@ function settle(submission: Submission, result: VisitorActionResult, form: HTMLF
   if (submission.intent === "intro" && !result.held) {
     // Kept, then sent after the page was reloaded: the panel opens again on its page, unless another dialog is open
     // (the toast says it was sent; the text is in the visitor's confirmation e-mail).
-    const panel = inPlace ?? (pagePath === location.pathname && !dialogs?.isOpen() ? dialogs?.open("intro")?.content.querySelector("form") : null);
+    const panel = inPlace ?? (pagePath === location.pathname && !dialogs?.isOpen() ? (await dialogs?.open("intro"))?.content.querySelector("form") : null);
     const blurb = result.blurb ?? "";
     if (panel) return showBlurb(panel, blurb, introSubject(blurb, submission.projectTitle, submission.visitorName || null), sentLater);
   }
@@ -192,7 +192,7 @@ export async function sendKeptSubmissions(dialogs: PitchDialogControl): Promise<
       if (answer.kind === "unreachable") break;
       await forgetSubmission(submission.key);
       left -= 1;
-      settle(submission, answer.result, null, null, dialogs);
+      await settle(submission, answer.result, null, null, dialogs);
     }
     if (left > 0) retrying ??= setInterval(() => void sendKeptSubmissions(dialogs), RETRY_MS);
     else {

@@ -9,7 +9,8 @@
  * Pages are network first: the cached copy is used only when the network fails. Only the shared anonymous
  * document (`Cache-Control: public`) is kept; any other answer for the page's plain address (a signed-in
  * owner's page, say) removes the kept copy, so an owner is never shown a stale page. Other addresses of the
- * page (`?dialog=`, rendered afresh for everyone) neither store nor remove it.
+ * page (`?dialog=`, rendered afresh for everyone) neither store nor remove it. Each page's dialogs
+ * (`/pitch/{slug}/dialogs`, decision 51) are kept beside it the same way, network first.
  */
 import { PITCH_OFFLINE_CACHE } from "./offline-cache";
 
@@ -33,6 +34,8 @@ const isPitchPage = (url: URL) => url.pathname.startsWith("/pitch/") && !url.pat
 const isSavedListPage = (url: URL) => url.pathname === "/saved";
 /** The documents kept for offline use. */
 const isKeptPage = (url: URL) => isPitchPage(url) || isSavedListPage(url);
+/** A pitch page's dialogs, fetched by its module (decision 51). */
+const isPageDialogs = (url: URL) => /^\/pitch\/[^/]+\/dialogs$/.test(url.pathname);
 /** These pages' own hashed files (the React app's, loaded by signed-in owners, are not kept). */
 const isHashedAsset = (url: URL) => /^\/assets\/pitch-(?:enhance|qr-code|saved)-[\w-]+\.js$/.test(url.pathname);
 /** Kept by address alone: `?qr=` and `?dialog=` open the same document. */
@@ -57,7 +60,11 @@ async function keepPage(url: URL, response: Response) {
   if (!isPlainAddress(url)) return;
   if (!isShared(response)) {
     // Opening the cache would create it again after the React app deleted it for a signed-in owner.
-    if (await caches.has(CACHE)) await (await caches.open(CACHE)).delete(pageKey(url));
+    if (!(await caches.has(CACHE))) return;
+    const cache = await caches.open(CACHE);
+    await cache.delete(pageKey(url));
+    // Its dialogs go with it (kept only for a page kept).
+    if (isPitchPage(url)) await cache.delete(`${pageKey(url)}/dialogs`);
     return;
   }
   const cache = await caches.open(CACHE);
@@ -92,6 +99,18 @@ async function pageFromNetwork(request: Request, url: URL): Promise<Response> {
   }
 }
 
+async function dialogsFromNetwork(request: Request, url: URL): Promise<Response> {
+  try {
+    const response = await fetch(request);
+    if (response.ok) await (await caches.open(CACHE)).put(pageKey(url), response.clone());
+    return response;
+  } catch (error) {
+    const kept = await caches.match(pageKey(url), { ignoreVary: true });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
 async function assetFromCache(request: Request): Promise<Response> {
   const kept = await caches.match(request, { ignoreVary: true });
   if (kept) return kept;
@@ -106,6 +125,7 @@ worker.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
   if (request.mode === "navigate" && isKeptPage(url)) event.respondWith(pageFromNetwork(request, url));
+  else if (isPageDialogs(url)) event.respondWith(dialogsFromNetwork(request, url));
   else if (isHashedAsset(url)) event.respondWith(assetFromCache(request));
 });
 
@@ -123,6 +143,9 @@ worker.addEventListener("message", (event) => {
           // Marked, so the server does not count this copy as another visit (decision 15).
           const response = await fetch(url, { credentials: "same-origin", headers: { "X-PitchQR-Offline-Copy": "1" } }).catch(() => null);
           if (response) await keepPage(url, response);
+        } else if (isPageDialogs(url)) {
+          const response = await fetch(url, { credentials: "omit" }).catch(() => null);
+          if (response?.ok) await cache.put(pageKey(url), response);
         } else if (isHashedAsset(url) && !(await cache.match(url, { ignoreVary: true }))) {
           await cache.add(url).catch(() => undefined);
         }

@@ -200,6 +200,26 @@ describe("Safety", () => {
     }
   });
 
+  it("keeps the document headers off what is never a document (decision 51), and on SVG, the service worker and the dialogs", async () => {
+    const html = await (await fetch(`${e2e.app.url}/pitch/demo-project`)).text();
+    const modulePath = /import\("([^"]+)"\)/.exec(html)?.[1] ?? "";
+    const passive = [modulePath, "/icons/icon-192.png", "/pitch/demo-project/manifest.webmanifest", "/manifest.webmanifest"];
+    for (const path of passive) {
+      const response = await fetch(`${e2e.app.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("cross-origin-resource-policy"), path).toBe("same-origin");
+      expect(response.headers.get("content-security-policy"), path).toBeNull();
+      expect(response.headers.get("x-frame-options"), path).toBeNull();
+    }
+    const serviceWorker = /data-service-worker="([^"]+)"/.exec(html)?.[1] ?? "";
+    for (const path of ["/favicon.svg", serviceWorker, "/pitch/demo-project/dialogs"]) {
+      const response = await fetch(`${e2e.app.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expectSecurityHeaders(response);
+    }
+  });
+
   it("loads Home, /auth and the demo pitch page in Chromium without any Content-Security-Policy violation or uncaught script error", async () => {
     const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP });
     const page = await context.newPage();

@@ -1,7 +1,7 @@
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { useClock } from "~/components/ui/use-clock";
-import { DialogTemplates } from "./dialog-templates";
+import { DialogTemplates, LiveBadgeTemplate } from "./dialog-templates";
 import { PitchToasts } from "./toast-templates";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 import { MobileActionBar } from "./pitch-actions";
@@ -37,7 +37,7 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const following = useFollowing(project.slug);
 
   return (
-    <div data-pitch-page={project.slug} data-project-id={project.id}>
+    <div data-pitch-page={project.slug} data-project-id={project.id} data-dialogs={enhanced ? `/pitch/${encodeURIComponent(project.slug)}/dialogs` : undefined}>
       {project.isDraft ? <DraftBanner /> : null}
       <main>
         <Hero project={project} dialogs={dialogs} following={following} />
@@ -70,7 +70,14 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
 
       <MobileActionBar dialogs={dialogs} calendlyUrl={project.calendlyUrl} following={following} />
       {/* The anonymous document has its toasts in the root layout, with /saved's. */}
-      {enhanced ? <DialogTemplates page={page} closeTo={dialogs.closeTo} /> : <PitchToasts />}
+      {enhanced ? (
+        <>
+          <LiveBadgeTemplate />
+          <DialogTemplates page={page} closeTo={dialogs.closeTo} />
+        </>
+      ) : (
+        <PitchToasts />
+      )}
     </div>
   );
 }

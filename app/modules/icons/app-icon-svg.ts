@@ -20,8 +20,13 @@ type IconOptions = {
   rounded?: boolean;
 };
 
-function rectPath(x: number, y: number, w: number, h: number, r: number): string {
-  return `M${x + r} ${y}h${w - 2 * r}a${r} ${r} 0 0 1 ${r} ${r}v${h - 2 * r}a${r} ${r} 0 0 1 -${r} ${r}h-${w - 2 * r}a${r} ${r} 0 0 1 -${r} -${r}v-${h - 2 * r}a${r} ${r} 0 0 1 ${r} -${r}z`;
+/** A coordinate to a hundredth of a pixel of the 1024 px canvas: `56.16`, not `56.160000000000004`. */
+const at = (value: number) => Math.round(value * 100) / 100;
+
+function rectPath(x: number, y: number, w: number, h: number, radius: number): string {
+  const r = at(radius);
+  const [left, top, across, down] = [at(x + radius), at(y), at(w - 2 * radius), at(h - 2 * radius)];
+  return `M${left} ${top}h${across}a${r} ${r} 0 0 1 ${r} ${r}v${down}a${r} ${r} 0 0 1 -${r} ${r}h-${across}a${r} ${r} 0 0 1 -${r} -${r}v-${down}a${r} ${r} 0 0 1 ${r} -${r}z`;
 }
 
 /** A QR finder mark: a rounded ring with a rounded square inside (one path, even-odd). */

@@ -2,16 +2,22 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import { DIALOGS_ELEMENT } from "~/components/pitch/dialog-templates";
 import { hasSessionCookie } from "~/modules/auth/session.server";
 import { hasFlashCookie } from "~/modules/flash/flash.server";
 import { readPitchRevision, type PitchRevision } from "./pitch-page.server";
 
-export type CachedPitchPage = {
+/** A response body in each coding a browser may ask for, compressed once. */
+export type EncodedBody = { html: Buffer; gzip: Buffer; brotli: Buffer };
+
+export type CachedPitchPage = EncodedBody & {
   version: number;
   etag: string;
-  html: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
+  /**
+   * The dialogs' markup, cut out of the document (decision 51) and served apart at `/pitch/{slug}/dialogs`;
+   * null if the page has none.
+   */
+  dialogs: (EncodedBody & { etag: string }) | null;
   /**
    * Inline scripts are allowed by hash: a cached page cannot carry a per-response nonce. The shared document
    * has none (decision 13); this keeps the policy right should one appear.
@@ -73,16 +79,13 @@ export class PitchPageCache {
       await response.body?.cancel();
       return null;
     }
-    const html = Buffer.from(await response.text());
+    const { document, dialogs } = splitDialogs(await response.text());
     const page: CachedPitchPage = {
       version,
-      etag: `"p${version}-${crypto.createHash("sha1").update(html).digest("base64url").slice(0, 16)}"`,
-      html,
-      gzip: zlib.gzipSync(html, { level: 9 }),
-      brotli: zlib.brotliCompressSync(html, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length },
-      }),
-      scriptHashes: inlineScriptHashes(html.toString("utf8")),
+      etag: `"p${version}-${contentHash(document)}"`,
+      ...encodedBody(document),
+      dialogs: dialogs === null ? null : { etag: `"d${version}-${contentHash(dialogs)}"`, ...encodedBody(dialogs) },
+      scriptHashes: inlineScriptHashes(document),
     };
     if (this.#pages.size >= MAX_PAGES && !this.#pages.has(slug)) {
       const oldest = this.#pages.keys().next().value;
@@ -91,6 +94,32 @@ export class PitchPageCache {
     this.#pages.set(slug, page);
     return page;
   }
+}
+
+const contentHash = (text: string) => crypto.createHash("sha1").update(text).digest("base64url").slice(0, 16);
+
+function encodedBody(text: string): EncodedBody {
+  const html = Buffer.from(text);
+  return {
+    html,
+    gzip: zlib.gzipSync(html, { level: 9 }),
+    brotli: zlib.brotliCompressSync(html, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length },
+    }),
+  };
+}
+
+/**
+ * The document without its `<pitch-dialogs>` element, and that element's content (decision 51): the dialogs are
+ * a third of the page's bytes and needed only once a visitor heads for one, so the page paints from its first round
+ * trip without them.
+ */
+export function splitDialogs(html: string): { document: string; dialogs: string | null } {
+  const start = html.indexOf(`<${DIALOGS_ELEMENT}`);
+  const close = `</${DIALOGS_ELEMENT}>`;
+  const end = html.indexOf(close, start);
+  if (start < 0 || end < 0) return { document: html, dialogs: null };
+  return { document: html.slice(0, start) + html.slice(end + close.length), dialogs: html.slice(html.indexOf(">", start) + 1, end) };
 }
 
 /** CSP source expressions ('sha256-…') for every inline script of a document. */
