@@ -9,7 +9,7 @@ import type { Logger } from "~/modules/logging/logger.server";
 import type { CachedPitchPage, EncodedBody, PitchPageCache } from "~/modules/pitch/page-cache.server";
 import { readPitchRevision } from "~/modules/pitch/pitch-page.server";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
-import { PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProject, type RecentPageLoads } from "~/modules/scans/page-door.server";
+import { OFFLINE_COPY_HEADER, PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProject, type RecentPageLoads } from "~/modules/scans/page-door.server";
 import type { ScanRecorder } from "~/modules/scans/scans.server";
 import type { Database } from "~/db/schema";
 import type { Kysely } from "kysely";
@@ -52,6 +52,12 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
 
   function admit(decision: PageLoadDecision, project: PitchProject, setHeader: (name: string, value: string) => void): void {
     if (decision.kind === "excluded") return scans.exclude(project.id, decision.reason);
+    if (decision.kind === "speculative") {
+      // Tallied as a prefetch; the page's beacon counts it if and when it is shown, as the viewer this cookie names.
+      scans.exclude(project.id, "prefetch");
+      if (decision.newViewerId) setHeader("Set-Cookie", door.viewerCookie(decision.newViewerId));
+      return;
+    }
     if (decision.kind !== "counted") return;
     scans.record(decision.scan).catch((error: unknown) => logger.error({ err: error, projectId: project.id }, "page-load scan could not be recorded"));
     if (decision.scan.viewerFingerprint) recentLoads.remember(decision.scan.viewerFingerprint, project.id);
@@ -134,16 +140,21 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
 
 function pageLoadRequest(req: IncomingMessage, clientAddress: string, qr: string | null, withinPage: boolean): PageLoadRequest {
   const purpose = req.headers["sec-purpose"] ?? req.headers["purpose"] ?? req.headers["x-purpose"] ?? req.headers["x-moz"];
+  const cacheControl = req.headers["cache-control"] ?? "";
+  const clientHints = req.headers["sec-ch-ua"];
   return {
     method: req.method ?? "GET",
     userAgent: req.headers["user-agent"],
+    acceptLanguage: req.headers["accept-language"],
+    clientHints: Array.isArray(clientHints) ? clientHints.join(",") : clientHints,
     purpose: Array.isArray(purpose) ? purpose.join(",") : purpose,
     cookieHeader: req.headers.cookie,
-    revalidating: !!req.headers["if-none-match"],
+    revalidating: !!req.headers["if-none-match"] || /max-age=0|no-cache/i.test(cacheControl),
     clientAddress,
     qrCodeId: isRecordId(qr) ? qr : null,
     withinPage,
     backgroundFetch: PageDoor.isBackgroundFetch(req.headers),
+    offlineCopy: !!req.headers[OFFLINE_COPY_HEADER],
   };
 }
 

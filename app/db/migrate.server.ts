@@ -24,6 +24,7 @@ import { alertLeadLinks } from "./migrations/0022-alert-lead-links.server";
 import { submissionFingerprints } from "./migrations/0023-submission-fingerprints.server";
 import { mailBlocks } from "./migrations/0024-mail-blocks.server";
 import { heldSubmissions } from "./migrations/0025-held-submissions.server";
+import { appFetches } from "./migrations/0026-app-fetches.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "0023-submission-fingerprints": submissionFingerprints,
   "0024-mail-blocks": mailBlocks,
   "0025-held-submissions": heldSubmissions,
+  "0026-app-fetches": appFetches,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

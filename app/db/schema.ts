@@ -205,7 +205,10 @@ export interface ProjectStatsTable {
   excluded_bots: Generated<number>;
   excluded_previews: Generated<number>;
   excluded_prefetches: Generated<number>;
+  /** The signed-in owner, and any device the team marked (decision 51). */
   excluded_owner_views: Generated<number>;
+  /** Fetched by an app, not shown in a browser (decision 51). */
+  excluded_app_fetches: Generated<number>;
 }
 
 export interface ScanHoursTable {

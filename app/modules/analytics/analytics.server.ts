@@ -50,7 +50,7 @@ export type ProjectAnalytics = {
   /** Public forms refused beyond the ceilings on held forms in the last 7 days (decision 50): a flood's overflow. */
   refusedLastWeek: number;
   /** Page loads not counted as scans, by reason (decision 15). */
-  excluded: { bots: number; previews: number; prefetches: number; ownerViews: number };
+  excluded: { bots: number; previews: number; prefetches: number; ownerViews: number; appFetches: number };
   /** Scans per QR code over time: hourly for the last 48 hours, daily before that (90 days at most). */
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
 };
@@ -141,6 +141,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       previews: Number(stats?.excluded_previews ?? 0),
       prefetches: Number(stats?.excluded_prefetches ?? 0),
       ownerViews: Number(stats?.excluded_owner_views ?? 0),
+      appFetches: Number(stats?.excluded_app_fetches ?? 0),
     },
     totalScans: Number(stats?.total_scans ?? 0),
     uniqueScans,

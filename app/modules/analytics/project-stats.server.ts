@@ -11,7 +11,8 @@ export type StatsDelta = Partial<
     | "excluded_bots"
     | "excluded_previews"
     | "excluded_prefetches"
-    | "excluded_owner_views",
+    | "excluded_owner_views"
+    | "excluded_app_fetches",
     number
   >
 >;

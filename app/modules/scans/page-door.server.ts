@@ -20,16 +20,46 @@ const SIGNED_VIEWER_ID = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{22})$/;
 const VIEWER_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${VIEWER_COOKIE}=([^;]*)`);
 const TWO_YEARS_S = 2 * 365 * 24 * 3600;
 
+/**
+ * The first-party cookie that marks a device as a team's: the ids of the users who signed in on it or opened a
+ * booth link with it (the project's owner's id for a booth link), newest first, signed: `{id}~{id}.{signature}`.
+ * Kept through sign-out, so the founder's own phone testing a printed code signed out is still the team's.
+ */
+export const TEAM_DEVICE_COOKIE = "pitchqr_team";
+const TEAM_DEVICE_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${TEAM_DEVICE_COOKIE}=([^;]*)`);
+const TEAM_MEMBER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Enough for a team and its staff phones' booth links; the oldest falls off first. */
+const TEAM_DEVICE_MAX_MEMBERS = 8;
+
+/**
+ * Client tokens of apps fetching a page themselves, not a browser showing it (decision 51): Android's HTTP client
+ * (`Dalvik/2.1.0 …`) and iOS's (`QRReader/2.3 CFNetwork/1410 Darwin/22.6`). No browser's user agent carries them.
+ */
+const APP_CLIENT = /^Dalvik\/|\bCFNetwork\/|^[^(]*\bDarwin\/\d/;
+/**
+ * A user agent that says it is Safari (or another browser) on an iPhone, iPad or iPod. Every browser there runs
+ * WebKit, which sends no Chromium client hints: a request that says iOS and sends `Sec-CH-UA` is Chromium (a
+ * headless script) wearing an iPhone's user agent.
+ */
+const IOS_DEVICE = /\((?:iPhone|iPad|iPod)\b/;
+
 /** Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. */
 const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|WhatsApp|LinkedInBot|TelegramBot|Discordbot|SkypeUriPreview|redditbot|Embedly|iframely|Cardyb/i;
 
 export type PageLoadRequest = {
   method: string;
   userAgent: string | undefined;
+  /** `Accept-Language`: every browser sends it with every page it opens (decision 51); an app's own fetch often does not. */
+  acceptLanguage: string | undefined;
+  /** `Sec-CH-UA`, the brands Chromium-based browsers name on every request (Safari and Firefox send none). */
+  clientHints: string | undefined;
   /** `Sec-Purpose`, `Purpose` or `X-Purpose`: browsers mark speculative loads with `prefetch` (or `prerender`). */
   purpose: string | undefined;
   cookieHeader: string | undefined;
-  /** The browser revalidates a copy it kept (`If-None-Match`): it has loaded this page before. */
+  /**
+   * The browser has loaded this page before: it revalidates a copy it kept (`If-None-Match`) or reloads
+   * (`Cache-Control: max-age=0` or `no-cache`, also after the address dropped `?qr=`, which it never kept a copy of).
+   */
   revalidating: boolean;
   /** The client's network (`networkKeyOf`: its IPv4 address or IPv6 /64), as every per-address limit keys it. */
   clientAddress: string;
@@ -41,6 +71,8 @@ export type PageLoadRequest = {
    * document or frame by `Sec-Fetch-Mode`/`Sec-Fetch-Dest`), such as the pitch service worker keeping a copy.
    */
   backgroundFetch: boolean;
+  /** The pitch service worker keeping a copy of the page the visitor just opened (`X-PitchQR-Offline-Copy`). */
+  offlineCopy: boolean;
 };
 
 export type PitchProject = { id: string; ownerId: string };
@@ -48,6 +80,8 @@ export type PitchProject = { id: string; ownerId: string };
 export type PageLoadDecision =
   | { kind: "ignored" }
   | { kind: "excluded"; reason: ExclusionReason }
+  /** A page fetched ahead of a tap: not counted now; the browser gets its viewer id, so the page's beacon when shown is that viewer. */
+  | { kind: "speculative"; newViewerId: string | null }
   | { kind: "counted"; scan: ScanInput; newViewerId: string | null };
 
 export class PageDoor {
@@ -55,44 +89,83 @@ export class PageDoor {
   readonly #secureCookie: boolean;
   /** Signs viewer ids; derived from AUTH_SECRET for this purpose only. */
   readonly #viewerKey: Buffer;
+  /** Signs team-device cookies; derived from AUTH_SECRET for this purpose only. */
+  readonly #teamKey: Buffer;
   #salt: { day: string; key: Buffer } | null = null;
 
   constructor(options: { secret: string; secureCookie: boolean }) {
     this.#secret = options.secret;
     this.#secureCookie = options.secureCookie;
     this.#viewerKey = crypto.createHmac("sha256", options.secret).update("pitchqr-viewer-cookie").digest();
+    this.#teamKey = crypto.createHmac("sha256", options.secret).update("pitchqr-team-device-cookie").digest();
   }
 
   /**
-   * What a page load of a published pitch is: ignored (HEAD, a navigation within the page), excluded (a bot,
-   * a link preview, a prefetch, the project's owner) or counted, with the viewer it counts for.
+   * What a page load of a published pitch is: ignored (HEAD, a navigation within the page, the service worker's
+   * copy), excluded (the team, a bot, a link preview, an app's own fetch), speculative (a prefetch or prerender,
+   * counted by the page's beacon if it is shown) or counted, with the viewer it counts for (decisions 15, 51).
    */
   decide(request: PageLoadRequest, project: PitchProject, sessionUserId: string | null, now = new Date()): PageLoadDecision {
-    if (request.method !== "GET" || request.withinPage) return { kind: "ignored" };
-    // The founder, signed in, is the founder whatever their browser says of itself.
+    // The page the visitor just opened, kept by the service worker, is no visit of its own, even from a bot.
+    if (request.method !== "GET" || request.withinPage || request.offlineCopy) return { kind: "ignored" };
+    // The founder, signed in, is the founder whatever their browser says of itself; so is any device the team marked.
     if (sessionUserId && sessionUserId === project.ownerId) return { kind: "excluded", reason: "owner" };
+    if (this.teamMembersOf(request.cookieHeader).includes(project.ownerId)) return { kind: "excluded", reason: "owner" };
     const userAgent = request.userAgent ?? "";
     if (!userAgent) return { kind: "excluded", reason: "bot" };
     if (LINK_PREVIEW.test(userAgent)) return { kind: "excluded", reason: "preview" };
-    if (isbot(userAgent)) return { kind: "excluded", reason: "bot" };
-    if (request.purpose && /prefetch|prerender/i.test(request.purpose)) return { kind: "excluded", reason: "prefetch" };
-    if (request.backgroundFetch) return { kind: "ignored" };
+    if (isbot(userAgent) || (IOS_DEVICE.test(userAgent) && !!request.clientHints)) return { kind: "excluded", reason: "bot" };
 
-    const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
     const cookie = this.#readViewerCookie(request.cookieHeader);
     const viewerId = cookie?.kind === "signed" ? cookie.id : null;
     // An id from before cookies were signed gets one new id, the same for every load until the browser keeps it,
     // so its visitor counts once more at most (decision 42); anything else unsigned is no cookie.
     const newViewerId = viewerId ? null : cookie?.kind === "legacy" ? this.#upgradedViewerId(cookie.id) : crypto.randomBytes(16).toString("hex");
-    // A browser that kept the page but sent no cookie at all blocks storage: counted by address hash.
+    if (request.purpose && /prefetch|prerender/i.test(request.purpose)) return { kind: "speculative", newViewerId };
+    if (request.backgroundFetch) return { kind: "ignored" };
+    if (APP_CLIENT.test(userAgent) || !request.acceptLanguage) return { kind: "excluded", reason: "app" };
+
+    const addressHash = this.addressHash(project.id, request.clientAddress, userAgent, now);
+    // A browser that loaded the page before but sent no cookie at all blocks storage: counted by address hash.
     const storageBlocked = !cookie && request.revalidating;
     const viewerFingerprint = storageBlocked ? null : viewerFingerprintOf((viewerId ?? newViewerId)!);
-    return { kind: "counted", scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash }, newViewerId };
+    return {
+      kind: "counted",
+      scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash, cookieKept: !!viewerId },
+      newViewerId,
+    };
+  }
+
+  /** The team members whose device this is, by its signed team-device cookie (none when absent or altered). */
+  teamMembersOf(cookieHeader: string | undefined | null): string[] {
+    const value = cookieHeader ? TEAM_DEVICE_COOKIE_VALUE.exec(cookieHeader)?.[1] : undefined;
+    const dot = value?.lastIndexOf(".") ?? -1;
+    if (!value || dot < 0) return [];
+    const members = value.slice(0, dot);
+    const expected = Buffer.from(this.#teamSignature(members));
+    const signature = Buffer.from(value.slice(dot + 1));
+    if (expected.length !== signature.length || !crypto.timingSafeEqual(expected, signature)) return [];
+    return members.split("~").filter((id) => TEAM_MEMBER_ID.test(id));
+  }
+
+  /**
+   * The `Set-Cookie` value that marks this device as `memberId`'s team's (at sign-in; by a booth link, the project
+   * owner's), keeping the members already marked on it.
+   */
+  teamDeviceCookie(memberId: string, cookieHeader: string | undefined | null): string {
+    const members = [memberId, ...this.teamMembersOf(cookieHeader).filter((id) => id !== memberId)]
+      .filter((id) => TEAM_MEMBER_ID.test(id))
+      .slice(0, TEAM_DEVICE_MAX_MEMBERS)
+      .join("~");
+    return `${TEAM_DEVICE_COOKIE}=${members}.${this.#teamSignature(members)}; Path=/; Max-Age=${TWO_YEARS_S}; HttpOnly; SameSite=Lax${this.#secureCookie ? "; Secure" : ""}`;
+  }
+
+  #teamSignature(members: string): string {
+    return crypto.createHmac("sha256", this.#teamKey).update(members).digest().subarray(0, 16).toString("base64url");
   }
 
   /** Whether a request for the page is a fetch in the background rather than a page being opened (see `backgroundFetch`). */
   static isBackgroundFetch(headers: Record<string, string | string[] | undefined>): boolean {
-    if (headers[OFFLINE_COPY_HEADER]) return true;
     const mode = headers["sec-fetch-mode"];
     const destination = headers["sec-fetch-dest"];
     if (mode === undefined && destination === undefined) return false;

@@ -23,13 +23,14 @@ export const trackScanSchema = z.object({
 export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null; addressHash?: string | null };
 
 /** Why a page load of a published pitch was not counted as a scan (decision 15). */
-export type ExclusionReason = "bot" | "preview" | "prefetch" | "owner";
+export type ExclusionReason = "bot" | "preview" | "prefetch" | "owner" | "app";
 
 const EXCLUSION_COLUMNS = {
   bot: "excluded_bots",
   preview: "excluded_previews",
   prefetch: "excluded_prefetches",
   owner: "excluded_owner_views",
+  app: "excluded_app_fetches",
 } as const satisfies Record<ExclusionReason, keyof StatsDelta>;
 
 export function normalizeScan(input: z.infer<typeof trackScanSchema>): ScanInput {
