@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
  * open, then the cookie it sets). A token that opens nothing answers 404 and reveals nothing of the project.
  */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, database, config, flashCookie } = context.services;
+  const { auth, database, config, flashCookie, pageDoor } = context.services;
   const secure = config.publicUrl.startsWith("https://");
   const access = await resolveBoothAccess({ db: database.db, auth }, request, params.id, url.searchParams.get("key"));
   if (access.kind === "none") {
@@ -39,7 +39,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     throw isDomainError(error) ? data({ boothEnded: false, message: BOOTH_NOT_FOUND }, { status: 404 }) : error;
   });
   const headers = new Headers();
-  if (access.newToken) headers.set("Set-Cookie", boothCookie(params.id, access.newToken.token, access.newToken.expiresAt, secure));
+  if (access.newToken) {
+    headers.append("Set-Cookie", boothCookie(params.id, access.newToken.token, access.newToken.expiresAt, secure));
+    // A staff phone that opened the booth link is the team's: its own visits to the pitch are not visitors' (decision 51).
+    headers.append("Set-Cookie", pageDoor.teamDeviceCookie(access.newToken.ownerId, request.headers.get("cookie")));
+  }
   return data({ ...screen, owner: access.viewer.kind === "owner" }, { headers });
 }
 

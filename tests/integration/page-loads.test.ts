@@ -8,7 +8,7 @@ const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKi
 
 describeEachDialect("page loads counted at the door", (getDb) => {
   const door = new PageDoor({ secret: "integration-secret-0123456789abcdef", secureCookie: false });
-  const visit = { method: "GET", userAgent: PHONE, purpose: undefined, revalidating: false, clientAddress: "198.51.100.4", qrCodeId: null, withinPage: false, backgroundFetch: false };
+  const visit = { method: "GET", userAgent: PHONE, acceptLanguage: "en-GB,en;q=0.9", clientHints: undefined, offlineCopy: false, purpose: undefined, revalidating: false, clientAddress: "198.51.100.4", qrCodeId: null, withinPage: false, backgroundFetch: false };
 
   async function setup() {
     const { db } = getDb();

@@ -8,6 +8,9 @@ const door = new PageDoor({ secret: "x".repeat(32), secureCookie: true });
 const visit = (overrides: Partial<PageLoadRequest> = {}): PageLoadRequest => ({
   method: "GET",
   userAgent: PHONE,
+  acceptLanguage: "en-GB,en;q=0.9",
+  clientHints: undefined,
+  offlineCopy: false,
   purpose: undefined,
   cookieHeader: undefined,
   revalidating: false,
@@ -61,12 +64,47 @@ describe("PageDoor.decide", () => {
     ["iMessage's preview", { userAgent: "facebookexternalhit/1.1 Facebot Twitterbot/1.0" }, { kind: "excluded", reason: "preview" }],
     ["a crawler", { userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" }, { kind: "excluded", reason: "bot" }],
     ["no user agent", { userAgent: undefined }, { kind: "excluded", reason: "bot" }],
-    ["a prefetch", { purpose: "prefetch;prerender" }, { kind: "excluded", reason: "prefetch" }],
     ["a HEAD request", { method: "HEAD" }, { kind: "ignored" }],
     ["a dialog opened without JavaScript", { withinPage: true }, { kind: "ignored" }],
-    ["a service worker keeping an offline copy", { backgroundFetch: true }, { kind: "ignored" }],
+    ["a script's fetch of the page", { backgroundFetch: true }, { kind: "ignored" }],
+    ["a service worker keeping an offline copy", { offlineCopy: true }, { kind: "ignored" }],
+    ["a bot's service worker keeping an offline copy (tallied once, at its page load)", { offlineCopy: true, userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1)" }, { kind: "ignored" }],
+    ["an Android app's own fetch", { userAgent: "Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/AP2A.240805.005)" }, { kind: "excluded", reason: "app" }],
+    ["an iOS app's own fetch", { userAgent: "QRReader/2.3.1 CFNetwork/1494.0.7 Darwin/23.4.0" }, { kind: "excluded", reason: "app" }],
+    ["a fetch without Accept-Language", { acceptLanguage: undefined }, { kind: "excluded", reason: "app" }],
+    ["Chromium wearing an iPhone's user agent", { clientHints: '"Chromium";v="156", "Not:A-Brand";v="8"' }, { kind: "excluded", reason: "bot" }],
   ] as const)("does not count %s", (_name, overrides, expected) => {
     expect(door.decide(visit(overrides), project, null)).toEqual(expected);
+  });
+
+  it("counts every phone browser: Safari before Sec-Fetch, in-app web views, Chrome on iOS and Android, Firefox", () => {
+    for (const userAgent of [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 15_8 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6.6 Mobile/15E148 Safari/604.1",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 330.0.0.0",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.54 Mobile/15E148 Safari/604.1",
+      "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36",
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.71 Mobile Safari/537.36",
+      "Mozilla/5.0 (Android 14; Mobile; rv:127.0) Gecko/127.0 Firefox/127.0",
+    ]) {
+      expect(door.decide(visit({ userAgent }), project, null).kind, userAgent).toBe("counted");
+    }
+    // Chrome on Android sends client hints with an Android user agent: that is what it is.
+    expect(door.decide(visit({ userAgent: "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36", clientHints: '"Chromium";v="126"' }), project, null).kind).toBe("counted");
+  });
+
+  it("gives a prefetched page its viewer id but counts nothing until the page's beacon says it was shown", () => {
+    const decision = door.decide(visit({ purpose: "prefetch;prerender" }), project, null);
+    expect(decision).toMatchObject({ kind: "speculative", newViewerId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+  });
+
+  it("counts a device the team marked as the team's, signed out, for the team's projects only", () => {
+    const marked = door.teamDeviceCookie("founder-1", undefined).split(";")[0]!;
+    expect(door.decide(visit({ cookieHeader: marked }), project, null)).toEqual({ kind: "excluded", reason: "owner" });
+    expect(door.decide(visit({ cookieHeader: marked }), { id: "project-2", ownerId: "founder-2" }, null).kind).toBe("counted");
+    const both = door.teamDeviceCookie("founder-2", marked).split(";")[0]!;
+    expect(door.teamMembersOf(both)).toEqual(["founder-2", "founder-1"]);
+    expect(door.teamMembersOf(both.replace("founder-2", "founder-3"))).toEqual([]);
+    expect(door.teamDeviceCookie("founder-1", undefined)).toMatch(/; Path=\/; Max-Age=63072000; HttpOnly; SameSite=Lax; Secure$/);
   });
 
   it("does not count the project's owner, but counts another signed-in founder", () => {
@@ -82,7 +120,6 @@ describe("background fetches", () => {
     [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" }, false],
     [{}, false],
     [{ "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" }, true],
-    [{ "x-pitchqr-offline-copy": "1" }, true],
   ] as const)("%j is a background fetch: %s", (headers, expected) => {
     expect(PageDoor.isBackgroundFetch(headers)).toBe(expected);
   });

@@ -26,16 +26,30 @@ export type VisitorIdentity = { viewerFingerprint: string | null; addressHash: s
 
 /**
  * The source of the visitor's latest page load of this project: a viewer seen by the door has one; a visitor
- * the door never saw is `unknown`.
+ * the door never saw is `unknown`. A visitor without a cookie is found by address hash only among viewers whose
+ * cookie never came back (decision 51), and only when those agree on the source: identical phones behind one
+ * address that came through different codes cannot be told apart, so that action is `unknown`, not someone else's.
  */
 export async function resolveSource(db: Kysely<Database>, projectId: string, identity: VisitorIdentity | undefined): Promise<string> {
-  if (!identity?.viewerFingerprint && !identity?.addressHash) return UNKNOWN;
-  let query = db.selectFrom("project_viewers").select("last_source").where("project_id", "=", projectId);
-  query = identity.viewerFingerprint
-    ? query.where("viewer_fingerprint", "=", identity.viewerFingerprint)
-    : query.where("address_hash", "=", identity.addressHash);
-  const viewer = await query.limit(1).executeTakeFirst();
-  return viewer?.last_source ?? UNKNOWN;
+  if (identity?.viewerFingerprint) {
+    const viewer = await db
+      .selectFrom("project_viewers")
+      .select("last_source")
+      .where("project_id", "=", projectId)
+      .where("viewer_fingerprint", "=", identity.viewerFingerprint)
+      .executeTakeFirst();
+    return viewer?.last_source ?? UNKNOWN;
+  }
+  if (!identity?.addressHash) return UNKNOWN;
+  const sources = await db
+    .selectFrom("project_viewers")
+    .select("last_source")
+    .distinct()
+    .where("project_id", "=", projectId)
+    .where("address_hash", "=", identity.addressHash)
+    .limit(2)
+    .execute();
+  return sources.length === 1 ? (sources[0]!.last_source ?? UNKNOWN) : UNKNOWN;
 }
 
 /**

@@ -37,16 +37,17 @@ export function clearedBoothCookie(projectId: string, secure: boolean): string {
  * session, as other owner pages do); "ended" and "unknown" are a token that opens nothing.
  */
 export type BoothAccess =
-  | { kind: "viewer"; viewer: BoothViewer; newToken: { token: string; expiresAt: string } | null }
+  /** `newToken.ownerId`: a booth link opened makes the device the project's team's (decision 51). */
+  | { kind: "viewer"; viewer: BoothViewer; newToken: { token: string; expiresAt: string; ownerId: string } | null }
   | { kind: "ended" | "unknown" | "none" };
 
 export async function resolveBoothAccess(deps: { db: Kysely<Database>; auth: Auth }, request: Request, projectId: string, key: string | null): Promise<BoothAccess> {
   if (!isRecordId(projectId)) return { kind: "unknown" };
   if (key !== null) {
     const check = await checkBoothToken(deps.db, projectId, key);
-    return check.kind === "valid"
-      ? { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: { token: key, expiresAt: check.expiresAt } }
-      : { kind: check.kind };
+    if (check.kind !== "valid") return { kind: check.kind };
+    const project = await deps.db.selectFrom("projects").select("owner_id").where("id", "=", projectId).executeTakeFirstOrThrow();
+    return { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: { token: key, expiresAt: check.expiresAt, ownerId: project.owner_id } };
   }
   const user = await getSessionUser(deps.auth, request);
   if (user && (await isOwner(deps.db, user.id, projectId))) return { kind: "viewer", viewer: { kind: "owner", ownerId: user.id }, newToken: null };

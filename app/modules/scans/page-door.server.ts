@@ -280,7 +280,7 @@ export async function recordScriptedScan(
   cookieHeader: string | undefined,
 ): Promise<"counted" | "already-counted" | "unknown-project"> {
   const viewerId = deps.pageDoor.viewerIdFromCookie(cookieHeader);
-  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId) } : scan;
+  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId), cookieKept: true } : scan;
   if (counted.viewerFingerprint && viewerId && deps.recentPageLoads.claim(counted.viewerFingerprint, counted.projectId)) return "already-counted";
   return (await deps.scans.record(counted)) ? "counted" : "unknown-project";
 }

@@ -3,7 +3,7 @@ import { z } from "zod/mini";
 import { retryOnConflict, type ConflictRetryOptions } from "~/db/retry.server";
 import type { Database } from "~/db/schema";
 import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-stats.server";
-import { addToSourceStats, scanSource } from "~/modules/analytics/sources.server";
+import { addToSourceStats, DIRECT, qrCodeIdOfSource, scanSource } from "~/modules/analytics/sources.server";
 import { isRecordId, isViewerFingerprint } from "~/modules/http/id-shape";
 
 /** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
@@ -18,9 +18,10 @@ export const trackScanSchema = z.object({
 /**
  * One scan. `addressHash` is the daily-salted hash of the visitor's address and user agent (decision 15): with
  * a fingerprint it is remembered beside a new viewer; without one (a returning browser that keeps no cookie)
- * the scan counts for a viewer already seen with that hash today, or for the hash itself.
+ * the scan counts for a viewer seen with that hash today whose cookie never came back, or for the hash itself
+ * (decision 51). `cookieKept`: the browser sent its viewer cookie back, so the hash never stands for it again.
  */
-export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null; addressHash?: string | null };
+export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null; addressHash?: string | null; cookieKept?: boolean };
 
 /** Why a page load of a published pitch was not counted as a scan (decision 15). */
 export type ExclusionReason = "bot" | "preview" | "prefetch" | "owner" | "app";
@@ -70,19 +71,18 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
     ).map((row) => row.id),
   );
   const stored = scans.map((scan) => known.has(scan.projectId));
-  const qrIds = [...new Set(scans.flatMap((scan) => (scan.qrCodeId ? [scan.qrCodeId] : [])))];
+  const resolved = await resolveViewers(
+    trx,
+    scans.filter((scan) => known.has(scan.projectId)),
+  );
+  const qrIds = [...new Set(resolved.flatMap((scan) => (scan.qrCodeId ? [scan.qrCodeId] : [])))];
   const qrProject = new Map(
     qrIds.length
       ? (await trx.selectFrom("qr_codes").select(["id", "project_id"]).where("id", "in", qrIds).execute()).map((row) => [row.id, row.project_id])
       : [],
   );
 
-  const valid = await resolveCookielessViewers(
-    trx,
-    scans
-      .filter((scan) => known.has(scan.projectId))
-      .map((scan) => ({ ...scan, qrCodeId: scan.qrCodeId && qrProject.get(scan.qrCodeId) === scan.projectId ? scan.qrCodeId : null })),
-  );
+  const valid = resolved.map((scan) => ({ ...scan, qrCodeId: scan.qrCodeId && qrProject.get(scan.qrCodeId) === scan.projectId ? scan.qrCodeId : null }));
   if (valid.length === 0) return stored;
 
   const now = new Date().toISOString();
@@ -104,7 +104,7 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
           projectViewers.map((scan) => ({
             project_id: scan.projectId,
             viewer_fingerprint: scan.viewerFingerprint,
-            address_hash: scan.addressHash ?? null,
+            address_hash: scan.cookieKept ? null : (scan.addressHash ?? null),
             last_source: latestSource.get(viewerKey(scan.projectId, scan.viewerFingerprint)) ?? null,
           })),
         )
@@ -134,6 +134,7 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
         .execute()
     : [];
   await updateLatestSources(trx, latestSource);
+  await forgetAddressesOfCookieKeepers(trx, withViewer.filter((scan) => scan.cookieKept));
 
   // The counters every instance shares, in one order: projects, sources, QR codes, hours.
   const newByProject = tally(newProjectViewers, (row) => [row.project_id]);
@@ -239,26 +240,61 @@ function tally<T>(rows: readonly T[], keyOf: (row: T) => string[]) {
 }
 
 /**
- * A scan with an address hash but no fingerprint comes from a browser that has loaded the page before yet
- * sent no viewer cookie (it keeps none): it is the viewer already seen with that hash, or the hash itself.
+ * Who each scan is and where it came from (decision 51):
+ * - A scan with an address hash but no fingerprint comes from a browser that has loaded the page before yet sent
+ *   no viewer cookie (it keeps none). It is the viewer seen with that hash today, through the same source, whose
+ *   cookie never came back (its own first load, or a phone it cannot be told apart from that changes nothing by
+ *   being taken for it); else the hash is a viewer of its own. It never resolves to a browser that kept its cookie,
+ *   so it never adds to another person's codes or moves their latest source.
+ * - A load of the plain link by a viewer who came through a QR code (a reload after the address dropped `?qr=`, a
+ *   tab reopened) counts for that code: the plain link never takes a person away from the code that brought them.
  */
-async function resolveCookielessViewers(trx: Transaction<Database>, scans: ScanInput[]): Promise<ScanInput[]> {
+async function resolveViewers(trx: Transaction<Database>, scans: ScanInput[]): Promise<ScanInput[]> {
   const resolved: ScanInput[] = [];
   for (const scan of scans) {
-    if (scan.viewerFingerprint || !scan.addressHash) {
-      resolved.push(scan);
+    if (!scan.viewerFingerprint && scan.addressHash) {
+      const source = scanSource(scan.qrCodeId);
+      const seen = await trx
+        .selectFrom("project_viewers")
+        .select("viewer_fingerprint")
+        .where("project_id", "=", scan.projectId)
+        .where("address_hash", "=", scan.addressHash)
+        .where(sql<boolean>`coalesce(last_source, '') = ${source}`)
+        .orderBy("viewer_fingerprint")
+        .limit(1)
+        .executeTakeFirst();
+      resolved.push({ ...scan, viewerFingerprint: seen?.viewer_fingerprint ?? scan.addressHash });
       continue;
     }
-    const seen = await trx
-      .selectFrom("project_viewers")
-      .select("viewer_fingerprint")
-      .where("project_id", "=", scan.projectId)
-      .where("address_hash", "=", scan.addressHash)
-      .limit(1)
-      .executeTakeFirst();
-    resolved.push({ ...scan, viewerFingerprint: seen?.viewer_fingerprint ?? scan.addressHash });
+    // Only a viewer whose cookie came back can have been seen before (a new id has no row yet).
+    if (!scan.qrCodeId && scan.viewerFingerprint && scan.cookieKept) {
+      const viewer = await trx
+        .selectFrom("project_viewers")
+        .select("last_source")
+        .where("project_id", "=", scan.projectId)
+        .where("viewer_fingerprint", "=", scan.viewerFingerprint)
+        .executeTakeFirst();
+      resolved.push({ ...scan, qrCodeId: qrCodeIdOfSource(viewer?.last_source ?? DIRECT) });
+      continue;
+    }
+    resolved.push(scan);
   }
   return resolved;
+}
+
+/** Viewers whose cookie came back keep cookies: their address hash is forgotten, so no cookie-less browser resolves to them. */
+async function forgetAddressesOfCookieKeepers(trx: Transaction<Database>, scans: readonly (ScanInput & { viewerFingerprint: string })[]): Promise<void> {
+  const byProject = new Map<string, Set<string>>();
+  for (const scan of scans) byProject.set(scan.projectId, (byProject.get(scan.projectId) ?? new Set()).add(scan.viewerFingerprint));
+  for (const projectId of [...byProject.keys()].sort(compareText)) {
+    await trx
+      .updateTable("project_viewers")
+      .set({ address_hash: null })
+      .where("project_id", "=", projectId)
+      .where("viewer_fingerprint", "in", [...byProject.get(projectId)!].sort(compareText))
+      .where("address_hash", "is not", null)
+      .execute();
+  }
 }
 
 /** Adds excluded page loads to their projects' counters, in one transaction. */
