@@ -8,6 +8,7 @@
 import "./pitch.css";
 import { PHONE_QR_SIZE, phoneUrl } from "~/components/pitch/phone-url";
 import { isFollowing, showFollowing } from "~/components/pitch/following";
+import { settleArrival } from "~/pitch-behaviour/arrival";
 import { savedListStorage } from "~/modules/saved/saved-list";
 import { enhanceDialogs, type OpenedDialog, type PitchDialogControl } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";
@@ -151,6 +152,7 @@ function enhance(page: HTMLElement) {
     if (dialog.name === "phone") void drawPhoneCode(dialog);
     else enhanceForm(dialog, projectTitle, () => dialogs);
   });
+  if (page.dataset.projectId) settleArrival(page.dataset.projectId, (address) => history.replaceState(history.state, "", address));
   enhanceVideo();
   enhanceBackButton();
   keepTimesCurrent(page);

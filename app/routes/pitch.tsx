@@ -92,6 +92,8 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
       const params = new URLSearchParams(url.search);
       params.delete("dialog");
       params.delete("sent");
+      // The address dropping `?qr=` once the visit was counted (decision 52) changes nothing on the page.
+      params.delete("qr");
       return params.toString();
     };
     if (strip(currentUrl) === strip(nextUrl)) return false;

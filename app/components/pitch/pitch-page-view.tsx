@@ -1,3 +1,5 @@
+import { useEffect } from "react";
+import { useNavigate } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { useClock } from "~/components/ui/use-clock";
@@ -8,6 +10,7 @@ import { MobileActionBar } from "./pitch-actions";
 import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
+import { settleArrival } from "~/pitch-behaviour/arrival";
 import { useFollowing } from "./use-following";
 import { useLiveWall } from "./use-live-wall";
 import { usePitchDialogs } from "./use-pitch-dialogs";
@@ -35,6 +38,11 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const now = useClock();
   // Not following when rendered on the server; the anonymous document's script shows the device's state (decision 13).
   const following = useFollowing(project.slug);
+  const navigate = useNavigate();
+  useEffect(() => {
+    // Counted if the door did not see it (served ahead of the tap); then the address drops `?qr=`.
+    settleArrival(project.id, (address) => void navigate(address, { replace: true, preventScrollReset: true, state: window.history.state?.usr }));
+  }, [project.id, navigate]);
 
   return (
     <div data-pitch-page={project.slug} data-project-id={project.id} data-dialogs={enhanced ? `/pitch/${encodeURIComponent(project.slug)}/dialogs` : undefined}>

@@ -1,0 +1,46 @@
+type NavigationEntry = PerformanceNavigationTiming & { deliveryType?: string; activationStart?: number };
+
+/** Served ahead of the tap (a speculation rules prefetch or a prerender): the door did not count it (decision 52). */
+function servedAhead(): boolean {
+  const navigation = performance.getEntriesByType?.("navigation")[0] as NavigationEntry | undefined;
+  return navigation?.deliveryType === "navigational-prefetch" || (navigation?.activationStart ?? 0) > 0;
+}
+
+/** Runs `shown` now, or once a page being prerendered is actually shown. */
+function whenShown(shown: () => void): void {
+  if ((document as Document & { prerendering?: boolean }).prerendering) document.addEventListener("prerenderingchange", shown, { once: true });
+  else shown();
+}
+
+/** The spec's `track-scan`, once: fire-and-forget, never slows or breaks the page (SPEC.md section 8). */
+function reportShown(projectId: string, qrCodeId: string | null): void {
+  fetch("/api/functions/track-scan", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ projectId, qrCodeId }),
+    keepalive: true,
+    credentials: "same-origin",
+  }).catch((error: unknown) => console.warn("Scan tracking failed", error));
+}
+
+const settled = new Set<string>();
+
+/**
+ * What the pitch page does once it is shown, in both renderers (decision 52): a page fetched ahead of the tap,
+ * which the door did not count, is counted once through `track-scan` (the viewer cookie the prefetch was given
+ * says who); then the address drops `?qr=`, so a link shared from the page or the address bar is the plain link
+ * and credits no event. Where the browser keeps no cookies the code stays: its reloads are how the server knows
+ * which code brought it.
+ */
+export function settleArrival(projectId: string, replaceAddress: (address: string) => void): void {
+  if (settled.has(projectId)) return;
+  settled.add(projectId);
+  const address = new URL(location.href);
+  const qrCodeId = address.searchParams.get("qr");
+  whenShown(() => {
+    if (servedAhead()) reportShown(projectId, qrCodeId);
+    if (qrCodeId === null || !navigator.cookieEnabled) return;
+    address.searchParams.delete("qr");
+    replaceAddress(address.pathname + address.search + address.hash);
+  });
+}
