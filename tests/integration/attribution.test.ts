@@ -78,13 +78,18 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
     });
   });
 
-  it("attributes to the latest visit: a viewer who came back through the plain link acts as Direct", async () => {
+  it("attributes to the latest code: the plain link never takes a viewer away from theirs, another code does (decision 51)", async () => {
     const { db, project, codes } = await setup();
     await recordScans(db, [{ projectId: project.id, qrCodeId: codes.booth, viewerFingerprint: "dee" }]);
-    await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "dee" }]);
+    // Back by the plain address (a reload after it dropped ?qr=, a reopened tab), with the cookie the door gave.
+    await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "dee", cookieKept: true }]);
     await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee@example.com", note: "hi" }), visitor("dee"));
-    const contact = await db.selectFrom("contacts").select("source").where("project_id", "=", project.id).executeTakeFirstOrThrow();
-    expect(contact.source).toBe("direct");
+    await recordScans(db, [{ projectId: project.id, qrCodeId: codes.badge, viewerFingerprint: "dee", cookieKept: true }]);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee.work@example.com", note: "again" }), visitor("dee"));
+    const contacts = await db.selectFrom("contacts").select("source").where("project_id", "=", project.id).orderBy("created_at").execute();
+    expect(contacts.map((contact) => contact.source)).toEqual([`qr:${codes.booth}`, `qr:${codes.badge}`]);
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
+    expect(analytics.funnel.find((row) => row.kind === "direct")).toMatchObject({ scans: 0, viewers: 0 });
   });
 
   it("counts a forged QR id (another project's, or unknown) as Direct", async () => {

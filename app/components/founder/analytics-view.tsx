@@ -48,7 +48,9 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
       />
 
       <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3">
-        <StatCard icon={ScanLine} tone="sky" label="Total Scans" value={analytics.totalScans} caption={plural(analytics.uniqueScans, "unique viewer")} />
+        <StatCard icon={ScanLine} tone="sky" label="Total Scans" value={analytics.totalScans} caption={plural(analytics.uniqueScans, "unique viewer")}>
+          <p className="mt-1 text-xs text-slate-500">Scans count page loads; unique viewers count browsers, about one per person.</p>
+        </StatCard>
         <StatCard icon={Handshake} tone="violet" label="Intros Offered" value={analytics.totalIntros} caption="warm intro requests" />
         <StatCard icon={BellRing} tone="amber" label="Subscribers" value={analytics.totalSubscribers} caption="following updates" />
         <StatCard icon={TrendingUp} tone="emerald" label="Signals" value={analytics.totalSignals} caption="interest signals" />

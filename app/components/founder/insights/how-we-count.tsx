@@ -10,8 +10,9 @@ export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
   const exclusions = [
     { label: "bots and crawlers", count: excluded.bots },
     { label: "link previews (chat apps, social networks)", count: excluded.previews },
-    { label: "prefetches by a browser", count: excluded.prefetches },
-    { label: "your own views while signed in", count: excluded.ownerViews },
+    { label: "fetches by an app, not a browser (QR scanner apps checking the link)", count: excluded.appFetches },
+    { label: "prefetches by a browser (counted as a scan if the page is then shown)", count: excluded.prefetches },
+    { label: "views by your team (signed in, or on a device where you signed in or opened a booth link)", count: excluded.ownerViews },
   ];
   return (
     <SectionCard id="how-we-count-title" title="How we count" icon={Info}>
@@ -19,16 +20,20 @@ export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
         <div>
           <dt className="font-semibold text-slate-950">Scan</dt>
           <dd className="mt-1">
-            A load of your pitch page through a QR code or your link, counted by our server when it sends the page, so
-            visitors without JavaScript and quick glances count too. A reload is another scan.
+            An action, not a person: a load of your pitch page in a browser through a QR code or your link, counted by
+            our server when it sends the page, so visitors without JavaScript and quick glances count too. A reload is
+            another scan. A later visit by someone who came through a code counts for that code, even by your plain link.
           </dd>
         </div>
         <div>
           <dt className="font-semibold text-slate-950">Unique viewer</dt>
           <dd className="mt-1">
-            One browser, told apart by a random id our site keeps in it (a first-party cookie; nothing from other
-            sites). A browser that keeps no site data is counted by a daily-changing hash of its network address and
-            browser, so it is one viewer however often it reloads.
+            As near to one person as a server can know: one browser on one device, told apart by a random id our site
+            keeps in it (a first-party cookie; nothing from other sites). A browser that keeps no site data is counted
+            by a daily-changing hash of its network address and browser, so it is one viewer however often it reloads,
+            and never taken for anyone else. What can still double: one person in two apps (a QR scanner&apos;s own
+            window, then &ldquo;Open in Safari&rdquo;; a chat app&apos;s browser, then their own), or on two devices,
+            is two viewers; no server can tell they are one person.
           </dd>
         </div>
         <div>
