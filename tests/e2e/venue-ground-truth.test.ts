@@ -169,7 +169,13 @@ describe("a venue's numbers on the founder's screen", () => {
           [row.scans, row.viewers, row.people, row.intros, row.subscribers, row.signals, 0].map(String).concat(`${((row.people / row.viewers) * 100).toFixed(1)}%`),
         ]),
       ),
-      excluded: ["1 bots and crawlers", "6 link previews (chat apps, social networks)", "0 prefetches by a browser", "1 your own views while signed in"],
+      excluded: [
+        "1 bots and crawlers",
+        "6 link previews (chat apps, social networks)",
+        "0 fetches by an app, not a browser (QR scanner apps checking the link)",
+        "0 prefetches by a browser (counted as a scan if the page is then shown)",
+        "1 views by your team (signed in, or on a device where you signed in or opened a booth link)",
+      ],
     });
 
     // One phone reloads the page and sends 30 forms within seconds: all 30 held for review (decision 50), none
