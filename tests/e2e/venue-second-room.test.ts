@@ -27,6 +27,13 @@ const WEB_VIEW_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Appl
 
 const e2e = setUpAppInBrowser();
 
+/** Waits as long as a loaded CI machine needs for a page (this room opens some 30 of them); no figure depends on it. */
+function patient<T extends BrowserContext>(context: T): T {
+  context.setDefaultTimeout(120_000);
+  context.setDefaultNavigationTimeout(120_000);
+  return context;
+}
+
 /** A raw HTTP/1.1 GET with exactly these headers (an app's own client sends no Sec-Fetch-*, unlike fetch()); resolves with the status. */
 function rawGet(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,8 +62,8 @@ function closedAtFirstByte(url: string, headers: Record<string, string>): Promis
 }
 
 describe("a second room's numbers on the founder's screen", () => {
-  it("count people's browsers: not apps, the team, bots in disguise, borrowed identities or prefetches", { timeout: 480_000 }, async () => {
-    const founderContext = await e2e.browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { "x-forwarded-for": "10.88.9.9" } });
+  it("count people's browsers: not apps, the team, bots in disguise, borrowed identities or prefetches", { timeout: 1_200_000 }, async () => {
+    const founderContext = patient(await e2e.browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { "x-forwarded-for": "10.88.9.9" } }));
     const founder = await founderContext.newPage();
     const email = uniqueEmail("second-room");
     await signUpThroughPage(founder, e2e.app.url, email);
@@ -88,15 +95,15 @@ describe("a second room's numbers on the founder's screen", () => {
     };
     const notCounted = { bots: 0, previews: 0, apps: 0, prefetches: 0, team: 0 };
     const userAgent = visitorUserAgent(e2e.browser);
-    const phone = (options: { address?: string; javaScriptEnabled?: boolean } = {}) =>
-      e2e.browser.newContext({
+    const phone = async (options: { address?: string; javaScriptEnabled?: boolean } = {}) =>
+      patient(await e2e.browser.newContext({
         viewport: PHONE,
         userAgent,
         locale: "en-US",
         timezoneId: "Europe/Berlin",
         javaScriptEnabled: options.javaScriptEnabled ?? true,
         extraHTTPHeaders: { "x-forwarded-for": options.address ?? VENUE },
-      });
+      }));
     const contexts: BrowserContext[] = [];
     const open = async (source: Source, options: { address?: string; javaScriptEnabled?: boolean } = {}) => {
       const context = await phone(options);
@@ -106,9 +113,9 @@ describe("a second room's numbers on the founder's screen", () => {
       return { context, page };
     };
 
-    // Five phones of one model behind the venue's address scan the badge and one the booth; they keep cookies.
+    // Three phones of one model behind the venue's address scan the badge and one the booth; they keep cookies.
     const badgePhones: Page[] = [];
-    for (let index = 0; index < 5; index += 1) {
+    for (let index = 0; index < 3; index += 1) {
       badgePhones.push((await open("Badge")).page);
       add(truth, "Badge", { scans: 1, viewers: 1 });
     }
@@ -169,7 +176,7 @@ describe("a second room's numbers on the founder's screen", () => {
     notCounted.team += 1;
 
     // A headless bot wearing an iPhone's user agent, running the page's scripts: one bot, tallied once.
-    const bot = await e2e.browser.newContext({ viewport: PHONE, userAgent: IPHONE_UA, extraHTTPHeaders: { "x-forwarded-for": "10.88.3.1" } });
+    const bot = patient(await e2e.browser.newContext({ viewport: PHONE, userAgent: IPHONE_UA, extraHTTPHeaders: { "x-forwarded-for": "10.88.3.1" } }));
     contexts.push(bot);
     const botPage = await bot.newPage();
     await botPage.goto(urlOf("Badge"));
@@ -180,7 +187,7 @@ describe("a second room's numbers on the founder's screen", () => {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-second-room-"));
     fs.mkdirSync(path.join(profile, "Default"));
     fs.writeFileSync(path.join(profile, "Default", "Preferences"), JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }));
-    const blocked = await chromium.launchPersistentContext(profile, {
+    const blocked = patient(await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_FLAGS,
@@ -189,7 +196,7 @@ describe("a second room's numbers on the founder's screen", () => {
       locale: "en-US",
       timezoneId: "Europe/Berlin",
       extraHTTPHeaders: { "x-forwarded-for": VENUE },
-    });
+    }));
     const blockedPage = await blocked.newPage();
     await blockedPage.goto(urlOf("Stage"), { waitUntil: "domcontentloaded" });
     await blockedPage.reload({ waitUntil: "domcontentloaded" });
@@ -203,7 +210,7 @@ describe("a second room's numbers on the founder's screen", () => {
     // The first badge phone: its address drops ?qr= once the page is enhanced; it reloads; it shares the link.
     const sharer = badgePhones[0]!;
     await waitForEnhancement(sharer);
-    await expect.poll(() => new URL(sharer.url()).search).toBe("");
+    await expect.poll(() => new URL(sharer.url()).search, { timeout: 120_000 }).toBe("");
     await sharer.reload({ waitUntil: "domcontentloaded" });
     add(truth, "Badge", { scans: 1 });
     // A friend opens the link the sharer sent from the page: the plain link's visitor, not the event's.
@@ -225,7 +232,7 @@ describe("a second room's numbers on the founder's screen", () => {
     const tapperPage = await tapper.newPage();
     await tapperPage.goto(`http://localhost:${(eventSite.address() as net.AddressInfo).port}/`);
     notCounted.prefetches += 1;
-    await expect.poll(() => readExcluded(project.id).prefetches, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => readExcluded(project.id).prefetches, { timeout: 120_000 }).toBe(1);
     await tapperPage.click("#pitch");
     await waitForEnhancement(tapperPage);
     eventSite.close();
@@ -265,7 +272,7 @@ describe("a second room's numbers on the founder's screen", () => {
           reported = await readAnalytics(founder);
           return reported;
         },
-        { timeout: 20_000 },
+        { timeout: 120_000 },
       )
       .toEqual(wanted);
 
