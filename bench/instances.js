@@ -80,7 +80,7 @@ async function runConfiguration(instances, admin) {
 
     // Every load a new phone (wrk keeps no cookies): a scan and a new viewer written per request.
     const pitch = await measure(`${balancer.url}/pitch/demo-project?qr=${QR_CODE_ID}`, servers, {
-      headers: { "User-Agent": PHONE_UA, "Accept-Encoding": "gzip" },
+      headers: { "User-Agent": PHONE_UA, "Accept-Encoding": "gzip", "Accept-Language": "en-US,en;q=0.9" },
     });
     const scan = await measure(`${balancer.url}/api/functions/track-scan`, servers, {
       script: scanScript(projectId),
