@@ -4,6 +4,7 @@
 // agent, a browser that keeps no cookies behind the venue's address among phones of its model, a tap through an
 // event site's speculation rules, and a link shared from the page after the address dropped `?qr=`. Every figure on
 // the founder's analytics page must equal the script's truth, except where no server could know (said on screen).
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import fs from "node:fs";
@@ -70,7 +71,7 @@ describe("a second room's numbers on the founder's screen", () => {
     await signInThroughPage(founder, e2e.app.url, email);
     const project = insertProject(e2e.app.dataDir, { title: "Second Room" });
     const codeIds = new Map<Source, string>(CODES.map((label, index) => [label, `room${index}${project.id.slice(0, 5)}`]));
-    const boothToken = "second-room-booth-token-0123456789abcdefghijk";
+    const boothToken = randomBytes(32).toString("base64url");
     withWritableDatabase(e2e.app.dataDir, (db) => {
       db.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(email, project.id);
       const insert = db.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)");
@@ -170,8 +171,7 @@ describe("a second room's numbers on the founder's screen", () => {
     const staff = await phone({ address: "10.88.2.2" });
     contexts.push(staff);
     const staffPage = await staff.newPage();
-    await staffPage.goto(`${e2e.app.url}/project/${project.id}/booth?key=${boothToken}`);
-    await staffPage.getByRole("heading").first().waitFor();
+    expect((await staffPage.goto(`${e2e.app.url}/project/${project.id}/booth?key=${boothToken}`))?.status()).toBe(200);
     await staffPage.goto(urlOf("Stage"), { waitUntil: "domcontentloaded" });
     notCounted.team += 1;
 
