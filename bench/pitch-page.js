@@ -9,7 +9,7 @@ import { freePort, startServer } from "./support.js";
 import { ensureWrk, fmt, runWrk } from "./wrk.js";
 
 const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
-// As a phone browser asks: the door counts nothing without Accept-Language (decision 51).
+// As a phone browser asks: the door counts nothing without Accept-Language (decision 52).
 const GZIP = { "Accept-Encoding": "gzip", "Accept-Language": "en-US,en;q=0.9" };
 
 /** The ceiling: a bare Node http server answering the same gzipped bytes as the app's cached page. */

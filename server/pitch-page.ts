@@ -131,8 +131,6 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
       admit(door.decide(pageLoadRequest(req, clientIpOf(req), qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));
       // A founder signed in before devices were marked at sign-in: this device is their team's from now on.
       if (sessionUser && !door.teamMembersOf(cookie).includes(sessionUser.id)) res.append("Set-Cookie", door.teamDeviceCookie(sessionUser.id, cookie));
-      // The rendered page must not report this load again through track-scan, which another instance may answer.
-      res.locals.pageLoadSeenAtDoor = true;
       next();
     } catch (error) {
       next(error);

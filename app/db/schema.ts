@@ -205,9 +205,9 @@ export interface ProjectStatsTable {
   excluded_bots: Generated<number>;
   excluded_previews: Generated<number>;
   excluded_prefetches: Generated<number>;
-  /** The signed-in owner, and any device the team marked (decision 51). */
+  /** The signed-in owner, and any device the team marked (decision 52). */
   excluded_owner_views: Generated<number>;
-  /** Fetched by an app, not shown in a browser (decision 51). */
+  /** Fetched by an app, not shown in a browser (decision 52). */
   excluded_app_fetches: Generated<number>;
 }
 

@@ -23,6 +23,17 @@ function reportShown(projectId: string, qrCodeId: string | null): void {
   }).catch((error: unknown) => console.warn("Scan tracking failed", error));
 }
 
+/**
+ * Whether this browser keeps the site's cookies. Not `navigator.cookieEnabled`: Chromium answers true there even
+ * when its "Don't allow sites to save data" blocks them. A first-party probe set and read back, then deleted.
+ */
+function keepsCookies(): boolean {
+  document.cookie = "pitchqr_probe=1; path=/; SameSite=Lax";
+  const kept = document.cookie.includes("pitchqr_probe=1");
+  document.cookie = "pitchqr_probe=; path=/; max-age=0; SameSite=Lax";
+  return kept;
+}
+
 const settled = new Set<string>();
 
 /**
@@ -39,7 +50,7 @@ export function settleArrival(projectId: string, replaceAddress: (address: strin
   const qrCodeId = address.searchParams.get("qr");
   whenShown(() => {
     if (servedAhead()) reportShown(projectId, qrCodeId);
-    if (qrCodeId === null || !navigator.cookieEnabled) return;
+    if (qrCodeId === null || !keepsCookies()) return;
     address.searchParams.delete("qr");
     replaceAddress(address.pathname + address.search + address.hash);
   });

@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           const outcome = await signIn(auth, config, request, input);
           const headers = new Headers();
           for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-          // The device is now the team's, also once signed out: its visits to the team's pitches are not visitors' (decision 51).
+          // The device is now the team's, also once signed out: its visits to the team's pitches are not visitors' (decision 52).
           if (outcome.userId) headers.append("Set-Cookie", pageDoor.teamDeviceCookie(outcome.userId, request.headers.get("cookie")));
           headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message: "Successfully signed in!" } }));
           return redirect(safeReturnTo(formToObject(form).returnTo), { headers });

@@ -41,7 +41,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const headers = new Headers();
   if (access.newToken) {
     headers.append("Set-Cookie", boothCookie(params.id, access.newToken.token, access.newToken.expiresAt, secure));
-    // A staff phone that opened the booth link is the team's: its own visits to the pitch are not visitors' (decision 51).
+    // A staff phone that opened the booth link is the team's: its own visits to the pitch are not visitors' (decision 52).
     headers.append("Set-Cookie", pageDoor.teamDeviceCookie(access.newToken.ownerId, request.headers.get("cookie")));
   }
   return data({ ...screen, owner: access.viewer.kind === "owner" }, { headers });

@@ -203,7 +203,7 @@ describe("the phone dialog", () => {
       expect(scripts.slice(1)).toEqual([expect.stringMatching(/^\/assets\/pitch-qr-code-[\w-]+\.js$/)]);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
-      // The address dropped the code once the visit was counted (decision 51): a shared link is the plain link.
+      // The address dropped the code once the visit was counted (decision 52): a shared link is the plain link.
       expect(new URL(page.url()).search).toBe("");
     } finally {
       await context.close();

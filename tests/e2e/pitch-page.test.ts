@@ -269,7 +269,7 @@ describe("scan tracking", () => {
       await first.page.getByRole("dialog", { name: "Follow Updates" }).waitFor();
       await first.page.keyboard.press("Escape");
       await first.page.getByRole("dialog").waitFor({ state: "hidden" });
-      // The address dropped the code (decision 51); the reload of the plain address still counts for the code.
+      // The address dropped the code (decision 52); the reload of the plain address still counts for the code.
       expect(new URL(first.page.url()).searchParams.get("qr")).toBeNull();
 
       await first.page.reload();

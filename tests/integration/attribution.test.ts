@@ -78,7 +78,7 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
     });
   });
 
-  it("attributes to the latest code: the plain link never takes a viewer away from theirs, another code does (decision 51)", async () => {
+  it("attributes to the latest code: the plain link never takes a viewer away from theirs, another code does (decision 52)", async () => {
     const { db, project, codes } = await setup();
     await recordScans(db, [{ projectId: project.id, qrCodeId: codes.booth, viewerFingerprint: "dee" }]);
     // Back by the plain address (a reload after it dropped ?qr=, a reopened tab), with the cookie the door gave.

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * Page loads fetched by an app rather than shown in a browser (decision 51: a QR scanner app's Android or iOS
+ * Page loads fetched by an app rather than shown in a browser (decision 52: a QR scanner app's Android or iOS
  * HTTP client checking the link, a request without the headers every browser sends), tallied apart as proof the
  * rule works.
  */

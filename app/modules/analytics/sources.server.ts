@@ -27,7 +27,7 @@ export type VisitorIdentity = { viewerFingerprint: string | null; addressHash: s
 /**
  * The source of the visitor's latest page load of this project: a viewer seen by the door has one; a visitor
  * the door never saw is `unknown`. A visitor without a cookie is found by address hash only among viewers whose
- * cookie never came back (decision 51), and only when those agree on the source: identical phones behind one
+ * cookie never came back (decision 52), and only when those agree on the source: identical phones behind one
  * address that came through different codes cannot be told apart, so that action is `unknown`, not someone else's.
  */
 export async function resolveSource(db: Kysely<Database>, projectId: string, identity: VisitorIdentity | undefined): Promise<string> {

@@ -37,7 +37,7 @@ export function clearedBoothCookie(projectId: string, secure: boolean): string {
  * session, as other owner pages do); "ended" and "unknown" are a token that opens nothing.
  */
 export type BoothAccess =
-  /** `newToken.ownerId`: a booth link opened makes the device the project's team's (decision 51). */
+  /** `newToken.ownerId`: a booth link opened makes the device the project's team's (decision 52). */
   | { kind: "viewer"; viewer: BoothViewer; newToken: { token: string; expiresAt: string; ownerId: string } | null }
   | { kind: "ended" | "unknown" | "none" };
 

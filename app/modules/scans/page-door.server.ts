@@ -32,7 +32,7 @@ const TEAM_MEMBER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TEAM_DEVICE_MAX_MEMBERS = 8;
 
 /**
- * Client tokens of apps fetching a page themselves, not a browser showing it (decision 51): Android's HTTP client
+ * Client tokens of apps fetching a page themselves, not a browser showing it (decision 52): Android's HTTP client
  * (`Dalvik/2.1.0 …`) and iOS's (`QRReader/2.3 CFNetwork/1410 Darwin/22.6`). No browser's user agent carries them.
  */
 const APP_CLIENT = /^Dalvik\/|\bCFNetwork\/|^[^(]*\bDarwin\/\d/;
@@ -49,7 +49,7 @@ const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitte
 export type PageLoadRequest = {
   method: string;
   userAgent: string | undefined;
-  /** `Accept-Language`: every browser sends it with every page it opens (decision 51); an app's own fetch often does not. */
+  /** `Accept-Language`: every browser sends it with every page it opens (decision 52); an app's own fetch often does not. */
   acceptLanguage: string | undefined;
   /** `Sec-CH-UA`, the brands Chromium-based browsers name on every request (Safari and Firefox send none). */
   clientHints: string | undefined;
@@ -103,7 +103,7 @@ export class PageDoor {
   /**
    * What a page load of a published pitch is: ignored (HEAD, a navigation within the page, the service worker's
    * copy), excluded (the team, a bot, a link preview, an app's own fetch), speculative (a prefetch or prerender,
-   * counted by the page's beacon if it is shown) or counted, with the viewer it counts for (decisions 15, 51).
+   * counted by the page's beacon if it is shown) or counted, with the viewer it counts for (decisions 15, 52).
    */
   decide(request: PageLoadRequest, project: PitchProject, sessionUserId: string | null, now = new Date()): PageLoadDecision {
     // The page the visitor just opened, kept by the service worker, is no visit of its own, even from a bot.

@@ -19,7 +19,7 @@ export const trackScanSchema = z.object({
  * One scan. `addressHash` is the daily-salted hash of the visitor's address and user agent (decision 15): with
  * a fingerprint it is remembered beside a new viewer; without one (a returning browser that keeps no cookie)
  * the scan counts for a viewer seen with that hash today whose cookie never came back, or for the hash itself
- * (decision 51). `cookieKept`: the browser sent its viewer cookie back, so the hash never stands for it again.
+ * (decision 52). `cookieKept`: the browser sent its viewer cookie back, so the hash never stands for it again.
  */
 export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null; addressHash?: string | null; cookieKept?: boolean };
 
@@ -240,7 +240,7 @@ function tally<T>(rows: readonly T[], keyOf: (row: T) => string[]) {
 }
 
 /**
- * Who each scan is and where it came from (decision 51):
+ * Who each scan is and where it came from (decision 52):
  * - A scan with an address hash but no fingerprint comes from a browser that has loaded the page before yet sent
  *   no viewer cookie (it keeps none). It is the viewer seen with that hash today, through the same source, whose
  *   cookie never came back (its own first load, or a phone it cannot be told apart from that changes nothing by
