@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = flash ? { "Set-Cookie": await clearFlash(flashCookie) } : undefined;
   return data(
     {
-      user: user ? { email: user.email, name: user.name } : null,
+      user: user ? { email: user.email, name: user.name, timeZone: user.timeZone } : null,
       toast: flash?.toast ? { ...flash.toast, id: crypto.randomUUID() } : null,
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,

@@ -25,6 +25,7 @@ import { submissionFingerprints } from "./migrations/0023-submission-fingerprint
 import { mailBlocks } from "./migrations/0024-mail-blocks.server";
 import { heldSubmissions } from "./migrations/0025-held-submissions.server";
 import { appFetches } from "./migrations/0026-app-fetches.server";
+import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "0024-mail-blocks": mailBlocks,
   "0025-held-submissions": heldSubmissions,
   "0026-app-fetches": appFetches,
+  "0027-founder-time-zone": founderTimeZone,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -3,6 +3,7 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import { primaryButtonClass } from "~/components/ui/buttons";
 import { FormAlert, TextField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { useBrowserTimeZone } from "~/components/ui/use-clock";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "~/modules/auth/auth-form";
 import { signIn, signUp } from "~/modules/auth/gateway.server";
 import { signUpAccess } from "~/modules/auth/invitations.server";
@@ -129,12 +130,14 @@ function AuthForm(props: { mode: Mode; returnTo: string; invitation: string; fai
     lastResult: failure,
     busy,
   });
+  const browserTimeZone = useBrowserTimeZone();
 
   return (
     <Form method="post" {...form} className="mt-5 space-y-4">
       <input type="hidden" name="intent" value={mode} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {mode === "signup" && props.invitation ? <input type="hidden" name="invitation" value={props.invitation} /> : null}
+      {mode === "signup" ? <input type="hidden" name="timeZone" value={browserTimeZone} /> : null}
       {mode === "signup" ? (
         // A name past the limit is refused with its message rather than cut while typing (sign-up.test.ts).
         <TextField {...field("name")} maxLength={undefined} label="Name" optional autoComplete="name" defaultValue={failure?.values?.name} />

@@ -48,7 +48,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 }
 
 export default function ProjectBooth({ loaderData }: Route.ComponentProps) {
-  return <BoothScreenView project={loaderData.project} codes={loaderData.codes} owner={loaderData.owner} />;
+  return <BoothScreenView project={loaderData.project} codes={loaderData.codes} owner={loaderData.owner} timeZone={loaderData.timeZone} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

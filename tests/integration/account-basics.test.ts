@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 async function createAccount(auth: Auth, database: TestDatabase, address = email(), password = "first-password") {
-  await signUp(auth, database.db, TEST_AUTH_CONFIG, browserRequest(freshIp()), { email: address, password, name: "Ada", invitation: "" });
+  await signUp(auth, database.db, TEST_AUTH_CONFIG, browserRequest(freshIp()), { email: address, password, name: "Ada", invitation: "", timeZone: "" });
   const user = await database.db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirstOrThrow();
   return { id: user.id, email: address, password };
 }
@@ -166,7 +166,7 @@ describeEachDialect("who may sign up (SIGNUP)", (getDb, dialect) => {
   });
   const policy = (signup: AppConfig["signup"]) => ({ ...TEST_AUTH_CONFIG, signup }) as AppConfig;
   const signUpWith = (config: AppConfig, address: string, invitation = "") =>
-    signUp(auth, getDb().db, config, browserRequest(freshIp()), { email: address, password: "secret123", name: "", invitation });
+    signUp(auth, getDb().db, config, browserRequest(freshIp()), { email: address, password: "secret123", name: "", invitation, timeZone: "" });
   const userCount = async (address: string) => (await getDb().db.selectFrom("users").select("id").where("email", "=", address).execute()).length;
 
   it("closed: every sign-up is refused on the server and makes no account; existing founders still sign in", async () => {

@@ -38,7 +38,7 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   it("signs up without signing in, then signs in with a fresh session each time", async () => {
     const ip = freshIp();
     const address = email();
-    const created = await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "Ada", invitation: "" });
+    const created = await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "Ada", invitation: "", timeZone: "" });
     expect(created).toMatchObject({ ok: true });
     const user = await getDb().db.selectFrom("users").selectAll().where("email", "=", address).executeTakeFirstOrThrow();
     expect(user.name).toBe("Ada");
@@ -58,7 +58,7 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   it("ends the session on the server at sign-out, so the old cookie stops working", async () => {
     const ip = freshIp();
     const address = email();
-    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "", invitation: "" });
+    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "", invitation: "", timeZone: "" });
     const signedIn = await signIn(auth, config, browserRequest(ip), { email: address, password: "secret1" });
     const cookie = cookieHeader(signedIn.setCookies);
     expect(await getSessionUser(auth, browserRequest(ip, cookie))).not.toBeNull();
@@ -70,8 +70,8 @@ describeEachDialect("sign-up, sign-in and sign-out", (getDb, dialect) => {
   it("refuses a second account for the same e-mail and a wrong password, with the provider's message", async () => {
     const ip = freshIp();
     const address = email();
-    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "", invitation: "" });
-    const again = signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "other12", name: "", invitation: "" });
+    await signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "secret1", name: "", invitation: "", timeZone: "" });
+    const again = signUp(auth, getDb().db, config, browserRequest(ip), { email: address, password: "other12", name: "", invitation: "", timeZone: "" });
     await expect(again).rejects.toMatchObject({ code: "conflict", message: "User already exists. Use another email." });
     const users = await getDb().db.selectFrom("users").select("id").where("email", "=", address).execute();
     expect(users).toHaveLength(1);

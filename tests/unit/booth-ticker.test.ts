@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shortName, tickerLine, TickerTracker, todayStart, type TickerItem } from "~/modules/booth/booth-ticker";
+import { shortName, tickerLine, TickerTracker, type TickerItem } from "~/modules/booth/booth-ticker";
 import { createBoothLinkSchema } from "~/modules/booth/booth-link-form";
 import { validate } from "~/modules/forms/validation";
 
@@ -17,23 +17,6 @@ describe("booth ticker lines", () => {
     expect(tickerLine({ id: "scan-2", kind: "scan", at: "", count: 3, eventLabel: null })).toBe("3 scans just now");
     expect(tickerLine({ id: "intro-1", kind: "intro", at: "", name: "Ana K." })).toBe("Ana K. requested an intro");
     expect(tickerLine({ id: "signal-1", kind: "signal", at: "", tier: "Angel" })).toBe("New signal: Angel");
-  });
-});
-
-describe("the booth's today", () => {
-  const now = new Date("2026-05-04T15:20:00.000Z");
-
-  it("starts at the booth device's midnight, floored to the hour of the scan buckets", () => {
-    expect(todayStart("2026-05-04T07:00:00.000Z", now).toISOString()).toBe("2026-05-04T07:00:00.000Z");
-    expect(todayStart("2026-05-03T22:00:00.000Z", now).toISOString()).toBe("2026-05-03T22:00:00.000Z");
-    // UTC+5:30: midnight is half past the hour; the window starts on the hour before.
-    expect(todayStart("2026-05-03T18:30:00.000Z", now).toISOString()).toBe("2026-05-03T18:00:00.000Z");
-  });
-
-  it("is the UTC day when the device sends nothing plausible", () => {
-    for (const sent of [null, "", "yesterday", "2026-05-05T00:00:00.000Z", "2026-05-01T00:00:00.000Z"]) {
-      expect(todayStart(sent, now).toISOString()).toBe("2026-05-04T00:00:00.000Z");
-    }
   });
 });
 

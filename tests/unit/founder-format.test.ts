@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  bucketLabel,
   buildChartData,
   chartBuckets,
   chartSummary,
   DIRECT_LINK_COLOR,
   fileNameFromDisposition,
-  formatDate,
   HOUR_MS,
   DAY_MS,
   labelIndexes,
@@ -14,13 +14,14 @@ import {
   SERIES_COLORS,
   seriesColors,
 } from "~/components/founder/insights/format";
+import { formatFounderDate } from "~/modules/formats/founder-dates";
 
 const now = Date.parse("2026-03-10T12:34:56.000Z");
 const hour = (iso: string) => ({ at: iso, scans: 0 });
 
 describe("chartBuckets", () => {
   it("hourly: the 48 hours up to the current hour, gaps included", () => {
-    const buckets = chartBuckets("hourly", [], now);
+    const buckets = chartBuckets("hourly", [], now, "UTC");
     expect(buckets).toHaveLength(48);
     expect(new Date(buckets.at(-1)!).toISOString()).toBe("2026-03-10T12:00:00.000Z");
     expect(new Date(buckets[0]!).toISOString()).toBe("2026-03-08T13:00:00.000Z");
@@ -28,16 +29,16 @@ describe("chartBuckets", () => {
   });
 
   it("hourly: widens to take in a point just outside the window", () => {
-    const buckets = chartBuckets("hourly", [Date.parse("2026-03-08T12:00:00.000Z")], now);
+    const buckets = chartBuckets("hourly", [Date.parse("2026-03-08T12:00:00.000Z")], now, "UTC");
     expect(buckets).toHaveLength(49);
   });
 
   it("daily: nothing without points; else from the first day to the day the hourly window starts, at least a week", () => {
-    expect(chartBuckets("daily", [], now)).toEqual([]);
-    const short = chartBuckets("daily", [Date.parse("2026-03-07T00:00:00.000Z")], now);
+    expect(chartBuckets("daily", [], now, "UTC")).toEqual([]);
+    const short = chartBuckets("daily", [Date.parse("2026-03-07T00:00:00.000Z")], now, "UTC");
     expect(short).toHaveLength(7);
     expect(new Date(short.at(-1)!).toISOString()).toBe("2026-03-08T00:00:00.000Z");
-    const long = chartBuckets("daily", [Date.parse("2026-02-01T00:00:00.000Z")], now);
+    const long = chartBuckets("daily", [Date.parse("2026-02-01T00:00:00.000Z")], now, "UTC");
     expect(new Date(long[0]!).toISOString()).toBe("2026-02-01T00:00:00.000Z");
     expect(long).toHaveLength(36);
     expect(long[1]! - long[0]!).toBe(DAY_MS);
@@ -61,7 +62,7 @@ describe("buildChartData", () => {
   const colors = seriesColors(["a", "b", "c"], input);
 
   it("aligns every series on the same buckets, fills gaps with zeros and adds them up", () => {
-    const data = buildChartData("hourly", input, colors, now);
+    const data = buildChartData("hourly", input, colors, now, "UTC");
     expect(data.buckets).toHaveLength(48);
     expect(data.total).toBe(6);
     const nine = data.buckets.indexOf(Date.parse("2026-03-10T09:00:00.000Z"));
@@ -70,7 +71,7 @@ describe("buildChartData", () => {
   });
 
   it("orders series like the QR codes, keeps their colours and drops series without scans", () => {
-    const data = buildChartData("hourly", input, colors, now);
+    const data = buildChartData("hourly", input, colors, now, "UTC");
     expect(data.series.map((series) => series.label)).toEqual(["Booth", "Flyer"]);
     expect(data.series.map((series) => series.color)).toEqual([SERIES_COLORS[0], SERIES_COLORS[1]]);
     expect(data.series[0]!.total).toBe(4);
@@ -88,7 +89,7 @@ describe("buildChartData", () => {
         ],
       },
     ];
-    const data = buildChartData("daily", daily, colors, now);
+    const data = buildChartData("daily", daily, colors, now, "UTC");
     expect(data.totals[0]).toBe(5);
     expect(data.buckets).toHaveLength(8);
   });
@@ -126,9 +127,9 @@ describe("labelIndexes", () => {
 describe("chartSummary", () => {
   it("states the total, the busiest bucket and each code's share", () => {
     const input = [{ qrCodeId: "a", label: "Booth", eventTag: null, points: [{ at: "2026-03-10T09:00:00.000Z", scans: 3 }] }];
-    const data = buildChartData("hourly", input, seriesColors(["a"], input), now);
+    const data = buildChartData("hourly", input, seriesColors(["a"], input), now, "UTC");
     expect(chartSummary(data, "UTC")).toBe("Scans over the last 48 hours, by QR code: 3 scans in total. Busiest hour: Mar 10, 9 AM with 3 scans. Booth: 3.");
-    expect(chartSummary(buildChartData("daily", [], new Map(), now))).toBe("Scans over earlier days: no scans.");
+    expect(chartSummary(buildChartData("daily", [], new Map(), now, "UTC"), "UTC")).toBe("Scans over earlier days: no scans.");
   });
 });
 
@@ -149,9 +150,28 @@ describe("fileNameFromDisposition", () => {
 
 describe("formatting", () => {
   it("formats dates in English, in the given time zone", () => {
-    expect(formatDate("2026-03-10T23:30:00.000Z", "UTC")).toBe("Mar 10, 2026");
-    expect(formatDate("2026-03-10T23:30:00.000Z", "Asia/Tokyo")).toBe("Mar 11, 2026");
-    expect(formatDate("not a date", "UTC")).toBe("");
+    expect(formatFounderDate("2026-03-10T23:30:00.000Z", "UTC")).toBe("Mar 10, 2026");
+    expect(formatFounderDate("2026-03-10T23:30:00.000Z", "Asia/Tokyo")).toBe("Mar 11, 2026");
+    expect(formatFounderDate("not a date", "UTC")).toBe("");
+  });
+
+  it("puts day buckets on the founder's clock: a spring-forward day in Denver is 23 hours, Kolkata's days turn at 18:30 UTC", () => {
+    const denver = chartBuckets("daily", [Date.parse("2026-03-07T12:00:00.000Z")], now + 3 * DAY_MS, "America/Denver");
+    expect(denver.map((at) => new Date(at).toISOString())).toContain("2026-03-08T07:00:00.000Z");
+    expect(denver[denver.indexOf(Date.parse("2026-03-08T07:00:00.000Z")) + 1]! - Date.parse("2026-03-08T07:00:00.000Z")).toBe(23 * HOUR_MS);
+    const late = [{ qrCodeId: "a", label: "Booth", eventTag: null, points: [{ at: "2026-03-01T18:45:00.000Z", scans: 2 }, { at: "2026-03-01T18:15:00.000Z", scans: 1 }] }];
+    const kolkata = buildChartData("daily", late, seriesColors(["a"], late), now, "Asia/Kolkata");
+    // 18:15 UTC is still 1 March in Kolkata (23:45), 18:45 UTC is 2 March (00:15).
+    expect(kolkata.buckets.slice(0, 2).map((at) => new Date(at).toISOString())).toEqual(["2026-02-28T18:30:00.000Z", "2026-03-01T18:30:00.000Z"]);
+    expect(kolkata.totals.slice(0, 2)).toEqual([1, 2]);
+    expect(chartSummary(kolkata, "Asia/Kolkata")).toContain("Busiest day: Mar 2 with 2 scans");
+  });
+
+  it("names hour buckets on the founder's clock, on the half hour in Kolkata", () => {
+    const hourly = chartBuckets("hourly", [], now, "Asia/Kolkata");
+    expect(hourly).toHaveLength(48);
+    expect(new Date(hourly.at(-1)!).toISOString()).toBe("2026-03-10T12:30:00.000Z");
+    expect(bucketLabel("hourly", hourly.at(-1)!, "Asia/Kolkata")).toBe("Mar 10, 6 PM");
   });
 
   it("pluralises", () => {

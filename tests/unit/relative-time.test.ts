@@ -45,20 +45,21 @@ describe("formatPitchTime", () => {
 
 describe("formatActivityTime", () => {
   it("shows 'just now' under one minute", () => {
-    expect(formatActivityTime(ago(30_000), now)).toBe("just now");
+    expect(formatActivityTime(ago(30_000), now, "UTC")).toBe("just now");
   });
 
   it("shows minutes, hours and days with singular and plural", () => {
-    expect(formatActivityTime(ago(MIN), now)).toBe("1 minute ago");
-    expect(formatActivityTime(ago(45 * MIN), now)).toBe("45 minutes ago");
-    expect(formatActivityTime(ago(HOUR), now)).toBe("1 hour ago");
-    expect(formatActivityTime(ago(5 * HOUR), now)).toBe("5 hours ago");
-    expect(formatActivityTime(ago(DAY), now)).toBe("1 day ago");
-    expect(formatActivityTime(ago(3 * DAY), now)).toBe("3 days ago");
+    expect(formatActivityTime(ago(MIN), now, "UTC")).toBe("1 minute ago");
+    expect(formatActivityTime(ago(45 * MIN), now, "UTC")).toBe("45 minutes ago");
+    expect(formatActivityTime(ago(HOUR), now, "UTC")).toBe("1 hour ago");
+    expect(formatActivityTime(ago(5 * HOUR), now, "UTC")).toBe("5 hours ago");
+    expect(formatActivityTime(ago(DAY), now, "UTC")).toBe("1 day ago");
+    expect(formatActivityTime(ago(3 * DAY), now, "UTC")).toBe("3 days ago");
   });
 
-  it("shows the local date from seven days on", () => {
-    const iso = ago(7 * DAY);
-    expect(formatActivityTime(iso, now)).toBe(new Date(iso).toLocaleDateString());
+  it("shows the date on the founder's clock from seven days on", () => {
+    const iso = "2026-11-01T03:00:00.000Z";
+    expect(formatActivityTime(iso, new Date("2026-11-20T12:00:00Z"), "UTC")).toBe("Nov 1, 2026");
+    expect(formatActivityTime(iso, new Date("2026-11-20T12:00:00Z"), "America/Denver")).toBe("Oct 31, 2026");
   });
 });

@@ -2,6 +2,7 @@ import { Maximize, WifiOff } from "lucide-react";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
 import { tickerLine, type TickerItem } from "~/modules/booth/booth-ticker";
+import { zonedDayStart } from "~/modules/time/founder-zone";
 
 type BoothCode = { id: string; label: string; eventTag: string | null; url: string; svg: string };
 type Counters = { since: string; scans: number; peopleWhoActed: number; intros: number; signals: number };
@@ -17,11 +18,6 @@ const REMEMBERED_IDS = 1_000;
 
 const choiceKey = (projectId: string) => `pitchqr:booth:${projectId}:qr`;
 
-/** Midnight on this device, as an instant: the booth's "today". */
-function localMidnight(): string {
-  const now = new Date();
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
-}
 
 /** New items into the lines shown, newest first: repeated ids are dropped, close scans share a line. */
 function addToTicker(lines: TickerLine[], items: TickerItem[], seen: Set<string>): TickerLine[] {
@@ -44,20 +40,24 @@ function addToTicker(lines: TickerLine[], items: TickerItem[], seen: Set<string>
   return next;
 }
 
-/** Changes at this device's midnight, so the booth starts a new day (counters and ticker) by itself. */
-function useLocalDay(): string {
-  const [day, setDay] = useState(localMidnight);
+/** Midnight on the owner's clock, as an instant: the booth's "today" (decision 52), the same on every device. */
+function ownersMidnight(timeZone: string): string {
+  return new Date(zonedDayStart(Date.now(), timeZone)).toISOString();
+}
+
+/** Changes at the owner's midnight, so the booth starts a new day (counters and ticker) by itself. */
+function useOwnersDay(timeZone: string): string {
+  const [day, setDay] = useState(() => ownersMidnight(timeZone));
   useEffect(() => {
-    const now = new Date();
-    const nextMidnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
-    const timer = setTimeout(() => setDay(localMidnight()), nextMidnight.getTime() - now.getTime() + 1_000);
+    const nextMidnight = zonedDayStart(Date.parse(day) + 26 * 3_600_000, timeZone);
+    const timer = setTimeout(() => setDay(ownersMidnight(timeZone)), Math.max(1_000, nextMidnight - Date.now() + 1_000));
     return () => clearTimeout(timer);
-  }, [day]);
+  }, [day, timeZone]);
   return day;
 }
 
-function useLiveBooth(projectId: string) {
-  const today = useLocalDay();
+function useLiveBooth(projectId: string, timeZone: string) {
+  const today = useOwnersDay(timeZone);
   const [counters, setCounters] = useState<Counters | null>(null);
   // Kept with the day they belong to: a new day starts with an empty ticker.
   const [ticker, setTicker] = useState<{ day: string; lines: TickerLine[] }>({ day: today, lines: [] });
@@ -67,7 +67,7 @@ function useLiveBooth(projectId: string) {
 
   useEffect(() => {
     const seen = new Set<string>();
-    const streamUrl = `/project/${encodeURIComponent(projectId)}/booth/stream?today=${encodeURIComponent(today)}`;
+    const streamUrl = `/project/${encodeURIComponent(projectId)}/booth/stream`;
     let source: EventSource | null = null;
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -171,8 +171,8 @@ function useChosenCode(projectId: string, codes: BoothCode[]) {
   return { chosen, choose };
 }
 
-export function BoothScreenView({ project, codes, owner }: { project: { id: string; title: string }; codes: BoothCode[]; owner: boolean }) {
-  const { counters, lines, live, ended } = useLiveBooth(project.id);
+export function BoothScreenView({ project, codes, owner, timeZone }: { project: { id: string; title: string }; codes: BoothCode[]; owner: boolean; timeZone: string }) {
+  const { counters, lines, live, ended } = useLiveBooth(project.id, timeZone);
   const { chosen, choose } = useChosenCode(project.id, codes);
   useWakeLock();
   useEffect(() => {

@@ -4,16 +4,14 @@ import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
-import { useViewerTimeZone } from "~/components/ui/use-clock";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
+import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { BOOTH_LINK_DAYS, boothPath, createBoothLinkSchema, DEFAULT_BOOTH_LINK_DAYS, revokeBoothLinkSchema } from "~/modules/booth/booth-link-form";
 import type { FormResult } from "~/modules/forms/form-result";
 
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string };
 type CreatedLink = FormResult<string, { boothUrl?: string; boothQrSvg?: string }>;
-
-const dateTime = (iso: string, timeZone: string | undefined) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
 
 /**
  * The owner's booth mode: open the booth screen here, or create a link for a staff device (shown once, with its
@@ -24,7 +22,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
   const create = useFetcher<CreatedLink>();
   const revoke = useFetcher<FormResult>();
   const copier = useCopy();
-  const timeZone = useViewerTimeZone();
+  const timeZone = useFounderTimeZone();
   const created = create.data?.ok ? create.data : null;
   const creating = useSchemaForm(createBoothLinkSchema, { id: "booth-link", lastResult: create.data, busy: create.state !== "idle" });
   const revoking = useSchemaForm(revokeBoothLinkSchema, { id: "booth-revoke", hidden: ["linkId"], lastResult: revoke.data, busy: revoke.state !== "idle" });
@@ -96,7 +94,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
               {shown.map((link) => (
                 <li key={link.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
                   <span className="text-slate-700">
-                    Created {dateTime(link.createdAt, timeZone)} · expires {dateTime(link.expiresAt, timeZone)}
+                    Created {formatFounderDateTime(link.createdAt, timeZone)} · expires {formatFounderDateTime(link.expiresAt, timeZone)}
                   </span>
                   <revoke.Form method="post" action={action} {...revoking.form}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />

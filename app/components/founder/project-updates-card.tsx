@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
 import { FormAlert, TextAreaField } from "~/components/ui/form-fields";
-import { useClock } from "~/components/ui/use-clock";
+import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
@@ -23,6 +23,7 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
   const fetcher = useFetcher<FormResult>();
   const busy = fetcher.state !== "idle";
   const now = useClock(serverNow);
+  const timeZone = useFounderTimeZone();
   const [body, setBody] = useState("");
   const { form, field, formError } = useSchemaForm(projectUpdateSchema, {
     id: "update",
@@ -86,7 +87,7 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
                 <p className="text-sm break-words whitespace-pre-line text-slate-900">{update.body}</p>
                 <p className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-slate-500">
                   <time dateTime={update.createdAt} suppressHydrationWarning>
-                    {formatActivityTime(update.createdAt, now)}
+                    {formatActivityTime(update.createdAt, now, timeZone)}
                   </time>
                   <span
                     className={`rounded-full px-2 py-0.5 font-medium ${update.mailed ? "bg-slate-100 text-slate-600" : "bg-orange-50 text-orange-700"}`}

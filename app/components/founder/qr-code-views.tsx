@@ -4,7 +4,9 @@ import { Link } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
 import type { useCopy } from "~/components/ui/use-copy";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { formatFounderDate } from "~/modules/formats/founder-dates";
 import { printPagePath } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 
@@ -88,6 +90,7 @@ export function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeR
   const [downloading, setDownloading] = useState(false);
   const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique`;
   const created = new Date(code.createdAt);
+  const timeZone = useFounderTimeZone();
 
   async function download() {
     setDownloading(true);
@@ -126,8 +129,8 @@ export function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeR
           <span aria-hidden> · </span>
           <span className="whitespace-nowrap">
             Created{" "}
-            <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} suppressHydrationWarning>
-              {Number.isNaN(created.getTime()) ? "" : created.toLocaleDateString()}
+            <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()}>
+              {formatFounderDate(created.getTime(), timeZone)}
             </time>
           </span>
         </p>

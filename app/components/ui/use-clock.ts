@@ -1,10 +1,11 @@
 import { useSyncExternalStore } from "react";
 import { currentClockStep, subscribeToClock } from "~/pitch-behaviour/clock";
+import { useRouteLoaderData } from "react-router";
+import { FALLBACK_TIME_ZONE } from "~/modules/time/founder-zone";
 import { useHydrated } from "./use-hydrated";
 
 /** Stands for "the server's clock, not known here" during hydration: the first client render replaces it. */
 const HYDRATING = -1;
-
 
 /**
  * "Now" for relative times ('5 minutes ago'); right after hydration the browser's clock takes over, then the value
@@ -23,9 +24,15 @@ export function useClock(serverNow?: string): Date {
 }
 
 /**
- * The time zone to show dates in: UTC while the server renders and the browser hydrates (both agree on it),
- * then the viewer's own. Dates shown with it change on the first client render, which React patches.
+ * The zone every date on a founder's screen is shown in (decision 52): the account's, from the root loader, so
+ * the server render and the browser agree and a founder travelling with a laptop still reads their own clock.
  */
-export function useViewerTimeZone(): string | undefined {
-  return useHydrated() ? undefined : "UTC";
+export function useFounderTimeZone(): string {
+  const root = useRouteLoaderData("root") as { user?: { timeZone?: string } | null } | undefined;
+  return root?.user?.timeZone ?? FALLBACK_TIME_ZONE;
+}
+
+/** The browser's own zone once React runs in it ('' on the server and while hydrating): what sign-up sends. */
+export function useBrowserTimeZone(): string {
+  return useHydrated() ? (Intl.DateTimeFormat().resolvedOptions().timeZone ?? "") : "";
 }

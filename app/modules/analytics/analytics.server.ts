@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import type { Database, Metric } from "~/db/schema";
-import { dialectOf, utcDayOf } from "~/db/dialect.server";
 import { DomainError } from "~/modules/errors.server";
 import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
@@ -8,6 +7,8 @@ import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
 import { ALL_SOURCES, DIRECT, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
 import { isRecordId } from "~/modules/http/id-shape";
+import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
+import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
 
 export type FunnelRow = {
   source: string;
@@ -51,11 +52,16 @@ export type ProjectAnalytics = {
   refusedLastWeek: number;
   /** Page loads not counted as scans, by reason (decision 15). */
   excluded: { bots: number; previews: number; prefetches: number; ownerViews: number; appFetches: number };
-  /** Scans per QR code over time: hourly for the last 48 hours, daily before that (90 days at most). */
+  /**
+   * Scans per QR code over time: hourly for the last 48 hours, daily before that (90 days at most). Each point's
+   * `at` is the start of an hour or a day on the owner's clock (decision 52); buckets without scans are left out.
+   */
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
 };
 
 const HOUR = 3_600_000;
+/** Hours in 'Last 48 hours' (the chart's HOURLY_WINDOW). */
+const HOURLY_WINDOW = 48;
 /** How far back the chart reaches: the page stays the same size however old the project is. */
 const HISTORY_DAYS = 90;
 
@@ -67,14 +73,17 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
   const project = await db
     .selectFrom("projects")
-    .select(["id", "title", "slug", "metrics"])
-    .where("id", "=", projectId)
-    .where("owner_id", "=", ownerId)
+    .innerJoin("users", "users.id", "projects.owner_id")
+    .select(["projects.id", "projects.title", "projects.slug", "projects.metrics", "users.time_zone"])
+    .where("projects.id", "=", projectId)
+    .where("projects.owner_id", "=", ownerId)
     .executeTakeFirst();
   if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
-  const cutoff = new Date(now.getTime() - 48 * HOUR).toISOString();
-  const since = new Date(now.getTime() - HISTORY_DAYS * 24 * HOUR).toISOString();
-  const day = utcDayOf(dialectOf(db), "hour");
+  const timeZone = founderTimeZone(project.time_zone);
+  // The owner's last 48 hours, and their days before that, back to the day 90 days ago began.
+  const currentHour = zonedHourStart(now.getTime(), timeZone);
+  const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
+  const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
   const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
@@ -84,22 +93,8 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       .orderBy("total_scans", "desc")
       .orderBy("created_at", "desc")
       .execute(),
-    db
-      .selectFrom("scan_hours")
-      .select(["qr_code_id", "hour", "scans"])
-      .where("project_id", "=", project.id)
-      .where("hour", ">=", cutoff)
-      .orderBy("hour")
-      .execute(),
-    db
-      .selectFrom("scan_hours")
-      .select((eb) => ["qr_code_id", day.as("day"), eb.fn.sum<number>("scans").as("scans")])
-      .where("project_id", "=", project.id)
-      .where("hour", ">=", since)
-      .where("hour", "<", cutoff)
-      .groupBy(["qr_code_id", day])
-      .orderBy(day)
-      .execute(),
+    countScansInBuckets(db, project.id, hourStarts, currentHour + 2 * HOUR),
+    countScansInBuckets(db, project.id, dayStarts, hourStarts[0]!),
     db.selectFrom("source_stats").selectAll().where("project_id", "=", project.id).execute(),
     countFormRefusals(db, project.id, new Date(now.getTime() - 7 * 24 * HOUR)),
     countHeldSubmissions(db, project.id),
@@ -112,20 +107,13 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const actions = totalIntros + totalSubscribers + totalSignals;
 
   const labels = new Map(codes.map((code) => [code.id, { label: code.label, eventTag: code.event_tag }]));
-  const toSeries = (rows: { qr_code_id: string; at: string; scans: number }[]): ScanSeries[] => {
-    const byCode = new Map<string, { at: string; scans: number }[]>();
-    for (const row of rows) {
-      const points = byCode.get(row.qr_code_id) ?? [];
-      points.push({ at: row.at, scans: Number(row.scans) });
-      byCode.set(row.qr_code_id, points);
-    }
-    return [...byCode].map(([qrCodeId, points]) => ({
+  const toSeries = (counts: BucketedScans, starts: number[]): ScanSeries[] =>
+    [...counts].map(([qrCodeId, values]) => ({
       qrCodeId,
       label: labels.get(qrCodeId)?.label ?? (qrCodeId ? "Deleted QR code" : "Direct link"),
       eventTag: labels.get(qrCodeId)?.eventTag ?? null,
-      points,
+      points: values.flatMap((scans, i) => (scans > 0 ? [{ at: new Date(starts[i]!).toISOString(), scans }] : [])),
     }));
-  };
 
   const peopleWhoActed = Number(sources.find((row) => row.source === ALL_SOURCES)?.people ?? 0);
 
@@ -153,8 +141,8 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     conversionRate: conversionRate(actions, uniqueScans),
     qrCodes: codes.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, totalScans: Number(code.total_scans), uniqueScans: Number(code.unique_scans) })),
     scansOverTime: {
-      hourly: toSeries(recentHours.map((row) => ({ qr_code_id: row.qr_code_id, at: row.hour, scans: row.scans }))),
-      daily: toSeries(earlierDays.map((row) => ({ qr_code_id: row.qr_code_id, at: `${row.day}T00:00:00.000Z`, scans: row.scans }))),
+      hourly: toSeries(recentHours, hourStarts),
+      daily: toSeries(earlierDays, dayStarts),
     },
   };
 }
@@ -199,19 +187,15 @@ function funnelRows(codes: { id: string; label: string; event_tag: string | null
 export type CountsSince = { since: string; scans: number; peopleWhoActed: number; intros: number; signals: number };
 
 /**
- * Scans (from the hourly buckets, so `since` should be on the hour), people who acted (distinct contacts, that is
+ * Scans (from the hourly buckets, exact also from a half-hour zone's midnight), people who acted (distinct contacts, that is
  * e-mail addresses, with an intro or a signal since, or whose first action was since, which covers a new
  * subscriber), intros and signals, for one project. Four indexed reads; the caller checks who may see them.
  */
 export async function countProjectActivitySince(db: Kysely<Database>, projectId: string, since: Date): Promise<CountsSince> {
   const from = since.toISOString();
   const [scans, intros, signals, people] = await Promise.all([
-    db
-      .selectFrom("scan_hours")
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("scans"), eb.lit(0)).as("count"))
-      .where("project_id", "=", projectId)
-      .where("hour", ">=", from)
-      .executeTakeFirstOrThrow(),
+    // One bucket from `since` on; a day ahead is later than any scan stored by now.
+    countScansInBuckets(db, projectId, [since.getTime()], since.getTime() + 2 * 24 * HOUR),
     db
       .selectFrom("intros")
       .select((eb) => eb.fn.countAll<number>().as("count"))
@@ -238,5 +222,6 @@ export async function countProjectActivitySince(db: Kysely<Database>, projectId:
       .select((eb) => eb.fn.countAll<number>().as("count"))
       .executeTakeFirstOrThrow(),
   ]);
-  return { since: from, scans: Number(scans.count), peopleWhoActed: Number(people.count), intros: Number(intros.count), signals: Number(signals.count) };
+  const scanCount = [...scans.values()].reduce((sum, values) => sum + values[0]!, 0);
+  return { since: from, scans: scanCount, peopleWhoActed: Number(people.count), intros: Number(intros.count), signals: Number(signals.count) };
 }

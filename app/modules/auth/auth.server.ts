@@ -45,6 +45,9 @@ export function createAuth(options: {
     user: {
       modelName: "users",
       fields: { emailVerified: "email_verified", ...timestamps },
+      // Decision 52: read with every session, so each founder screen knows its clock without a query of its own.
+      // Written only by our own code (sign-up, My Projects), never from better-auth's input.
+      additionalFields: { timeZone: { type: "string", required: false, input: false, fieldName: "time_zone" } },
     },
     session: {
       modelName: "sessions",

@@ -9,6 +9,7 @@ import type { Auth } from "./auth.server";
 import { RESET_LINK_INVALID_MESSAGE, type ForgotPasswordInput, type ResetPasswordInput, type SignInInput, type SignUpInput } from "./auth-form";
 import { claimInvitation, completeInvitation, releaseInvitation, SIGNUP_CLOSED_MESSAGE } from "./invitations.server";
 import { RESET_PASSWORD_PATH } from "./password-reset.server";
+import { keepDetectedTimeZone } from "./founder-time-zone.server";
 
 /** A call better-auth accepted: the cookies to set, and the user it was about. A refusal throws a DomainError. */
 export type AuthOutcome = { ok: true; setCookies: string[]; userId: string | null };
@@ -89,6 +90,7 @@ export async function signUp(auth: Auth, db: Kysely<Database>, config: AppConfig
     const created = await db.selectFrom("users").select("id").where("id", "=", response.userId ?? "").executeTakeFirst();
     if (!created) throw new DomainError("conflict", DUPLICATE_EMAIL_MESSAGE);
     if (invitationId) await completeInvitation(db, invitationId, created.id);
+    await keepDetectedTimeZone(db, created.id, input.timeZone);
     return response;
   } catch (error) {
     if (invitationId) await releaseInvitation(db, invitationId);

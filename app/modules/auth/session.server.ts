@@ -1,8 +1,10 @@
 import { redirect } from "react-router";
 import type { Auth } from "./auth.server";
+import { founderTimeZone } from "~/modules/time/founder-zone";
 import { authPathFor } from "./return-to";
 
-export type SessionUser = { id: string; email: string; name: string };
+/** `timeZone` is the zone every date and bucket on this founder's screens is in; `timeZoneSet` says whether they chose or sent one. */
+export type SessionUser = { id: string; email: string; name: string; timeZone: string; timeZoneSet: boolean };
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
 
@@ -21,7 +23,8 @@ export async function getSessionUserByCookie(auth: Auth, cookieHeader: string | 
   if (!hasSessionCookie(cookieHeader)) return null;
   const session = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader ?? "" }) });
   if (!session) return null;
-  return { id: session.user.id, email: session.user.email, name: session.user.name };
+  const stored = session.user.timeZone ?? null;
+  return { id: session.user.id, email: session.user.email, name: session.user.name, timeZone: founderTimeZone(stored), timeZoneSet: stored !== null };
 }
 
 /** For pages only a signed-in user may see: a signed-out visitor goes to /auth and comes back after. */

@@ -33,23 +33,6 @@ export function tickerLine(item: TickerItem): string {
   }
 }
 
-const HOUR_MS = 3_600_000;
-/** A day start further back than this is not "today" on any clock (UTC-12 to UTC+14, plus the hour it is floored to). */
-const OLDEST_DAY_START_MS = 27 * HOUR_MS;
-
-/**
- * Where "today" starts for the booth's counters: the booth device's local midnight (sent as an instant), floored to
- * the hour because scans are counted in hourly buckets, so every counter covers the same window. A missing or
- * implausible value means the UTC day.
- */
-export function todayStart(sent: string | null, now: Date): Date {
-  const utcMidnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const instant = sent ? Date.parse(sent) : NaN;
-  const plausible = Number.isFinite(instant) && instant <= now.getTime() && now.getTime() - instant < OLDEST_DAY_START_MS;
-  const start = plausible ? instant : utcMidnight.getTime();
-  return new Date(Math.floor(start / HOUR_MS) * HOUR_MS);
-}
-
 /**
  * Rows commit a moment after the time they carry (a scan batch stamps its rows before it writes them), so each read of
  * the ticker looks this far back before the newest item sent, and what was sent is remembered that long.

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
+import { founderTimeZone, zonedDayStart } from "~/modules/time/founder-zone";
 import { renderQrSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
 import { PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "./booth-codes";
 import { shortName, type TickerItem } from "./booth-ticker";
@@ -19,6 +20,8 @@ export type BoothScreen = {
    * count as direct, not as an event), so a booth shows a code even before the founder made a tracked one.
    */
   codes: { id: string; label: string; eventTag: string | null; url: string; svg: string }[];
+  /** The owner's time zone: the booth's "today" starts at midnight there, on every device (decision 52). */
+  timeZone: string;
 };
 
 /**
@@ -27,8 +30,12 @@ export type BoothScreen = {
  */
 export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer, projectId: string, publicUrl: string): Promise<BoothScreen> {
   if (!isRecordId(projectId)) throw new DomainError("not_found", BOOTH_NOT_FOUND);
-  let query = db.selectFrom("projects").select(["id", "title", "slug"]).where("id", "=", projectId);
-  if (viewer.kind === "owner") query = query.where("owner_id", "=", viewer.ownerId);
+  let query = db
+    .selectFrom("projects")
+    .innerJoin("users", "users.id", "projects.owner_id")
+    .select(["projects.id", "projects.title", "projects.slug", "users.time_zone"])
+    .where("projects.id", "=", projectId);
+  if (viewer.kind === "owner") query = query.where("projects.owner_id", "=", viewer.ownerId);
   const project = await query.executeTakeFirst();
   if (!project) throw new DomainError("not_found", BOOTH_NOT_FOUND);
   const codes = await db
@@ -43,7 +50,22 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
     { id: PLAIN_PITCH_CODE, label: PLAIN_PITCH_LABEL, eventTag: null, url: untrackedPitchUrl(publicUrl, project.slug) },
   ];
   const svgs = await Promise.all(choices.map((choice) => renderQrSvg(choice.url)));
-  return { project: { id: project.id, title: project.title }, codes: choices.map((choice, index) => ({ ...choice, svg: svgs[index]! })) };
+  return {
+    project: { id: project.id, title: project.title },
+    codes: choices.map((choice, index) => ({ ...choice, svg: svgs[index]! })),
+    timeZone: founderTimeZone(project.time_zone),
+  };
+}
+
+/** Where the booth's "today" began: midnight on the project owner's clock (decision 52), whatever the device's zone. */
+export async function boothDayStart(db: Kysely<Database>, projectId: string, now: Date): Promise<Date> {
+  const owner = await db
+    .selectFrom("projects")
+    .innerJoin("users", "users.id", "projects.owner_id")
+    .select("users.time_zone")
+    .where("projects.id", "=", projectId)
+    .executeTakeFirst();
+  return new Date(zonedDayStart(now.getTime(), founderTimeZone(owner?.time_zone)));
 }
 
 /**

@@ -57,13 +57,14 @@ export async function readProjectOwnerId(db: Kysely<Database>, projectId: string
  * rows table by table in one fixed order and, within a table, sorted by key, so two batches wait for each other
  * instead of deadlocking; the counter rows every scan shares come last, to hold their locks for the shortest
  * time. A conflict that still happens (with another write path) runs the whole batch again.
+ * `at` is when the batch happened (now; a replayed or scripted batch may name its own instant).
  */
-export async function recordScans(db: Kysely<Database>, scans: readonly ScanInput[], retry?: ConflictRetryOptions): Promise<boolean[]> {
+export async function recordScans(db: Kysely<Database>, scans: readonly ScanInput[], retry?: ConflictRetryOptions, at: Date = new Date()): Promise<boolean[]> {
   if (scans.length === 0) return [];
-  return retryOnConflict(() => db.transaction().execute((trx) => recordScansIn(trx, scans)), retry);
+  return retryOnConflict(() => db.transaction().execute((trx) => recordScansIn(trx, scans, at)), retry);
 }
 
-async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInput[]): Promise<boolean[]> {
+async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInput[], at: Date): Promise<boolean[]> {
   const projectIds = [...new Set(scans.map((scan) => scan.projectId))];
   const known = new Set(
     (
@@ -85,7 +86,7 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
   const valid = resolved.map((scan) => ({ ...scan, qrCodeId: scan.qrCodeId && qrProject.get(scan.qrCodeId) === scan.projectId ? scan.qrCodeId : null }));
   if (valid.length === 0) return stored;
 
-  const now = new Date().toISOString();
+  const now = at.toISOString();
   await trx
     .insertInto("scans")
     .values(valid.map((scan) => ({ project_id: scan.projectId, qr_code_id: scan.qrCodeId, viewer_fingerprint: scan.viewerFingerprint, scanned_at: now })))

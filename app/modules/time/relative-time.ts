@@ -3,6 +3,8 @@
  * the browser and the tests agree on the same inputs.
  */
 
+import { formatFounderDate } from "~/modules/formats/founder-dates";
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -56,8 +58,8 @@ export function formatPitchTime(iso: string, now: Date, timeZone?: string): stri
 
 /**
  * The founder's activity feed: 'just now' under 1 minute, then '{n} minute(s) ago', '{n} hour(s) ago',
- * '{n} day(s) ago'; 7 days or more shows the local date (`toLocaleDateString()`).
+ * '{n} day(s) ago'; 7 days or more shows the date on the founder's clock ('Nov 3, 2026', decision 52).
  */
-export function formatActivityTime(iso: string, now: Date): string {
-  return withinAWeek(iso, now) ?? new Date(iso).toLocaleDateString();
+export function formatActivityTime(iso: string, now: Date, timeZone: string): string {
+  return withinAWeek(iso, now) ?? formatFounderDate(iso, timeZone);
 }

@@ -8,7 +8,8 @@ export const DIGEST_WEEKDAY = 5; // Friday, as in JavaScript's getUTCDay
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function localParts(date: Date, timeZone: string) {
+/** The zone's wall clock at `date`: year, month (1-12), day, hour (0-23), minute, second. */
+export function localParts(date: Date, timeZone: string) {
   let format = formats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { SectionCard } from "~/components/ui/card";
 import { LiveBadge } from "~/components/ui/live-badge";
 import { EmptyState } from "~/components/ui/page-header";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ActivityItem, ActivityType } from "~/modules/activity/activity.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
@@ -120,6 +121,7 @@ export function ActivityFeed({ initial, now, className = "" }: { initial: Activi
 }
 
 function ActivityRow({ item, now, fresh, hydrated }: { item: ActivityItem; now: Date; fresh: boolean; hydrated: boolean }) {
+  const timeZone = useFounderTimeZone();
   const type = TYPES[item.type] ?? TYPES.update;
   const Icon = type.icon;
   return (
@@ -142,7 +144,7 @@ function ActivityRow({ item, now, fresh, hydrated }: { item: ActivityItem; now: 
           suppressHydrationWarning
           className="order-last mt-0.5 text-xs whitespace-nowrap text-slate-500 sm:order-none sm:mt-1 sm:text-right"
         >
-          {formatActivityTime(item.timestamp, now)}
+          {formatActivityTime(item.timestamp, now, timeZone)}
         </time>
         <p className="mt-0.5 text-sm break-words text-slate-600 sm:col-span-2">
           {item.description}

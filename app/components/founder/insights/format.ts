@@ -1,3 +1,6 @@
+import { formatFounderDay, formatFounderDayHour } from "~/modules/formats/founder-dates";
+import { zonedDayStart, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
+
 /**
  * Pure helpers for the founder's screens (My Projects, Analytics, Dashboard): chart buckets and scales,
  * dates, and the CSV download's file name. No React here, so the unit tests cover them directly.
@@ -28,7 +31,7 @@ export type ChartSeries = {
 
 export type ChartData = {
   range: ChartRange;
-  /** Bucket start times (ms since epoch), oldest first, one per hour or per UTC day, gaps filled. */
+  /** Bucket start times (ms since epoch), oldest first, one per hour or per day on the founder's clock, gaps filled. */
   buckets: number[];
   series: ChartSeries[];
   /** All series added up, per bucket. */
@@ -44,14 +47,6 @@ export const SERIES_COLORS = ["#4f46e5", "#0891b2", "#16a34a", "#d97706", "#db27
 /** Scans without a QR code (the plain pitch link). */
 export const DIRECT_LINK_COLOR = "#64748b";
 
-export function floorToHour(ms: number): number {
-  return Math.floor(ms / HOUR_MS) * HOUR_MS;
-}
-
-export function floorToUtcDay(ms: number): number {
-  return Math.floor(ms / DAY_MS) * DAY_MS;
-}
-
 /**
  * A stable colour per QR code: codes in the analytics order (most scanned first) take the palette in turn,
  * the plain link is slate, and series of deleted codes follow the known codes. The same code keeps its colour
@@ -66,41 +61,40 @@ export function seriesColors(qrCodeIds: string[], series: { qrCodeId: string }[]
   return colors;
 }
 
-function bucketsBetween(start: number, end: number, step: number): number[] {
-  const buckets: number[] = [];
-  for (let at = start; at <= end; at += step) buckets.push(at);
-  return buckets;
-}
-
 /**
- * Buckets for a range, gaps filled with zeros. 'hourly': the 48 hours up to the current hour (widened if a
- * point falls outside, say from clock skew). 'daily': from the first day with scans to the day the hourly window
- * starts, at least a week; no buckets when there are no points.
+ * Buckets for a range on the founder's clock (`timeZone`), gaps filled with zeros. 'hourly': the 48 hours up to the
+ * current hour (widened if a point falls outside, say from clock skew). 'daily': from the first day with scans to
+ * the day the hourly window starts, at least a week; no buckets when there are no points. Days are the zone's
+ * calendar days (23 or 25 hours on a daylight-saving change), hours its wall-clock hours.
  */
-export function chartBuckets(range: ChartRange, pointTimes: number[], now: number): number[] {
+export function chartBuckets(range: ChartRange, pointTimes: number[], now: number, timeZone: string): number[] {
   const valid = pointTimes.filter(Number.isFinite);
   if (range === "hourly") {
-    const end = Math.max(floorToHour(now), ...valid.map(floorToHour));
-    const start = Math.min(end - (HOURLY_WINDOW - 1) * HOUR_MS, ...valid.map(floorToHour));
-    return bucketsBetween(start, end, HOUR_MS);
+    const end = Math.max(now, ...valid);
+    const start = Math.min(zonedHourStart(now, timeZone) - (HOURLY_WINDOW - 1) * HOUR_MS, ...valid);
+    return zonedHourStarts(start, end, timeZone);
   }
   if (!valid.length) return [];
-  const end = Math.max(floorToUtcDay(now - HOURLY_WINDOW * HOUR_MS), ...valid.map(floorToUtcDay));
-  const start = Math.min(end - (MIN_DAILY_WINDOW - 1) * DAY_MS, ...valid.map(floorToUtcDay));
-  return bucketsBetween(start, end, DAY_MS);
+  const end = Math.max(now - HOURLY_WINDOW * HOUR_MS, ...valid);
+  const start = Math.min(zonedDayStart(end, timeZone) - (MIN_DAILY_WINDOW - 1) * DAY_MS + 12 * HOUR_MS, ...valid);
+  return zonedDayStarts(start, end, timeZone);
 }
 
 /** The chart's data for one range: every series on the same buckets, zeros where a code had no scans. */
-export function buildChartData(range: ChartRange, input: SeriesInput[], colors: Map<string, string>, now: number): ChartData {
-  const floor = range === "hourly" ? floorToHour : floorToUtcDay;
+export function buildChartData(range: ChartRange, input: SeriesInput[], colors: Map<string, string>, now: number, timeZone: string): ChartData {
+  const floor = range === "hourly" ? (ms: number) => zonedHourStart(ms, timeZone) : (ms: number) => zonedDayStart(ms, timeZone);
   const parsed = input.map((series) => ({
     ...series,
-    points: series.points.map((point) => ({ at: floor(Date.parse(point.at)), scans: Number(point.scans) || 0 })).filter((point) => Number.isFinite(point.at)),
+    points: series.points
+      .map((point) => ({ at: Date.parse(point.at), scans: Number(point.scans) || 0 }))
+      .filter((point) => Number.isFinite(point.at))
+      .map((point) => ({ ...point, at: floor(point.at) })),
   }));
   const buckets = chartBuckets(
     range,
     parsed.flatMap((series) => series.points.map((point) => point.at)),
     now,
+    timeZone,
   );
   const index = new Map(buckets.map((at, i) => [at, i]));
   const order = [...colors.keys()];
@@ -148,42 +142,9 @@ export function labelIndexes(length: number, count: number): number[] {
   return indexes;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function format(options: Intl.DateTimeFormatOptions, timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = `${JSON.stringify(options)}|${timeZone ?? ""}`;
-  let formatter = formats.get(key);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
-    formats.set(key, formatter);
-  }
-  return formatter;
-}
-
-/** '3 PM' */
-export function formatHour(ms: number, timeZone?: string): string {
-  return format({ hour: "numeric" }, timeZone).format(ms);
-}
-
-/** 'Mar 5' */
-export function formatDay(ms: number, timeZone?: string): string {
-  return format({ month: "short", day: "numeric" }, timeZone).format(ms);
-}
-
-/** 'Mar 5, 3 PM' */
-export function formatDayHour(ms: number, timeZone?: string): string {
-  return format({ month: "short", day: "numeric", hour: "numeric" }, timeZone).format(ms);
-}
-
-/** 'Mar 5, 2026'; '' for an unreadable time. */
-export function formatDate(iso: string, timeZone?: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? "" : format({ month: "short", day: "numeric", year: "numeric" }, timeZone).format(ms);
-}
-
-/** A bucket's name: an hour in the viewer's time zone, or a day (daily buckets are UTC days, named as such). */
-export function bucketLabel(range: ChartRange, ms: number, timeZone?: string): string {
-  return range === "hourly" ? formatDayHour(ms, timeZone) : formatDay(ms, "UTC");
+/** A bucket's name on the founder's clock: 'Mar 5, 3 PM' for an hour, 'Mar 5' for a day. */
+export function bucketLabel(range: ChartRange, ms: number, timeZone: string): string {
+  return range === "hourly" ? formatFounderDayHour(ms, timeZone) : formatFounderDay(ms, timeZone);
 }
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -191,7 +152,7 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 }
 
 /** The chart's text alternative: the range, the total, the busiest bucket and each code's share. */
-export function chartSummary(data: ChartData, timeZone?: string): string {
+export function chartSummary(data: ChartData, timeZone: string): string {
   const period = data.range === "hourly" ? "the last 48 hours" : "earlier days";
   if (data.total === 0) return `Scans over ${period}: no scans.`;
   let busiest = 0;

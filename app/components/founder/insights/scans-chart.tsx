@@ -3,8 +3,9 @@ import { useId, useMemo, useState, type PointerEvent } from "react";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
-import { useViewerTimeZone } from "~/components/ui/use-clock";
-import { bucketLabel, buildChartData, chartSummary, formatDay, formatHour, labelIndexes, niceTicks, plural, type ChartData, type ChartRange } from "./format";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
+import { formatFounderDay, formatFounderHour } from "~/modules/formats/founder-dates";
+import { bucketLabel, buildChartData, chartSummary, labelIndexes, niceTicks, plural, type ChartData, type ChartRange } from "./format";
 
 const RANGES: { value: ChartRange; label: string }[] = [
   { value: "hourly", label: "Last 48 hours" },
@@ -23,9 +24,9 @@ export function ScansOverTime({ scansOverTime, colors, now }: { scansOverTime: P
   const hasHourly = scansOverTime.hourly.some((series) => series.points.some((point) => point.scans > 0));
   const hasDaily = scansOverTime.daily.some((series) => series.points.some((point) => point.scans > 0));
   const [range, setRange] = useState<ChartRange>(hasHourly || !hasDaily ? "hourly" : "daily");
-  const timeZone = useViewerTimeZone();
+  const timeZone = useFounderTimeZone();
   const nowMs = Date.parse(now);
-  const data = useMemo(() => buildChartData(range, scansOverTime[range], colors, nowMs), [range, scansOverTime, colors, nowMs]);
+  const data = useMemo(() => buildChartData(range, scansOverTime[range], colors, nowMs, timeZone), [range, scansOverTime, colors, nowMs, timeZone]);
   const id = useId();
 
   const toggle = (
@@ -48,7 +49,7 @@ export function ScansOverTime({ scansOverTime, colors, now }: { scansOverTime: P
     <SectionCard
       id={`${id}-title`}
       title="Scans over time"
-      description={range === "hourly" ? "Per QR code, hour by hour, in your time zone" : "Per QR code, day by day (UTC), before the last 48 hours"}
+      description={range === "hourly" ? "Per QR code, hour by hour, in your time zone" : "Per QR code, day by day in your time zone, before the last 48 hours"}
       icon={LineChart}
       actions={hasHourly || hasDaily ? toggle : undefined}
     >
@@ -73,7 +74,7 @@ export function ScansOverTime({ scansOverTime, colors, now }: { scansOverTime: P
   );
 }
 
-function Chart({ data, timeZone }: { data: ChartData; timeZone: string | undefined }) {
+function Chart({ data, timeZone }: { data: ChartData; timeZone: string }) {
   const [active, setActive] = useState<number | null>(null);
   const n = data.buckets.length;
   const ticks = niceTicks(Math.max(...data.totals));
@@ -184,7 +185,7 @@ function Chart({ data, timeZone }: { data: ChartData; timeZone: string | undefin
           </caption>
           <thead>
             <tr>
-              <th scope="col">{data.range === "hourly" ? "Hour" : "Day (UTC)"}</th>
+              <th scope="col">{data.range === "hourly" ? "Hour" : "Day"}</th>
               {data.series.map((series) => (
                 <th key={series.qrCodeId} scope="col">
                   {series.label}
@@ -217,7 +218,7 @@ function position(index: number, n: number): number {
   return ((index + 0.5) / n) * 100;
 }
 
-function XAxis({ data, timeZone }: { data: ChartData; timeZone: string | undefined }) {
+function XAxis({ data, timeZone }: { data: ChartData; timeZone: string }) {
   const n = data.buckets.length;
   const render = (indexes: number[], className: string) => {
     let previousDay = "";
@@ -225,7 +226,7 @@ function XAxis({ data, timeZone }: { data: ChartData; timeZone: string | undefin
       <div className={`relative h-9 ${className}`}>
         {indexes.map((i) => {
           const at = data.buckets[i]!;
-          const day = formatDay(at, data.range === "hourly" ? timeZone : "UTC");
+          const day = formatFounderDay(at, timeZone);
           const showDay = data.range === "hourly" && day !== previousDay;
           previousDay = day;
           const left = position(i, n);
@@ -235,7 +236,7 @@ function XAxis({ data, timeZone }: { data: ChartData; timeZone: string | undefin
               className="absolute top-1.5 text-[11px] leading-tight whitespace-nowrap text-slate-500"
               style={{ left: `${left}%`, transform: `translateX(-${left}%)` }}
             >
-              {data.range === "hourly" ? formatHour(at, timeZone) : day}
+              {data.range === "hourly" ? formatFounderHour(at, timeZone) : day}
               {showDay ? <span className="block font-medium text-slate-700">{day}</span> : null}
             </span>
           );
@@ -251,7 +252,7 @@ function XAxis({ data, timeZone }: { data: ChartData; timeZone: string | undefin
   );
 }
 
-function Tooltip({ data, index, timeZone }: { data: ChartData; index: number; timeZone: string | undefined }) {
+function Tooltip({ data, index, timeZone }: { data: ChartData; index: number; timeZone: string }) {
   const left = position(index, data.buckets.length);
   const rows = data.series.filter((series) => series.values[index]! > 0);
   return (

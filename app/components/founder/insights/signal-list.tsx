@@ -4,14 +4,14 @@ import type { MySignal } from "~/modules/signals/my-signals.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { cardClass } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
-import { useViewerTimeZone } from "~/components/ui/use-clock";
-import { formatDate } from "./format";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
+import { formatFounderDate } from "~/modules/formats/founder-dates";
 
 export const NO_SIGNALS_TEXT = "You haven't signaled interest in any projects yet.";
 
 /** The signed-in user's own interest signals, each a card leading to the project's pitch page. */
 export function SignalList({ signals, labelledBy }: { signals: MySignal[]; labelledBy: string }) {
-  const timeZone = useViewerTimeZone();
+  const timeZone = useFounderTimeZone();
   if (signals.length === 0) return <EmptyState compact icon={TrendingUp} title={NO_SIGNALS_TEXT} />;
   return (
     <ul aria-labelledby={labelledBy} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
@@ -41,7 +41,7 @@ export function SignalList({ signals, labelledBy }: { signals: MySignal[]; label
             </div>
             {signal.message ? <p className="mt-3 line-clamp-3 text-sm leading-relaxed break-words text-slate-700 italic">“{signal.message}”</p> : null}
             <p className="mt-auto pt-3 text-xs text-slate-500">
-              <time dateTime={signal.createdAt}>{formatDate(signal.createdAt, timeZone)}</time>
+              <time dateTime={signal.createdAt}>{formatFounderDate(signal.createdAt, timeZone)}</time>
             </p>
           </Link>
         </li>

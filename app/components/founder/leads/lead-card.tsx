@@ -13,6 +13,8 @@ import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime } from "~/modules/time/relative-time";
+import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { useFounderTimeZone } from "~/components/ui/use-clock";
 
 type TriageResult = FormResult & { id?: string };
 
@@ -23,8 +25,6 @@ const STATUS_TONES = {
 } as const;
 
 const ACTION_TONES = { intro: "bg-violet-50 text-violet-700", subscription: "bg-amber-50 text-amber-800", signal: "bg-emerald-50 text-emerald-700" } as const;
-
-const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
 /** One person: who they are, what they did and where, and the founder's private status and note. */
 export function LeadCard({
@@ -46,6 +46,7 @@ export function LeadCard({
 }) {
   const titleId = `lead-${lead.id}-name`;
   const { copied, copy } = useCopy();
+  const timeZone = useFounderTimeZone();
   return (
     <li
       id={`lead-${lead.id}`}
@@ -96,7 +97,7 @@ export function LeadCard({
           {lead.event === UNKNOWN_EVENT ? "Event unknown" : lead.event === DIRECT_EVENT ? "Came by your link" : `Met at ${lead.event}`}
         </span>
         <time dateTime={lead.lastActivityAt} suppressHydrationWarning className="text-slate-500">
-          {formatActivityTime(lead.lastActivityAt, now)}
+          {formatActivityTime(lead.lastActivityAt, now, timeZone)}
         </time>
       </p>
 
@@ -160,9 +161,10 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
 }
 
 function When({ at }: { at: string }) {
+  const timeZone = useFounderTimeZone();
   return (
     <time dateTime={at} className="text-xs text-slate-500">
-      {day.format(new Date(at))}
+      {formatFounderDate(at, timeZone)}
     </time>
   );
 }

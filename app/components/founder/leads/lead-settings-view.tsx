@@ -6,7 +6,7 @@ import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/button
 import { SectionCard } from "~/components/ui/card";
 import { bareInputClass, describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { PageHeader } from "~/components/ui/page-header";
-import { useClock } from "~/components/ui/use-clock";
+import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm, type FieldProps } from "~/components/ui/use-schema-form";
 import type { AlertMode } from "~/db/schema";
@@ -313,6 +313,7 @@ function EndpointItem({ action, endpoint, now }: { action: string; endpoint: Web
 }
 
 function DeliveryRow({ delivery, now }: { delivery: WebhookDeliveryView; now: Date }) {
+  const timeZone = useFounderTimeZone();
   const label = delivery.status === "sent" ? "Delivered" : delivery.status === "failed" ? "Failed" : delivery.attempts ? "Retrying" : "Queued";
   return (
     <tr className="border-t border-slate-100 align-top">
@@ -330,7 +331,7 @@ function DeliveryRow({ delivery, now }: { delivery: WebhookDeliveryView; now: Da
       <td className="hidden py-1.5 pr-2 text-slate-600 tabular-nums sm:table-cell">{delivery.attempts}</td>
       <td className="py-1.5 text-right whitespace-nowrap text-slate-500">
         <time dateTime={delivery.createdAt} suppressHydrationWarning>
-          {formatActivityTime(delivery.createdAt, now)}
+          {formatActivityTime(delivery.createdAt, now, timeZone)}
         </time>
       </td>
     </tr>
