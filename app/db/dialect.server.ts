@@ -17,7 +17,7 @@ export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
 /**
  * The UTC quarter hour a timestamp column falls in, as 'YYYY-MM-DDTHH:MM' (minutes 00, 15, 30 or 45), spelled for
  * each database: every time zone's offset is a whole number of quarter hours, so these split exactly at any
- * zone's midnight or hour (decision 52).
+ * zone's midnight or hour (decision 53).
  */
 export function utcQuarterHourOf(dialect: Dialect, column: string): RawBuilder<string> {
   return dialect === "postgres"

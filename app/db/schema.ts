@@ -12,7 +12,7 @@ export interface UsersTable {
   email: string;
   email_verified: boolean;
   image: string | null;
-  /** The founder's IANA time zone (decision 52); null shows dates in UTC until one is set. */
+  /** The founder's IANA time zone (decision 53); null shows dates in UTC until one is set. */
   time_zone: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -35,7 +35,7 @@ function zoneChoices(current: string, now: number) {
   return (zones.includes(current) ? zones : [current, ...zones]).map((zone) => ({ zone, label: zoneLabel(zone, now) }));
 }
 
-/** 'Invite a founder' (SIGNUP=invite): a link for one account, shown once; 'Your time zone' (decision 52). */
+/** 'Invite a founder' (SIGNUP=invite): a link for one account, shown once; 'Your time zone' (decision 53). */
 export async function action({ request, url, context }: Route.ActionArgs) {
   const { auth, config, database } = context.services;
   const user = await requireSessionUser(auth, request, url);

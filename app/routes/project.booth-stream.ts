@@ -6,7 +6,7 @@ import { clientIpOf } from "~/modules/http/client-ip.server";
 import { respondJson } from "~/modules/http/api.server";
 import type { Route } from "./+types/project.booth-stream";
 
-/** The booth screen's live stream; its "today" is the owner's day (decision 52). */
+/** The booth screen's live stream; its "today" is the owner's day (decision 53). */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { database, auth, events, streams, logger } = context.services;
   return respondJson(logger, async () => {

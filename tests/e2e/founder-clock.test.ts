@@ -1,4 +1,4 @@
-// One clock, the founder's (decision 52): a founder in America/Denver and one in Asia/Kolkata, each in a browser
+// One clock, the founder's (decision 53): a founder in America/Denver and one in Asia/Kolkata, each in a browser
 // whose own zone is UTC, set their zone on My Projects and read the lead inbox, the QR codes page and the daily chart
 // for scans and a lead around midnight UTC. Fixtures go in through the domain functions, at fixed instants.
 import path from "node:path";

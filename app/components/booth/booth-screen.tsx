@@ -40,7 +40,7 @@ function addToTicker(lines: TickerLine[], items: TickerItem[], seen: Set<string>
   return next;
 }
 
-/** Midnight on the owner's clock, as an instant: the booth's "today" (decision 52), the same on every device. */
+/** Midnight on the owner's clock, as an instant: the booth's "today" (decision 53), the same on every device. */
 function ownersMidnight(timeZone: string): string {
   return new Date(zonedDayStart(Date.now(), timeZone)).toISOString();
 }

@@ -19,7 +19,7 @@ export function zoneLabel(timeZone: string, now: number): string {
 }
 
 /**
- * The account's time zone (decision 52): every date, day and hour on the founder's screens is on this clock. Set from the browser at sign-up; an account made before that shows UTC until the founder picks one,
+ * The account's time zone (decision 53): every date, day and hour on the founder's screens is on this clock. Set from the browser at sign-up; an account made before that shows UTC until the founder picks one,
  * and is offered the browser's zone in one tap. Posts to My Projects' action.
  */
 export function TimeZoneCard({ timeZone, chosen, choices, now }: { timeZone: string; chosen: boolean; choices: TimeZoneChoice[]; now: string }) {

@@ -24,7 +24,7 @@ export function useClock(serverNow?: string): Date {
 }
 
 /**
- * The zone every date on a founder's screen is shown in (decision 52): the account's, from the root loader, so
+ * The zone every date on a founder's screen is shown in (decision 53): the account's, from the root loader, so
  * the server render and the browser agree and a founder travelling with a laptop still reads their own clock.
  */
 export function useFounderTimeZone(): string {

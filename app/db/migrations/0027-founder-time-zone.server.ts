@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * The founder's time zone (decision 52): an IANA name, detected by the browser at sign-up and editable on My
+ * The founder's time zone (decision 53): an IANA name, detected by the browser at sign-up and editable on My
  * Projects. Null for accounts made before it (and for a browser that sent none): their dates show in UTC until
  * the founder picks a zone.
  */

@@ -54,7 +54,7 @@ export type ProjectAnalytics = {
   excluded: { bots: number; previews: number; prefetches: number; ownerViews: number; appFetches: number };
   /**
    * Scans per QR code over time: hourly for the last 48 hours, daily before that (90 days at most). Each point's
-   * `at` is the start of an hour or a day on the owner's clock (decision 52); buckets without scans are left out.
+   * `at` is the start of an hour or a day on the owner's clock (decision 53); buckets without scans are left out.
    */
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
 };

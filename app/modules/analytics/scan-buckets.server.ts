@@ -10,7 +10,7 @@ export type BucketedScans = Map<string, number[]>;
 
 /**
  * A project's scans from `starts[0]` up to `end`, counted into buckets that start at `starts` (the founder's days or
- * hours, decision 52). Whole UTC hours come from the hourly aggregate; an hour a bucket boundary cuts (a half-hour or
+ * hours, decision 53). Whole UTC hours come from the hourly aggregate; an hour a bucket boundary cuts (a half-hour or
  * 45-minute zone) is counted again from the scans themselves, by quarter hour, so the split is exact on SQLite and
  * PostgreSQL alike. In a whole-hour zone that second read never happens.
  */

@@ -17,7 +17,7 @@ export const signUpSchema = z.object({
   name: z._default(text(100, "Name must be less than 100 characters"), ""),
   /** An invitation link's token, when sign-up is by invitation (SIGNUP=invite); ignored otherwise. */
   invitation: z._default(text(100), ""),
-  /** The browser's IANA time zone (decision 52), sent hidden; kept only when it is one, so it never refuses a sign-up. */
+  /** The browser's IANA time zone (decision 53), sent hidden; kept only when it is one, so it never refuses a sign-up. */
   timeZone: z._default(text(64), ""),
 });
 

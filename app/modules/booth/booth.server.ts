@@ -20,7 +20,7 @@ export type BoothScreen = {
    * count as direct, not as an event), so a booth shows a code even before the founder made a tracked one.
    */
   codes: { id: string; label: string; eventTag: string | null; url: string; svg: string }[];
-  /** The owner's time zone: the booth's "today" starts at midnight there, on every device (decision 52). */
+  /** The owner's time zone: the booth's "today" starts at midnight there, on every device (decision 53). */
   timeZone: string;
 };
 
@@ -57,7 +57,7 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
   };
 }
 
-/** Where the booth's "today" began: midnight on the project owner's clock (decision 52), whatever the device's zone. */
+/** Where the booth's "today" began: midnight on the project owner's clock (decision 53), whatever the device's zone. */
 export async function boothDayStart(db: Kysely<Database>, projectId: string, now: Date): Promise<Date> {
   const owner = await db
     .selectFrom("projects")

@@ -1,5 +1,5 @@
 /**
- * Dates and times as founders read them (decision 52): English month names, always in the given zone (the
+ * Dates and times as founders read them (decision 53): English month names, always in the given zone (the
  * founder's, from the account). The one formatting path for founder screens, their CSV's extra columns and their
  * e-mails; pure, so the server render, the browser and the tests agree.
  */

@@ -1,7 +1,7 @@
 import { localParts } from "./zoned-slots";
 
 /**
- * The founder's clock (decision 52): every date and day or hour bucket a founder sees is in the time zone kept on
+ * The founder's clock (decision 53): every date and day or hour bucket a founder sees is in the time zone kept on
  * the account. Pure functions of instants and a zone name, so the server, the browser and the tests agree.
  */
 

@@ -58,7 +58,7 @@ export function formatPitchTime(iso: string, now: Date, timeZone?: string): stri
 
 /**
  * The founder's activity feed: 'just now' under 1 minute, then '{n} minute(s) ago', '{n} hour(s) ago',
- * '{n} day(s) ago'; 7 days or more shows the date on the founder's clock ('Nov 3, 2026', decision 52).
+ * '{n} day(s) ago'; 7 days or more shows the date on the founder's clock ('Nov 3, 2026', decision 53).
  */
 export function formatActivityTime(iso: string, now: Date, timeZone: string): string {
   return withinAWeek(iso, now) ?? formatFounderDate(iso, timeZone);

@@ -3,14 +3,12 @@ import { Form, Link, useNavigation } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
-import { useClock } from "~/components/ui/use-clock";
+import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
+import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import type { FormResult } from "~/modules/forms/form-result";
 import type { HeldList, HeldSubmissionView } from "~/modules/held/held-submissions.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { ProjectSectionTop } from "../project-section-nav";
-
-// Lead dates are in UTC until the founder's own clock lands (issue 27 item 5), as on the lead cards.
-const exactTime = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC" });
 
 const INTENT_LABELS = { intro: "Intro request", subscribe: "Follow updates", signal: "Signal of interest" } as const;
 
@@ -59,7 +57,9 @@ export function HeldForReviewView({ project, held, now, actionData }: HeldList &
 }
 
 function HeldCard({ item, now }: { item: HeldSubmissionView; now: Date }) {
-  const exact = `${exactTime.format(new Date(item.receivedAt))} UTC`;
+  // On the founder's clock, as every founder date (decision 53).
+  const timeZone = useFounderTimeZone();
+  const exact = formatFounderDateTime(item.receivedAt, timeZone);
   const titleId = `held-${item.id}-name`;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("heldId") === item.id;
@@ -91,7 +91,7 @@ function HeldCard({ item, now }: { item: HeldSubmissionView; now: Date }) {
           <dt className="text-slate-500">Sent</dt>
           <dd>
             <time dateTime={item.receivedAt} title={exact}>
-              {formatActivityTime(item.receivedAt, now)}
+              {formatActivityTime(item.receivedAt, now, timeZone)}
             </time>{" "}
             <span className="text-slate-500">({exact})</span>
           </dd>
