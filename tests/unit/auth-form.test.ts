@@ -5,7 +5,7 @@ import { validate } from "~/modules/forms/validation";
 describe("auth form schemas (SPEC.md section 5)", () => {
   it("accepts a valid sign-up and trims the e-mail and name", () => {
     const result = validate(signUpSchema, { email: "  ada@example.com ", password: "secret1", name: "  Ada " });
-    expect(result).toEqual({ ok: true, data: { email: "ada@example.com", password: "secret1", name: "Ada", invitation: "" } });
+    expect(result).toEqual({ ok: true, data: { email: "ada@example.com", password: "secret1", name: "Ada", invitation: "", timeZone: "" } });
   });
 
   it("makes the name optional", () => {
