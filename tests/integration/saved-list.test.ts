@@ -191,7 +191,9 @@ describeEachDialect("the investor's saved list", (getDb) => {
     const project = await createProject(db);
     const draft = await createProject(db, { status: "draft" });
     const email = `limits-${project.id.slice(0, 8)}@example.com`;
-    const from = (browser: string) => ({ browserKey: `${browser}-${project.id}`, clientAddress: `198.51.100.${Math.floor(Math.random() * 200)}`, confirmedAddress: email });
+    // Each request from a network of its own that no other test uses, so only the limits under test can refuse it.
+    let network = 0;
+    const from = (browser: string) => ({ browserKey: `${browser}-${project.id}`, clientAddress: `198.18.0.${(network += 1)}`, confirmedAddress: email });
 
     const none = await refusal(emailSavedList(db, testMailLinks, from("a"), parseList({ email, slugs: [draft.slug] })));
     expect([none.code, none.message]).toEqual(["invalid_input", SAVED_LIST_MESSAGES.noneFound]);
