@@ -17,12 +17,18 @@ type Answer = { kind: "answered"; result: VisitorActionResult } | { kind: "unrea
  * Posts a submission to the page's JSON form endpoint with its idempotency key. A server that answered (even
  * with an error) is an answer; only a failed connection is `unreachable`.
  */
-async function post(submission: Submission): Promise<Answer> {
+/** Sends a submission; one kept on the phone says when it was filled in (`X-Acted-At`, decision 53). */
+async function post(submission: Submission, kept = false): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(submission.url, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json", "Idempotency-Key": submission.key },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+        "Idempotency-Key": submission.key,
+        ...(kept ? { "X-Acted-At": submission.createdAt } : {}),
+      },
       body: submission.body,
       credentials: "same-origin",
     });
@@ -188,7 +194,7 @@ export async function sendKeptSubmissions(dialogs: PitchDialogControl): Promise<
     const kept = (await keptSubmissions()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     let left = kept.length;
     for (const submission of kept) {
-      const answer = await post(submission);
+      const answer = await post(submission, true);
       if (answer.kind === "unreachable") break;
       await forgetSubmission(submission.key);
       left -= 1;

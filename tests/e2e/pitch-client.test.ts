@@ -251,10 +251,13 @@ describe("offline", () => {
       expect(await kept.textContent()).toContain("saved on this phone");
       expect(contactsByEmail(e2e.db, email)).toEqual([]);
 
+      const backOnlineAt = Date.now();
       proxy.restore();
       await context.setOffline(false);
       // Sent on its own once the connection returns; the dialog, still open, shows the forwardable blurb.
       await expect.poll(() => contactsByEmail(e2e.db, email).length, { timeout: 15_000 }).toBe(1);
+      // Dated when it was filled in on the phone, not when it reached the server (decision 53).
+      expect(Date.parse(contactsByEmail(e2e.db, email)[0]!.created_at)).toBeLessThan(backOnlineAt);
       const blurb = dialog.getByLabel("Your forwardable intro blurb");
       await blurb.waitFor();
       expect(await blurb.inputValue()).toContain(note);

@@ -192,3 +192,34 @@ describe("idempotency keys", () => {
     }
   });
 });
+
+describeEachDialect("forms kept on a phone while offline (decision 53)", (getDb) => {
+  it("date what was kept by when the person filled it in, never later than it arrived nor more than 7 days before", async () => {
+    const database = getDb();
+    const { db } = database;
+    const project = await createProject(db);
+    const services = servicesOf(database);
+    const receivedAt = new Date("2026-11-26T18:00:00.000Z");
+    const cases = [
+      { label: "two hours offline", actedAt: "2026-11-26T16:00:00.000Z", stored: "2026-11-26T16:00:00.000Z" },
+      { label: "a phone clock ahead", actedAt: "2026-11-26T18:30:00.000Z", stored: "2026-11-26T18:00:00.000Z" },
+      { label: "a queue left a month", actedAt: "2026-10-26T18:00:00.000Z", stored: "2026-11-19T18:00:00.000Z" },
+    ];
+    for (const { label, actedAt } of cases) {
+      const intro = { name: `Kept ${label}`, email: `kept.${cases.findIndex((c) => c.label === label)}@example.com`, note: label, roleTags: [] };
+      await handleVisitorSubmission(services, { ...submission(project.id, "intro", intro, key("kept")), actedAt }, receivedAt);
+    }
+    const intros = await db.selectFrom("intros").select(["note", "created_at"]).where("project_id", "=", project.id).execute();
+    const contacts = await db.selectFrom("contacts").select(["note", "created_at"]).where("project_id", "=", project.id).execute();
+    for (const { label, stored } of cases) {
+      expect(new Date(intros.find((row) => row.note === label)!.created_at).toISOString(), label).toBe(stored);
+      expect(new Date(contacts.find((row) => row.note === label)!.created_at).toISOString(), label).toBe(stored);
+    }
+
+    // Anything but an ISO time is no time: the form is dated when it arrived.
+    const before = Date.now();
+    await handleVisitorSubmission(services, { ...submission(project.id, "intro", { name: "Kept garbled", email: "kept.garbled@example.com", note: "garbled", roleTags: [] }, key("kept")), actedAt: "yesterday" });
+    const garbled = await db.selectFrom("intros").select("created_at").where("note", "=", "garbled").where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(new Date(garbled.created_at).getTime()).toBeGreaterThanOrEqual(before);
+  });
+});

@@ -147,6 +147,7 @@ export type ContactRow = {
   role_tags: string;
   linkedin_url: string | null;
   note: string | null;
+  created_at: string;
 };
 
 export function contactsByEmail(db: Database.Database, email: string): ContactRow[] {

@@ -18,10 +18,11 @@ export type VisitorContext = {
   userId: string | null;
   identity?: VisitorIdentity;
   /**
-   * A form held for review and accepted later (decision 50): when the person sent it and where they came from then,
-   * written instead of the time of the write and the identity's current source.
+   * When the person acted, written instead of the time of the write: a form held for review and accepted later
+   * (decision 50), with where they came from then instead of the identity's current source; or a form kept on the
+   * phone while offline and sent later (decision 53), when it was filled in.
    */
-  sent?: { at: Date; source: string };
+  sent?: { at: Date; source?: string };
 };
 
 /** The text a founder can forward as-is to whoever should meet this person. */

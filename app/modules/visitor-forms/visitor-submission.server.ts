@@ -103,6 +103,7 @@ export async function postVisitorForm(
         cookieHeader: request.headers.get("cookie"),
         userAgent: request.headers.get("user-agent"),
         idempotencyKey,
+        actedAt: request.headers.get("x-acted-at"),
       });
       // A held form's answer says what happens to it instead; the next step follows only what happened.
       if (outcome.held) return { message: outcome.message, held: true };
@@ -172,7 +173,26 @@ export type VisitorSubmission = {
    * the request's fingerprint, so another request under the same key is refused with 422.
    */
   idempotencyKey?: string | null;
+  /**
+   * When the person filled the form in, as their phone kept it offline (`X-Acted-At`); unchecked here, bounded by
+   * `actedAtWithin` (decision 53).
+   */
+  actedAt?: string | null;
 };
+
+/** How far back a phone's own time for a kept form is believed: a queue left longer is dated this far back. */
+export const ACTED_AT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The time a form kept on a phone was filled in (decision 53), bounded by the server's receipt: never later than
+ * `now`, never more than ACTED_AT_MAX_AGE_MS before it; null when there is none or it is not an ISO time.
+ */
+export function actedAtWithin(actedAt: string | null | undefined, now: Date): Date | null {
+  if (!actedAt || !/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(actedAt)) return null;
+  const ms = Date.parse(actedAt);
+  if (!Number.isFinite(ms)) return null;
+  return new Date(Math.min(now.getTime(), Math.max(ms, now.getTime() - ACTED_AT_MAX_AGE_MS)));
+}
 
 export type VisitorOutcome = RecordedOutcome;
 
@@ -247,7 +267,8 @@ export async function handleVisitorSubmission(
     { cookieHeader: submission.cookieHeader, clientAddress: submission.clientIp, userAgent: submission.userAgent },
     now,
   );
-  const visitor: VisitorContext = { ...submission.visitor, identity };
+  const actedAt = actedAtWithin(submission.actedAt, now);
+  const visitor: VisitorContext = { ...submission.visitor, identity, ...(actedAt && !submission.visitor.sent ? { sent: { at: actedAt } } : {}) };
   // The door answers a page before its scan is written; the speed check reads this browser's latest page load
   // from `scans`, so a form sent the moment the page arrived waits for the page loads this process counted.
   await services.scans.written();
