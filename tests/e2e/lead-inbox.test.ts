@@ -126,7 +126,7 @@ describe.each([
         ["Omar Haddad", "lead.signal", "Web Summit"],
       ]);
 
-      // My Projects counts them as new until the founder opens the inbox.
+      // My Projects counts them as new, as the inbox does.
       await page.goto(`${e2e.app.url}/my-projects`);
       const card = page.getByRole("listitem").filter({ hasText: `Harbor ${device}` });
       await card.getByText("3 new").waitFor();
@@ -137,6 +137,13 @@ describe.each([
       const leads = page.getByRole("list", { name: "Leads, newest activity first" }).locator(":scope > li");
       expect(await leads.locator("h2").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("Grace Lin")]));
       expect(await leads.count()).toBe(3);
+      // At the same moment My Projects says the same (issue 27: one 'new since you last looked'), and so does the inbox
+      // opened again in the same sitting.
+      await page.goto(`${e2e.app.url}/my-projects`);
+      await card.getByText("3 new").waitFor();
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+      await waitForHydration(page);
+      await page.getByText("3 new since you last looked").waitFor();
 
       // Each visitor, found by name.
       const ada = leads.filter({ hasText: "Ada Marsh" });

@@ -171,7 +171,7 @@ describeEachDialect("lead inbox", (getDb) => {
     expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).leads[0]).toMatchObject({ status: "contacted", note: "Call <script>alert(1)</script> Tue" });
   });
 
-  it("counts new leads since the owner last opened the inbox, per project", async () => {
+  it("counts new leads since the owner last looked, per project, the same on My Projects as in the inbox at the same moment", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
@@ -179,22 +179,29 @@ describeEachDialect("lead inbox", (getDb) => {
     expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 2 });
     const first = await openLeadInbox(db, project.ownerId, project.id, ANY);
     expect(first.newSinceLastVisit).toBe(2);
-    expect(await countNewLeads(db, project.ownerId)).toEqual({});
+    // The inbox still says 2 new while the founder is at it (its first sitting): so does My Projects.
+    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 2 });
     await tick();
     await intro(db, project.id, { name: "Cy", email: "cy@example.com" });
     await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
-    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 1 });
+    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 3 });
     await tick();
     // Still the first sitting (a note saved, the next page): the same leads are new.
     const sameSitting = await openLeadInbox(db, project.ownerId, project.id, ANY);
     expect(sameSitting.previousVisitAt).toBeNull();
     expect(sameSitting.newSinceLastVisit).toBe(3);
-    expect(await countNewLeads(db, project.ownerId)).toEqual({});
+    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 3 });
+    // Half an hour after the last look the sitting is over: nothing is new until another lead comes.
+    const afterSitting = new Date(Date.now() + 40 * 60_000);
+    expect(await countNewLeads(db, project.ownerId, afterSitting)).toEqual({});
     await intro(db, project.id, { name: "Di", email: "di@example.com" });
-    // An hour later: a new sitting, counting from the last look of the one before.
-    const second = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_600_000) });
+    // An hour later: a new sitting, counting from the last look of the one before, in both places.
+    const secondAt = new Date(Date.now() + 3_600_000);
+    expect(await countNewLeads(db, project.ownerId, secondAt)).toEqual({ [project.id]: 1 });
+    const second = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: secondAt });
     expect(second.previousVisitAt).not.toBeNull();
     expect(second.newSinceLastVisit).toBe(1);
+    expect(await countNewLeads(db, project.ownerId, secondAt)).toEqual({ [project.id]: 1 });
     expect(second.leads.filter((lead) => lead.firstSeenAt > second.previousVisitAt!).map((lead) => lead.name)).toEqual(["Di"]);
     const again = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_700_000) });
     expect(again.previousVisitAt).toBe(second.previousVisitAt);

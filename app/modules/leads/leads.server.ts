@@ -249,8 +249,8 @@ const SITTING_GAP_MS = 30 * 60_000;
 
 /**
  * Records that the owner is looking at the inbox now, and answers when they last looked before this sitting (null
- * on the first). Within a sitting the answer stays the same, so 'New' marks survive a saved note or the next page;
- * My Projects counts from the latest look.
+ * on the first). Within a sitting the answer stays the same, so 'New' marks survive a saved note or the next page,
+ * and My Projects counts from the same look (`countNewLeads`).
  */
 async function recordInboxVisit(db: Kysely<Database>, ownerId: string, projectId: string, now: Date): Promise<string | null> {
   const visit = await db
@@ -270,8 +270,13 @@ async function recordInboxVisit(db: Kysely<Database>, ownerId: string, projectId
   return previousVisitAt;
 }
 
-/** For each of the owner's projects with new leads: how many arrived since the owner last opened its inbox. */
-export async function countNewLeads(db: Kysely<Database>, ownerId: string): Promise<Record<string, number>> {
+/**
+ * 'N new' per project on My Projects and the dashboard: the same count the inbox shows as 'N new since you last
+ * looked' at the same moment (issue 27). While a sitting at the inbox lasts, from the look before it (null: every
+ * lead is new); once it has ended, from its last look.
+ */
+export async function countNewLeads(db: Kysely<Database>, ownerId: string, now = new Date()): Promise<Record<string, number>> {
+  const sittingStart = new Date(now.getTime() - SITTING_GAP_MS).toISOString();
   const rows = await db
     .selectFrom("leads")
     .innerJoin("projects", "projects.id", "leads.project_id")
@@ -280,7 +285,15 @@ export async function countNewLeads(db: Kysely<Database>, ownerId: string): Prom
     )
     .select(["leads.project_id", (eb) => eb.fn.countAll<number>().as("count")])
     .where("projects.owner_id", "=", ownerId)
-    .where((eb) => eb.or([eb("lead_inbox_views.seen_at", "is", null), eb("leads.first_seen_at", ">", eb.ref("lead_inbox_views.seen_at"))]))
+    .where((eb) => {
+      const lastLook = eb
+        .case()
+        .when("lead_inbox_views.seen_at", ">", sittingStart)
+        .then(eb.ref("lead_inbox_views.previous_seen_at"))
+        .else(eb.ref("lead_inbox_views.seen_at"))
+        .end();
+      return eb.or([eb(lastLook, "is", null), eb("leads.first_seen_at", ">", lastLook)]);
+    })
     .groupBy("leads.project_id")
     .execute();
   return Object.fromEntries(rows.map((row) => [row.project_id, Number(row.count)]));
