@@ -604,9 +604,9 @@ describe("a founder's journey", () => {
 
     const stat = async (label: string) => visibleText(statCard(page, label));
     expect(await stat("Total Scans")).toMatch(/^Total Scans 4 3 unique viewers$/);
-    expect(await stat("Intros Offered")).toMatch(/^Intros Offered 1 warm intro requests$/);
-    expect(await stat("Subscribers")).toMatch(/^Subscribers 1 following updates$/);
-    expect(await stat("Signals")).toMatch(/^Signals 1 interest signals$/);
+    expect(await stat("Intros Offered")).toMatch(/^Intros Offered 1 intro requests \(actions\)$/);
+    expect(await stat("Subscribers")).toMatch(/^Subscribers 1 people following updates$/);
+    expect(await stat("Signals")).toMatch(/^Signals 1 interest signals \(actions\)$/);
     const conversion = await stat("Conversion Rate");
     expect(conversion).toMatch(/^Conversion Rate 100\.0% scan to action 3 actions/);
     expect(conversion).toContain("from 3 unique viewers");

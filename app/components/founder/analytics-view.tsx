@@ -51,9 +51,9 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
         <StatCard icon={ScanLine} tone="sky" label="Total Scans" value={analytics.totalScans} caption={plural(analytics.uniqueScans, "unique viewer")}>
           <p className="mt-1 text-xs text-slate-500">Scans count page loads; unique viewers count browsers, about one per person.</p>
         </StatCard>
-        <StatCard icon={Handshake} tone="violet" label="Intros Offered" value={analytics.totalIntros} caption="warm intro requests" />
-        <StatCard icon={BellRing} tone="amber" label="Subscribers" value={analytics.totalSubscribers} caption="following updates" />
-        <StatCard icon={TrendingUp} tone="emerald" label="Signals" value={analytics.totalSignals} caption="interest signals" />
+        <StatCard icon={Handshake} tone="violet" label="Intros Offered" value={analytics.totalIntros} caption="intro requests (actions)" />
+        <StatCard icon={BellRing} tone="amber" label="Subscribers" value={analytics.totalSubscribers} caption="people following updates" />
+        <StatCard icon={TrendingUp} tone="emerald" label="Signals" value={analytics.totalSignals} caption="interest signals (actions)" />
         <ConversionCard analytics={analytics} />
         <KeyMetrics projectId={project.id} metrics={project.metrics} />
       </section>

@@ -58,6 +58,10 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
         </strong>{" "}
         to their phone&apos;s list (counted once per visitor, kept when they remove it; no names).
       </p>
+      <p className="mb-3 text-sm text-slate-600">
+        Scans, intros, subscribers and signals count actions; unique viewers, people who acted and saves count people (the
+        lead inbox lists people).
+      </p>
       {best ? (
         <p className="mb-4 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900 ring-1 ring-emerald-600/15 ring-inset">
           <Trophy aria-hidden className="size-4 shrink-0 text-emerald-700" />
