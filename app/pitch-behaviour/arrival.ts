@@ -48,10 +48,16 @@ export function settleArrival(projectId: string, replaceAddress: (address: strin
   settled.add(projectId);
   const address = new URL(location.href);
   const qrCodeId = address.searchParams.get("qr");
+  if (qrCodeId) document.documentElement.dataset.arrivalQr = qrCodeId;
   whenShown(() => {
     if (servedAhead()) reportShown(projectId, qrCodeId);
     if (qrCodeId === null || !keepsCookies()) return;
     address.searchParams.delete("qr");
     replaceAddress(address.pathname + address.search + address.hash);
   });
+}
+
+/** The `?qr=` code this page was opened with, also once the address has dropped it (a Save credits the event). */
+export function arrivalQrCodeId(): string | null {
+  return document.documentElement.dataset.arrivalQr || new URLSearchParams(location.search).get("qr") || null;
 }

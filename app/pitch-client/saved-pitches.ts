@@ -12,6 +12,7 @@ import {
 } from "~/modules/saved/saved-list";
 import { showSaveState } from "./save-button";
 import { showToast } from "~/pitch-behaviour/toasts";
+import { arrivalQrCodeId } from "~/pitch-behaviour/arrival";
 
 /**
  * The pitch page's Save once tapped (issue 17): the pitch goes into this browser's list, and a beacon tells the server, which
@@ -67,7 +68,7 @@ export function toggleSave(page: HTMLElement, button: HTMLButtonElement, keepSav
     showToast("success", "Removed from your saved pitches.");
     return;
   }
-  const qrCodeId = new URLSearchParams(location.search).get("qr") || null;
+  const qrCodeId = arrivalQrCodeId();
   const pitch: SavedPitch = {
     slug,
     projectId,

@@ -81,7 +81,7 @@ describe("booth mode", () => {
     const { context: visitor } = await newClientContext(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
     const visitorPage = await visitor.newPage();
     await visitorPage.goto(`${e2e.app.url}/pitch/${booth.slug}`);
-    readThePage(visitorPage, e2e.app.dataDir);
+    await readThePage(visitorPage, e2e.app.dataDir);
     const dialog = await openPitchDialog(visitorPage, "Request Intro");
     await dialog.getByLabel("Name", { exact: true }).fill("Ana Karenina");
     await dialog.getByLabel("Email", { exact: true }).fill("ana.k@example.com");

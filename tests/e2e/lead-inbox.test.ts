@@ -81,7 +81,7 @@ describe.each([
 
       // Three visitors, through two QR codes.
       await visitorActs(summitId, project.slug, async (visitor) => {
-        readThePage(visitor, e2e.app.dataDir);
+        await readThePage(visitor, e2e.app.dataDir);
         const signal = await openPitchDialog(visitor, "Signal Interest");
         await signal.locator("label", { hasText: "Angel" }).first().click();
         await field(signal, "Name").fill("Omar Haddad");
@@ -91,7 +91,7 @@ describe.each([
         await visitor.getByText("Signal of interest recorded!").waitFor();
       });
       await visitorActs(demoDayId, project.slug, async (visitor) => {
-        readThePage(visitor, e2e.app.dataDir);
+        await readThePage(visitor, e2e.app.dataDir);
         const intro = await openPitchDialog(visitor, "Request Intro");
         await field(intro, "Name").fill("Ada Marsh");
         await field(intro, "Email").fill("Ada.Marsh@example.com");
@@ -102,7 +102,7 @@ describe.each([
         await intro.getByText("Intro request sent!").waitFor();
       });
       await visitorActs(demoDayId, project.slug, async (visitor) => {
-        readThePage(visitor, e2e.app.dataDir);
+        await readThePage(visitor, e2e.app.dataDir);
         const signal = await openPitchDialog(visitor, "Signal Interest");
         await signal.locator("label", { hasText: "Lead" }).first().click();
         await field(signal, "Name").fill("Grace Lin");

@@ -198,7 +198,7 @@ describe("an intro request's mail", () => {
     try {
       await visitor.page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(visitor.page);
-      readThePage(visitor.page, e2e.app.dataDir);
+      await readThePage(visitor.page, e2e.app.dataDir);
       const dialog = await openPitchDialog(visitor.page, "Request Intro");
       await dialog.getByLabel("Name", { exact: true }).fill("Vera Visitor");
       await dialog.getByLabel("Email", { exact: true }).fill(visitorEmail);

@@ -64,7 +64,7 @@ describe.each([
     const { context, page } = await newVisitor(e2e.browser, { viewport, permissions: ["clipboard-read", "clipboard-write"] });
     try {
       await openPitch(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Request Intro");
       await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
 
@@ -91,7 +91,7 @@ describe.each([
       await dialog.waitFor({ state: "hidden" });
       expect(new URL(page.url()).searchParams.get("dialog")).toBeNull();
 
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const reopened = await openPitchDialog(page, "Request Intro");
       const linkedin = `https://www.linkedin.com/in/ada-${id}`;
       const note = `Private intro note ${id}: I can introduce you to two district health officers.`;
@@ -135,7 +135,7 @@ describe.each([
 
       await reopened.getByRole("link", { name: "Close" }).click();
       await reopened.waitFor({ state: "hidden" });
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const fresh = await openPitchDialog(page, "Request Intro");
       expect(await field(fresh, "Name").inputValue()).toBe("");
       expect(await field(fresh, "Note").inputValue()).toBe("");
@@ -152,7 +152,7 @@ describe("the follow-updates dialog", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await openPitch(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Follow Updates");
       const email = `${marker("follow")}@example.com`;
       privateValues.push(email);
@@ -192,7 +192,7 @@ describe("the follow-updates dialog", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await openPitch(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Follow Updates");
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
@@ -211,7 +211,7 @@ describe("the signal dialog", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await openPitch(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
 
       const tiers = e2e.db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(project.id) as { range_label: string }[];
@@ -262,7 +262,7 @@ describe("the signal dialog", () => {
       const entries = e2e.db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(project.id, name);
       expect(entries).toEqual([{ type: "Supporter", message: null, is_public: 1 }]);
 
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const again = await openPitchDialog(page, "Signal Interest");
       expect(await field(again, "Name").inputValue()).toBe("");
       expect(await field(again, "Email").inputValue()).toBe("");
@@ -282,7 +282,7 @@ describe("the signal dialog", () => {
       if (before > 0) await page.getByText(supporters(before), { exact: true }).waitFor();
       else expect(await page.getByText(/additional supporter/).count()).toBe(0);
 
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
       const id = marker("quiet");
       const name = `Quiet Backer ${id}`;
@@ -317,7 +317,7 @@ describe("without JavaScript", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=intro"));
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = staticDialog(page, "Request Intro");
       await dialog.waitFor();
 
@@ -358,7 +358,7 @@ describe("without JavaScript", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=subscribe"));
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = staticDialog(page, "Follow Updates");
       const email = `${marker("nojs-follow")}@example.com`;
       privateValues.push(email);
@@ -390,7 +390,7 @@ describe("without JavaScript", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP, javaScriptEnabled: false });
     try {
       await page.goto(pitchUrl("?dialog=signal"));
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = staticDialog(page, "Signal Interest");
       const id = marker("nojs-signal");
       const email = `${id}@example.com`;

@@ -128,7 +128,7 @@ async function journey(renderer: Renderer, form: FormName): Promise<Journey> {
   const { context, page } = await openAs(renderer);
   try {
     const id = marker("parity");
-    readThePage(page, e2e.app.dataDir);
+    await readThePage(page, e2e.app.dataDir);
     const dialog = await openPitchDialog(page, form);
     const submit = dialog.getByRole("button", { name: SUBMIT_LABELS[form], exact: true });
     if (form === "Signal Interest") await dialog.getByLabel("Message", { exact: true }).fill("Met at the demo day");

@@ -76,7 +76,7 @@ describe("e-mail to visitors", () => {
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Follow Updates");
       await dialog.getByLabel("Name", { exact: true }).fill("Grace Lin");
       await dialog.getByLabel("Email", { exact: true }).fill(email);
@@ -168,7 +168,7 @@ describe("e-mail to visitors", () => {
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
       await dialog.locator("label", { hasText: "Angel" }).first().click();
       await dialog.getByLabel("Name", { exact: true }).fill("Omar Haddad");

@@ -134,7 +134,7 @@ describe("a venue's numbers on the founder's screen", () => {
     const post = (context: BrowserContext, fields: Record<string, string>) =>
       context.request.post(pitch, { form: fields, headers: { origin: e2e.app.url }, maxRedirects: 0 });
     // Each has read the pitch for a while before sending (decision 50 holds a form sent seconds after opening it).
-    readThePage(pitch, e2e.app.dataDir);
+    await readThePage(pitch, e2e.app.dataDir);
     for (const [index, { context, code }] of phones.entries()) {
       const person = { name: `Guest ${index}`, email: `guest${index}@example.com` };
       const kind = index % 4;

@@ -239,7 +239,7 @@ describe("a second room's numbers on the founder's screen", () => {
 
     // Two badge phones ask for an intro, as a page without JavaScript posts them; one of them is the sharer. They read
     // the page first, as people do (a form within 3 s of the page is held as a script's, decision 50).
-    readThePage(pitch, e2e.app.dataDir);
+    await readThePage(pitch, e2e.app.dataDir);
     for (const [index, page] of badgePhones.slice(0, 2).entries()) {
       const response = await page.context().request.post(pitch, {
         form: { intent: "intro", name: `Badge ${index}`, email: `badge${index}@example.com`, note: "Let's talk" },

@@ -15,7 +15,7 @@ const e2e = setUpAppInBrowser();
 const toasts = (page: Page) => page.locator("#pitch-toasts");
 
 async function follow(page: Page, email: string) {
-  readThePage(page, e2e.app.dataDir);
+  await readThePage(page, e2e.app.dataDir);
   const dialog = await openPitchDialog(page, "Follow Updates");
   await dialog.getByLabel("Name", { exact: true }).fill("Fay Follower");
   await dialog.getByLabel("Email", { exact: true }).fill(email);
@@ -82,7 +82,7 @@ describe("the signal form", () => {
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
       await waitForEnhancement(page);
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
       const showName = dialog.getByRole("checkbox", { name: "Show my name on the Recognition Wall" });
       expect(await showName.isChecked()).toBe(true);
@@ -131,7 +131,7 @@ describe("an intro sent offline", () => {
       proxy.cut();
       const email = `${marker("offline-later")}@example.com`;
       const note = `Sent when back online ${marker("n")}`;
-      readThePage(page, e2e.app.dataDir);
+      await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Request Intro");
       await dialog.getByLabel("Name", { exact: true }).fill("Olga Offline");
       await dialog.getByLabel("Email", { exact: true }).fill(email);

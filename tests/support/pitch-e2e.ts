@@ -38,11 +38,27 @@ export async function openPitchDialog(page: Page, action: "Request Intro" | "Fol
  * its project move 10 s into the past. Decision 50 holds a form sent within 3 s of opening the page as a script's,
  * and a test's browser fills a form in far less; the server has no clock to set, so time passes for the stored mark.
  */
-export function readThePage(page: Page | string, dataDir: string): void {
+export async function readThePage(page: Page | string, dataDir: string): Promise<void> {
   const slug = decodeURIComponent(new URL(typeof page === "string" ? page : page.url()).pathname.split("/")[2] ?? "");
+  // The door answers a page before it writes its scan: the load this page just made must be there to be moved.
+  if (typeof page !== "string") await pageLoadWritten(dataDir, slug, await page.evaluate(() => performance.timeOrigin));
   withWritableDatabase(dataDir, (db) => {
     db.prepare("update scans set scanned_at = strftime('%Y-%m-%dT%H:%M:%fZ', scanned_at, '-10 seconds') where project_id = (select id from projects where slug = ?)").run(slug);
   });
+}
+
+/** Waits (3 s at most: a load the door did not count never comes) until the project has a scan from `openedAt` on. */
+async function pageLoadWritten(dataDir: string, slug: string, openedAt: number): Promise<void> {
+  const since = new Date(openedAt - 1_000).toISOString();
+  const db = openDatabase(dataDir);
+  try {
+    const query = db.prepare("select count(*) as count from scans where project_id = (select id from projects where slug = ?) and scanned_at >= ?");
+    for (const giveUpAt = Date.now() + 3_000; Date.now() < giveUpAt; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if ((query.get(slug, since) as { count: number }).count > 0) return;
+    }
+  } finally {
+    db.close();
+  }
 }
 
 /** The test server's SQLite file. Read-only for assertions; read-write (with a busy timeout) for set-up. */
