@@ -40,7 +40,6 @@ let loading: Promise<boolean> | null = null;
  * the service worker answers with the copy it keeps beside the page. False when it cannot be had.
  */
 export function loadDialogTemplates(page: HTMLElement): Promise<boolean> {
-  if (document.querySelector("[data-pitch-dialogs]")) return Promise.resolve(true);
   const address = page.dataset.dialogs;
   if (!address) return Promise.resolve(false);
   loading ??= fetch(address, { credentials: "omit" })

@@ -14,10 +14,10 @@ const BUSY_LABELS: Record<VisitorIntent, string> = { intro: "Submitting...", sub
 type Answer = { kind: "answered"; result: VisitorActionResult } | { kind: "unreachable" };
 
 /**
- * Posts a submission to the page's JSON form endpoint with its idempotency key. A server that answered (even
- * with an error) is an answer; only a failed connection is `unreachable`.
+ * Posts a submission to the page's JSON form endpoint with its idempotency key; one `kept` on the phone says when it
+ * was filled in (`X-Acted-At`, decision 53). A server that answered (even with an error) is an answer; only a failed
+ * connection is `unreachable`.
  */
-/** Sends a submission; one kept on the phone says when it was filled in (`X-Acted-At`, decision 53). */
 async function post(submission: Submission, kept = false): Promise<Answer> {
   let response: Response;
   try {

@@ -87,22 +87,16 @@ async function forgetOldModules(cache: Cache) {
   }
 }
 
-async function pageFromNetwork(request: Request, url: URL): Promise<Response> {
-  try {
-    const response = await fetch(request);
-    await keepPage(url, response.clone());
-    return response;
-  } catch (error) {
-    const kept = await caches.match(pageKey(url), { ignoreVary: true });
-    if (kept) return kept;
-    throw error;
-  }
+/** A page's dialogs are kept beside it, by address, whenever they come back whole. */
+async function keepDialogs(url: URL, response: Response) {
+  if (response.ok) await (await caches.open(CACHE)).put(pageKey(url), response);
 }
 
-async function dialogsFromNetwork(request: Request, url: URL): Promise<Response> {
+/** Network first, `keep` what came back; the kept copy only when the network fails. */
+async function fromNetwork(request: Request, url: URL, keep: (url: URL, response: Response) => Promise<void>): Promise<Response> {
   try {
     const response = await fetch(request);
-    if (response.ok) await (await caches.open(CACHE)).put(pageKey(url), response.clone());
+    await keep(url, response.clone());
     return response;
   } catch (error) {
     const kept = await caches.match(pageKey(url), { ignoreVary: true });
@@ -124,8 +118,8 @@ worker.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
-  if (request.mode === "navigate" && isKeptPage(url)) event.respondWith(pageFromNetwork(request, url));
-  else if (isPageDialogs(url)) event.respondWith(dialogsFromNetwork(request, url));
+  if (request.mode === "navigate" && isKeptPage(url)) event.respondWith(fromNetwork(request, url, keepPage));
+  else if (isPageDialogs(url)) event.respondWith(fromNetwork(request, url, keepDialogs));
   else if (isHashedAsset(url)) event.respondWith(assetFromCache(request));
 });
 
@@ -145,7 +139,7 @@ worker.addEventListener("message", (event) => {
           if (response) await keepPage(url, response);
         } else if (isPageDialogs(url)) {
           const response = await fetch(url, { credentials: "omit" }).catch(() => null);
-          if (response?.ok) await cache.put(pageKey(url), response);
+          if (response) await keepDialogs(url, response);
         } else if (isHashedAsset(url) && !(await cache.match(url, { ignoreVary: true }))) {
           await cache.add(url).catch(() => undefined);
         }
