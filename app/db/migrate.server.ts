@@ -26,6 +26,7 @@ import { mailBlocks } from "./migrations/0024-mail-blocks.server";
 import { heldSubmissions } from "./migrations/0025-held-submissions.server";
 import { appFetches } from "./migrations/0026-app-fetches.server";
 import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
+import { leadSource } from "./migrations/0028-lead-source.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "0025-held-submissions": heldSubmissions,
   "0026-app-fetches": appFetches,
   "0027-founder-time-zone": founderTimeZone,
+  "0028-lead-source": leadSource,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -124,7 +124,10 @@ export interface ContactsTable {
   linkedin_url: string | null;
   note: string | null;
   user_id: string | null;
-  /** Where the visitor came from on their first action: `qr:{code id}`, `direct` or `unknown` (decision 16). */
+  /**
+   * Where the visitor came from on their first action: `qr:{code id}`, `direct` or `unknown` (decision 16); an
+   * `unknown` one takes the source of their first later action that has one (decision 54).
+   */
   source: Generated<string>;
   created_at: Generated<Timestamp>;
 }
@@ -382,8 +385,11 @@ export interface LeadsTable {
   did_intro: Generated<boolean>;
   did_subscribe: Generated<boolean>;
   did_signal: Generated<boolean>;
-  /** The event of the first QR code they came through (a signal's `event_source`); null when unknown. */
-  event_source: string | null;
+  /**
+   * Where they came from, the same key and rule as their contact's `source` (decision 54): their first action's,
+   * until then `unknown` (a later attributed action fills it in).
+   */
+  source: Generated<string>;
   /** The founder's private triage: never on a public surface or in an e-mail. */
   status: Generated<LeadStatus>;
   note: string | null;

@@ -72,11 +72,11 @@ describe("booth mode", () => {
     // The token went into a cookie and out of the address bar.
     expect(new URL(page.url()).search).toBe("");
     await page.getByRole("heading", { name: "Harbor Cold Chain" }).waitFor();
-    await page.getByText("Scan to see the pitch · Booth 12 (Demo Day)").waitFor();
+    await page.getByText("Scan to see the pitch · Booth 12 · Demo Day").waitFor();
     await page.getByText("Today since 00:00").waitFor();
 
     await scanAsVisitor(booth);
-    await ticker(page).getByText("Someone just scanned · Demo Day").waitFor(LIVE_WITHIN);
+    await ticker(page).getByText("Someone just scanned — Booth 12 · Demo Day").waitFor(LIVE_WITHIN);
 
     const { context: visitor } = await newClientContext(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
     const visitorPage = await visitor.newPage();
@@ -114,7 +114,7 @@ describe("booth mode", () => {
     await page.getByText("Live", { exact: true }).waitFor();
 
     await scanAsVisitor(booth);
-    await ticker(page).getByText("Someone just scanned · Demo Day").waitFor(LIVE_WITHIN);
+    await ticker(page).getByText("Someone just scanned — Booth 12 · Demo Day").waitFor(LIVE_WITHIN);
     await context.close();
     await booth.founder.close();
   });

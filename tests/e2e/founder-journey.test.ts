@@ -639,9 +639,9 @@ describe("a founder's journey", () => {
     ]);
     // Then the signal's tier, range and message, and where each person came from.
     expect(data.map((row) => row.slice(7))).toEqual([
-      ["Angel", "$10k-$25k", BACKER.message, "Direct", ""],
-      ["", "", "", "Booth", "Demo Day"],
-      ["", "", "", "Booth", "Demo Day"],
+      ["Angel", "$10k-$25k", BACKER.message, "Direct link", ""],
+      ["", "", "", "Booth · Demo Day", "Demo Day"],
+      ["", "", "", "Booth · Demo Day", "Demo Day"],
     ]);
 
     // A project nobody contacted: nothing to download.

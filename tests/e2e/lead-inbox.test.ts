@@ -121,9 +121,9 @@ describe.each([
       expect(new Set(events.map((event) => event.id)).size).toBe(3);
       expect(events.map((event) => [event.lead.name, event.type, event.sourceEvent]).sort()).toEqual([
         // Every action carries the event of the code its visitor came through (decision 16).
-        ["Ada Marsh", "lead.intro", "Demo Day"],
-        ["Grace Lin", "lead.signal", "Demo Day"],
-        ["Omar Haddad", "lead.signal", "Web Summit"],
+        ["Ada Marsh", "lead.intro", "Stage · Demo Day"],
+        ["Grace Lin", "lead.signal", "Stage · Demo Day"],
+        ["Omar Haddad", "lead.signal", "Booth 4 · Web Summit"],
       ]);
 
       // My Projects counts them as new, as the inbox does.
@@ -154,14 +154,16 @@ describe.each([
       }
       expect(await ada.getByRole("link", { name: "ada.marsh@example.com" }).getAttribute("href")).toBe("mailto:ada.marsh@example.com");
       await ada.getByText("I run procurement for two district health offices").waitFor();
+      // The code is named as the CSV and the funnel name it: label and event tag.
+      await ada.getByText("Met at Stage · Demo Day", { exact: true }).waitFor();
 
       // Filtered by event.
       await page.getByRole("link", { name: "Clear" }).click();
       await expect.poll(() => leads.count()).toBe(3);
-      await page.getByLabel("Event").selectOption("Web Summit");
+      await page.getByLabel("Event").selectOption({ label: "Booth 4 · Web Summit" });
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
-      await page.getByLabel("Event").selectOption("Demo Day");
+      await page.getByLabel("Event").selectOption({ label: "Stage · Demo Day" });
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Grace Lin"), expect.stringContaining("Ada Marsh")]);
       // Everyone came through a code: no lead of unknown origin.

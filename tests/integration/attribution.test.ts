@@ -1,5 +1,8 @@
 import { expect, it } from "vitest";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
+import { openLeadInbox } from "~/modules/leads/leads.server";
+import { createQrCode, deleteQrCode } from "~/modules/qr/qr-codes.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { validate } from "~/modules/forms/validation";
 import { introSchema } from "~/modules/contacts/intro-form";
@@ -9,6 +12,7 @@ import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
+import { parseCsv } from "../support/founder-e2e";
 
 function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
   const result = validate(schema, input);
@@ -57,14 +61,14 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
       { email: "cy@example.com", intent: "Subscriber", source: "direct" },
     ]);
     const stored = await db.selectFrom("signals").select(["source", "event_source"]).where("id", "=", recorded.signalId).executeTakeFirstOrThrow();
-    expect(stored).toEqual({ source: `qr:${codes.booth}`, event_source: "Expo" });
+    expect(stored).toEqual({ source: `qr:${codes.booth}`, event_source: "Booth · Expo" });
 
-    // The lead inbox names the same event: the code's event tag, else its label, or the plain link.
-    const leads = await db.selectFrom("leads").select(["email", "event_source"]).where("project_id", "=", project.id).orderBy("email").execute();
+    // The lead keeps the same source as the contact.
+    const leads = await db.selectFrom("leads").select(["email", "source"]).where("project_id", "=", project.id).orderBy("email").execute();
     expect(leads).toEqual([
-      { email: "ada@example.com", event_source: "Expo" },
-      { email: "bo@example.com", event_source: "Badge" },
-      { email: "cy@example.com", event_source: "Direct link" },
+      { email: "ada@example.com", source: `qr:${codes.booth}` },
+      { email: "bo@example.com", source: `qr:${codes.badge}` },
+      { email: "cy@example.com", source: "direct" },
     ]);
 
     const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
@@ -115,5 +119,60 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
     const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
     expect(analytics.funnel.map((row) => row.label).sort()).toEqual(["Badge", "Booth", "Direct link", "Not attributed"]);
     expect(analytics.funnel.find((row) => row.kind === "unknown")).toMatchObject({ people: 2, intros: 2, viewers: 0 });
+  });
+});
+
+describeEachDialect("one name for one code (decision 54)", (getDb) => {
+  it("the inbox, the CSV and the funnel name each person's code the same, two codes of one event apart", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const hallA = await createQrCode(db, project.ownerId, project.id, { label: "Hall A", eventTag: "Demo Day" });
+    const hallB = await createQrCode(db, project.ownerId, project.id, { label: "Hall B", eventTag: "Demo Day" });
+    const flyer = await createQrCode(db, project.ownerId, project.id, { label: "Flyer", eventTag: null });
+    await recordScans(db, [
+      { projectId: project.id, qrCodeId: hallA.id, viewerFingerprint: "ada" },
+      { projectId: project.id, qrCodeId: hallB.id, viewerFingerprint: "bo" },
+      { projectId: project.id, qrCodeId: null, viewerFingerprint: "di" },
+      { projectId: project.id, qrCodeId: flyer.id, viewerFingerprint: "eve" },
+    ]);
+    const introFrom = (name: string, viewer: string | null) =>
+      submitIntro(db, testMailLinks, project.id, parse(introSchema, { name, email: `${name.toLowerCase()}@example.com`, note: "hi" }), viewer ? visitor(viewer) : { userId: null });
+    await introFrom("Ada", "ada");
+    await introFrom("Bo", "bo");
+    // Cy's first form came from a client the door never saw; her next one, after scanning Hall B, tells where she met them.
+    await introFrom("Cy", null);
+    await recordScans(db, [{ projectId: project.id, qrCodeId: hallB.id, viewerFingerprint: "cy" }]);
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Cy", email: "cy@example.com" }), visitor("cy"));
+    await introFrom("Di", "di");
+    await introFrom("Eve", "eve");
+    await introFrom("Gus", null);
+    await deleteQrCode(db, project.ownerId, project.id, flyer.id);
+
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, { action: null, status: null, event: null, q: null, after: null });
+    const inboxNames = Object.fromEntries(inbox.leads.map((lead) => [lead.name, lead.event.name]));
+    expect(inboxNames).toEqual({
+      Ada: "Hall A · Demo Day",
+      Bo: "Hall B · Demo Day",
+      Cy: "Hall B · Demo Day",
+      Di: "Direct link",
+      Eve: "Deleted QR code",
+      Gus: "Not attributed",
+    });
+    expect(inbox.events.map((event) => event.name)).toEqual(["Hall A · Demo Day", "Hall B · Demo Day", "Direct link", "Not attributed"]);
+
+    const csv = await exportContactsCsv(db, project.ownerId, project.id);
+    let text = "";
+    for await (const chunk of csv.body) text += String(chunk);
+    const [header, ...rows] = parseCsv(text);
+    const sourceColumn = header!.indexOf("Source");
+    expect(Object.fromEntries(rows.map((row) => [row[0], row[sourceColumn]]))).toEqual(inboxNames);
+
+    // The funnel's rows, which count each action where it came from, use the same names.
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
+    const funnelNames = analytics.funnel.map((row) => (row.kind === "qr" && row.label !== "Deleted QR code" ? `${row.label} · ${row.eventTag}` : row.label));
+    expect(funnelNames).toEqual(expect.arrayContaining(Object.values(inboxNames)));
+    // Cy's two actions: her intro is not attributed, her subscription is Hall B's.
+    expect(analytics.funnel.find((row) => row.label === "Hall B")).toMatchObject({ intros: 1, subscribers: 1, people: 2 });
+    expect(analytics.funnel.find((row) => row.kind === "unknown")).toMatchObject({ intros: 2, people: 2 });
   });
 });

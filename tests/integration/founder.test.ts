@@ -222,7 +222,7 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     for await (const chunk of csv.body) text += chunk.toString();
     const [header, ...rest] = text.split("\r\n");
     expect(header).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag");
-    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Unknown,\r\n$/);
+    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,\r\n$/);
   });
 });
 
@@ -330,7 +330,7 @@ describeEachDialect("access control: owner-only operations", (getDb) => {
     await recordSignal(database.db, testMailLinks, projectId, signal, { userId: null, identity: { viewerFingerprint: "expo-visitor", addressHash: null } });
     const mine = await loadActivityFeed(database.db, ownerId);
     expect(mine.map((item) => item.title)).toEqual(expect.arrayContaining(["Ada requested intro", "New visit from your pitch link", "New interest signal ($5k-$25k)"]));
-    expect(mine.find((item) => item.type === "signal")?.description).toBe("Met at Expo");
+    expect(mine.find((item) => item.type === "signal")?.description).toBe("Met at Booth · Expo");
     const intruder = await createUser(database.db);
     expect(await loadActivityFeed(database.db, intruder)).toEqual([]);
   });

@@ -57,8 +57,8 @@ describeEachDialect("lead inbox", (getDb) => {
     const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
     expect(inbox.total).toBe(2);
     expect(inbox.leads.map((lead) => [lead.name, lead.email, lead.actions, lead.event])).toEqual([
-      ["Ada L.", "ada@example.com", ["intro", "subscription"], "unknown"],
-      ["Bo Chen", "bo@example.com", ["signal"], "Expo"],
+      ["Ada L.", "ada@example.com", ["intro", "subscription"], { kind: "unknown", name: "Not attributed" }],
+      ["Bo Chen", "bo@example.com", ["signal"], { kind: "code", name: "Booth 4 · Expo" }],
     ]);
     const ada = inbox.leads[0]!;
     expect(ada.status).toBe("new");
@@ -69,9 +69,13 @@ describeEachDialect("lead inbox", (getDb) => {
       { kind: "intro", at: expect.any(String), roleTags: ["Angel", "Operator"], linkedinUrl: "https://linkedin.com/in/ada", note: "Two buyers" },
     ]);
     expect(inbox.leads[1]!.activity).toEqual([
-      expect.objectContaining({ kind: "signal", rangeLabel: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: "Ping me", eventSource: "Expo", isPublic: true }),
+      expect.objectContaining({ kind: "signal", rangeLabel: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: "Ping me", isPublic: true }),
     ]);
-    expect(inbox.events).toEqual(["Expo", "Direct link"]);
+    expect(inbox.events).toEqual([
+      { source: `qr:${expo.id}`, name: "Booth 4 · Expo" },
+      { source: "direct", name: "Direct link" },
+      { source: "unknown", name: "Not attributed" },
+    ]);
   });
 
   it("filters by action, event, status and name or e-mail (case-insensitive, LIKE characters literal)", async () => {
@@ -88,8 +92,9 @@ describeEachDialect("lead inbox", (getDb) => {
       (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters })).leads.map((lead) => lead.name).sort();
     expect(await names({ action: "signal" })).toEqual(["Ada Lovelace", "Bo_Chen"]);
     expect(await names({ action: "intro" })).toEqual(["Cy 100%"]);
-    expect(await names({ event: "Expo" })).toEqual(["Ada Lovelace"]);
-    expect(await names({ event: "Demo Day" })).toEqual(["Bo_Chen"]);
+    expect(await names({ event: `qr:${expo.id}` })).toEqual(["Ada Lovelace"]);
+    expect(await names({ event: `qr:${demo.id}` })).toEqual(["Bo_Chen"]);
+    expect(await names({ event: "direct" })).toEqual([]);
     expect(await names({ event: "unknown" })).toEqual(["Cy 100%"]);
     expect(await names({ q: "LOVE" })).toEqual(["Ada Lovelace"]);
     expect(await names({ q: "sample.org" })).toEqual(["Cy 100%"]);
@@ -117,7 +122,6 @@ describeEachDialect("lead inbox", (getDb) => {
           first_seen_at: sameTime,
           last_activity_at: index < 10 ? sameTime : `2026-11-2${index % 2}T09:00:${String(index).padStart(2, "0")}.000Z`,
           did_signal: true,
-          event_source: null,
           note: null,
           triaged_at: null,
         })),
@@ -245,7 +249,7 @@ describeEachDialect("lead inbox", (getDb) => {
 
     const boCard = (await leadVCard(db, project.ownerId, project.id, bo!.id)).body.replace(/\r\n /g, "");
     expect(boCard.match(/^BEGIN:VCARD$/gm)).toHaveLength(1);
-    expect(boCard).toContain("Met at Expo\\, Berlin through Harbor\\; Cold\\, Chain");
+    expect(boCard).toContain("Met at Booth · Expo\\, Berlin through Harbor\\; Cold\\, Chain");
     expect(boCard).toContain("END:VCARD\\nBEGIN:VCARD");
 
     const all = await exportLeadVCards(db, project.ownerId, project.id, ANY);

@@ -84,7 +84,7 @@ describeEachDialect("webhooks", (getDb) => {
     expect(payloads.map((payload) => [payload.type, payload.lead.email, payload.sourceEvent])).toEqual([
       ["lead.intro", "ada@example.com", "unknown"],
       ["lead.subscription", "ada@example.com", "unknown"],
-      ["lead.signal", "bo@example.com", "Expo"],
+      ["lead.signal", "bo@example.com", "Booth · Expo"],
     ]);
     expect(payloads[0]).toMatchObject({
       project: { id: project.id, title: "Harbor Cold Chain", slug: project.slug },

@@ -13,7 +13,7 @@ describe("booth ticker lines", () => {
   });
 
   it("says what happened", () => {
-    expect(tickerLine({ id: "scan-1", kind: "scan", at: "", count: 1, eventLabel: "Demo Day" })).toBe("Someone just scanned · Demo Day");
+    expect(tickerLine({ id: "scan-1", kind: "scan", at: "", count: 1, eventLabel: "Booth 12 · Demo Day" })).toBe("Someone just scanned — Booth 12 · Demo Day");
     expect(tickerLine({ id: "scan-2", kind: "scan", at: "", count: 3, eventLabel: null })).toBe("3 scans just now");
     expect(tickerLine({ id: "intro-1", kind: "intro", at: "", name: "Ana K." })).toBe("Ana K. requested an intro");
     expect(tickerLine({ id: "signal-1", kind: "signal", at: "", tier: "Angel" })).toBe("New signal: Angel");

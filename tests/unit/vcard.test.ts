@@ -27,7 +27,7 @@ describe("vCard text", () => {
 
   it("cannot be broken by what a visitor typed", () => {
     const card = buildVCard(
-      { name: "Eve\r\nEND:VCARD\r\nBEGIN:VCARD\r\nFN:Mallory", email: "eve@example.com", linkedinUrl: null, event: "unknown", activity: [], note: null },
+      { name: "Eve\r\nEND:VCARD\r\nBEGIN:VCARD\r\nFN:Mallory", email: "eve@example.com", linkedinUrl: null, event: { kind: "unknown", name: "Not attributed" }, activity: [], note: null },
       "Harbor",
     );
     expect(card.match(/^BEGIN:VCARD$/gm)).toHaveLength(1);

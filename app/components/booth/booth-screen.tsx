@@ -1,5 +1,6 @@
 import { Maximize, WifiOff } from "lucide-react";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { codeName } from "~/modules/analytics/source-names";
 import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
 import { tickerLine, type TickerItem } from "~/modules/booth/booth-ticker";
 import { zonedDayStart } from "~/modules/time/founder-zone";
@@ -209,7 +210,7 @@ export function BoothScreenView({ project, codes, owner, timeZone }: { project: 
             <p className="text-center text-lg font-medium text-slate-200">
               {chosen.id === PLAIN_PITCH_CODE
                 ? "Scan to see the pitch"
-                : `Scan to see the pitch · ${chosen.eventTag ? `${chosen.label} (${chosen.eventTag})` : chosen.label}`}
+                : `Scan to see the pitch · ${codeName(chosen.label, chosen.eventTag)}`}
             </p>
             {owner && codes.length === 1 ? (
               <p className="max-w-sm text-center text-sm text-slate-400">
@@ -277,7 +278,7 @@ export function BoothScreenView({ project, codes, owner, timeZone }: { project: 
             >
               {codes.map((code) => (
                 <option key={code.id} value={code.id}>
-                  {code.eventTag ? `${code.label} (${code.eventTag})` : code.label}
+                  {codeName(code.label, code.eventTag)}
                 </option>
               ))}
             </select>

@@ -5,7 +5,8 @@ import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
-import { DIRECT, qrCodeIdOfSource } from "./sources.server";
+import { codeName } from "./source-names";
+import { nameSource, qrCodeIdOfSource } from "./sources.server";
 
 /** SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11). */
 export const CSV_COLUMNS = ["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"] as const;
@@ -32,6 +33,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
   const codes = new Map(
     (await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute()).map((code) => [code.id, code]),
   );
+  const codeNames = new Map([...codes.values()].map((code) => [code.id, codeName(code.label, code.event_tag)]));
   // The latest signal of each contact (rows come oldest first, so the latest overwrites), and who sent an intro.
   const actionsOfContacts = async (contactIds: string[]) => {
     const [signals, intros] = await Promise.all([
@@ -78,7 +80,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
           signal?.range_label ?? "",
           signal ? formatAmountRange(Number(signal.range_min), signal.range_max === null ? null : Number(signal.range_max)) : "",
           signal?.message ?? "",
-          sourceLabel(row.source, code),
+          nameSource(row.source, codeNames).name,
           code?.event_tag ?? "",
         ].map(neutralizeFormula);
       });
@@ -97,11 +99,4 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
  */
 function intentsOf(introduced: boolean, signalled: boolean, subscribed: boolean): string {
   return [introduced && "Intro", signalled && "Supporter", subscribed && "Subscriber"].filter(Boolean).join(";");
-}
-
-/** The Source column: the QR code's label, 'Direct' for the plain link, 'Unknown' when nothing tells. */
-function sourceLabel(source: string, code: { label: string } | undefined): string {
-  if (source === DIRECT) return "Direct";
-  if (qrCodeIdOfSource(source)) return code?.label ?? "Deleted QR code";
-  return "Unknown";
 }

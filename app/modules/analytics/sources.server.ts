@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
+import { codeName, DELETED_CODE, DIRECT_EVENT, DIRECT_SOURCE_NAME, UNKNOWN_SOURCE_NAME, type SourceName } from "./source-names";
 
 /**
  * Where a visitor came from (decision 16): `qr:{code id}`, `direct` for the plain link, or `unknown` when the
@@ -14,6 +14,15 @@ export const ALL_SOURCES = "*";
 
 export function scanSource(qrCodeId: string | null): string {
   return qrCodeId ? `qr:${qrCodeId}` : DIRECT;
+}
+
+/**
+ * A person's source (their contact's and their lead's, set on insert) on a later action: it stays their first
+ * action's, unless that one was `unknown` (decision 54). For the `set` of an update of either table.
+ */
+export function firstKnownSource(table: "contacts" | "leads", source: string) {
+  const current = sql.ref(`${table}.source`);
+  return sql<string>`case when ${current} = ${UNKNOWN} then ${source} else ${current} end`;
 }
 
 /** The QR code id of a `qr:` source, else null. */
@@ -53,15 +62,30 @@ export async function resolveSource(db: Kysely<Database>, projectId: string, ide
 }
 
 /**
- * The event a lead came through: a QR code's event tag (else its label), `Direct link` for the plain link, or
- * null when unknown.
+ * The name of a source at the moment of an action, for what is written or sent then (a signal's event source, an
+ * alert, a webhook): the QR code's name (`codeName`), `Direct link` for the plain link, or null when not attributed.
  */
 export async function leadEventOf(db: Kysely<Database>, projectId: string, source: string): Promise<string | null> {
   if (source === DIRECT) return DIRECT_EVENT;
   const qrCodeId = qrCodeIdOfSource(source);
   if (!qrCodeId) return null;
   const code = await db.selectFrom("qr_codes").select(["label", "event_tag"]).where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
-  return code ? (code.event_tag ?? code.label) : null;
+  return code ? codeName(code.label, code.event_tag) : null;
+}
+
+/** The project's QR codes by id, each with its name (`codeName`), for naming the sources of a list at read time. */
+export async function readCodeNames(db: Kysely<Database>, projectId: string): Promise<Map<string, string>> {
+  const codes = await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").execute();
+  return new Map(codes.map((code) => [code.id, codeName(code.label, code.event_tag)]));
+}
+
+/** A source as the inbox, the CSV and the funnel name it (decision 54), from the project's current code names. */
+export function nameSource(source: string, codeNames: ReadonlyMap<string, string>): SourceName {
+  if (source === DIRECT) return DIRECT_SOURCE_NAME;
+  const qrCodeId = qrCodeIdOfSource(source);
+  if (!qrCodeId) return UNKNOWN_SOURCE_NAME;
+  const name = codeNames.get(qrCodeId);
+  return name === undefined ? { kind: "deleted-code", name: DELETED_CODE } : { kind: "code", name };
 }
 
 type ActionCounter = "intros" | "subscribers" | "signals";

@@ -24,7 +24,7 @@ export function tickerLine(item: TickerItem): string {
   switch (item.kind) {
     case "scan": {
       const who = item.count === 1 ? "Someone just scanned" : `${item.count} scans just now`;
-      return item.eventLabel ? `${who} · ${item.eventLabel}` : who;
+      return item.eventLabel ? `${who} — ${item.eventLabel}` : who;
     }
     case "intro":
       return `${item.name} requested an intro`;

@@ -5,6 +5,7 @@ import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStart } from "~/modules/time/founder-zone";
 import { renderQrSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
 import { PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "./booth-codes";
+import { codeName } from "~/modules/analytics/source-names";
 import { shortName, type TickerItem } from "./booth-ticker";
 
 /** Who is looking at a booth: the project's owner, or a staff device holding a working booth link. */
@@ -117,7 +118,7 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       kind: "scan" as const,
       at: group.scanned_at,
       count: Number(group.count),
-      eventLabel: group.event_tag ?? group.label ?? null,
+      eventLabel: group.label === null ? null : codeName(group.label, group.event_tag),
     })),
     ...intros.map((intro) => ({ id: `intro-${intro.id}`, kind: "intro" as const, at: intro.created_at, name: shortName(intro.name) })),
     ...signals.map((signal) => ({ id: `signal-${signal.id}`, kind: "signal" as const, at: signal.created_at, tier: signal.range_label })),

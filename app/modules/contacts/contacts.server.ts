@@ -11,7 +11,7 @@ import { introAlertMail, introConfirmationMail, welcomeMail } from "~/modules/ma
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./visitor-form-rules";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
-import { countSourceAction, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
+import { countSourceAction, firstKnownSource, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
 /** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
 export type VisitorContext = {
@@ -71,7 +71,7 @@ export async function findOrCreateContact(
   if (inserted) return { id: inserted.id, created: true };
   const existing = await trx
     .updateTable("contacts")
-    .set({ name: fields.name, user_id: (eb) => eb.fn.coalesce("user_id", eb.val(fields.userId)) })
+    .set({ name: fields.name, user_id: (eb) => eb.fn.coalesce("user_id", eb.val(fields.userId)), source: firstKnownSource("contacts", fields.source) })
     .where("project_id", "=", projectId)
     .where("email", "=", email)
     .returning("id")
@@ -125,6 +125,7 @@ export async function submitIntro(
       email: input.email,
       name: input.name,
       action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note },
+      source,
       eventSource: await leadEventOf(trx, project.id, source),
       at: now,
     });
@@ -196,7 +197,7 @@ export async function subscribeToUpdates(
     if (!turnedOn) return { created: false };
     await addToProjectStats(trx, project.id, { subscribers: 1 });
     await countSourceAction(trx, project.id, source, email, "subscribers");
-    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, eventSource: await leadEventOf(trx, project.id, source), at: now });
+    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, source, eventSource: await leadEventOf(trx, project.id, source), at: now });
     await enqueueVisitorMail(
       trx,
       project.id,

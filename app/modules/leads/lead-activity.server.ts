@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { firstKnownSource } from "~/modules/analytics/sources.server";
 import type { Database } from "~/db/schema";
 import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
 import { UNKNOWN_EVENT, type LeadAction } from "./lead-forms";
@@ -9,7 +10,9 @@ export type LeadActivity = {
   name: string;
   /** What they did, as the project's webhooks report it. */
   action: WebhookAction;
-  /** The event of the QR code the visitor came through, when known. */
+  /** Where the visitor came from on this action (`qr:{code id}`, `direct`, `unknown`). */
+  source: string;
+  /** That source named (`leadEventOf`) for the webhook, when known. */
   eventSource: string | null;
   at: string;
 };
@@ -34,7 +37,7 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
       first_seen_at: activity.at,
       last_activity_at: activity.at,
       [column]: true,
-      event_source: activity.eventSource,
+      source: activity.source,
       note: null,
       triaged_at: null,
     })
@@ -43,7 +46,7 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
         name: eb.ref("excluded.name"),
         last_activity_at: eb.ref("excluded.last_activity_at"),
         [column]: true,
-        event_source: eb.fn.coalesce("leads.event_source", "excluded.event_source"),
+        source: firstKnownSource("leads", activity.source),
       })),
     )
     .returning("id")

@@ -13,8 +13,6 @@ export const LEAD_ACTION_LABELS: Record<LeadAction, string> = { intro: "Intro", 
 
 /** The filter value for leads without a known event (no QR attribution yet). */
 export const UNKNOWN_EVENT = "unknown";
-/** The event of leads who came by the plain link rather than a QR code (decision 16). */
-export const DIRECT_EVENT = "Direct link";
 
 export const NOTE_MAX_LENGTH = 2_000;
 export const NOTE_TOO_LONG_MESSAGE = `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters`;

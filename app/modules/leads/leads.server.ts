@@ -4,7 +4,9 @@ import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isStorableText } from "~/modules/forms/storable-text";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
-import { DIRECT_EVENT, LEAD_NOT_FOUND_MESSAGE, UNKNOWN_EVENT, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+import { DIRECT, nameSource, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
+import { DIRECT_EVENT, NOT_ATTRIBUTED, type SourceName } from "~/modules/analytics/source-names";
+import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
 import { isRecordId } from "~/modules/http/id-shape";
 
 export const LEADS_PAGE_SIZE = 25;
@@ -20,7 +22,6 @@ export type LeadActivityItem =
       rangeMin: number;
       rangeMax: number | null;
       message: string | null;
-      eventSource: string | null;
       isPublic: boolean;
       messagePublic: boolean;
     };
@@ -32,8 +33,8 @@ export type LeadView = {
   firstSeenAt: string;
   lastActivityAt: string;
   actions: LeadAction[];
-  /** The event of the QR code they came through, or 'unknown' until attribution exists for their action. */
-  event: string;
+  /** Where they came from (their first attributed action), named as the CSV and the funnel name it (decision 54). */
+  event: SourceName;
   /** Whether any of their contacts still follows updates (they may have unsubscribed since). */
   following: boolean;
   linkedinUrl: string | null;
@@ -52,7 +53,7 @@ type LeadRow = {
   did_intro: boolean;
   did_subscribe: boolean;
   did_signal: boolean;
-  event_source: string | null;
+  source: string;
   status: LeadStatus;
   note: string | null;
 };
@@ -79,15 +80,14 @@ function containsPattern(text: string): string {
 function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">) {
   let query = db
     .selectFrom("leads")
-    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "event_source", "status", "note"])
+    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note"])
     .where("project_id", "=", projectId);
   if (filters.action === "intro") query = query.where("did_intro", "=", true);
   if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
   if (filters.action === "signal") query = query.where("did_signal", "=", true);
   if (filters.lead) query = isRecordId(filters.lead) ? query.where("id", "=", filters.lead) : query.where(sql<SqlBool>`1 = 0`);
   if (filters.status) query = query.where("status", "=", filters.status);
-  if (filters.event === UNKNOWN_EVENT) query = query.where("event_source", "is", null);
-  else if (filters.event) query = query.where("event_source", "=", filters.event);
+  if (filters.event) query = query.where("source", "=", filters.event);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
     query = query.where((eb) =>
@@ -126,7 +126,7 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
       .execute(),
     db
       .selectFrom("signals")
-      .select(["id", "contact_id", "range_label", "range_min", "range_max", "message", "event_source", "is_public", "message_public", "created_at"])
+      .select(["id", "contact_id", "range_label", "range_min", "range_max", "message", "is_public", "message_public", "created_at"])
       .where("contact_id", "in", contactIds)
       .execute(),
   ]);
@@ -149,7 +149,6 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
       rangeMin: Number(signal.range_min),
       rangeMax: signal.range_max === null ? null : Number(signal.range_max),
       message: signal.message,
-      eventSource: signal.event_source,
       isPublic: Boolean(signal.is_public),
       messagePublic: Boolean(signal.message_public),
     });
@@ -158,7 +157,7 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
   return byEmail;
 }
 
-async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRow[]): Promise<LeadView[]> {
+async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRow[], codeNames: ReadonlyMap<string, string>): Promise<LeadView[]> {
   const activity = await activityOf(db, projectId, rows.map((row) => row.email));
   return rows.map((row) => {
     const done = activity.get(row.email);
@@ -175,7 +174,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
       firstSeenAt: row.first_seen_at,
       lastActivityAt: row.last_activity_at,
       actions,
-      event: row.event_source ?? UNKNOWN_EVENT,
+      event: nameSource(row.source, codeNames),
       following: done?.following ?? false,
       linkedinUrl: done?.linkedinUrl ?? null,
       status: row.status,
@@ -194,8 +193,8 @@ export type LeadInbox = {
   total: number;
   /** Leads first seen since the owner's previous visit (all of them on the first visit). */
   newSinceLastVisit: number;
-  /** The events a lead can have come through: the project's QR code events, for the filter. */
-  events: string[];
+  /** The sources a lead can have come through, for the filter: each QR code, the plain link, and none known. */
+  events: { source: string; name: string }[];
   /** When the owner last looked before this sitting (null during the first): leads first seen after it are new. */
   previousVisitAt: string | null;
   /** Forms held for the owner's review (decision 50): not leads until accepted. */
@@ -225,11 +224,11 @@ export async function openLeadInbox(
     if (since) query = query.where("first_seen_at", ">", since);
     return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
   };
-  const [leads, total, newSinceLastVisit, codes, heldForReview] = await Promise.all([
-    toLeadViews(db, project.id, page),
+  const codeNames = await readCodeNames(db, project.id);
+  const [leads, total, newSinceLastVisit, heldForReview] = await Promise.all([
+    toLeadViews(db, project.id, page, codeNames),
     countLeads(null),
     previousVisitAt ? countLeads(previousVisitAt) : null,
-    db.selectFrom("qr_codes").select(["label", "event_tag"]).where("project_id", "=", project.id).orderBy("created_at").execute(),
     countHeldSubmissions(db, project.id),
   ]);
   return {
@@ -238,7 +237,7 @@ export async function openLeadInbox(
     nextCursor: rows.length > pageSize && last ? encodeLeadCursor({ at: last.last_activity_at, id: last.id }) : null,
     total,
     newSinceLastVisit: newSinceLastVisit ?? total,
-    events: [...new Set([...codes.map((code) => code.event_tag ?? code.label), DIRECT_EVENT])],
+    events: [...[...codeNames].map(([id, name]) => ({ source: scanSource(id), name })), { source: DIRECT, name: DIRECT_EVENT }, { source: UNKNOWN, name: NOT_ATTRIBUTED }],
     previousVisitAt,
     heldForReview,
   };
@@ -319,7 +318,7 @@ export async function getLead(db: Kysely<Database>, ownerId: string, projectId: 
     .where("id", "=", leadId)
     .executeTakeFirst()) as LeadRow | undefined;
   if (!row) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
-  const [lead] = await toLeadViews(db, project.id, [row]);
+  const [lead] = await toLeadViews(db, project.id, [row], await readCodeNames(db, project.id));
   return { project, lead: lead! };
 }
 
@@ -328,10 +327,11 @@ const EXPORT_PAGE_SIZE = 500;
 /** Every lead matching the filters, in keyset pages (memory stays flat), for the vCards download. */
 export async function* iterateLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">): AsyncGenerator<LeadView[]> {
   let cursor: Cursor | null = null;
+  const codeNames = await readCodeNames(db, projectId);
   for (;;) {
     const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE).execute()) as LeadRow[];
     if (rows.length === 0) return;
-    yield await toLeadViews(db, projectId, rows);
+    yield await toLeadViews(db, projectId, rows, codeNames);
     const last = rows[rows.length - 1]!;
     cursor = { at: last.last_activity_at, id: last.id };
     if (rows.length < EXPORT_PAGE_SIZE) return;

@@ -1,12 +1,12 @@
-import { DIRECT_EVENT, UNKNOWN_EVENT } from "./lead-forms";
 import { formatAmountRange } from "~/modules/formats/amount";
 import type { LeadActivityItem } from "./leads.server";
+import type { SourceName } from "~/modules/analytics/source-names";
 
 export type VCardLead = {
   name: string;
   email: string;
   linkedinUrl: string | null;
-  event: string;
+  event: SourceName;
   activity: LeadActivityItem[];
   /** The founder's own note: the vCard goes to the founder's address book, never to anyone else. */
   note: string | null;
@@ -60,11 +60,11 @@ const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", 
 /** What they did and where the founder met them, in words, for the contact's NOTE. */
 export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">, projectTitle: string): string {
   const lines = [
-    lead.event === UNKNOWN_EVENT
-      ? `Lead from ${projectTitle} (PitchQR).`
-      : lead.event === DIRECT_EVENT
+    lead.event.kind === "code"
+      ? `Met at ${lead.event.name} through ${projectTitle} (PitchQR).`
+      : lead.event.kind === "direct"
         ? `Came by the link to ${projectTitle} (PitchQR).`
-        : `Met at ${lead.event} through ${projectTitle} (PitchQR).`,
+        : `Lead from ${projectTitle} (PitchQR).`,
   ];
   for (const item of [...lead.activity].reverse()) {
     const when = item.at ? day.format(new Date(item.at)) : "Since then";

@@ -15,7 +15,7 @@ import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { addWallEntry, type NewWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
-import { DIRECT_EVENT } from "~/modules/leads/lead-forms";
+import { DIRECT_EVENT } from "~/modules/analytics/source-names";
 import { isRecordId } from "~/modules/http/id-shape";
 
 /** Within this time a person's second signal on the same tier updates their first instead of adding one. */
@@ -150,6 +150,7 @@ export async function recordSignal(
         public: input.showName,
         messagePublic,
       },
+      source,
       eventSource: leadEvent,
       at: now,
     });

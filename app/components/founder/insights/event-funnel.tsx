@@ -2,6 +2,7 @@ import { ArrowDown, Filter, Trophy } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import type { FunnelRow } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
+import { codeName } from "~/modules/analytics/source-names";
 
 const COLUMNS = [
   { key: "scans", label: "Scans" },
@@ -66,8 +67,7 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
         <p className="mb-4 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900 ring-1 ring-emerald-600/15 ring-inset">
           <Trophy aria-hidden className="size-4 shrink-0 text-emerald-700" />
           <span>
-            Best event: <strong className="font-semibold">{best.label}</strong>
-            {best.eventTag ? ` (${best.eventTag})` : ""}: {best.share.toFixed(1)}% of its viewers acted ({best.people} of {best.viewers}).
+            Best event: <strong className="font-semibold">{codeName(best.label, best.eventTag)}</strong>: {best.share.toFixed(1)}% of its viewers acted ({best.people} of {best.viewers}).
           </span>
         </p>
       ) : (

@@ -9,7 +9,7 @@ import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
-import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema, DIRECT_EVENT, UNKNOWN_EVENT } from "~/modules/leads/lead-forms";
+import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime } from "~/modules/time/relative-time";
@@ -94,7 +94,7 @@ export function LeadCard({
         ))}
         <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">
           <MapPin aria-hidden className="size-3" />
-          {lead.event === UNKNOWN_EVENT ? "Event unknown" : lead.event === DIRECT_EVENT ? "Came by your link" : `Met at ${lead.event}`}
+          {lead.event.kind === "code" ? `Met at ${lead.event.name}` : lead.event.name}
         </span>
         <time dateTime={lead.lastActivityAt} suppressHydrationWarning className="text-slate-500">
           {formatActivityTime(lead.lastActivityAt, now, timeZone)}

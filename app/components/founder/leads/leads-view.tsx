@@ -12,7 +12,6 @@ import {
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
   leadFilterQuery,
-  UNKNOWN_EVENT,
   type LeadFilters,
 } from "~/modules/leads/lead-forms";
 import type { LeadInbox } from "~/modules/leads/leads.server";
@@ -148,8 +147,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
   );
 }
 
-function FilterBar({ filters, events, action }: { filters: LeadFilters; events: string[]; action: string }) {
-  const eventChoices = [...new Set([...events, ...(filters.event && filters.event !== UNKNOWN_EVENT ? [filters.event] : [])])];
+function FilterBar({ filters, events, action }: { filters: LeadFilters; events: LeadInbox["events"]; action: string }) {
   const selectClass = `${inputClass} pr-8`;
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -179,12 +177,11 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
           </label>
           <select id="lead-event" name="event" defaultValue={filters.event ?? ""} className={selectClass}>
             <option value="">Any event</option>
-            {eventChoices.map((value) => (
-              <option key={value} value={value}>
-                {value}
+            {events.map((event) => (
+              <option key={event.source} value={event.source}>
+                {event.name}
               </option>
             ))}
-            <option value={UNKNOWN_EVENT}>Unknown</option>
           </select>
         </div>
         <div className="col-span-2 sm:col-span-1">
