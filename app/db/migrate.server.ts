@@ -27,6 +27,7 @@ import { heldSubmissions } from "./migrations/0025-held-submissions.server";
 import { appFetches } from "./migrations/0026-app-fetches.server";
 import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
 import { leadSource } from "./migrations/0028-lead-source.server";
+import { leadFirstResponse } from "./migrations/0029-lead-first-response.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   "0026-app-fetches": appFetches,
   "0027-founder-time-zone": founderTimeZone,
   "0028-lead-source": leadSource,
+  "0029-lead-first-response": leadFirstResponse,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -394,6 +394,8 @@ export interface LeadsTable {
   status: Generated<LeadStatus>;
   note: string | null;
   triaged_at: Timestamp | null;
+  /** The founder's first response (a status change), null while the lead waits: the response clock (issue 28). */
+  first_response_at: Timestamp | null;
 }
 
 export interface LeadInboxViewsTable {

@@ -174,6 +174,8 @@ describe.each([
       await expect.poll(() => leads.count()).toBe(3);
 
       // Status and a private note: a note too long is refused with the message, then a good one is kept.
+      // Until the founder answers, the card says how long she has waited; the status change is the answer.
+      await ada.getByText(/^Waiting \d+ min$/).waitFor();
       const triage = page.getByRole("form", { name: "Status and note for Ada Marsh" });
       await triage.getByLabel("Private note").fill("x".repeat(2_001));
       await triage.getByRole("button", { name: "Save" }).click();
@@ -182,12 +184,19 @@ describe.each([
       await triage.getByLabel("Private note").fill("Call Tuesday <b>about</b> the district pilot");
       await triage.getByRole("button", { name: "Save" }).click();
       await waitForToast(page, "Ada Marsh: saved");
+      await ada.getByText(/^Answered in \d+ min$/).waitFor();
       const stored = e2e.db.prepare("select status, note from leads where project_id = ? and email = ?").get(project.id, "ada.marsh@example.com");
       expect(stored).toEqual({ status: "meeting", note: "Call Tuesday <b>about</b> the district pilot" });
       await page.reload();
       await waitForHydration(page);
       expect(await triage.getByLabel("Status").inputValue()).toBe("meeting");
       expect(await triage.getByLabel("Private note").inputValue()).toBe("Call Tuesday <b>about</b> the district pilot");
+      // Who is still waiting, the longest first: Omar acted before Grace.
+      await page.getByRole("link", { name: "Unanswered (2)" }).click();
+      const waiting = page.getByRole("list", { name: "Leads waiting for an answer, longest waiting first" }).locator(":scope > li");
+      await expect.poll(() => waiting.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad"), expect.stringContaining("Grace Lin")]);
+      await page.getByRole("link", { name: "All leads" }).click();
+      await expect.poll(() => leads.count()).toBe(3);
       await page.getByLabel("Status", { exact: true }).first().selectOption("meeting");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Ada Marsh")]);

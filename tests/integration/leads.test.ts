@@ -305,3 +305,56 @@ describeEachDialect("one lead by its address (issue 23: where founder alerts lin
     await expect(openLeadInbox(db, other.ownerId, project.id, readLeadFilters(new URLSearchParams({ lead: ada.id })))).rejects.toMatchObject({ code: "not_found" });
   });
 });
+
+describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 9, 0) + minutes * 60_000);
+  const introAt = (db: Db, projectId: string, name: string, minutes: number) =>
+    submitIntro(db, testMailLinks, projectId, parse(introSchema, { name, email: `${name.toLowerCase()}@example.com`, note: "Hello" }), {
+      userId: null,
+      sent: { at: at(minutes) },
+    });
+
+  it("starts at a lead's first action and stops at the founder's first status change, not at a note", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await introAt(db, project.id, "Ada", 0);
+    await introAt(db, project.id, "Bo", 5);
+    const ada = async () => (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, q: "ada@" })).leads[0]!;
+    expect((await ada()).firstResponseAt).toBeNull();
+
+    // A private note tells Ada nothing: she is still waiting.
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: (await ada()).id, status: "new", note: "Call her" }, at(10));
+    expect((await ada()).firstResponseAt).toBeNull();
+    // Contacted 18 minutes after her intro: that is the answer, and a later change does not move it.
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: (await ada()).id, status: "contacted", note: "Call her" }, at(18));
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: (await ada()).id, status: "meeting", note: null }, at(60));
+    expect((await ada()).firstResponseAt).toBe(at(18).toISOString());
+    expect((await ada()).firstSeenAt).toBe(at(0).toISOString());
+
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    expect(inbox.unanswered).toBe(1);
+  });
+
+  it("lists the unanswered, longest waiting first, a page at a time, each exactly once", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    // Created out of order; later activity must not reorder the waiting list.
+    for (const [name, minutes] of [["Cy", 20], ["Ada", 0], ["Di", 30], ["Bo", 10], ["Eve", 40]] as const) await introAt(db, project.id, name, minutes);
+    await introAt(db, project.id, "Ada", 50);
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, { ...ANY, view: "unanswered" });
+    const di = inbox.leads.find((lead) => lead.name === "Di")!;
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: di.id, status: "passed", note: null }, at(60));
+
+    const names: string[] = [];
+    let after: string | null = null;
+    do {
+      const page = await openLeadInbox(db, project.ownerId, project.id, { ...ANY, view: "unanswered", after }, { pageSize: 2 });
+      names.push(...page.leads.map((lead) => lead.name));
+      expect(page.unanswered).toBe(4);
+      after = page.nextCursor;
+    } while (after);
+    expect(names).toEqual(["Ada", "Bo", "Cy", "Eve"]);
+    // The whole inbox still reads newest activity first.
+    expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).leads.map((lead) => lead.name)).toEqual(["Ada", "Eve", "Di", "Cy", "Bo"]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatActivityTime, formatPitchTime } from "~/modules/time/relative-time";
+import { formatActivityTime, formatPitchTime, formatWaitDuration } from "~/modules/time/relative-time";
 
 const now = new Date("2026-11-20T12:00:00.000Z");
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
@@ -61,5 +61,18 @@ describe("formatActivityTime", () => {
     const iso = "2026-11-01T03:00:00.000Z";
     expect(formatActivityTime(iso, new Date("2026-11-20T12:00:00Z"), "UTC")).toBe("Nov 1, 2026");
     expect(formatActivityTime(iso, new Date("2026-11-20T12:00:00Z"), "America/Denver")).toBe("Oct 31, 2026");
+  });
+});
+
+describe("formatWaitDuration (the response clock)", () => {
+  it("says minutes, then hours and minutes under two days, then days, rounded down", () => {
+    const minutes = (n: number) => n * 60_000;
+    expect(formatWaitDuration(0)).toBe("0 min");
+    expect(formatWaitDuration(minutes(42) + 59_000)).toBe("42 min");
+    expect(formatWaitDuration(minutes(60))).toBe("1 h");
+    expect(formatWaitDuration(minutes(125))).toBe("2 h 5 min");
+    expect(formatWaitDuration(minutes(47 * 60 + 59))).toBe("47 h 59 min");
+    expect(formatWaitDuration(minutes(48 * 60))).toBe("2 days");
+    expect(formatWaitDuration(-5_000)).toBe("0 min");
   });
 });

@@ -40,6 +40,9 @@ const optionalQueryText = (max: number) =>
     z.transform((value: string | undefined) => (value && isStorableText(value) ? value.trim().slice(0, max) || null : null)),
   );
 
+/** The inbox's views besides the default (newest activity first). */
+export const LEAD_VIEWS = ["unanswered"] as const;
+
 /** The longest search the inbox reads: longer text is cut, and the search box stops there. */
 export const LEAD_SEARCH_MAX_LENGTH = 100;
 
@@ -53,6 +56,8 @@ export const leadFilterSchema = z.object({
   event: optionalQueryText(100),
   q: optionalQueryText(LEAD_SEARCH_MAX_LENGTH),
   after: optionalQueryText(200),
+  /** `unanswered`: only the leads still waiting for a first response, the longest waiting first. */
+  view: z.optional(optionalChoice(LEAD_VIEWS)),
   /** One lead, as a founder alert links to it (`?lead={id}`): the inbox shows that lead alone. */
   lead: z.optional(optionalQueryText(64)),
 });
@@ -66,7 +71,7 @@ export function readLeadFilters(search: URLSearchParams): LeadFilters {
 /** The query string for a set of filters (without empty ones), for links and the vCards download. */
 export function leadFilterQuery(filters: Partial<LeadFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ["lead", "action", "event", "status", "q", "after"] as const) {
+  for (const key of ["lead", "view", "action", "event", "status", "q", "after"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

@@ -40,6 +40,8 @@ export type LeadView = {
   linkedinUrl: string | null;
   status: LeadStatus;
   note: string | null;
+  /** The founder's first response (a status change), null while they wait (issue 28's response clock). */
+  firstResponseAt: string | null;
   /** What they did, newest first. */
   activity: LeadActivityItem[];
 };
@@ -56,6 +58,7 @@ type LeadRow = {
   source: string;
   status: LeadStatus;
   note: string | null;
+  first_response_at: string | null;
 };
 
 type Cursor = { at: string; id: string };
@@ -80,13 +83,14 @@ function containsPattern(text: string): string {
 function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">) {
   let query = db
     .selectFrom("leads")
-    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note"])
+    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at"])
     .where("project_id", "=", projectId);
   if (filters.action === "intro") query = query.where("did_intro", "=", true);
   if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
   if (filters.action === "signal") query = query.where("did_signal", "=", true);
   if (filters.lead) query = isRecordId(filters.lead) ? query.where("id", "=", filters.lead) : query.where(sql<SqlBool>`1 = 0`);
   if (filters.status) query = query.where("status", "=", filters.status);
+  if (filters.view === "unanswered") query = query.where("first_response_at", "is", null);
   if (filters.event) query = query.where("source", "=", filters.event);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
@@ -97,13 +101,22 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
   return query;
 }
 
-/** Newest activity first; ties broken by id so every lead appears exactly once across pages. */
-function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number) {
+/**
+ * Newest activity first, or for the unanswered view the longest waiting first (first seen, oldest first); ties
+ * broken by id so every lead appears exactly once across pages.
+ */
+function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number, view: LeadFilters["view"]) {
+  const [column, direction] = view === "unanswered" ? (["first_seen_at", "asc"] as const) : (["last_activity_at", "desc"] as const);
   if (cursor) {
-    // A row-value comparison, which both databases answer from the (project_id, last_activity_at, id) index.
-    query = query.where((eb) => eb(eb.refTuple("last_activity_at", "id"), "<", eb.tuple(cursor.at, cursor.id)));
+    // A row-value comparison, which both databases answer from the (project_id, column, id) indexes.
+    query = query.where((eb) => eb(eb.refTuple(column, "id"), direction === "desc" ? "<" : ">", eb.tuple(cursor.at, cursor.id)));
   }
-  return query.orderBy("last_activity_at", "desc").orderBy("id", "desc").limit(limit);
+  return query.orderBy(column, direction).orderBy("id", direction).limit(limit);
+}
+
+/** Where the next page starts: the last row's value of the column the view orders by. */
+function cursorAfter(row: LeadRow, view: LeadFilters["view"]): Cursor {
+  return { at: view === "unanswered" ? row.first_seen_at : row.last_activity_at, id: row.id };
 }
 
 /** What each lead did, from their contact, its intros and its signals, newest first. */
@@ -179,6 +192,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
       linkedinUrl: done?.linkedinUrl ?? null,
       status: row.status,
       note: row.note,
+      firstResponseAt: row.first_response_at,
       activity: items,
     };
   });
@@ -193,6 +207,8 @@ export type LeadInbox = {
   total: number;
   /** Leads first seen since the owner's previous visit (all of them on the first visit). */
   newSinceLastVisit: number;
+  /** Leads still waiting for a first response, whatever the filters. */
+  unanswered: number;
   /** The sources a lead can have come through, for the filter: each QR code, the plain link, and none known. */
   events: { source: string; name: string }[];
   /** When the owner last looked before this sitting (null during the first): leads first seen after it are new. */
@@ -215,28 +231,31 @@ export async function openLeadInbox(
 ): Promise<LeadInbox> {
   const project = await assertOwner(db, ownerId, projectId);
   const pageSize = options.pageSize ?? LEADS_PAGE_SIZE;
-  const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1).execute()) as LeadRow[];
+  const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1, filters.view).execute()) as LeadRow[];
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
   const previousVisitAt = await recordInboxVisit(db, ownerId, project.id, options.now ?? new Date());
-  const countLeads = (since: string | null) => {
+  const countLeads = (only: { since?: string; waiting?: boolean }) => {
     let query = db.selectFrom("leads").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id);
-    if (since) query = query.where("first_seen_at", ">", since);
+    if (only.since) query = query.where("first_seen_at", ">", only.since);
+    if (only.waiting) query = query.where("first_response_at", "is", null);
     return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
   };
   const codeNames = await readCodeNames(db, project.id);
-  const [leads, total, newSinceLastVisit, heldForReview] = await Promise.all([
+  const [leads, total, newSinceLastVisit, unanswered, heldForReview] = await Promise.all([
     toLeadViews(db, project.id, page, codeNames),
-    countLeads(null),
-    previousVisitAt ? countLeads(previousVisitAt) : null,
+    countLeads({}),
+    previousVisitAt ? countLeads({ since: previousVisitAt }) : null,
+    countLeads({ waiting: true }),
     countHeldSubmissions(db, project.id),
   ]);
   return {
     project: { id: project.id, title: project.title, slug: project.slug },
     leads,
-    nextCursor: rows.length > pageSize && last ? encodeLeadCursor({ at: last.last_activity_at, id: last.id }) : null,
+    nextCursor: rows.length > pageSize && last ? encodeLeadCursor(cursorAfter(last, filters.view)) : null,
     total,
     newSinceLastVisit: newSinceLastVisit ?? total,
+    unanswered,
     events: [...[...codeNames].map(([id, name]) => ({ source: scanSource(id), name })), { source: DIRECT, name: DIRECT_EVENT }, { source: UNKNOWN, name: NOT_ATTRIBUTED }],
     previousVisitAt,
     heldForReview,
@@ -303,7 +322,18 @@ export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, pr
   const project = await assertOwner(db, ownerId, projectId);
   const updated = await db
     .updateTable("leads")
-    .set({ status: input.status, note: input.note, triaged_at: now.toISOString() })
+    .set((eb) => ({
+      status: input.status,
+      note: input.note,
+      triaged_at: now.toISOString(),
+      // A status change is the founder's response; a note alone is not (the person hears nothing of it).
+      first_response_at: eb
+        .case()
+        .when(eb.and([eb("first_response_at", "is", null), eb("status", "<>", input.status)]))
+        .then(now.toISOString())
+        .else(eb.ref("first_response_at"))
+        .end(),
+    }))
     .where("id", "=", input.leadId)
     .where("project_id", "=", project.id)
     .executeTakeFirst();
@@ -329,11 +359,11 @@ export async function* iterateLeads(db: Kysely<Database>, projectId: string, fil
   let cursor: Cursor | null = null;
   const codeNames = await readCodeNames(db, projectId);
   for (;;) {
-    const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE).execute()) as LeadRow[];
+    const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE, filters.view).execute()) as LeadRow[];
     if (rows.length === 0) return;
     yield await toLeadViews(db, projectId, rows, codeNames);
     const last = rows[rows.length - 1]!;
-    cursor = { at: last.last_activity_at, id: last.id };
+    cursor = cursorAfter(last, filters.view);
     if (rows.length < EXPORT_PAGE_SIZE) return;
   }
 }

@@ -63,3 +63,18 @@ export function formatPitchTime(iso: string, now: Date, timeZone?: string): stri
 export function formatActivityTime(iso: string, now: Date, timeZone: string): string {
   return withinAWeek(iso, now) ?? formatFounderDate(iso, timeZone);
 }
+
+/**
+ * How long a lead waited, or has waited, for the founder's first response (issue 28): '0 min' to '59 min', then
+ * '{h} h' or '{h} h {m} min' under two days, then '{n} days'. Whole units, rounded down.
+ */
+export function formatWaitDuration(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / MINUTE);
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) {
+    const hours = Math.floor(minutes / 60);
+    const rest = minutes % 60;
+    return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  }
+  return `${Math.floor(minutes / (24 * 60))} days`;
+}

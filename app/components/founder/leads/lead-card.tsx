@@ -12,7 +12,7 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
-import { formatActivityTime } from "~/modules/time/relative-time";
+import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
 import { formatFounderDate } from "~/modules/formats/founder-dates";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 
@@ -99,6 +99,7 @@ export function LeadCard({
         <time dateTime={lead.lastActivityAt} suppressHydrationWarning className="text-slate-500">
           {formatActivityTime(lead.lastActivityAt, now, timeZone)}
         </time>
+        <ResponseClock lead={lead} now={now} />
       </p>
 
       <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
@@ -241,5 +242,22 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
         </button>
       </div>
     </fetcher.Form>
+  );
+}
+
+/** The response clock (issue 28): how long the lead has waited for the founder's first answer, or how long it took. */
+function ResponseClock({ lead, now }: { lead: LeadView; now: Date }) {
+  const waitedFrom = Date.parse(lead.firstSeenAt);
+  if (lead.firstResponseAt) {
+    return (
+      <span className="rounded-full bg-emerald-50 px-2 py-0.5 font-medium text-emerald-800">
+        Answered in {formatWaitDuration(Date.parse(lead.firstResponseAt) - waitedFrom)}
+      </span>
+    );
+  }
+  return (
+    <span suppressHydrationWarning className="rounded-full bg-amber-50 px-2 py-0.5 font-semibold text-amber-900">
+      Waiting {formatWaitDuration(now.getTime() - waitedFrom)}
+    </span>
   );
 }

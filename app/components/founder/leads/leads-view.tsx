@@ -33,6 +33,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
   const clock = useClock(now);
   const { project } = inbox;
   const filtered = Boolean(filters.action || filters.event || filters.status || filters.q || filters.lead);
+  const waitingView = filters.view === "unanswered";
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
   const { after: _after, ...currentFilters } = filters;
@@ -70,6 +71,23 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
         ) : null}
       </div>
 
+      <nav aria-label="Which leads" className="mb-3 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1 text-sm font-semibold sm:inline-grid">
+        <Link
+          to={`${base}/leads${leadFilterQuery({ ...currentFilters, view: null })}`}
+          aria-current={waitingView ? undefined : "page"}
+          className={`rounded-lg px-4 py-2.5 text-center ${waitingView ? "text-slate-700 hover:text-slate-950" : "bg-white text-slate-950 shadow-sm"}`}
+        >
+          All leads
+        </Link>
+        <Link
+          to={`${base}/leads${leadFilterQuery({ ...currentFilters, view: "unanswered" })}`}
+          aria-current={waitingView ? "page" : undefined}
+          className={`rounded-lg px-4 py-2.5 text-center ${waitingView ? "bg-white text-slate-950 shadow-sm" : "text-slate-700 hover:text-slate-950"}`}
+        >
+          Unanswered ({inbox.unanswered.toLocaleString("en-US")})
+        </Link>
+      </nav>
+
       {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
       <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} action={`${base}/leads`} />
 
@@ -83,7 +101,9 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
       ) : null}
 
       {inbox.leads.length === 0 ? (
-        filtered ? (
+        waitingView && !filtered ? (
+          <EmptyState icon={Inbox} title="No one is waiting" text="Every lead has had an answer from you: a status other than New counts as one." />
+        ) : filtered ? (
           <EmptyState
             icon={SearchX}
             title="No leads match these filters"
@@ -107,7 +127,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
           />
         )
       ) : (
-        <ol aria-label="Leads, newest activity first" className="space-y-3">
+        <ol aria-label={waitingView ? "Leads waiting for an answer, longest waiting first" : "Leads, newest activity first"} className="space-y-3">
           {inbox.leads.map((lead) => (
             <LeadCard
               key={lead.id}
@@ -126,14 +146,14 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
         <nav aria-label="Pages" className="mt-6 flex flex-wrap items-center justify-between gap-3">
           {filters.after ? (
             <Link to={`${base}/leads${leadFilterQuery(currentFilters)}`} className={secondaryButtonClass}>
-              Newest leads
+              {waitingView ? "Longest waiting" : "Newest leads"}
             </Link>
           ) : (
             <span />
           )}
           {inbox.nextCursor ? (
             <Link to={`${base}/leads${leadFilterQuery({ ...currentFilters, after: inbox.nextCursor })}`} className={secondaryButtonClass}>
-              Older leads
+              {waitingView ? "Waiting less long" : "Older leads"}
               <ChevronRight aria-hidden className="size-4" />
             </Link>
           ) : null}
@@ -151,6 +171,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
   const selectClass = `${inputClass} pr-8`;
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      {filters.view ? <input type="hidden" name="view" value={filters.view} /> : null}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
         <div className="col-span-2 sm:col-span-3 lg:col-span-1">
           <label htmlFor="lead-search" className={labelClass}>
@@ -201,7 +222,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
           <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
             Filter
           </button>
-          <Link to={action} className={`${secondaryButtonClass} flex-1 lg:flex-none`}>
+          <Link to={`${action}${leadFilterQuery({ view: filters.view })}`} className={`${secondaryButtonClass} flex-1 lg:flex-none`}>
             Clear
           </Link>
         </div>
