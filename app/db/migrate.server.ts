@@ -28,6 +28,7 @@ import { appFetches } from "./migrations/0026-app-fetches.server";
 import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
 import { leadSource } from "./migrations/0028-lead-source.server";
 import { leadFirstResponse } from "./migrations/0029-lead-first-response.server";
+import { leadTemperature } from "./migrations/0030-lead-temperature.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   "0027-founder-time-zone": founderTimeZone,
   "0028-lead-source": leadSource,
   "0029-lead-first-response": leadFirstResponse,
+  "0030-lead-temperature": leadTemperature,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -396,6 +396,8 @@ export interface LeadsTable {
   triaged_at: Timestamp | null;
   /** The founder's first response (a status change), null while the lead waits: the response clock (issue 28). */
   first_response_at: Timestamp | null;
+  /** The founder's hot, warm or cold, null until chosen (issue 28 item 5). */
+  temperature: "hot" | "warm" | "cold" | null;
 }
 
 export interface LeadInboxViewsTable {

@@ -3,10 +3,10 @@ import { data } from "react-router";
 import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
 import { LeadsView } from "~/components/founder/leads/leads-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { handleFormAction } from "~/modules/forms/form-action.server";
+import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { formToObject } from "~/modules/forms/validation";
-import { leadTriageSchema, readLeadFilters, type LeadTriageInput } from "~/modules/leads/lead-forms";
-import { openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
+import { leadTemperatureSchema, leadTriageSchema, readLeadFilters, type LeadTemperatureInput, type LeadTriageInput } from "~/modules/leads/lead-forms";
+import { openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-leads";
@@ -30,19 +30,20 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
   return headers;
 };
 
-export type LeadsIntent = "triage";
+export type LeadsIntent = "triage" | "temperature";
 
 /**
- * POST intent=triage: a lead's status and private note. Another founder's post answers 'not found' (a document
+ * POST intent=triage: a lead's status and private note; intent=temperature: hot, warm, cold or none. Another founder's post answers 'not found' (a document
  * post then follows the loader to /my-projects, as on the edit screen); a lead of another project changes nothing.
  */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
+  const form = await readFormData(request);
   return handleFormAction<LeadsIntent>({
-    form: await readFormData(request),
+    form,
     logger: context.logger,
-    intent: "triage",
+    intent: intentOf(form, ["triage", "temperature"]),
     intents: {
       triage: {
         schema: leadTriageSchema,
@@ -50,6 +51,15 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         failureMessage: "Failed to save the lead",
         run: async (input: LeadTriageInput) => {
           await updateLeadTriage(database.db, user.id, params.id, input);
+          return { message: "Lead saved", id: input.leadId };
+        },
+      },
+      temperature: {
+        schema: leadTemperatureSchema,
+        subjectOf: (form) => formToObject(form).leadId,
+        failureMessage: "Failed to save the lead",
+        run: async (input: LeadTemperatureInput) => {
+          await setLeadTemperature(database.db, user.id, params.id, input);
           return { message: "Lead saved", id: input.leadId };
         },
       },

@@ -197,6 +197,16 @@ describe.each([
       await expect.poll(() => waiting.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad"), expect.stringContaining("Grace Lin")]);
       await page.getByRole("link", { name: "All leads" }).click();
       await expect.poll(() => leads.count()).toBe(3);
+      // Omar is hot: one tap, kept, and the inbox filters to him.
+      const omarHot = page.getByRole("form", { name: "How warm Omar Haddad is" }).getByRole("button", { name: "Hot" });
+      await omarHot.click();
+      await expect.poll(() => omarHot.getAttribute("aria-pressed")).toBe("true");
+      await expect.poll(() => e2e.db.prepare("select temperature from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ temperature: "hot" });
+      await page.getByLabel("Temperature").selectOption("hot");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
+      await page.getByRole("link", { name: "Clear" }).click();
+      await expect.poll(() => leads.count()).toBe(3);
       await page.getByLabel("Status", { exact: true }).first().selectOption("meeting");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Ada Marsh")]);

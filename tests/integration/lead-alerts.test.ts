@@ -81,6 +81,11 @@ describeEachDialect("founder alerts per project", (getDb) => {
     }
     expect(summary!.html_body).not.toContain("<script>");
     expect(summary!.html_body).toContain("&lt;script&gt;");
+    // Who is still waiting for an answer (decision 55): Bo; Ada was contacted.
+    const waitingPart = summary!.text_body.slice(summary!.text_body.indexOf("Still waiting for your answer, the longest first:"));
+    expect(waitingPart).toMatch(new RegExp(`Bo, waiting \\d+ min\\n  Answer: https://pitch\\.example/project/${project.id}/leads\\?lead=${bo.id}`));
+    expect(waitingPart).not.toContain("Ada");
+    expect(waitingPart).toContain(`See everyone waiting: https://pitch.example/project/${project.id}/leads?view=unanswered`);
     const everything = await db.selectFrom("mail_outbox").select(["text_body", "html_body", "subject"]).execute();
     expect(JSON.stringify(everything)).not.toContain("PRIVATE-NOTE-123");
   });

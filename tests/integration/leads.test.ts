@@ -1,9 +1,18 @@
 import { expect, it } from "vitest";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { validate } from "~/modules/forms/validation";
-import { LEAD_NOT_FOUND_MESSAGE, leadTriageSchema, NOTE_TOO_LONG_MESSAGE, UNKNOWN_STATUS_MESSAGE, type LeadFilters } from "~/modules/leads/lead-forms";
+import {
+  LEAD_NOT_FOUND_MESSAGE,
+  leadTemperatureSchema,
+  leadTriageSchema,
+  NOTE_TOO_LONG_MESSAGE,
+  UNKNOWN_STATUS_MESSAGE,
+  UNKNOWN_TEMPERATURE_MESSAGE,
+  type LeadFilters,
+} from "~/modules/leads/lead-forms";
 import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
-import { countNewLeads, openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
+import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { countNewLeads, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
@@ -333,6 +342,12 @@ describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
 
     const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
     expect(inbox.unanswered).toBe(1);
+
+    // Two hours in, analytics: Ada answered within the hour; Bo, waiting 115 minutes, was not; the day is not over for him.
+    const analytics = await loadProjectAnalytics(db, project.ownerId, project.id, at(120));
+    expect(analytics.responseTimes).toEqual([
+      { source: "unknown", name: "Not attributed", leads: 2, withinHour: { answered: 1, of: 2 }, withinDay: { answered: 1, of: 1 }, waiting: 1, medianMs: 18 * 60_000 },
+    ]);
   });
 
   it("lists the unanswered, longest waiting first, a page at a time, each exactly once", async () => {
@@ -356,5 +371,36 @@ describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
     expect(names).toEqual(["Ada", "Bo", "Cy", "Eve"]);
     // The whole inbox still reads newest activity first.
     expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).leads.map((lead) => lead.name)).toEqual(["Ada", "Eve", "Di", "Cy", "Bo"]);
+  });
+});
+
+describeEachDialect("hot, warm or cold (issue 28 item 5)", (getDb) => {
+  it("marks a lead in one step, filters by it, clears it, and refuses another project's lead without changing anything", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    await intro(db, project.id, { name: "Bo", email: "bo@example.com" });
+    await intro(db, other.id, { name: "Cy", email: "cy@example.com" });
+    const leadsOf = async (filters: Partial<LeadFilters> = {}) => (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters })).leads;
+    const ada = (await leadsOf({ q: "ada@" }))[0]!;
+    expect(ada.temperature).toBeNull();
+
+    const input = (value: unknown, leadId = ada.id) => parse(leadTemperatureSchema, { leadId, temperature: value });
+    await setLeadTemperature(db, project.ownerId, project.id, input("hot"));
+    expect((await leadsOf({ temperature: "hot" })).map((lead) => lead.name)).toEqual(["Ada"]);
+    expect(await leadsOf({ temperature: "cold" })).toEqual([]);
+    // A temperature is the founder's private call, not an answer: Ada is still waiting.
+    expect((await leadsOf({ q: "ada@" }))[0]).toMatchObject({ temperature: "hot", firstResponseAt: null });
+
+    await setLeadTemperature(db, project.ownerId, project.id, input("none"));
+    expect((await leadsOf({ q: "ada@" }))[0]!.temperature).toBeNull();
+
+    expect(validate(leadTemperatureSchema, { leadId: ada.id, temperature: "lukewarm" })).toMatchObject({ ok: false, fieldErrors: { temperature: UNKNOWN_TEMPERATURE_MESSAGE } });
+    const cy = (await openLeadInbox(db, other.ownerId, other.id, ANY)).leads[0]!;
+    await expect(setLeadTemperature(db, project.ownerId, project.id, input("cold", cy.id))).rejects.toMatchObject({ code: "not_found" });
+    await expect(setLeadTemperature(db, other.ownerId, project.id, input("cold"))).rejects.toMatchObject({ code: "not_found" });
+    expect((await openLeadInbox(db, other.ownerId, other.id, ANY)).leads[0]!.temperature).toBeNull();
+    expect((await leadsOf({ q: "ada@" }))[0]!.temperature).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { ProjectSectionTop } from "./project-section-nav";
 import { EventFunnel } from "./insights/event-funnel";
 import { ExportCsvButton } from "./insights/export-csv-button";
 import { HowWeCount } from "./insights/how-we-count";
+import { ResponseTimesCard } from "./insights/response-times";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
 
@@ -62,6 +63,7 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
         <ScansOverTime scansOverTime={analytics.scansOverTime} colors={colors} now={now} />
         {analytics.qrCodes.length ? <QrBreakdown codes={analytics.qrCodes} colors={colors} /> : null}
         <EventFunnel rows={analytics.funnel} totalSaves={analytics.totalSaves} />
+        <ResponseTimesCard rows={analytics.responseTimes} projectId={project.id} />
         <HowWeCount analytics={analytics} />
       </div>
     </main>

@@ -5,7 +5,9 @@ import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server"
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
-import { ALL_SOURCES, DIRECT, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
+import { ALL_SOURCES, DIRECT, nameSource, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
+import { summariseResponseTimes, type ResponseTimes } from "./response-times";
+import { codeName } from "./source-names";
 import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
@@ -57,6 +59,8 @@ export type ProjectAnalytics = {
    * `at` is the start of an hour or a day on the owner's clock (decision 53); buckets without scans are left out.
    */
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
+  /** The response clock per source of the people in the inbox (decision 55), named as the inbox names them. */
+  responseTimes: (ResponseTimes & { name: string })[];
 };
 
 const HOUR = 3_600_000;
@@ -84,7 +88,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const currentHour = zonedHourStart(now.getTime(), timeZone);
   const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
   const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
-  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -98,6 +102,13 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     db.selectFrom("source_stats").selectAll().where("project_id", "=", project.id).execute(),
     countFormRefusals(db, project.id, new Date(now.getTime() - 7 * 24 * HOUR)),
     countHeldSubmissions(db, project.id),
+    db
+      .selectFrom("leads")
+      .select(["source", "first_seen_at as firstSeenAt", "first_response_at as firstResponseAt"])
+      .where("project_id", "=", project.id)
+      .orderBy("first_seen_at")
+      .orderBy("id")
+      .execute(),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -114,6 +125,9 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       eventTag: labels.get(qrCodeId)?.eventTag ?? null,
       points: values.flatMap((scans, i) => (scans > 0 ? [{ at: new Date(starts[i]!).toISOString(), scans }] : [])),
     }));
+
+  const codeNames = new Map(codes.map((code) => [code.id, codeName(code.label, code.event_tag)]));
+  const responseTimes = summariseResponseTimes(leadClocks, now).map((row) => ({ ...row, name: nameSource(row.source, codeNames).name }));
 
   const peopleWhoActed = Number(sources.find((row) => row.source === ALL_SOURCES)?.people ?? 0);
 
@@ -144,6 +158,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       hourly: toSeries(recentHours, hourStarts),
       daily: toSeries(earlierDays, dayStarts),
     },
+    responseTimes,
   };
 }
 

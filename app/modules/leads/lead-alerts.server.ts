@@ -7,6 +7,7 @@ import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/out
 import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/time/zoned-slots";
+import { formatWaitDuration } from "~/modules/time/relative-time";
 import type { LeadAlertSettings } from "./lead-alert-form";
 
 const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };
@@ -64,6 +65,23 @@ export type SummaryRun = {
 
 /** Projects summarised per transaction. */
 export const LEAD_SUMMARY_BATCH_SIZE = 100;
+/** How many of the people still waiting a daily summary names (the rest are counted, and a link lists them all). */
+export const WAITING_LISTED = 10;
+
+/** The leads of these projects still waiting for a first answer (decision 55), the longest waiting first. */
+async function readWaitingLeads(db: Kysely<Database>, projectIds: string[]) {
+  const rows = await db
+    .selectFrom("leads")
+    .select(["project_id", "id", "name", "first_seen_at"])
+    .where("project_id", "in", projectIds)
+    .where("first_response_at", "is", null)
+    .orderBy("first_seen_at")
+    .orderBy("id")
+    .execute();
+  const byProject = new Map<string, typeof rows>();
+  for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row]);
+  return byProject;
+}
 
 /**
  * Queues the summaries of the next `batchSize` projects with lines kept before the slot and not yet sent, in one
@@ -117,14 +135,23 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
       .execute();
     const byProject = new Map<string, typeof pending>();
     for (const line of pending) byProject.set(line.project_id, [...(byProject.get(line.project_id) ?? []), line]);
-    const mails = [...byProject].map(([projectId, lines]) =>
-      leadAlertSummaryMail({
+    const waiting = await readWaitingLeads(trx, projectIds);
+    const mails = [...byProject].map(([projectId, lines]) => {
+      const people = waiting.get(projectId) ?? [];
+      return leadAlertSummaryMail({
         to: lines[0]!.email,
         projectTitle: lines[0]!.title,
         lines: lines.map((line) => ({ kind: line.kind, summary: line.summary, leadUrl: line.lead_id ? links.leadUrl(projectId, line.lead_id) : null })),
         leadsUrl: links.leadsUrl(projectId),
-      }),
-    );
+        waiting: people.slice(0, WAITING_LISTED).map((lead) => ({
+          name: lead.name,
+          waited: formatWaitDuration(now.getTime() - Date.parse(lead.first_seen_at)),
+          leadUrl: links.leadUrl(projectId, lead.id),
+        })),
+        moreWaiting: Math.max(0, people.length - WAITING_LISTED),
+        unansweredUrl: `${links.leadsUrl(projectId)}?view=unanswered`,
+      });
+    });
     const messages = await enqueueMails(trx, mails, now);
     await trx
       .updateTable("pending_lead_alerts")

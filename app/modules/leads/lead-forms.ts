@@ -27,6 +27,19 @@ export const leadTriageSchema = z.object({
 });
 export type LeadTriageInput = z.infer<typeof leadTriageSchema>;
 
+/** How warm a lead is, the founder's one-tap call (issue 28 item 5); `none` clears it. */
+export const LEAD_TEMPERATURES = ["hot", "warm", "cold"] as const;
+export type LeadTemperature = (typeof LEAD_TEMPERATURES)[number];
+export const LEAD_TEMPERATURE_LABELS: Record<LeadTemperature, string> = { hot: "Hot", warm: "Warm", cold: "Cold" };
+export const UNKNOWN_TEMPERATURE_MESSAGE = "Choose hot, warm or cold";
+
+/** One tap on a lead's Hot, Warm or Cold (the one already chosen sends `none`), run by the browser and the server. */
+export const leadTemperatureSchema = z.object({
+  leadId: z.string(LEAD_NOT_FOUND_MESSAGE).check(z.minLength(1, LEAD_NOT_FOUND_MESSAGE), z.maxLength(64, LEAD_NOT_FOUND_MESSAGE)),
+  temperature: z.enum([...LEAD_TEMPERATURES, "none"], UNKNOWN_TEMPERATURE_MESSAGE),
+});
+export type LeadTemperatureInput = z.infer<typeof leadTemperatureSchema>;
+
 const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.pipe(
     z.optional(z.string()),
@@ -53,6 +66,7 @@ export const LEAD_SEARCH_MAX_LENGTH = 100;
 export const leadFilterSchema = z.object({
   action: optionalChoice(LEAD_ACTIONS),
   status: optionalChoice(LEAD_STATUSES),
+  temperature: z.optional(optionalChoice(LEAD_TEMPERATURES)),
   event: optionalQueryText(100),
   q: optionalQueryText(LEAD_SEARCH_MAX_LENGTH),
   after: optionalQueryText(200),
@@ -71,7 +85,7 @@ export function readLeadFilters(search: URLSearchParams): LeadFilters {
 /** The query string for a set of filters (without empty ones), for links and the vCards download. */
 export function leadFilterQuery(filters: Partial<LeadFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ["lead", "view", "action", "event", "status", "q", "after"] as const) {
+  for (const key of ["lead", "view", "action", "event", "status", "temperature", "q", "after"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

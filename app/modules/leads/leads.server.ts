@@ -6,7 +6,7 @@ import { isStorableText } from "~/modules/forms/storable-text";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { DIRECT, nameSource, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT, NOT_ATTRIBUTED, type SourceName } from "~/modules/analytics/source-names";
-import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadTemperature, type LeadTemperatureInput, type LeadFilters, type LeadTriageInput } from "./lead-forms";
 import { isRecordId } from "~/modules/http/id-shape";
 
 export const LEADS_PAGE_SIZE = 25;
@@ -42,6 +42,7 @@ export type LeadView = {
   note: string | null;
   /** The founder's first response (a status change), null while they wait (issue 28's response clock). */
   firstResponseAt: string | null;
+  temperature: LeadTemperature | null;
   /** What they did, newest first. */
   activity: LeadActivityItem[];
 };
@@ -59,6 +60,7 @@ type LeadRow = {
   status: LeadStatus;
   note: string | null;
   first_response_at: string | null;
+  temperature: LeadTemperature | null;
 };
 
 type Cursor = { at: string; id: string };
@@ -83,13 +85,14 @@ function containsPattern(text: string): string {
 function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">) {
   let query = db
     .selectFrom("leads")
-    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at"])
+    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at", "temperature"])
     .where("project_id", "=", projectId);
   if (filters.action === "intro") query = query.where("did_intro", "=", true);
   if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
   if (filters.action === "signal") query = query.where("did_signal", "=", true);
   if (filters.lead) query = isRecordId(filters.lead) ? query.where("id", "=", filters.lead) : query.where(sql<SqlBool>`1 = 0`);
   if (filters.status) query = query.where("status", "=", filters.status);
+  if (filters.temperature) query = query.where("temperature", "=", filters.temperature);
   if (filters.view === "unanswered") query = query.where("first_response_at", "is", null);
   if (filters.event) query = query.where("source", "=", filters.event);
   if (filters.q) {
@@ -193,6 +196,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
       status: row.status,
       note: row.note,
       firstResponseAt: row.first_response_at,
+      temperature: row.temperature,
       activity: items,
     };
   });
@@ -334,6 +338,18 @@ export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, pr
         .else(eb.ref("first_response_at"))
         .end(),
     }))
+    .where("id", "=", input.leadId)
+    .where("project_id", "=", project.id)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
+}
+
+/** Marks a lead hot, warm or cold, or clears it (`none`). Not a response: the person hears nothing of it. */
+export async function setLeadTemperature(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadTemperatureInput) {
+  const project = await assertOwner(db, ownerId, projectId);
+  const updated = await db
+    .updateTable("leads")
+    .set({ temperature: input.temperature === "none" ? null : input.temperature })
     .where("id", "=", input.leadId)
     .where("project_id", "=", project.id)
     .executeTakeFirst();

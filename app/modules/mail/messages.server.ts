@@ -441,6 +441,12 @@ export type LeadAlertSummaryInput = {
   /** The day's intros and signals, oldest first, each one line written when it happened. */
   lines: { kind: "intro" | "signal"; summary: string; leadUrl: string | null }[];
   leadsUrl: string;
+  /** People still waiting for the founder's first answer (decision 55), the longest waiting first, at most a few. */
+  waiting: { name: string; waited: string; leadUrl: string }[];
+  /** How many more are waiting than `waiting` lists. */
+  moreWaiting: number;
+  /** The inbox's unanswered view. */
+  unansweredUrl: string;
 };
 
 /** To the founder who chose a daily summary instead of one alert per intro or signal. */
@@ -456,6 +462,14 @@ export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail
       { kind: "p", text: `Since your last summary, ${input.projectTitle} received ${counts}:` },
       { kind: "list", items: input.lines.map((line) => (line.leadUrl ? { text: line.summary, link: { label: "Open in your leads", url: line.leadUrl } } : line.summary)) },
       { kind: "link", label: "Open your leads", url: input.leadsUrl },
+      ...(input.waiting.length
+        ? [
+            { kind: "p" as const, text: `Still waiting for your answer, the longest first:` },
+            { kind: "list" as const, items: input.waiting.map((person) => ({ text: `${person.name}, waiting ${person.waited}`, link: { label: "Answer", url: person.leadUrl } })) },
+            ...(input.moreWaiting ? [{ kind: "p" as const, text: `And ${input.moreWaiting} more.` }] : []),
+            { kind: "link" as const, label: "See everyone waiting", url: input.unansweredUrl },
+          ]
+        : []),
     ],
     footer: [{ kind: "p", text: `You receive one summary a day because you chose it for ${input.projectTitle} on ${PRODUCT_NAME}. Change it under Leads, Alerts & webhooks.` }],
   });

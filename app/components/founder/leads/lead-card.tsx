@@ -1,5 +1,5 @@
 import { Check, Copy, Download, ExternalLink, LoaderCircle, MapPin } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
@@ -9,7 +9,7 @@ import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
-import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, leadTriageSchema } from "~/modules/leads/lead-forms";
+import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES, leadTriageSchema } from "~/modules/leads/lead-forms";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
@@ -101,6 +101,8 @@ export function LeadCard({
         </time>
         <ResponseClock lead={lead} now={now} />
       </p>
+
+      <TemperatureButtons projectId={projectId} lead={lead} />
 
       <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
         {lead.activity.map((item, index) => (
@@ -259,5 +261,45 @@ function ResponseClock({ lead, now }: { lead: LeadView; now: Date }) {
     <span suppressHydrationWarning className="rounded-full bg-amber-50 px-2 py-0.5 font-semibold text-amber-900">
       Waiting {formatWaitDuration(now.getTime() - waitedFrom)}
     </span>
+  );
+}
+
+const TEMPERATURE_TONES = {
+  hot: "aria-pressed:bg-rose-600 aria-pressed:text-white aria-pressed:ring-rose-600",
+  warm: "aria-pressed:bg-amber-500 aria-pressed:text-slate-950 aria-pressed:ring-amber-500",
+  cold: "aria-pressed:bg-sky-700 aria-pressed:text-white aria-pressed:ring-sky-700",
+} as const;
+
+/**
+ * Hot, warm or cold in one tap (issue 28 item 5): three submit buttons, so it works by keyboard and without
+ * JavaScript; the chosen one is pressed, and tapping it again clears it. Shown at once, before the server answers.
+ */
+function TemperatureButtons({ projectId, lead }: { projectId: string; lead: LeadView }) {
+  const fetcher = useFetcher<TriageResult>();
+  const sent = fetcher.formData?.get("temperature");
+  const current = typeof sent === "string" ? (sent === "none" ? null : sent) : lead.temperature;
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) toast.error(fetcher.data.formError);
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`How warm ${lead.name} is`} className="mt-3 flex items-center gap-2">
+      <input type="hidden" name="intent" value="temperature" />
+      <input type="hidden" name="leadId" value={lead.id} />
+      <span className="text-xs font-medium text-slate-600">Temperature</span>
+      <div className="grid flex-1 grid-cols-3 gap-1.5 sm:flex-none">
+        {LEAD_TEMPERATURES.map((value) => (
+          <button
+            key={value}
+            type="submit"
+            name="temperature"
+            value={current === value ? "none" : value}
+            aria-pressed={current === value}
+            className={`min-h-11 rounded-lg bg-white px-3 text-sm font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 sm:min-h-9 sm:min-w-20 ${TEMPERATURE_TONES[value]}`}
+          >
+            {LEAD_TEMPERATURE_LABELS[value]}
+          </button>
+        ))}
+      </div>
+    </fetcher.Form>
   );
 }

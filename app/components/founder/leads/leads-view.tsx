@@ -11,6 +11,8 @@ import {
   LEAD_ACTIONS,
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
+  LEAD_TEMPERATURE_LABELS,
+  LEAD_TEMPERATURES,
   leadFilterQuery,
   type LeadFilters,
 } from "~/modules/leads/lead-forms";
@@ -32,7 +34,7 @@ export type LeadsViewProps = {
 export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
-  const filtered = Boolean(filters.action || filters.event || filters.status || filters.q || filters.lead);
+  const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.q || filters.lead);
   const waitingView = filters.view === "unanswered";
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
@@ -172,8 +174,8 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       {filters.view ? <input type="hidden" name="view" value={filters.view} /> : null}
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
-        <div className="col-span-2 sm:col-span-3 lg:col-span-1">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
+        <div className="col-span-2 sm:col-span-4 lg:col-span-1">
           <label htmlFor="lead-search" className={labelClass}>
             Search
           </label>
@@ -205,7 +207,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
             ))}
           </select>
         </div>
-        <div className="col-span-2 sm:col-span-1">
+        <div>
           <label htmlFor="lead-status" className={labelClass}>
             Status
           </label>
@@ -218,7 +220,20 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
             ))}
           </select>
         </div>
-        <div className="col-span-2 flex gap-2 sm:col-span-3 lg:col-span-1">
+        <div>
+          <label htmlFor="lead-temperature" className={labelClass}>
+            Temperature
+          </label>
+          <select id="lead-temperature" name="temperature" defaultValue={filters.temperature ?? ""} className={selectClass}>
+            <option value="">Any</option>
+            {LEAD_TEMPERATURES.map((value) => (
+              <option key={value} value={value}>
+                {LEAD_TEMPERATURE_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-span-2 flex gap-2 sm:col-span-4 lg:col-span-1">
           <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
             Filter
           </button>
