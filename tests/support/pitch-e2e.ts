@@ -40,12 +40,24 @@ export async function openPitchDialog(page: Page, action: "Request Intro" | "Fol
  */
 export async function readThePage(page: Page | string, dataDir: string): Promise<void> {
   const slug = decodeURIComponent(new URL(typeof page === "string" ? page : page.url()).pathname.split("/")[2] ?? "");
-  // The door answers a page before it writes its scan: the load this page just made must be there to be moved.
-  if (typeof page !== "string") await pageLoadWritten(dataDir, slug, await page.evaluate(() => performance.timeOrigin));
+  // The door answers a page before it writes its scan: the load this page just made must be there to be moved. A
+  // load already seen (the visitor reads on after closing a dialog) was moved back then, and is not waited for again;
+  // nor is one the door counts as a bot's (headless Chromium's own user agent: see visitorUserAgent), which has none.
+  if (typeof page !== "string") {
+    const { timeOrigin, headless } = await page.evaluate(() => ({ timeOrigin: performance.timeOrigin, headless: navigator.userAgent.includes("HeadlessChrome") }));
+    const load = `${dataDir}|${slug}|${timeOrigin}`;
+    if (!headless && !loadsSeen.has(load)) {
+      await pageLoadWritten(dataDir, slug, Number(load.split("|").at(-1)));
+      loadsSeen.add(load);
+    }
+  }
   withWritableDatabase(dataDir, (db) => {
     db.prepare("update scans set scanned_at = strftime('%Y-%m-%dT%H:%M:%fZ', scanned_at, '-10 seconds') where project_id = (select id from projects where slug = ?)").run(slug);
   });
 }
+
+/** Page loads `readThePage` has seen written (data folder, slug and the document's time origin). */
+const loadsSeen = new Set<string>();
 
 /** Waits (3 s at most: a load the door did not count never comes) until the project has a scan from `openedAt` on. */
 async function pageLoadWritten(dataDir: string, slug: string, openedAt: number): Promise<void> {
