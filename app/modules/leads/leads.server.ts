@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, type UpdateObject } from "kysely";
 import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
@@ -323,34 +323,38 @@ export async function countNewLeads(db: Kysely<Database>, ownerId: string, now =
 
 /** Sets a lead's status and private note. A lead of another project is 'not found', and nothing changes. */
 export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadTriageInput, now = new Date()) {
-  const project = await assertOwner(db, ownerId, projectId);
-  const updated = await db
-    .updateTable("leads")
-    .set((eb) => ({
-      status: input.status,
-      note: input.note,
-      triaged_at: now.toISOString(),
-      // A status change is the founder's response; a note alone is not (the person hears nothing of it).
-      first_response_at: eb
-        .case()
-        .when(eb.and([eb("first_response_at", "is", null), eb("status", "<>", input.status)]))
-        .then(now.toISOString())
-        .else(eb.ref("first_response_at"))
-        .end(),
-    }))
-    .where("id", "=", input.leadId)
-    .where("project_id", "=", project.id)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
+  await updateOwnedLead(db, ownerId, projectId, input.leadId, (eb) => ({
+    status: input.status,
+    note: input.note,
+    triaged_at: now.toISOString(),
+    // A status change is the founder's response; a note alone is not (the person hears nothing of it).
+    first_response_at: eb
+      .case()
+      .when(eb.and([eb("first_response_at", "is", null), eb("status", "<>", input.status)]))
+      .then(now.toISOString())
+      .else(eb.ref("first_response_at"))
+      .end(),
+  }));
 }
 
 /** Marks a lead hot, warm or cold, or clears it (`none`). Not a response: the person hears nothing of it. */
 export async function setLeadTemperature(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadTemperatureInput) {
+  await updateOwnedLead(db, ownerId, projectId, input.leadId, () => ({ temperature: input.temperature === "none" ? null : input.temperature }));
+}
+
+/** One lead of the owner's project changed; a lead of another project is 'not found', and nothing changes. */
+async function updateOwnedLead(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  leadId: string,
+  changes: (eb: ExpressionBuilder<Database, "leads">) => UpdateObject<Database, "leads">,
+) {
   const project = await assertOwner(db, ownerId, projectId);
   const updated = await db
     .updateTable("leads")
-    .set({ temperature: input.temperature === "none" ? null : input.temperature })
-    .where("id", "=", input.leadId)
+    .set(changes)
+    .where("id", "=", leadId)
     .where("project_id", "=", project.id)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
