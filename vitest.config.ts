@@ -1,7 +1,6 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import SlowestFirstSequencer from "./tests/support/slowest-first-sequencer";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 // Suites that drive a browser or several server processes wait for what a user would see; on a loaded two-core
@@ -16,7 +15,6 @@ const workers = os.availableParallelism();
 export default defineConfig({
   resolve: { alias },
   test: {
-    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         resolve: { alias },
