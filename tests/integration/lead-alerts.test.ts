@@ -90,6 +90,34 @@ describeEachDialect("founder alerts per project", (getDb) => {
     expect(JSON.stringify(everything)).not.toContain("PRIVATE-NOTE-123");
   });
 
+  it("names the ten longest waiting of each project in its summary and counts the rest", async () => {
+    const { db } = getDb();
+    const [crowded, quiet] = [await founderProject(db), await founderProject(db)];
+    for (const project of [crowded, quiet]) await saveLeadAlertSettings(db, project.ownerId, project.id, { introAlerts: "daily", signalAlerts: "daily" });
+    const start = Date.UTC(2026, 10, 20, 9, 0);
+    for (let i = 1; i <= 12; i += 1) {
+      const name = `P${String(i).padStart(2, "0")}`;
+      await submitIntro(db, testMailLinks, crowded.id, parse(introSchema, { name, email: `${name.toLowerCase()}@example.com`, note: "Hi" }), {
+        userId: null,
+        sent: { at: new Date(start + i * 60_000) },
+      });
+    }
+    await intro(db, quiet.id, "Solo", "solo@example.com");
+
+    // A day of its own, so no other test in this database has claimed the slot.
+    await sendLeadAlertSummaries(db, testMailLinks, latestDailySlot(new Date(Date.UTC(2033, 0, 10 + Math.floor(Math.random() * 300), 10)), 9, "UTC"));
+    const waitingPart = async (ownerId: string) => {
+      const [summary] = await founderMail(db, ownerId);
+      return summary!.text_body.slice(summary!.text_body.indexOf("Still waiting for your answer"));
+    };
+    const crowdedList = await waitingPart(crowded.ownerId);
+    expect([...crowdedList.matchAll(/^- (P\d\d), waiting/gm)].map((match) => match[1])).toEqual(["P01", "P02", "P03", "P04", "P05", "P06", "P07", "P08", "P09", "P10"]);
+    expect(crowdedList).toContain("And 2 more.");
+    const quietList = await waitingPart(quiet.ownerId);
+    expect([...quietList.matchAll(/^- (\w+), waiting/gm)].map((match) => match[1])).toEqual(["Solo"]);
+    expect(quietList).not.toContain("more.");
+  });
+
   it("runs the day's summary from the scheduler once, at the configured hour", async () => {
     const { db } = getDb();
     const project = await founderProject(db);

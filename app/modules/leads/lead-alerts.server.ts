@@ -9,6 +9,7 @@ import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/time/zoned-slots";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 import type { LeadAlertSettings } from "./lead-alert-form";
+import { leadFilterQuery } from "./lead-forms";
 
 const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };
 
@@ -68,18 +69,30 @@ export const LEAD_SUMMARY_BATCH_SIZE = 100;
 /** How many of the people still waiting a daily summary names (the rest are counted, and a link lists them all). */
 export const WAITING_LISTED = 10;
 
-/** The leads of these projects still waiting for a first answer (decision 55), the longest waiting first. */
+/**
+ * The leads of these projects still waiting for a first answer (decision 55): per project the first WAITING_LISTED,
+ * the longest waiting first, and how many wait in all. One query whose answer stays small however many wait.
+ */
 async function readWaitingLeads(db: Kysely<Database>, projectIds: string[]) {
-  const rows = await db
+  const ranked = db
     .selectFrom("leads")
-    .select(["project_id", "id", "name", "first_seen_at"])
+    .select((eb) => [
+      "project_id",
+      "id",
+      "name",
+      "first_seen_at",
+      eb.fn.agg<number>("row_number").over((over) => over.partitionBy("project_id").orderBy("first_seen_at").orderBy("id")).as("place"),
+      eb.fn.countAll<number>().over((over) => over.partitionBy("project_id")).as("waiting"),
+    ])
     .where("project_id", "in", projectIds)
-    .where("first_response_at", "is", null)
-    .orderBy("first_seen_at")
-    .orderBy("id")
-    .execute();
-  const byProject = new Map<string, typeof rows>();
-  for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row]);
+    .where("first_response_at", "is", null);
+  const rows = await db.selectFrom(ranked.as("ranked")).selectAll().where("place", "<=", WAITING_LISTED).orderBy("project_id").orderBy("place").execute();
+  const byProject = new Map<string, { listed: typeof rows; waiting: number }>();
+  for (const row of rows) {
+    const entry = byProject.get(row.project_id) ?? { listed: [], waiting: Number(row.waiting) };
+    entry.listed.push(row);
+    byProject.set(row.project_id, entry);
+  }
   return byProject;
 }
 
@@ -137,19 +150,19 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
     for (const line of pending) byProject.set(line.project_id, [...(byProject.get(line.project_id) ?? []), line]);
     const waiting = await readWaitingLeads(trx, projectIds);
     const mails = [...byProject].map(([projectId, lines]) => {
-      const people = waiting.get(projectId) ?? [];
+      const people = waiting.get(projectId) ?? { listed: [], waiting: 0 };
       return leadAlertSummaryMail({
         to: lines[0]!.email,
         projectTitle: lines[0]!.title,
         lines: lines.map((line) => ({ kind: line.kind, summary: line.summary, leadUrl: line.lead_id ? links.leadUrl(projectId, line.lead_id) : null })),
         leadsUrl: links.leadsUrl(projectId),
-        waiting: people.slice(0, WAITING_LISTED).map((lead) => ({
+        waiting: people.listed.map((lead) => ({
           name: lead.name,
           waited: formatWaitDuration(now.getTime() - Date.parse(lead.first_seen_at)),
           leadUrl: links.leadUrl(projectId, lead.id),
         })),
-        moreWaiting: Math.max(0, people.length - WAITING_LISTED),
-        unansweredUrl: `${links.leadsUrl(projectId)}?view=unanswered`,
+        moreWaiting: people.waiting - people.listed.length,
+        unansweredUrl: `${links.leadsUrl(projectId)}${leadFilterQuery({ view: "unanswered" })}`,
       });
     });
     const messages = await enqueueMails(trx, mails, now);
