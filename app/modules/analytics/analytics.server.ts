@@ -7,7 +7,7 @@ import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
 import { ALL_SOURCES, DIRECT, nameSource, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
 import { summariseResponseTimes, type ResponseTimes } from "./response-times";
-import { codeName } from "./source-names";
+import { codeNamesOf } from "./source-names";
 import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
@@ -126,7 +126,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       points: values.flatMap((scans, i) => (scans > 0 ? [{ at: new Date(starts[i]!).toISOString(), scans }] : [])),
     }));
 
-  const codeNames = new Map(codes.map((code) => [code.id, codeName(code.label, code.event_tag)]));
+  const codeNames = codeNamesOf(codes);
   const responseTimes = summariseResponseTimes(leadClocks, now).map((row) => ({ ...row, name: nameSource(row.source, codeNames).name }));
 
   const peopleWhoActed = Number(sources.find((row) => row.source === ALL_SOURCES)?.people ?? 0);

@@ -5,7 +5,7 @@ import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
-import { codeName } from "./source-names";
+import { codeNamesOf } from "./source-names";
 import { nameSource, qrCodeIdOfSource } from "./sources.server";
 
 /** SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11). */
@@ -30,10 +30,9 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     .where("project_id", "=", project.id)
     .executeTakeFirstOrThrow();
 
-  const codes = new Map(
-    (await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute()).map((code) => [code.id, code]),
-  );
-  const codeNames = new Map([...codes.values()].map((code) => [code.id, codeName(code.label, code.event_tag)]));
+  const projectCodes = await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute();
+  const codes = new Map(projectCodes.map((code) => [code.id, code]));
+  const codeNames = codeNamesOf(projectCodes);
   // The latest signal of each contact (rows come oldest first, so the latest overwrites), and who sent an intro.
   const actionsOfContacts = async (contactIds: string[]) => {
     const [signals, intros] = await Promise.all([

@@ -6,6 +6,11 @@ export function codeName(label: string, eventTag: string | null): string {
   return eventTag ? `${label} · ${eventTag}` : label;
 }
 
+/** The project's codes by id, each with its name: what `nameSource` names `qr:` sources from. */
+export function codeNamesOf(codes: readonly { id: string; label: string; event_tag: string | null }[]): Map<string, string> {
+  return new Map(codes.map((code) => [code.id, codeName(code.label, code.event_tag)]));
+}
+
 /** The plain link to the pitch, as a source's name (decision 16). */
 export const DIRECT_EVENT = "Direct link";
 /** What a code deleted after it brought people is called where they are listed. */

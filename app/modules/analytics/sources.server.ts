@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { codeName, DELETED_CODE, DIRECT_EVENT, DIRECT_SOURCE_NAME, UNKNOWN_SOURCE_NAME, type SourceName } from "./source-names";
+import { codeName, codeNamesOf, DELETED_CODE, DIRECT_EVENT, DIRECT_SOURCE_NAME, UNKNOWN_SOURCE_NAME, type SourceName } from "./source-names";
 
 /**
  * Where a visitor came from (decision 16): `qr:{code id}`, `direct` for the plain link, or `unknown` when the
@@ -75,8 +75,7 @@ export async function leadEventOf(db: Kysely<Database>, projectId: string, sourc
 
 /** The project's QR codes by id, each with its name (`codeName`), for naming the sources of a list at read time. */
 export async function readCodeNames(db: Kysely<Database>, projectId: string): Promise<Map<string, string>> {
-  const codes = await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").execute();
-  return new Map(codes.map((code) => [code.id, codeName(code.label, code.event_tag)]));
+  return codeNamesOf(await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").execute());
 }
 
 /** A source as the inbox, the CSV and the funnel name it (decision 54), from the project's current code names. */

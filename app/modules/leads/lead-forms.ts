@@ -11,7 +11,7 @@ export const LEAD_ACTIONS = ["intro", "subscription", "signal"] as const;
 export type LeadAction = (typeof LEAD_ACTIONS)[number];
 export const LEAD_ACTION_LABELS: Record<LeadAction, string> = { intro: "Intro", subscription: "Subscription", signal: "Signal" };
 
-/** The filter value for leads without a known event (no QR attribution yet). */
+/** A webhook's `sourceEvent` when nothing tells where the person came from (no QR attribution). */
 export const UNKNOWN_EVENT = "unknown";
 
 export const NOTE_MAX_LENGTH = 2_000;

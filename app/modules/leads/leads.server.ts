@@ -109,7 +109,7 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
  * broken by id so every lead appears exactly once across pages.
  */
 function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number, view: LeadFilters["view"]) {
-  const [column, direction] = view === "unanswered" ? (["first_seen_at", "asc"] as const) : (["last_activity_at", "desc"] as const);
+  const [column, direction] = orderOf(view);
   if (cursor) {
     // A row-value comparison, which both databases answer from the (project_id, column, id) indexes.
     query = query.where((eb) => eb(eb.refTuple(column, "id"), direction === "desc" ? "<" : ">", eb.tuple(cursor.at, cursor.id)));
@@ -117,9 +117,14 @@ function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: C
   return query.orderBy(column, direction).orderBy("id", direction).limit(limit);
 }
 
+/** The column a view orders by, and which way. */
+function orderOf(view: LeadFilters["view"]) {
+  return view === "unanswered" ? (["first_seen_at", "asc"] as const) : (["last_activity_at", "desc"] as const);
+}
+
 /** Where the next page starts: the last row's value of the column the view orders by. */
 function cursorAfter(row: LeadRow, view: LeadFilters["view"]): Cursor {
-  return { at: view === "unanswered" ? row.first_seen_at : row.last_activity_at, id: row.id };
+  return { at: row[orderOf(view)[0]], id: row.id };
 }
 
 /** What each lead did, from their contact, its intros and its signals, newest first. */

@@ -3,10 +3,12 @@ import { Link } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import type { KnownShare } from "~/modules/analytics/response-times";
+import { leadFilterQuery } from "~/modules/leads/lead-forms";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 
 const share = ({ answered, of }: KnownShare) => (of ? `${Math.round((answered / of) * 100)}%` : "–");
 const shareTitle = ({ answered, of }: KnownShare) => `${answered} of ${of}`;
+const median = ({ medianMs }: { medianMs: number | null }) => (medianMs === null ? "–" : formatWaitDuration(medianMs));
 
 /**
  * The response clock per event (issue 28, decision 55): how fast the people each code brought got an answer. A lead
@@ -36,7 +38,7 @@ export function ResponseTimesCard({ rows, projectId }: { rows: ProjectAnalytics[
                       ["People", String(row.leads)],
                       ["Within 1 hour", share(row.withinHour)],
                       ["Within 24 hours", share(row.withinDay)],
-                      ["Median", row.medianMs === null ? "–" : formatWaitDuration(row.medianMs)],
+                      ["Median", median(row)],
                     ] as const
                   ).map(([label, value]) => (
                     <div key={label}>
@@ -82,7 +84,7 @@ export function ResponseTimesCard({ rows, projectId }: { rows: ProjectAnalytics[
                     <td className="px-2 py-2 text-right tabular-nums" title={shareTitle(row.withinDay)}>
                       {share(row.withinDay)}
                     </td>
-                    <td className="py-2 pl-2 text-right tabular-nums">{row.medianMs === null ? "–" : formatWaitDuration(row.medianMs)}</td>
+                    <td className="py-2 pl-2 text-right tabular-nums">{median(row)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -90,7 +92,7 @@ export function ResponseTimesCard({ rows, projectId }: { rows: ProjectAnalytics[
           </div>
           {waiting ? (
             <p className="mt-3 text-sm">
-              <Link to={`/project/${projectId}/leads?view=unanswered`} className="font-semibold text-brand-700 hover:underline">
+              <Link to={`/project/${projectId}/leads${leadFilterQuery({ view: "unanswered" })}`} className="font-semibold text-brand-700 hover:underline">
                 {waiting === 1 ? "1 person is" : `${waiting} people are`} waiting for an answer
               </Link>
             </p>

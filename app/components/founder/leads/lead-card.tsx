@@ -1,5 +1,5 @@
 import { Check, Copy, Download, ExternalLink, LoaderCircle, MapPin } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
@@ -7,6 +7,7 @@ import { cardClass } from "~/components/ui/card";
 import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
 import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES, leadTriageSchema } from "~/modules/leads/lead-forms";
@@ -278,9 +279,9 @@ function TemperatureButtons({ projectId, lead }: { projectId: string; lead: Lead
   const fetcher = useFetcher<TriageResult>();
   const sent = fetcher.formData?.get("temperature");
   const current = typeof sent === "string" ? (sent === "none" ? null : sent) : lead.temperature;
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) toast.error(fetcher.data.formError);
-  }, [fetcher.state, fetcher.data]);
+  useSettledResult(fetcher.data, fetcher.state === "idle", (result) => {
+    if (!result.ok) toast.error(result.formError);
+  });
   return (
     <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`How warm ${lead.name} is`} className="mt-3 flex items-center gap-2">
       <input type="hidden" name="intent" value="temperature" />
