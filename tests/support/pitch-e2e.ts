@@ -47,7 +47,7 @@ export async function readThePage(page: Page | string, dataDir: string): Promise
     const { timeOrigin, headless } = await page.evaluate(() => ({ timeOrigin: performance.timeOrigin, headless: navigator.userAgent.includes("HeadlessChrome") }));
     const load = `${dataDir}|${slug}|${timeOrigin}`;
     if (!headless && !loadsSeen.has(load)) {
-      await pageLoadWritten(dataDir, slug, Number(load.split("|").at(-1)));
+      await pageLoadWritten(dataDir, slug, timeOrigin);
       loadsSeen.add(load);
     }
   }
