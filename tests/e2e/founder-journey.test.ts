@@ -627,8 +627,14 @@ describe("a founder's journey", () => {
     const [csvDownload] = await collectDownloads(page, 1, () => page.getByRole("button", { name: "Export CSV" }).click());
     expect(csvDownload!.suggestedFilename()).toBe("Harbor-Cold-Chain-contacts.csv");
     await waitForToast(page, "Contacts exported successfully");
-    const csv = parseCsv((await downloadBytes(csvDownload!)).toString("utf8"));
-    expect(csv[0]).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"]);
+    const bytes = await downloadBytes(csvDownload!);
+    // UTF-8 with a byte-order mark, so a spreadsheet reads accents right.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = parseCsv(bytes.subarray(3).toString("utf8"));
+    expect(csv[0]).toEqual([
+      ...["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"],
+      ...["Status", "Temperature", "Founder note", "First response at", "Minutes to first response"],
+    ]);
     const data = csv.slice(1);
     expect(data).toHaveLength(3);
     for (const row of data) expect(new Date(row[6]!).toISOString()).toBe(row[6]);
@@ -638,7 +644,7 @@ describe("a founder's journey", () => {
       [INTRO.name, INTRO.email, "Intro", INTRO.role, INTRO.linkedin, INTRO.note],
     ]);
     // Then the signal's tier, range and message, and where each person came from.
-    expect(data.map((row) => row.slice(7))).toEqual([
+    expect(data.map((row) => row.slice(7, 12))).toEqual([
       ["Angel", "$10k-$25k", BACKER.message, "Direct link", ""],
       ["", "", "", "Booth · Demo Day", "Demo Day"],
       ["", "", "", "Booth · Demo Day", "Demo Day"],

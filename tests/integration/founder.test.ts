@@ -220,9 +220,13 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     expect(csv.count).toBe(1);
     let text = "";
     for await (const chunk of csv.body) text += chunk.toString();
-    const [header, ...rest] = text.split("\r\n");
-    expect(header).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag");
-    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,\r\n$/);
+    // A byte-order mark first, so spreadsheets read the file as UTF-8.
+    expect(text.startsWith("\uFEFFName,")).toBe(true);
+    const [header, ...rest] = text.slice(1).split("\r\n");
+    expect(header).toBe(
+      "Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag,Status,Temperature,Founder note,First response at,Minutes to first response",
+    );
+    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,,New,,,,\r\n$/);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 } from "~/modules/leads/lead-forms";
 import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { countNewLeads, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
@@ -20,6 +21,7 @@ import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
+import { parseCsv } from "../support/founder-e2e";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
@@ -348,6 +350,32 @@ describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
     expect(analytics.responseTimes).toEqual([
       { source: "unknown", name: "Not attributed", leads: 2, withinHour: { answered: 1, of: 2 }, withinDay: { answered: 1, of: 1 }, waiting: 1, medianMs: 18 * 60_000 },
     ]);
+  });
+
+  it("carries each person's status, temperature, founder's note and time to answer in the CSV, after the spec's columns", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await introAt(db, project.id, "Ana", 0);
+    await introAt(db, project.id, "Bo", 5);
+    const leadOf = async (q: string) => (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, q })).leads[0]!;
+    const ana = await leadOf("ana@");
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: ana.id, status: "meeting", note: "=Coffee, Thursday" }, at(18));
+    await setLeadTemperature(db, project.ownerId, project.id, parse(leadTemperatureSchema, { leadId: ana.id, temperature: "hot" }));
+
+    const csv = await exportContactsCsv(db, project.ownerId, project.id);
+    let text = "";
+    for await (const chunk of csv.body) text += String(chunk);
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const [header, ...rows] = parseCsv(text.slice(1));
+    expect(header!.slice(0, 7)).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
+    const columns = ["Status", "Temperature", "Founder note", "First response at", "Minutes to first response"];
+    expect(header!.slice(-5)).toEqual(columns);
+    const byName = Object.fromEntries(rows.map((row) => [row[0], row.slice(-5)]));
+    // The note is the founder's own, neutralised like every other cell a spreadsheet would run.
+    expect(byName).toEqual({
+      Ana: ["Meeting", "Hot", "'=Coffee, Thursday", at(18).toISOString(), "18"],
+      Bo: ["New", "", "", "", ""],
+    });
   });
 
   it("lists the unanswered, longest waiting first, a page at a time, each exactly once", async () => {

@@ -4,12 +4,37 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { formatAmountRange } from "~/modules/formats/amount";
+import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/leads/lead-forms";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
 import { codeNamesOf } from "./source-names";
 import { nameSource, qrCodeIdOfSource } from "./sources.server";
 
-/** SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11). */
-export const CSV_COLUMNS = ["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"] as const;
+/**
+ * SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11), then
+ * the founder's own triage of the person's lead and how long they waited for an answer (issue 28 item 6).
+ */
+export const CSV_COLUMNS = [
+  "Name",
+  "Email",
+  "Intent",
+  "Role Tags",
+  "LinkedIn",
+  "Note",
+  "Created At",
+  "Tier",
+  "Range",
+  "Message",
+  "Source",
+  "Event tag",
+  "Status",
+  "Temperature",
+  "Founder note",
+  "First response at",
+  "Minutes to first response",
+] as const;
+
+/** Spreadsheets (Excel above all) read a CSV without it in the system's legacy code page, mangling accents. */
+const UTF8_BYTE_ORDER_MARK = "\uFEFF";
 
 const PAGE_SIZE = 1_000;
 
@@ -47,9 +72,19 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     ]);
     return { latestSignal: new Map(signals.map((signal) => [signal.contact_id, signal])), introduced: new Set(intros.map((intro) => intro.contact_id)) };
   };
+  // The person's lead (one per e-mail per project, issue 12): the founder's triage and the response clock.
+  const leadsOfContacts = async (emails: string[]) => {
+    const leads = await db
+      .selectFrom("leads")
+      .select(["email", "status", "temperature", "note", "first_seen_at", "first_response_at"])
+      .where("project_id", "=", project.id)
+      .where("email", "in", [...new Set(emails)])
+      .execute();
+    return new Map(leads.map((lead) => [lead.email, lead]));
+  };
 
   async function* pages() {
-    yield stringify([[...CSV_COLUMNS]], { record_delimiter: "windows" });
+    yield UTF8_BYTE_ORDER_MARK + stringify([[...CSV_COLUMNS]], { record_delimiter: "windows" });
     let after: { created_at: string; id: string } | null = null;
     for (;;) {
       let query = db
@@ -64,9 +99,10 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       }
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
       if (rows.length === 0) return;
-      const { latestSignal, introduced } = await actionsOfContacts(rows.map((row) => row.id));
+      const [{ latestSignal, introduced }, leads] = await Promise.all([actionsOfContacts(rows.map((row) => row.id)), leadsOfContacts(rows.map((row) => row.email))]);
       const records = rows.map((row) => {
         const signal = latestSignal.get(row.id);
+        const lead = leads.get(row.email);
         const code = codes.get(qrCodeIdOfSource(row.source) ?? "");
         return [
           row.name,
@@ -81,6 +117,11 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
           signal?.message ?? "",
           nameSource(row.source, codeNames).name,
           code?.event_tag ?? "",
+          lead ? LEAD_STATUS_LABELS[lead.status] : "",
+          lead?.temperature ? LEAD_TEMPERATURE_LABELS[lead.temperature] : "",
+          lead?.note ?? "",
+          lead?.first_response_at ?? "",
+          lead?.first_response_at ? String(minutesBetween(lead.first_seen_at, lead.first_response_at)) : "",
         ].map(neutralizeFormula);
       });
       yield stringify(records, { record_delimiter: "windows" });
@@ -90,6 +131,11 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     }
   }
   return { fileName: csvFileName(project.title), body: Readable.from(pages()), count: Number(count) };
+}
+
+/** Whole minutes from a lead's first action to the founder's first response, rounded down as the card's clock is. */
+function minutesBetween(from: string, to: string): number {
+  return Math.max(0, Math.floor((Date.parse(to) - Date.parse(from)) / 60_000));
 }
 
 /**
