@@ -88,7 +88,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   if (!sqliteLeftBehind) digests.start();
   const leadAlerts = new LeadAlertScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
   if (!sqliteLeftBehind) leadAlerts.start();
-  const webhooks = new WebhookWorker(database.db, config.webhooks, logger);
+  const webhooks = new WebhookWorker(database.db, config.webhooks, logger, mailLinks, { onMailQueued: () => mail.wake() });
   webhooks.start();
   return {
     startup: { migrationsApplied: applied, demoSeeded, sqliteLeftBehind },

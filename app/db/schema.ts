@@ -446,6 +446,10 @@ export interface WebhookEndpointsTable {
   /** HMAC-SHA256 key; shown to the founder once, when the endpoint is added. */
   secret: string;
   created_at: Timestamp;
+  /** The first failed attempt since the endpoint last answered 2xx; null while healthy. */
+  failing_since: Timestamp | null;
+  /** Set when it had failed for WEBHOOK_PAUSE_AFTER_MS: nothing is posted to it until the founder resumes it. */
+  paused_at: Timestamp | null;
 }
 
 export type WebhookDeliveryStatus = "pending" | "sent" | "failed";

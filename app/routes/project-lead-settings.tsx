@@ -9,7 +9,7 @@ import { saveLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
 import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { webhookEndpointSchema, type WebhookEndpointInput } from "~/modules/webhooks/webhook-form";
-import { addWebhookEndpoint, deleteWebhookEndpoint } from "~/modules/webhooks/webhooks.server";
+import { addWebhookEndpoint, deleteWebhookEndpoint, resumeWebhookEndpoint, sendWebhookTestEvent, type WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
 import { testMailMessage, type TestMailResult } from "~/modules/mail/test-mail";
 import { sendTestMail, smtpSecrets, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
 import { createMailTransport } from "~/modules/mail/transport.server";
@@ -25,14 +25,14 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   return { ...settings, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
-export type LeadSettingsIntent = "alerts" | "test-mail" | "add-webhook" | "delete-webhook";
-type LeadSettingsExtra = { secret?: string; testMail?: TestMailResult };
+export type LeadSettingsIntent = "alerts" | "test-mail" | "add-webhook" | "delete-webhook" | "test-webhook" | "resume-webhook";
+type LeadSettingsExtra = { secret?: string; testMail?: TestMailResult; testWebhook?: WebhookTestOutcome };
 export type LeadSettingsResult = FormResult<LeadSettingsIntent, LeadSettingsExtra>;
 
-const SETTINGS_INTENTS = ["alerts", "test-mail", "add-webhook", "delete-webhook"] as const;
+const SETTINGS_INTENTS = ["alerts", "test-mail", "add-webhook", "delete-webhook", "test-webhook", "resume-webhook"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const { auth, database, config } = context.services;
+  const { auth, database, config, webhooks } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
   return handleFormAction<LeadSettingsIntent, LeadSettingsExtra>({
@@ -69,6 +69,21 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (_input, posted) => {
           await deleteWebhookEndpoint(database.db, user.id, params.id, String(posted.get("endpointId") ?? ""));
           return { message: "Webhook deleted" };
+        },
+      },
+      "test-webhook": {
+        failureMessage: "Failed to send a test event",
+        run: async (_input, posted) => {
+          const outcome = await sendWebhookTestEvent(database.db, user.id, params.id, String(posted.get("endpointId") ?? ""), () => webhooks.wake());
+          return { message: outcome.delivered ? "Test event delivered" : "Test event not delivered", testWebhook: outcome };
+        },
+      },
+      "resume-webhook": {
+        failureMessage: "Failed to resume the webhook",
+        run: async (_input, posted) => {
+          await resumeWebhookEndpoint(database.db, user.id, params.id, String(posted.get("endpointId") ?? ""));
+          webhooks.wake();
+          return { message: "Webhook resumed: what waited for it is being sent" };
         },
       },
     },

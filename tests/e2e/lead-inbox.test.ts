@@ -78,6 +78,13 @@ describe.each([
       // Deliveries are at least once (issue 24): the page tells the receiver what to deduplicate on.
       expect(await page.locator("#webhook-url-hint").textContent()).toMatch(/deduplicate on the X-PitchQR-Delivery header/);
       expect(await page.content()).not.toContain(secret);
+      // 'Send a test event': the receiver gets one, and the founder reads what it answered.
+      await page.getByRole("button", { name: `Send a test event to ${hookUrl}` }).click();
+      await waitForToast(page, "Test event delivered");
+      expect(await page.locator("[data-sonner-toast]").filter({ hasText: "Test event delivered" }).textContent()).toContain("Your endpoint answered 200");
+      const tests = receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"] === "webhook.test" && webhook.body.includes(project.id));
+      expect(tests).toHaveLength(1);
+      expect(hasValidSignature(tests[0]!, secret)).toBe(true);
 
       // Three visitors, through two QR codes.
       await visitorActs(summitId, project.slug, async (visitor) => {
@@ -112,7 +119,8 @@ describe.each([
       });
 
       // The webhook: each event once, each with a valid signature.
-      const mine = () => receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"] && webhook.body.includes(project.id));
+      const mine = () =>
+        receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"]?.startsWith("lead.") && webhook.body.includes(project.id));
       await expect.poll(() => mine().length, { timeout: 20_000 }).toBe(3);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(mine()).toHaveLength(3);

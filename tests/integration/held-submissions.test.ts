@@ -42,7 +42,7 @@ describeEachDialect("forms held for review", (getDb) => {
       mail: new MailWorker(db, createFileTransport(mailDir, "PitchQR <no-reply@localhost>"), logger),
       pageDoor,
       scans: new ScanRecorder(db),
-      webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger),
+      webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger, testMailLinks),
     };
   };
   let browsers = 0;

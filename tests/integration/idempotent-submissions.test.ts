@@ -13,7 +13,7 @@ import { createProject, testMailLinks } from "../support/fixtures";
 let clientCounter = 0;
 
 function servicesOf(database: TestDatabase) {
-  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), scans: new ScanRecorder(database.db), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent")) } as unknown as Parameters<
+  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), scans: new ScanRecorder(database.db), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent"), testMailLinks) } as unknown as Parameters<
     typeof handleVisitorSubmission
   >[0];
 }

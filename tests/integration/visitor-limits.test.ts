@@ -33,7 +33,7 @@ describeEachDialect("public form limits: a venue never hits them, a script's for
       mail: new MailWorker(db, createFileTransport(mailDir, "PitchQR <no-reply@localhost>"), logger),
       pageDoor: new PageDoor({ secret: "limits-secret-0123456789abcdef0123", secureCookie: false }),
       scans: new ScanRecorder(db),
-      webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger),
+      webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger, testMailLinks),
     };
   };
   let browsers = 0;

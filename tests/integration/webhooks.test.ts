@@ -9,11 +9,21 @@ import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
-import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { Webhook } from "standardwebhooks";
+import { WEBHOOK_PAUSE_AFTER_MS, WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { HTTPS_REQUIRED_MESSAGE, INTERNAL_TARGET_MESSAGE, isPublicAddress } from "~/modules/webhooks/webhook-target.server";
-import { addWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, signWebhook, type WebhookPayload } from "~/modules/webhooks/webhooks.server";
+import {
+  addWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  resumeWebhookEndpoint,
+  sendWebhookTestEvent,
+  signWebhook,
+  WEBHOOK_PAUSED_TEST_MESSAGE,
+  type WebhookPayload,
+} from "~/modules/webhooks/webhooks.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
-import { createProject, createUser, testMailLinks } from "../support/fixtures";
+import { createProject, createUser, TEST_PUBLIC_URL, testMailLinks } from "../support/fixtures";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
 
 type Db = TestDatabase["db"];
@@ -66,7 +76,7 @@ describeEachDialect("webhooks", (getDb) => {
     const lead = await db.selectFrom("leads").select("id").where("email", "=", "ada@example.com").where("project_id", "=", project.id).executeTakeFirstOrThrow();
     await updateLeadTriage(db, project.ownerId, project.id, { leadId: lead.id, status: "meeting", note: "PRIVATE-NOTE-456" });
 
-    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks);
     expect(await worker.runOnce()).toBe(3);
     expect(await worker.runOnce()).toBe(0);
     const mine = receivedFor(project.id);
@@ -77,6 +87,11 @@ describeEachDialect("webhooks", (getDb) => {
       expect(webhook.headers["content-type"]).toBe("application/json");
       expect(Math.abs(Number(webhook.headers["x-pitchqr-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
       expect(webhook.body).not.toContain("PRIVATE-NOTE-456");
+      // The Standard Webhooks headers check out with a stock verifier given the same secret, and name the delivery.
+      expect(webhook.headers["webhook-id"]).toBe(webhook.headers["x-pitchqr-delivery"]);
+      expect(webhook.headers["webhook-timestamp"]).toBe(webhook.headers["x-pitchqr-timestamp"]);
+      expect(new Webhook(secret).verify(webhook.body, webhook.headers as Record<string, string>)).toEqual(JSON.parse(webhook.body));
+      expect(() => new Webhook(secret).verify(`${webhook.body} `, webhook.headers as Record<string, string>)).toThrow();
     }
     // Receivers get no ordering promise (retries reorder deliveries anyway): compare in a fixed order.
     const ORDER = ["lead.intro", "lead.subscription", "lead.signal"];
@@ -110,7 +125,7 @@ describeEachDialect("webhooks", (getDb) => {
     const { secret } = await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
     await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
     let now = new Date(Date.now() + 1_000);
-    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, { clock: () => now });
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks, { clock: () => now });
     answers = [500];
     expect(await worker.runOnce()).toBe(0);
     let [delivery] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
@@ -135,8 +150,8 @@ describeEachDialect("webhooks", (getDb) => {
     await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
     await addWebhookEndpoint(db, project.ownerId, project.id, { url: `${receiver.url}?second` }, LOCAL_RECEIVERS);
     for (let index = 0; index < 15; index += 1) await intro(db, project.id, { name: `Visitor ${index}`, email: `v${index}@example.com` });
-    const first = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
-    const second = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    const first = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks);
+    const second = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks);
     const [a, b] = await Promise.all([first.runOnce(), second.runOnce()]);
     expect(a + b).toBe(30);
     const mine = receivedFor(project.id);
@@ -155,7 +170,7 @@ describeEachDialect("webhooks", (getDb) => {
     const fine = await createProject(db);
     const hanging = await startWebhookReceiver(() => "hang");
     const healthy = await startWebhookReceiver();
-    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks);
     try {
       for (let n = 0; n < 5; n += 1) await addWebhookEndpoint(db, slow.ownerId, slow.id, { url: `${hanging.url}?n=${n}` }, LOCAL_RECEIVERS);
       await addWebhookEndpoint(db, fine.ownerId, fine.id, { url: healthy.url }, LOCAL_RECEIVERS);
@@ -212,7 +227,7 @@ describeEachDialect("webhooks", (getDb) => {
       .where("project_id", "=", project.id)
       .execute();
     let clock = now;
-    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, { clock: () => clock, owner: "webhooks:here" });
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks, { clock: () => clock, owner: "webhooks:here" });
     expect(await worker.runOnce()).toBe(0);
     expect(receivedFor(project.id)).toHaveLength(0);
     clock = new Date(now.getTime() + 61_000);
@@ -273,7 +288,7 @@ describeEachDialect("webhooks", (getDb) => {
     await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
     answer = "127.0.0.1";
     const before = receiver.received.length;
-    const worker = new WebhookWorker(db, PUBLIC_ONLY, logger, { resolve: rebinding });
+    const worker = new WebhookWorker(db, PUBLIC_ONLY, logger, testMailLinks, { resolve: rebinding });
     expect(await worker.runOnce()).toBe(0);
     expect(receiver.received.length).toBe(before);
     const [delivery] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
@@ -288,7 +303,7 @@ describeEachDialect("webhooks", (getDb) => {
     try {
       await addWebhookEndpoint(db, project.ownerId, project.id, { url: redirecting.url }, LOCAL_RECEIVERS);
       await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
-      const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger);
+      const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks);
       expect(await worker.runOnce()).toBe(0);
       expect(redirecting.received).toHaveLength(1);
       expect(inside.received).toHaveLength(0);
@@ -314,5 +329,90 @@ describeEachDialect("webhooks", (getDb) => {
     await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
     await deleteWebhookEndpoint(db, project.ownerId, project.id, id);
     expect(await db.selectFrom("webhook_deliveries").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+  });
+
+  it("sends a test event to one endpoint on request and says what it answered, tried once; owner-only", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const { id, secret } = await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks);
+    const wake = () => void worker.runOnce();
+
+    expect(await sendWebhookTestEvent(db, project.ownerId, project.id, id, wake)).toEqual({ delivered: true, detail: "Your endpoint answered 200" });
+    const [test] = receivedFor(project.id);
+    expect(JSON.parse(test!.body)).toMatchObject({ type: "webhook.test", test: true, project: { id: project.id, title: "Harbor Cold Chain" } });
+    expect(test!.headers["x-pitchqr-event"]).toBe("webhook.test");
+    expect(new Webhook(secret).verify(test!.body, test!.headers as Record<string, string>)).toMatchObject({ type: "webhook.test" });
+
+    // A refusing endpoint: the founder hears it at once, and the test is not retried behind their back.
+    answers = [503];
+    expect(await sendWebhookTestEvent(db, project.ownerId, project.id, id, wake)).toEqual({ delivered: false, detail: "Not delivered: answered 503" });
+    const [latest] = (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!.deliveries;
+    expect(latest).toMatchObject({ eventType: "webhook.test", status: "failed", attempts: 1, responseStatus: 503 });
+
+    const intruder = await createUser(db);
+    await expect(sendWebhookTestEvent(db, intruder, project.id, id, wake)).rejects.toMatchObject({ code: "not_found" });
+    const other = await createProject(db);
+    await expect(sendWebhookTestEvent(db, other.ownerId, other.id, id, wake)).rejects.toMatchObject({ code: "not_found" });
+    expect(receivedFor(project.id)).toHaveLength(2);
+  });
+
+  it("pauses an endpoint that failed for three days, tells its founder once, keeps new events for it, and sends them on resume", async () => {
+    const { db } = getDb();
+    const founderEmail = `founder-${crypto.randomUUID()}@example.com`;
+    const project = await createProject(db, { ownerId: await createUser(db, { email: founderEmail }) });
+    const { id } = await addWebhookEndpoint(db, project.ownerId, project.id, { url: receiver.url }, LOCAL_RECEIVERS);
+    const start = Date.now() + 1_000;
+    let now = new Date(start);
+    const worker = new WebhookWorker(db, LOCAL_RECEIVERS, logger, testMailLinks, { clock: () => now });
+    const endpoint = async () => (await listWebhookEndpoints(db, project.ownerId, project.id))[0]!;
+    const pausedMail = () => db.selectFrom("mail_outbox").select(["recipient", "subject", "text_body"]).where("kind", "=", "webhook-paused").where("recipient", "=", founderEmail).execute();
+
+    // Failing for two days, then one success: the clock starts again.
+    answers = [500];
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
+    expect(await worker.runOnce()).toBe(0);
+    expect(await endpoint()).toMatchObject({ failingSince: new Date(start).toISOString(), pausedAt: null });
+    now = new Date(start + 2 * 24 * 3_600_000);
+    expect(await worker.runOnce()).toBe(1);
+    expect((await endpoint()).failingSince).toBeNull();
+
+    // Then failing from day 2 to day 5: paused at the first failure three days on, with one e-mail to the founder.
+    const failingFrom = now;
+    answers = Array.from({ length: 40 }, () => 500);
+    await intro(db, project.id, { name: "Bo", email: "bo@example.com" });
+    await worker.runOnce();
+    now = new Date(failingFrom.getTime() + WEBHOOK_PAUSE_AFTER_MS - 60_000);
+    await intro(db, project.id, { name: "Cy", email: "cy@example.com" });
+    await worker.runOnce();
+    expect((await endpoint()).pausedAt).toBeNull();
+    now = new Date(failingFrom.getTime() + WEBHOOK_PAUSE_AFTER_MS);
+    await worker.runOnce();
+    expect(await endpoint()).toMatchObject({ failingSince: failingFrom.toISOString(), pausedAt: now.toISOString() });
+    const mails = await pausedMail();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe("Webhook paused for Harbor Cold Chain");
+    expect(mails[0]!.text_body).toContain(receiver.url);
+    expect(mails[0]!.text_body).toContain(`${TEST_PUBLIC_URL}/project/${project.id}/leads/settings`);
+
+    // Paused: nothing is posted, a new event waits, a test is refused, and no second e-mail goes out.
+    const postsBefore = receivedFor(project.id).length;
+    await intro(db, project.id, { name: "Di", email: "di@example.com" });
+    now = new Date(now.getTime() + 24 * 3_600_000);
+    expect(await worker.runOnce()).toBe(0);
+    expect(receivedFor(project.id)).toHaveLength(postsBefore);
+    await expect(sendWebhookTestEvent(db, project.ownerId, project.id, id, () => undefined)).rejects.toMatchObject({ code: "conflict", message: WEBHOOK_PAUSED_TEST_MESSAGE });
+    expect(await pausedMail()).toHaveLength(1);
+
+    // Resumed once the endpoint answers again: what waited goes out, each event once.
+    answers = [];
+    await expect(resumeWebhookEndpoint(db, await createUser(db), project.id, id, now)).rejects.toMatchObject({ code: "not_found" });
+    await resumeWebhookEndpoint(db, project.ownerId, project.id, id, now);
+    expect(await endpoint()).toMatchObject({ failingSince: null, pausedAt: null });
+    while ((await worker.runOnce()) > 0);
+    const delivered = receivedFor(project.id)
+      .slice(postsBefore)
+      .map((webhook) => (JSON.parse(webhook.body) as WebhookPayload).lead.name);
+    expect(delivered.sort()).toEqual(["Bo", "Cy", "Di"]);
   });
 });

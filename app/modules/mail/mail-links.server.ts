@@ -15,6 +15,8 @@ export type MailLinks = {
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
   leadsUrl(projectId: string): string;
+  /** The project's Alerts & webhooks screen. */
+  leadSettingsUrl(projectId: string): string;
   /** One lead in the project's inbox (`?lead=`), where founder alerts send the founder. */
   leadUrl(projectId: string, leadId: string): string;
 };
@@ -32,6 +34,7 @@ export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, cl
     analyticsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/analytics`,
     editUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/edit`,
     leadsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads`,
+    leadSettingsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads/settings`,
     leadUrl: (projectId, leadId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads?lead=${encodeURIComponent(leadId)}`,
   };
 }

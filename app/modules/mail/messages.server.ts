@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from "~/product";
 import { formatAmountRange } from "~/modules/formats/amount";
+import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { listedWithAnd } from "~/modules/formats/listing";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { OutgoingMail } from "./outbox.server";
@@ -474,6 +475,27 @@ export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail
     footer: [{ kind: "p", text: `You receive one summary a day because you chose it for ${input.projectTitle} on ${PRODUCT_NAME}. Change it under Leads, Alerts & webhooks.` }],
   });
   return { kind: "lead-alert-summary", to: input.to, subject: `Daily summary for ${input.projectTitle}: ${counts}`, text, html };
+}
+
+export type WebhookPausedInput = { to: string; projectTitle: string; url: string; failingSince: string; timeZone: string; lastError: string; settingsUrl: string };
+
+/**
+ * To the founder whose webhook failed for three days on end (issue 28 item 6): it is paused, nothing is lost (new
+ * events wait for it), and resuming it on the settings screen sends what waited.
+ */
+export function webhookPausedMail(input: WebhookPausedInput): OutgoingMail {
+  const { text, html } = compose({
+    heading: "Your webhook is paused",
+    blocks: [
+      { kind: "p", text: `Every delivery to this webhook of ${input.projectTitle} has failed since ${formatFounderDateTime(input.failingSince, input.timeZone)}, so we stopped sending to it:` },
+      { kind: "quote", text: input.url },
+      { kind: "p", text: `The last attempt: ${input.lastError}.` },
+      { kind: "p", text: "New intros, subscriptions and signals are kept for it. Once your endpoint answers again, resume it to send them; 'Send a test event' shows what it answers." },
+      { kind: "link", label: "Open Alerts & webhooks", url: input.settingsUrl },
+    ],
+    footer: [{ kind: "p", text: `You received this because you own ${input.projectTitle} on ${PRODUCT_NAME}. We send it once per pause.` }],
+  });
+  return { kind: "webhook-paused", to: input.to, subject: `Webhook paused for ${input.projectTitle}`, text, html };
 }
 
 export type PasswordResetInput = { to: string; name: string; resetUrl: string; expiresInMinutes: number };

@@ -8,10 +8,17 @@ import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
 import { claimable, startAttempt, type Claim } from "~/modules/mail/outbox.server";
 import { RecurringPass } from "~/modules/mail/recurring-pass.server";
-import { signWebhook } from "./webhooks.server";
+import type { MailLinks } from "~/modules/mail/mail-links.server";
+import { webhookPausedMail } from "~/modules/mail/messages.server";
+import { enqueueMail } from "~/modules/mail/outbox.server";
+import { ownerEmailOf } from "~/modules/projects/projects.server";
+import { founderTimeZone } from "~/modules/time/founder-zone";
+import { signStandardWebhook, signWebhook, WEBHOOK_TEST_EVENT } from "./webhooks.server";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 
 export const WEBHOOK_MAX_ATTEMPTS = 10;
+/** An endpoint whose deliveries keep failing this long, with none succeeding, is paused and its founder told. */
+export const WEBHOOK_PAUSE_AFTER_MS = 3 * 24 * 60 * 60_000;
 const LEASE_MS = 2 * 60_000;
 /** The whole POST, from connecting to the end of the answer; well under the claim's lease. */
 const TIMEOUT_MS = 10_000;
@@ -95,7 +102,10 @@ export async function claimDueDeliveries(
   skipEndpoints: ReadonlySet<string> = new Set(),
 ): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    let due = claimable(trx, "webhook_deliveries", CLAIM_CANDIDATES, now).select(sql<string>`endpoint_id`.as("endpoint_id"));
+    let due = claimable(trx, "webhook_deliveries", CLAIM_CANDIDATES, now)
+      .select(sql<string>`endpoint_id`.as("endpoint_id"))
+      // A paused endpoint's deliveries wait for the founder to resume it.
+      .where(sql<boolean>`endpoint_id not in (select id from webhook_endpoints where paused_at is not null)`);
     if (skipEndpoints.size > 0) due = due.where(sql.ref("endpoint_id"), "not in", [...skipEndpoints]);
     const oldestPerEndpoint = new Map<string, string>();
     for (const row of await due.execute()) {
@@ -149,7 +159,8 @@ export class WebhookWorker extends RecurringPass<number> {
     private readonly db: Kysely<Database>,
     private readonly policy: WebhookTargetPolicy,
     private readonly logger: Logger,
-    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string; maxInFlight?: number } = {},
+    private readonly links: MailLinks,
+    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string; maxInFlight?: number; onMailQueued?: () => void } = {},
   ) {
     super();
     this.#claim = { owner: options.owner ?? newWorkerId("webhooks"), leaseMs: LEASE_MS };
@@ -245,6 +256,10 @@ export class WebhookWorker extends RecurringPass<number> {
       "X-PitchQR-Delivery": delivery.id,
       "X-PitchQR-Timestamp": String(timestamp),
       "X-PitchQR-Signature": signWebhook(delivery.secret, timestamp, delivery.payload),
+      // The same, as Standard Webhooks name and sign it, for receivers with a stock verifier.
+      "webhook-id": delivery.id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signStandardWebhook(delivery.secret, delivery.id, timestamp, delivery.payload),
     };
     let failure: string;
     let responseStatus: number | null = null;
@@ -256,6 +271,7 @@ export class WebhookWorker extends RecurringPass<number> {
         await this.#settleHeld(delivery.id)
           .set({ status: "sent", delivered_at: this.#now().toISOString(), locked_until: null, attempt_started_at: null, last_error: null, response_status: response.status })
           .execute();
+        await this.db.updateTable("webhook_endpoints").set({ failing_since: null }).where("id", "=", delivery.endpoint_id).where("failing_since", "is not", null).execute();
         this.logger.info({ deliveryId: delivery.id, event: delivery.event_type, status: response.status }, "webhook delivered");
         return true;
       }
@@ -267,6 +283,8 @@ export class WebhookWorker extends RecurringPass<number> {
       permanent = error instanceof WebhookTargetRefused;
       failure = error instanceof Error ? error.message : String(error);
     }
+    // A test event is the founder's one question, answered on the spot: never retried behind their back.
+    permanent ||= delivery.event_type === WEBHOOK_TEST_EVENT;
     const reason = failure.slice(0, 500);
     if (permanent || delivery.attempts >= WEBHOOK_MAX_ATTEMPTS) {
       await this.#settleHeld(delivery.id)
@@ -281,6 +299,51 @@ export class WebhookWorker extends RecurringPass<number> {
         .execute();
       this.logger.warn({ deliveryId: delivery.id, reason, retryAt }, "webhook delivery failed; will retry");
     }
+    await this.#recordFailure(delivery.endpoint_id, reason);
     return false;
+  }
+
+  /**
+   * Starts the endpoint's failing clock at its first failure since a success; once it has run WEBHOOK_PAUSE_AFTER_MS,
+   * pauses the endpoint and, in the same transaction, queues one e-mail telling its founder (the pause happens once,
+   * so the mail does too, whichever instance's worker saw the failure).
+   */
+  async #recordFailure(endpointId: string, reason: string): Promise<void> {
+    const now = this.#now();
+    const paused = await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable("webhook_endpoints").set({ failing_since: now.toISOString() }).where("id", "=", endpointId).where("failing_since", "is", null).execute();
+      const endpoint = await trx
+        .updateTable("webhook_endpoints")
+        .set({ paused_at: now.toISOString() })
+        .where("id", "=", endpointId)
+        .where("paused_at", "is", null)
+        .where("failing_since", "<=", new Date(now.getTime() - WEBHOOK_PAUSE_AFTER_MS).toISOString())
+        .returning(["project_id", "url", "failing_since"])
+        .executeTakeFirst();
+      if (!endpoint) return false;
+      const project = await trx
+        .selectFrom("projects")
+        .innerJoin("users", "users.id", "projects.owner_id")
+        .select(["projects.id", "projects.title", "projects.owner_id", "users.time_zone"])
+        .where("projects.id", "=", endpoint.project_id)
+        .executeTakeFirstOrThrow();
+      const to = await ownerEmailOf(trx, project.owner_id);
+      if (to) {
+        const mail = webhookPausedMail({
+          to,
+          projectTitle: project.title,
+          url: endpoint.url,
+          failingSince: endpoint.failing_since!,
+          timeZone: founderTimeZone(project.time_zone),
+          lastError: reason,
+          settingsUrl: this.links.leadSettingsUrl(project.id),
+        });
+        await enqueueMail(trx, mail, now);
+      }
+      return true;
+    });
+    if (!paused) return;
+    this.logger.warn({ endpointId, reason }, "webhook endpoint paused after failing for three days");
+    this.options.onMailQueued?.();
   }
 }

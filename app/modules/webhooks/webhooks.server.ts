@@ -9,6 +9,10 @@ import { isRecordId } from "~/modules/http/id-shape";
 
 export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal";
 
+/** 'Send a test event': what a receiver gets to check its setup; it names no lead and no action. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+export type WebhookTestPayload = { id: string; type: typeof WEBHOOK_TEST_EVENT; createdAt: string; project: WebhookPayload["project"]; test: true };
+
 export type WebhookAction =
   | { kind: "intro"; roleTags: string[]; linkedinUrl: string | null; note: string }
   | { kind: "subscription" }
@@ -29,6 +33,18 @@ export type WebhookPayload = {
 /** `sha256=` + hex HMAC-SHA256 over `timestamp.body`, keyed by the endpoint's secret. */
 export function signWebhook(secret: string, timestamp: number, body: string): string {
   return `sha256=${crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+const SECRET_PREFIX = "whsec_";
+
+/**
+ * The Standard Webhooks `webhook-signature` (standardwebhooks.com): `v1,` + base64 HMAC-SHA256 over
+ * `id.timestamp.body`, keyed by the bytes the secret's base64 after `whsec_` encodes, so a stock verifier checks it.
+ * Secrets from before decision 56 are base64url, which Node decodes as well.
+ */
+export function signStandardWebhook(secret: string, messageId: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
+  return `v1,${crypto.createHmac("sha256", key).update(`${messageId}.${timestamp}.${body}`).digest("base64")}`;
 }
 
 /**
@@ -87,9 +103,94 @@ export async function addWebhookEndpoint(
     throw new DomainError("conflict", message, { url: message });
   }
   const id = crypto.randomUUID();
-  const secret = `whsec_${crypto.randomBytes(24).toString("base64url")}`;
+  const secret = `${SECRET_PREFIX}${crypto.randomBytes(24).toString("base64")}`;
   await db.insertInto("webhook_endpoints").values({ id, project_id: project.id, url: input.url, secret, created_at: new Date().toISOString() }).execute();
   return { id, secret };
+}
+
+/** The owner's endpoint of this project, or not found (another project's, or no id at all). */
+async function ownedEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string) {
+  const project = await assertOwner(db, ownerId, projectId);
+  const endpoint = isRecordId(endpointId)
+    ? await db.selectFrom("webhook_endpoints").select(["id", "paused_at"]).where("id", "=", endpointId).where("project_id", "=", project.id).executeTakeFirst()
+    : undefined;
+  if (!endpoint) throw new DomainError("not_found", WEBHOOK_NOT_FOUND_MESSAGE);
+  return { project, endpoint };
+}
+
+/** What 'Send a test event' tells the founder: whether the receiver took it, and its answer or the failure. */
+export type WebhookTestOutcome = { delivered: boolean; detail: string };
+
+export const WEBHOOK_PAUSED_TEST_MESSAGE = "This webhook is paused: resume it first, then send a test event";
+/** Longer than a delivery's own deadline, so the test's one attempt has settled by then. */
+const TEST_EVENT_WAIT_MS = 12_000;
+const TEST_EVENT_POLL_MS = 150;
+
+/**
+ * 'Send a test event': queues one `webhook.test` delivery to this endpoint alone, signed like any other and tried
+ * once (decision 56), has a worker (`wake`) send it, and waits for its outcome, read from the database so it does not
+ * matter which instance's worker posted it.
+ */
+export async function sendWebhookTestEvent(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  endpointId: string,
+  wake: () => void,
+  now = new Date(),
+): Promise<WebhookTestOutcome> {
+  const { project, endpoint } = await ownedEndpoint(db, ownerId, projectId, endpointId);
+  if (endpoint.paused_at) throw new DomainError("conflict", WEBHOOK_PAUSED_TEST_MESSAGE);
+  const payload: WebhookTestPayload = {
+    id: crypto.randomUUID(),
+    type: WEBHOOK_TEST_EVENT,
+    createdAt: now.toISOString(),
+    project: { id: project.id, title: project.title, slug: project.slug },
+    test: true,
+  };
+  const deliveryId = crypto.randomUUID();
+  await db
+    .insertInto("webhook_deliveries")
+    .values({
+      id: deliveryId,
+      endpoint_id: endpoint.id,
+      project_id: project.id,
+      event_id: payload.id,
+      event_type: payload.type,
+      payload: JSON.stringify(payload),
+      next_attempt_at: payload.createdAt,
+      locked_until: null,
+      last_error: null,
+      response_status: null,
+      created_at: payload.createdAt,
+      delivered_at: null,
+    })
+    .execute();
+  wake();
+  const deadline = Date.now() + TEST_EVENT_WAIT_MS;
+  for (;;) {
+    const delivery = await db.selectFrom("webhook_deliveries").select(["status", "response_status", "last_error"]).where("id", "=", deliveryId).executeTakeFirst();
+    if (!delivery) return { delivered: false, detail: "The webhook was deleted" };
+    if (delivery.status === "sent") return { delivered: true, detail: `Your endpoint answered ${delivery.response_status}` };
+    if (delivery.status === "failed") return { delivered: false, detail: `Not delivered: ${delivery.last_error ?? "no answer"}` };
+    if (Date.now() >= deadline) return { delivered: false, detail: "Still queued: its outcome shows under the webhook" };
+    await new Promise((resolve) => setTimeout(resolve, TEST_EVENT_POLL_MS));
+  }
+}
+
+/** Resumes a paused endpoint: its failing clock starts again, and what waited for it is due now, oldest first. */
+export async function resumeWebhookEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string, now = new Date()): Promise<void> {
+  const { endpoint } = await ownedEndpoint(db, ownerId, projectId, endpointId);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("webhook_endpoints").set({ paused_at: null, failing_since: null }).where("id", "=", endpoint.id).execute();
+    await trx
+      .updateTable("webhook_deliveries")
+      .set({ next_attempt_at: now.toISOString() })
+      .where("endpoint_id", "=", endpoint.id)
+      .where("status", "=", "pending")
+      .where("next_attempt_at", ">", now.toISOString())
+      .execute();
+  });
 }
 
 export async function deleteWebhookEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string): Promise<void> {
@@ -111,14 +212,28 @@ export type WebhookDeliveryView = {
   nextAttemptAt: string;
 };
 
-export type WebhookEndpointView = { id: string; url: string; createdAt: string; deliveries: WebhookDeliveryView[] };
+export type WebhookEndpointView = {
+  id: string;
+  url: string;
+  createdAt: string;
+  /** The first failure since the endpoint last answered 2xx; null while healthy. */
+  failingSince: string | null;
+  /** Set once it failed for three days: nothing is posted until the founder resumes it. */
+  pausedAt: string | null;
+  deliveries: WebhookDeliveryView[];
+};
 
 const RECENT_DELIVERIES = 10;
 
 /** The project's webhooks with their latest deliveries (never the secrets), for the owner. */
 export async function listWebhookEndpoints(db: Kysely<Database>, ownerId: string, projectId: string): Promise<WebhookEndpointView[]> {
   const project = await assertOwner(db, ownerId, projectId);
-  const endpoints = await db.selectFrom("webhook_endpoints").select(["id", "url", "created_at"]).where("project_id", "=", project.id).orderBy("created_at").execute();
+  const endpoints = await db
+    .selectFrom("webhook_endpoints")
+    .select(["id", "url", "created_at", "failing_since", "paused_at"])
+    .where("project_id", "=", project.id)
+    .orderBy("created_at")
+    .execute();
   return Promise.all(
     endpoints.map(async (endpoint) => {
       const deliveries = await db
@@ -133,6 +248,8 @@ export async function listWebhookEndpoints(db: Kysely<Database>, ownerId: string
         id: endpoint.id,
         url: endpoint.url,
         createdAt: endpoint.created_at,
+        failingSince: endpoint.failing_since,
+        pausedAt: endpoint.paused_at,
         deliveries: deliveries.map((delivery) => ({
           id: delivery.id,
           eventType: delivery.event_type,

@@ -1,4 +1,4 @@
-import { ArrowLeft, BellRing, Check, Copy, KeyRound, LoaderCircle, Send, Trash2, Webhook } from "lucide-react";
+import { ArrowLeft, BellRing, Check, CirclePause, Copy, KeyRound, LoaderCircle, Play, Send, Trash2, Webhook } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -16,9 +16,11 @@ import type { TestMailResult } from "~/modules/mail/test-mail";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
-import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
+import type { WebhookDeliveryView, WebhookEndpointView, WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
+import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { useSettledResult } from "~/components/ui/use-settled-result";
 
-type SettingsResult = FormResult & { secret?: string; testMail?: TestMailResult };
+type SettingsResult = FormResult & { secret?: string; testMail?: TestMailResult; testWebhook?: WebhookTestOutcome };
 
 export type LeadSettingsViewProps = {
   project: { id: string; title: string; slug: string };
@@ -237,7 +239,8 @@ function WebhooksCard({ action, webhooks, now, documentResult }: { action: strin
         <p className="mt-2 text-slate-600">
           Each POST carries <code>X-PitchQR-Timestamp</code> and <code>X-PitchQR-Signature</code>: <code>sha256=</code> and the hex HMAC-SHA256 of{" "}
           <code>timestamp.body</code> with your secret. <code>X-PitchQR-Delivery</code> is unique per delivery and the same on its retries (deduplicate on it); the body&rsquo;s{" "}
-          <code>id</code> per event.
+          <code>id</code> per event. The same POST also carries the Standard Webhooks headers <code>webhook-id</code>, <code>webhook-timestamp</code> and{" "}
+          <code>webhook-signature</code>, so a stock verifier (the <code>standardwebhooks</code> libraries) checks it with your secret as it is.
         </p>
         <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">{VERIFY_SIGNATURE_SNIPPET}</pre>
       </details>
@@ -288,6 +291,7 @@ function EndpointItem({ action, endpoint, now }: { action: string; endpoint: Web
           </button>
         </Form>
       </div>
+      {endpoint.pausedAt ? <PausedNotice action={action} endpoint={endpoint} /> : <TestEventButton action={action} endpoint={endpoint} />}
       {endpoint.deliveries.length ? (
         <table className="mt-2 w-full text-left text-xs">
           <caption className="sr-only">Latest deliveries</caption>
@@ -309,6 +313,59 @@ function EndpointItem({ action, endpoint, now }: { action: string; endpoint: Web
         <p className="mt-2 text-xs text-slate-500">No deliveries yet: the next intro, subscription or signal is sent here.</p>
       )}
     </li>
+  );
+}
+
+/**
+ * 'Send a test event' (issue 28 item 6): one signed `webhook.test` POST, tried once; the toast says what the endpoint
+ * answered, and the delivery joins the list below.
+ */
+function TestEventButton({ action, endpoint }: { action: string; endpoint: WebhookEndpointView }) {
+  const fetcher = useFetcher<SettingsResult>();
+  const busy = fetcher.state !== "idle";
+  useSettledResult(fetcher.data, !busy, (result) => {
+    if (!result.ok) return void toast.error(result.formError);
+    const outcome = result.testWebhook;
+    if (outcome?.delivered) toast.success(result.message, { description: outcome.detail });
+    else toast.error(result.message, { description: outcome?.detail });
+  });
+  return (
+    <fetcher.Form method="post" action={action} className="mt-2">
+      <input type="hidden" name="intent" value="test-webhook" />
+      <input type="hidden" name="endpointId" value={endpoint.id} />
+      <button type="submit" disabled={busy} aria-label={`Send a test event to ${endpoint.url}`} className={`${secondaryButtonClass} w-full px-3 py-2 text-sm sm:w-auto`}>
+        {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
+        {busy ? "Sending..." : "Send a test event"}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+/** An endpoint paused after three days of failures: when, and Resume, which sends what waited for it. */
+function PausedNotice({ action, endpoint }: { action: string; endpoint: WebhookEndpointView }) {
+  const timeZone = useFounderTimeZone();
+  const fetcher = useFetcher<SettingsResult>();
+  const busy = fetcher.state !== "idle";
+  useSettledResult(fetcher.data, !busy, (result) => (result.ok ? toast.success(result.message) : toast.error(result.formError)));
+  return (
+    <div role="status" className="mt-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+      <p className="flex items-center gap-2 font-semibold">
+        <CirclePause aria-hidden className="size-4 shrink-0" />
+        Paused {formatFounderDateTime(endpoint.pausedAt!, timeZone)}
+      </p>
+      <p className="mt-1 text-xs text-red-900/80">
+        Every delivery had failed for three days{endpoint.failingSince ? ` (since ${formatFounderDateTime(endpoint.failingSince, timeZone)})` : ""}. New events
+        wait for it; resume it once your endpoint answers again.
+      </p>
+      <fetcher.Form method="post" action={action} className="mt-2">
+        <input type="hidden" name="intent" value="resume-webhook" />
+        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <button type="submit" disabled={busy} aria-label={`Resume webhook ${endpoint.url}`} className={`${primaryButtonClass} w-full px-3 py-2 text-sm sm:w-auto`}>
+          {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Play aria-hidden className="size-4" />}
+          {busy ? "Resuming..." : "Resume"}
+        </button>
+      </fetcher.Form>
+    </div>
   );
 }
 
