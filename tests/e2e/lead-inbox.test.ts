@@ -120,7 +120,7 @@ describe.each([
 
       // The webhook: each event once, each with a valid signature.
       const mine = () =>
-        receiver.received.filter((webhook) => webhook.headers["x-pitchqr-event"]?.startsWith("lead.") && webhook.body.includes(project.id));
+        receiver.received.filter((webhook) => String(webhook.headers["x-pitchqr-event"] ?? "").startsWith("lead.") && webhook.body.includes(project.id));
       await expect.poll(() => mine().length, { timeout: 20_000 }).toBe(3);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(mine()).toHaveLength(3);
@@ -215,6 +215,12 @@ describe.each([
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
       await page.getByRole("link", { name: "Clear" }).click();
       await expect.poll(() => leads.count()).toBe(3);
+      // Hottest first: Omar leads the list although Grace acted after him.
+      await page.getByLabel("Order").selectOption("temperature");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").first().innerText()).toContain("Omar Haddad");
+      expect(new URL(page.url()).searchParams.get("sort")).toBe("temperature");
+      await page.getByLabel("Order").selectOption("");
       await page.getByLabel("Status", { exact: true }).first().selectOption("meeting");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Ada Marsh")]);

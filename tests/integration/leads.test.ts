@@ -9,11 +9,12 @@ import {
   UNKNOWN_STATUS_MESSAGE,
   UNKNOWN_TEMPERATURE_MESSAGE,
   type LeadFilters,
+  type LeadTemperature,
 } from "~/modules/leads/lead-forms";
 import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
-import { countNewLeads, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
+import { countNewLeads, iterateLeads, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
@@ -403,6 +404,38 @@ describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
 });
 
 describeEachDialect("hot, warm or cold (issue 28 item 5)", (getDb) => {
+  it("sorts hottest first, each temperature newest first (or longest waiting first), a page at a time, each lead once", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const temperatures: Record<string, LeadTemperature | null> = { Ada: "cold", Bo: "hot", Cy: null, Di: "warm", Eve: "hot", Fay: null };
+    for (const name of Object.keys(temperatures)) {
+      await intro(db, project.id, { name, email: `${name.toLowerCase()}@example.com` });
+      await tick();
+    }
+    const leads = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
+    for (const lead of leads) {
+      const temperature = temperatures[lead.name];
+      if (temperature) await setLeadTemperature(db, project.ownerId, project.id, parse(leadTemperatureSchema, { leadId: lead.id, temperature }));
+    }
+    const pagedNames = async (filters: Partial<LeadFilters>) => {
+      const names: string[] = [];
+      let after: string | null = null;
+      do {
+        const page = await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters, after }, { pageSize: 2 });
+        names.push(...page.leads.map((lead) => lead.name));
+        after = page.nextCursor;
+      } while (after);
+      return names;
+    };
+    expect(await pagedNames({ sort: "temperature" })).toEqual(["Eve", "Bo", "Di", "Ada", "Fay", "Cy"]);
+    // Within the unanswered view: hottest first, then the longest waiting.
+    expect(await pagedNames({ sort: "temperature", view: "unanswered" })).toEqual(["Bo", "Eve", "Di", "Ada", "Cy", "Fay"]);
+    // The vCards download follows the same order.
+    const exported: string[] = [];
+    for await (const batch of iterateLeads(db, project.id, { ...ANY, sort: "temperature" })) exported.push(...batch.map((lead) => lead.name));
+    expect(exported).toEqual(["Eve", "Bo", "Di", "Ada", "Fay", "Cy"]);
+  });
+
   it("marks a lead in one step, filters by it, clears it, and refuses another project's lead without changing anything", async () => {
     const { db } = getDb();
     const project = await createProject(db);

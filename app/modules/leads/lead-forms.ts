@@ -56,6 +56,9 @@ const optionalQueryText = (max: number) =>
 /** The inbox's views besides the default (newest activity first). */
 export const LEAD_VIEWS = ["unanswered"] as const;
 
+/** The inbox's orders besides the view's own: `temperature` puts hot, then warm, then cold, then unmarked leads first. */
+export const LEAD_SORTS = ["temperature"] as const;
+
 /** The longest search the inbox reads: longer text is cut, and the search box stops there. */
 export const LEAD_SEARCH_MAX_LENGTH = 100;
 
@@ -72,6 +75,8 @@ export const leadFilterSchema = z.object({
   after: optionalQueryText(200),
   /** `unanswered`: only the leads still waiting for a first response, the longest waiting first. */
   view: z.optional(optionalChoice(LEAD_VIEWS)),
+  /** `temperature`: hottest first, each temperature in the view's own order. */
+  sort: z.optional(optionalChoice(LEAD_SORTS)),
   /** One lead, as a founder alert links to it (`?lead={id}`): the inbox shows that lead alone. */
   lead: z.optional(optionalQueryText(64)),
 });
@@ -85,7 +90,7 @@ export function readLeadFilters(search: URLSearchParams): LeadFilters {
 /** The query string for a set of filters (without empty ones), for links and the vCards download. */
 export function leadFilterQuery(filters: Partial<LeadFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ["lead", "view", "action", "event", "status", "temperature", "q", "after"] as const) {
+  for (const key of ["lead", "view", "sort", "action", "event", "status", "temperature", "q", "after"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

@@ -63,19 +63,26 @@ type LeadRow = {
   temperature: LeadTemperature | null;
 };
 
-type Cursor = { at: string; id: string };
+/** The last row of a page: its order column's value, its id, and, when sorted hottest first, its temperature's rank. */
+type Cursor = { at: string; id: string; rank?: number };
 
 /** `after` in the URL: the last row of the previous page, so the next page starts strictly below it. */
 export function encodeLeadCursor(cursor: Cursor): string {
-  return Buffer.from(`${cursor.at}|${cursor.id}`, "utf8").toString("base64url");
+  return Buffer.from([cursor.at, cursor.id, ...(cursor.rank === undefined ? [] : [String(cursor.rank)])].join("|"), "utf8").toString("base64url");
 }
 
 function decodeLeadCursor(value: string | null): Cursor | null {
   if (!value) return null;
-  const [at, id, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
+  const [at, id, rank, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
   if (!at || !id || rest.length || Number.isNaN(Date.parse(at)) || id.length > 64 || !isStorableText(id) || !isStorableText(at)) return null;
-  return { at, id };
+  if (rank !== undefined && !/^[0-3]$/.test(rank)) return null;
+  return rank === undefined ? { at, id } : { at, id, rank: Number(rank) };
 }
+
+/** Hot 0, warm 1, cold 2, unmarked 3: the order of 'Hottest first'. */
+const TEMPERATURE_RANKS: Record<LeadTemperature, number> = { hot: 0, warm: 1, cold: 2 };
+const UNMARKED_RANK = 3;
+const temperatureRank = sql<number>`case ${sql.ref("temperature")} when 'hot' then 0 when 'warm' then 1 when 'cold' then 2 else 3 end`;
 
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
 function containsPattern(text: string): string {
@@ -105,26 +112,37 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
 }
 
 /**
- * Newest activity first, or for the unanswered view the longest waiting first (first seen, oldest first); ties
- * broken by id so every lead appears exactly once across pages.
+ * Newest activity first, or for the unanswered view the longest waiting first (first seen, oldest first); sorted
+ * hottest first, each temperature in that order. Ties broken by id so every lead appears exactly once across pages.
  */
-function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number, view: LeadFilters["view"]) {
-  const [column, direction] = orderOf(view);
+function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number, order: LeadOrder) {
+  const [column, direction] = orderOf(order.view);
+  const hottestFirst = order.sort === "temperature";
   if (cursor) {
     // A row-value comparison, which both databases answer from the (project_id, column, id) indexes.
-    query = query.where((eb) => eb(eb.refTuple(column, "id"), direction === "desc" ? "<" : ">", eb.tuple(cursor.at, cursor.id)));
+    const within = (eb: ExpressionBuilder<Database, "leads">) => eb(eb.refTuple(column, "id"), direction === "desc" ? "<" : ">", eb.tuple(cursor.at, cursor.id));
+    query = hottestFirst
+      ? query.where((eb) => {
+          const rank = cursor.rank ?? UNMARKED_RANK;
+          return eb.or([eb(temperatureRank, ">", rank), eb.and([eb(temperatureRank, "=", rank), within(eb)])]);
+        })
+      : query.where(within);
   }
+  if (hottestFirst) query = query.orderBy(temperatureRank);
   return query.orderBy(column, direction).orderBy("id", direction).limit(limit);
 }
+
+type LeadOrder = Pick<LeadFilters, "view" | "sort">;
 
 /** The column a view orders by, and which way. */
 function orderOf(view: LeadFilters["view"]) {
   return view === "unanswered" ? (["first_seen_at", "asc"] as const) : (["last_activity_at", "desc"] as const);
 }
 
-/** Where the next page starts: the last row's value of the column the view orders by. */
-function cursorAfter(row: LeadRow, view: LeadFilters["view"]): Cursor {
-  return { at: row[orderOf(view)[0]], id: row.id };
+/** Where the next page starts: the last row's value of the column the view orders by (and its rank, sorted by it). */
+function cursorAfter(row: LeadRow, order: LeadOrder): Cursor {
+  const cursor: Cursor = { at: row[orderOf(order.view)[0]], id: row.id };
+  return order.sort === "temperature" ? { ...cursor, rank: row.temperature ? TEMPERATURE_RANKS[row.temperature] : UNMARKED_RANK } : cursor;
 }
 
 /** What each lead did, from their contact, its intros and its signals, newest first. */
@@ -240,7 +258,7 @@ export async function openLeadInbox(
 ): Promise<LeadInbox> {
   const project = await assertOwner(db, ownerId, projectId);
   const pageSize = options.pageSize ?? LEADS_PAGE_SIZE;
-  const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1, filters.view).execute()) as LeadRow[];
+  const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1, filters).execute()) as LeadRow[];
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
   const previousVisitAt = await recordInboxVisit(db, ownerId, project.id, options.now ?? new Date());
@@ -261,7 +279,7 @@ export async function openLeadInbox(
   return {
     project: { id: project.id, title: project.title, slug: project.slug },
     leads,
-    nextCursor: rows.length > pageSize && last ? encodeLeadCursor(cursorAfter(last, filters.view)) : null,
+    nextCursor: rows.length > pageSize && last ? encodeLeadCursor(cursorAfter(last, filters)) : null,
     total,
     newSinceLastVisit: newSinceLastVisit ?? total,
     unanswered,
@@ -384,11 +402,11 @@ export async function* iterateLeads(db: Kysely<Database>, projectId: string, fil
   let cursor: Cursor | null = null;
   const codeNames = await readCodeNames(db, projectId);
   for (;;) {
-    const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE, filters.view).execute()) as LeadRow[];
+    const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE, filters).execute()) as LeadRow[];
     if (rows.length === 0) return;
     yield await toLeadViews(db, projectId, rows, codeNames);
     const last = rows[rows.length - 1]!;
-    cursor = cursorAfter(last, filters.view);
+    cursor = cursorAfter(last, filters);
     if (rows.length < EXPORT_PAGE_SIZE) return;
   }
 }

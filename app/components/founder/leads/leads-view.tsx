@@ -174,7 +174,7 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       {filters.view ? <input type="hidden" name="view" value={filters.view} /> : null}
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
         <div className="col-span-2 sm:col-span-4 lg:col-span-1">
           <label htmlFor="lead-search" className={labelClass}>
             Search
@@ -233,11 +233,20 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
             ))}
           </select>
         </div>
-        <div className="col-span-2 flex gap-2 sm:col-span-4 lg:col-span-1">
+        <div className="col-span-2 sm:col-span-1">
+          <label htmlFor="lead-sort" className={labelClass}>
+            Order
+          </label>
+          <select id="lead-sort" name="sort" defaultValue={filters.sort ?? ""} className={selectClass}>
+            <option value="">{filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}</option>
+            <option value="temperature">Hottest first</option>
+          </select>
+        </div>
+        <div className="col-span-2 flex gap-2 sm:col-span-3 sm:items-end lg:col-span-1">
           <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
             Filter
           </button>
-          <Link to={`${action}${leadFilterQuery({ view: filters.view })}`} className={`${secondaryButtonClass} flex-1 lg:flex-none`}>
+          <Link to={`${action}${leadFilterQuery({ view: filters.view, sort: filters.sort })}`} className={`${secondaryButtonClass} flex-1 lg:flex-none`}>
             Clear
           </Link>
         </div>
