@@ -30,6 +30,7 @@ import { leadSource } from "./migrations/0028-lead-source.server";
 import { leadFirstResponse } from "./migrations/0029-lead-first-response.server";
 import { leadTemperature } from "./migrations/0030-lead-temperature.server";
 import { webhookEndpointHealth } from "./migrations/0031-webhook-endpoint-health.server";
+import { qualifyingQuestion } from "./migrations/0032-qualifying-question.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   "0029-lead-first-response": leadFirstResponse,
   "0030-lead-temperature": leadTemperature,
   "0031-webhook-endpoint-health": webhookEndpointHealth,
+  "0032-qualifying-question": qualifyingQuestion,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

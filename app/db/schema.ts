@@ -82,6 +82,11 @@ export interface ProjectsTable {
   content_version: Generated<number>;
   /** The last number given to an entry on this project's wall (see `recognition_entries.wall_seq`). */
   wall_seq: Generated<number>;
+  /** The qualifying question asked with intros and signals (issue 28 item 4); null: none. */
+  question_prompt: Generated<string | null>;
+  /** Its answers to choose from; empty for free text. */
+  question_options: Generated<string[]>;
+  question_required: Generated<boolean>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 }
@@ -143,6 +148,8 @@ export interface IntrosTable {
   user_id: string | null;
   source: Generated<string>;
   created_at: Generated<Timestamp>;
+  /** The answer to the project's qualifying question, if it asked one (issue 28 item 4). */
+  answer: Generated<string | null>;
 }
 
 /** A contact merged into another by migration 0012: unsubscribe links mailed with its id still work. */
@@ -178,6 +185,8 @@ export interface SignalsTable {
   user_id: string | null;
   /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
   source: Generated<string>;
+  /** The answer to the project's qualifying question, if it asked one (issue 28 item 4). */
+  answer: Generated<string | null>;
   created_at: Generated<Timestamp>;
   /** The wall entry this signal put up, if any (migration "repeat-signals"). */
   wall_entry_id: Generated<number | null>;
@@ -398,6 +407,9 @@ export interface LeadsTable {
   first_response_at: Timestamp | null;
   /** The founder's hot, warm or cold, null until chosen (issue 28 item 5). */
   temperature: "hot" | "warm" | "cold" | null;
+  /** Their latest answer to the project's qualifying question, and that question as it was asked (issue 28 item 4). */
+  question: Generated<string | null>;
+  answer: Generated<string | null>;
 }
 
 export interface LeadInboxViewsTable {
@@ -563,6 +575,7 @@ export interface Database {
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
 export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "email_verified",
+  "question_required",
   "subscribed",
   "is_public",
   "message_public",
@@ -574,6 +587,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "metrics",
+  "question_options",
   "problem_points",
   "solution_points",
   "role_tags",

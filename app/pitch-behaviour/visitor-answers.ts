@@ -9,6 +9,7 @@ import {
   type VisitorActionResult,
   type VisitorIntent,
 } from "~/modules/contacts/visitor-form-rules";
+import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { showToast } from "./toasts";
 
 /** What a refused form shows: each field's message under it, and the form's message above the fields. */
@@ -20,10 +21,21 @@ export type ShownErrors = { fieldErrors: Record<string, string>; formError: stri
  * be sent; otherwise the messages, and focus is on the first field with one.
  */
 export function refuseBeforeSending(intent: VisitorIntent, form: HTMLFormElement): ShownErrors | null {
-  const check = checkVisitorForm(intent, readVisitorFormValues(form));
+  const check = checkVisitorForm(intent, readVisitorFormValues(form), questionOfForm(form));
   if (check.ok) return null;
   focusFirstError(intent, form, check.fieldErrors);
   return { fieldErrors: check.fieldErrors, formError: check.formError };
+}
+
+/** The project's qualifying question, as the form carries it on its answer field; null when it asks none. */
+function questionOfForm(form: HTMLFormElement): QualifyingQuestion | null {
+  const carrier = form.querySelector<HTMLElement>("[data-qualifying-question]");
+  if (!carrier?.dataset.qualifyingQuestion) return null;
+  try {
+    return JSON.parse(carrier.dataset.qualifyingQuestion) as QualifyingQuestion;
+  } catch {
+    return null;
+  }
 }
 
 /** Focus on the first field with a message, in the order the fields appear (after a refusal here or by the server). */

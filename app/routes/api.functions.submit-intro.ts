@@ -4,12 +4,16 @@ import { answerVisitorJson } from "~/modules/visitor-forms/visitor-submission.se
 
 import type { Route } from "./+types/api.functions.submit-intro";
 
-/** SPEC.md section 7: {projectId, contact{name,email,linkedinUrl}, note, roleTags}; field rules live in introSchema. */
+/**
+ * SPEC.md section 7: {projectId, contact{name,email,linkedinUrl}, note, roleTags}, and `answer` to the project's
+ * qualifying question when it asks one (issue 28 item 4); field rules live in introSchema.
+ */
 const bodySchema = z.object({
   projectId: z.string("Project not found"),
   contact: z.object({ name: z.optional(z.unknown()), email: z.optional(z.unknown()), linkedinUrl: z.optional(z.unknown()) }),
   note: z.optional(z.unknown()),
   roleTags: z.optional(z.unknown()),
+  answer: z.optional(z.unknown()),
   website: z.optional(z.string()),
 });
 
@@ -20,6 +24,7 @@ export function action({ request, context }: Route.ActionArgs) {
     linkedinUrl: body.contact.linkedinUrl ?? undefined,
     note: body.note,
     roleTags: body.roleTags ?? [],
+    answer: body.answer,
   }));
 }
 

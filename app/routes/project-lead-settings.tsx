@@ -7,6 +7,8 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
 import { saveLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
 import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
+import { qualifyingQuestionSchema, readQuestionForm, type QualifyingQuestionInput } from "~/modules/leads/qualifying-question";
+import { saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { webhookEndpointSchema, type WebhookEndpointInput } from "~/modules/webhooks/webhook-form";
 import { addWebhookEndpoint, deleteWebhookEndpoint, resumeWebhookEndpoint, sendWebhookTestEvent, type WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
@@ -16,7 +18,7 @@ import { createMailTransport } from "~/modules/mail/transport.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-settings";
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Alerts & webhooks: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Lead settings: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
@@ -25,11 +27,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   return { ...settings, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
-export type LeadSettingsIntent = "alerts" | "test-mail" | "add-webhook" | "delete-webhook" | "test-webhook" | "resume-webhook";
+export type LeadSettingsIntent = "question" | "alerts" | "test-mail" | "add-webhook" | "delete-webhook" | "test-webhook" | "resume-webhook";
 type LeadSettingsExtra = { secret?: string; testMail?: TestMailResult; testWebhook?: WebhookTestOutcome };
 export type LeadSettingsResult = FormResult<LeadSettingsIntent, LeadSettingsExtra>;
 
-const SETTINGS_INTENTS = ["alerts", "test-mail", "add-webhook", "delete-webhook", "test-webhook", "resume-webhook"] as const;
+const SETTINGS_INTENTS = ["question", "alerts", "test-mail", "add-webhook", "delete-webhook", "test-webhook", "resume-webhook"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config, webhooks } = context.services;
@@ -40,6 +42,15 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     logger: context.logger,
     intent: intentOf(form, SETTINGS_INTENTS),
     intents: {
+      question: {
+        schema: qualifyingQuestionSchema,
+        read: readQuestionForm,
+        failureMessage: "Failed to save the question",
+        run: async (input: QualifyingQuestionInput) => {
+          await saveQualifyingQuestion(database.db, user.id, params.id, input);
+          return { message: input ? "Question saved: your pitch page asks it now" : "Question removed" };
+        },
+      },
       alerts: {
         schema: leadAlertSettingsSchema,
         failureMessage: "Failed to save alert settings",

@@ -245,3 +245,87 @@ describe.each([
     }
   });
 });
+
+describe("one qualifying question", () => {
+  it("the founder asks it from a phone; visitors answer it with the module and without JavaScript; the inbox shows and filters it", { timeout: 120_000 }, async () => {
+    const email = uniqueEmail("question");
+    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const project = insertProject(e2e.app.dataDir, {
+      ownerId,
+      title: "Harbor Question",
+      oneLiner: "Solar cold rooms for clinics",
+      tiers: [{ label: "Angel", min: 5000, max: 25000 }],
+      qrCodes: [{ label: "Booth", eventTag: "Demo Day" }],
+    });
+    const [boothId] = project.qrCodeIds as [string];
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    try {
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads/settings`);
+      await waitForHydration(page);
+      const card = page.locator("form").filter({ has: page.getByRole("button", { name: "Save question" }) });
+      await card.getByLabel("Question").fill("What stage do you invest in?");
+      await card.getByLabel("Choose one").check();
+      // One answer to choose from is no choice: refused in place, nothing saved.
+      await card.getByLabel("Answer 1", { exact: true }).fill("Pre-seed");
+      await card.getByRole("button", { name: "Save question" }).click();
+      await card.getByText("Give at least 2 answers to choose from, or choose free text").waitFor();
+      expect(e2e.db.prepare("select question_prompt from projects where id = ?").get(project.id)).toEqual({ question_prompt: null });
+      await card.getByLabel("Answer 2", { exact: true }).fill("Seed");
+      await card.getByLabel("Answer 3", { exact: true }).fill("Series A");
+      await card.getByLabel("Required").check();
+      await card.getByRole("button", { name: "Save question" }).click();
+      await waitForToast(page, "Question saved: your pitch page asks it now");
+
+      // With the page's module: refused before sending until answered, then sent with the answer.
+      await visitorActs(boothId, project.slug, async (visitor) => {
+        await readThePage(visitor, e2e.app.dataDir);
+        const intro = await openPitchDialog(visitor, "Request Intro");
+        await field(intro, "Name").fill("Ana Kovač");
+        await field(intro, "Email").fill("ana.kovac@example.com");
+        await field(intro, "Note").fill("I back cold-chain teams at seed");
+        await intro.getByRole("button", { name: "Request Intro" }).click();
+        await intro.getByText("Please answer the question").first().waitFor();
+        await intro.getByRole("group", { name: "What stage do you invest in?" }).getByLabel("Seed", { exact: true }).check();
+        await intro.getByRole("button", { name: "Request Intro" }).click();
+        await intro.getByText("Intro request sent!").waitFor();
+      });
+      // Without JavaScript: the server refuses a missing answer and keeps what was typed, then records the answer.
+      const noScript = await newVisitor(e2e.browser, { viewport: PHONE, javaScriptEnabled: false });
+      try {
+        await noScript.page.goto(`${e2e.app.url}/pitch/${project.slug}?dialog=signal`);
+        await readThePage(noScript.page, e2e.app.dataDir);
+        const signalDialog = () => noScript.page.locator('[role="dialog"]').filter({ has: noScript.page.getByRole("heading", { name: "Signal Interest", exact: true }) });
+        await signalDialog().locator("label", { hasText: "Angel" }).first().click();
+        await field(signalDialog(), "Name").fill("Omar Haddad");
+        await field(signalDialog(), "Email").fill("omar.haddad@example.com");
+        await signalDialog().getByRole("button", { name: "Signal Interest" }).click();
+        await noScript.page.waitForLoadState();
+        await signalDialog().getByRole("alert").filter({ hasText: "Please answer the question" }).first().waitFor();
+        expect(await field(signalDialog(), "Name").inputValue()).toBe("Omar Haddad");
+        await signalDialog().getByLabel("Series A", { exact: true }).check();
+        await signalDialog().locator("label", { hasText: "Angel" }).first().click();
+        await signalDialog().getByRole("button", { name: "Signal Interest" }).click();
+        await noScript.page.waitForLoadState();
+        await expect.poll(() => e2e.db.prepare("select answer from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ answer: "Series A" });
+      } finally {
+        await noScript.context.close();
+      }
+
+      // The inbox: each answer on its lead, and the answers as a filter.
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+      await waitForHydration(page);
+      const leads = page.getByRole("list", { name: "Leads, newest activity first" }).locator(":scope > li");
+      await expect.poll(() => leads.count()).toBe(2);
+      const ana = leads.filter({ has: page.getByRole("heading", { name: /Ana Kovač/ }) });
+      expect(await ana.locator("[data-qualifying-answer]").innerText()).toBe("What stage do you invest in?\nSeed");
+      await page.getByLabel("Answer", { exact: true }).selectOption("Series A");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -9,8 +9,8 @@ import {
   UNKNOWN_STATUS_MESSAGE,
   UNKNOWN_TEMPERATURE_MESSAGE,
   type LeadFilters,
-  type LeadTemperature,
 } from "~/modules/leads/lead-forms";
+import type { LeadTemperature } from "~/modules/formats/lead-triage";
 import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
@@ -19,6 +19,10 @@ import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
+import { QUESTION_MESSAGES } from "~/modules/leads/qualifying-answer";
+import { qualifyingQuestionSchema } from "~/modules/leads/qualifying-question";
+import { getQualifyingQuestion, saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
+import { addWebhookEndpoint, type WebhookPayload } from "~/modules/webhooks/webhooks.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
@@ -36,7 +40,7 @@ function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unkno
 
 type Db = TestDatabase["db"];
 
-function intro(db: Db, projectId: string, fields: { name: string; email: string; note?: string; roleTags?: string[]; linkedinUrl?: string }) {
+function intro(db: Db, projectId: string, fields: { name: string; email: string; note?: string; roleTags?: string[]; linkedinUrl?: string; answer?: string }) {
   return submitIntro(db, testMailLinks, projectId, parse(introSchema, { note: "Let's talk", ...fields }), anonymous);
 }
 
@@ -45,7 +49,7 @@ function subscribe(db: Db, projectId: string, fields: { name: string; email: str
 }
 
 /** A signal from a visitor who came through `qrCodeId` (their page load is recorded first, as the door does). */
-async function signal(db: Db, projectId: string, tierId: string, fields: { name: string; email: string; message?: string }, qrCodeId: string | null = null) {
+async function signal(db: Db, projectId: string, tierId: string, fields: { name: string; email: string; message?: string; answer?: string }, qrCodeId: string | null = null) {
   const viewerFingerprint = `viewer-${fields.email}`;
   if (qrCodeId) await recordScans(db, [{ projectId, qrCodeId, viewerFingerprint }]);
   const visitor = qrCodeId ? { userId: null, identity: { viewerFingerprint, addressHash: null } } : anonymous;
@@ -370,8 +374,8 @@ describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
     const [header, ...rows] = parseCsv(text.slice(1));
     expect(header!.slice(0, 7)).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
     const columns = ["Status", "Temperature", "Founder note", "First response at", "Minutes to first response"];
-    expect(header!.slice(-5)).toEqual(columns);
-    const byName = Object.fromEntries(rows.map((row) => [row[0], row.slice(-5)]));
+    expect(header!.slice(12, 17)).toEqual(columns);
+    const byName = Object.fromEntries(rows.map((row) => [row[0], row.slice(12, 17)]));
     // The note is the founder's own, neutralised like every other cell a spreadsheet would run.
     expect(byName).toEqual({
       Ana: ["Meeting", "Hot", "'=Coffee, Thursday", at(18).toISOString(), "18"],
@@ -463,5 +467,92 @@ describeEachDialect("hot, warm or cold (issue 28 item 5)", (getDb) => {
     await expect(setLeadTemperature(db, other.ownerId, project.id, input("cold"))).rejects.toMatchObject({ code: "not_found" });
     expect((await openLeadInbox(db, other.ownerId, other.id, ANY)).leads[0]!.temperature).toBeNull();
     expect((await leadsOf({ q: "ada@" }))[0]!.temperature).toBeNull();
+  });
+});
+
+describeEachDialect("one qualifying question (issue 28 item 4)", (getDb) => {
+  const question = (input: Record<string, unknown>) => validate(qualifyingQuestionSchema, input);
+
+  it("checks the founder's question: text or two to six different answers, each bounded; empty removes it", () => {
+    expect(question({ prompt: "", kind: "choice", options: [] })).toEqual({ ok: true, data: null });
+    expect(question({ prompt: " What do you invest in? ", kind: "text" })).toEqual({ ok: true, data: { prompt: "What do you invest in?", options: [], required: false } });
+    expect(question({ prompt: "Stage?", kind: "choice", options: ["Seed", "", "Series A", ""], required: "on" })).toEqual({
+      ok: true,
+      data: { prompt: "Stage?", options: ["Seed", "Series A"], required: true },
+    });
+    expect(question({ prompt: "x".repeat(201), kind: "text" })).toMatchObject({ ok: false, fieldErrors: { prompt: QUESTION_MESSAGES.promptTooLong } });
+    expect(question({ prompt: "Stage?", kind: "choice", options: ["Seed", ""] })).toMatchObject({ ok: false, fieldErrors: { options: QUESTION_MESSAGES.tooFewOptions } });
+    expect(question({ prompt: "Stage?", kind: "choice", options: ["Seed", "seed"] })).toMatchObject({ ok: false, fieldErrors: { options: QUESTION_MESSAGES.duplicateOption } });
+    expect(question({ prompt: "Stage?", kind: "choice", options: ["1", "2", "3", "4", "5", "6", "7"] })).toMatchObject({
+      ok: false,
+      fieldErrors: { options: QUESTION_MESSAGES.tooManyOptions },
+    });
+    expect(question({ prompt: "Stage?", kind: "choice", options: ["Seed", "y".repeat(61)] })).toMatchObject({ ok: false, fieldErrors: { "options.1": QUESTION_MESSAGES.optionTooLong } });
+    expect(question({ prompt: "Stage?", kind: "poll" })).toMatchObject({ ok: false, fieldErrors: { kind: QUESTION_MESSAGES.unknownKind } });
+  });
+
+  it("asks intro and signal senders, refuses a missing or unoffered answer without writing anything, and keeps the answer with the lead", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const intruder = await createUser(db);
+    const stage = { prompt: "What stage do you invest in?", options: ["Pre-seed", "Seed", "Series A"], required: true };
+    await expect(saveQualifyingQuestion(db, intruder, project.id, stage)).rejects.toMatchObject({ code: "not_found" });
+    await saveQualifyingQuestion(db, project.ownerId, project.id, stage);
+    expect(await getQualifyingQuestion(db, project.ownerId, project.id)).toEqual(stage);
+    await addWebhookEndpoint(db, project.ownerId, project.id, { url: "http://127.0.0.1:9/hook" }, { allowPrivateTargets: true });
+
+    await expect(intro(db, project.id, { name: "Ada", email: "ada@example.com" })).rejects.toMatchObject({
+      code: "invalid_input",
+      fieldErrors: { answer: QUESTION_MESSAGES.answerRequired },
+    });
+    await expect(intro(db, project.id, { name: "Ada", email: "ada@example.com", answer: "Growth" })).rejects.toMatchObject({
+      fieldErrors: { answer: QUESTION_MESSAGES.unknownOption },
+    });
+    expect(await db.selectFrom("leads").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+    expect(await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com", answer: "Seed" });
+    await tick();
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo", email: "bo@example.com", answer: "Series A" });
+    await tick();
+    // A subscription asks nothing and leaves Ada's answer standing.
+    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
+
+    const leadsOf = async (filters: Partial<LeadFilters> = {}) => (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters })).leads;
+    expect(Object.fromEntries((await leadsOf()).map((lead) => [lead.name, lead.answer]))).toEqual({
+      Ada: { question: stage.prompt, answer: "Seed" },
+      Bo: { question: stage.prompt, answer: "Series A" },
+    });
+    expect((await leadsOf({ answer: "Seed" })).map((lead) => lead.name)).toEqual(["Ada"]);
+    expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).question).toEqual(stage);
+
+    // The CSV's last column, the vCard's note and the webhook payload carry it.
+    const csv = await exportContactsCsv(db, project.ownerId, project.id);
+    let text = "";
+    for await (const chunk of csv.body) text += String(chunk);
+    const [header, ...rows] = parseCsv(text.slice(1));
+    expect(header!.at(-1)).toBe("Qualifying answer");
+    expect(Object.fromEntries(rows.map((row) => [row[0], row.at(-1)]))).toEqual({ Ada: "Seed", Bo: "Series A" });
+    const vcards = await exportLeadVCards(db, project.ownerId, project.id, ANY);
+    let cards = "";
+    for await (const chunk of vcards.body) cards += String(chunk);
+    expect(cards.replace(/\r\n /g, "")).toContain("What stage do you invest in? Seed");
+    const payloads = await db.selectFrom("webhook_deliveries").select("payload").where("project_id", "=", project.id).execute();
+    const answers = payloads.map((row) => JSON.parse(row.payload) as WebhookPayload).map((payload) => [payload.type, payload.action.kind === "subscription" ? null : payload.action.answer]);
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        ["lead.intro", { question: stage.prompt, answer: "Seed" }],
+        ["lead.signal", { question: stage.prompt, answer: "Series A" }],
+        ["lead.subscription", null],
+      ]),
+    );
+
+    // Optional free text, then no question at all: nothing is refused, and an answer to nothing is not kept.
+    await saveQualifyingQuestion(db, project.ownerId, project.id, { prompt: "Who should we meet?", options: [], required: false });
+    await intro(db, project.id, { name: "Cy", email: "cy@example.com" });
+    await saveQualifyingQuestion(db, project.ownerId, project.id, null);
+    await intro(db, project.id, { name: "Di", email: "di@example.com", answer: "Seed" });
+    expect((await leadsOf({ q: "cy@" }))[0]!.answer).toBeNull();
+    expect((await leadsOf({ q: "di@" }))[0]!.answer).toBeNull();
   });
 });

@@ -106,7 +106,7 @@ describeEachDialect("webhooks", (getDb) => {
       lead: { id: lead.id, name: "Ada" },
       action: { kind: "intro", roleTags: ["Angel"], note: tricky },
     });
-    expect(payloads[2]!.action).toEqual({ kind: "signal", tier: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: '}{"injected": true', public: false, messagePublic: false });
+    expect(payloads[2]!.action).toEqual({ kind: "signal", tier: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: '}{"injected": true', public: false, messagePublic: false, answer: null });
     expect(new Set(payloads.map((payload) => payload.id)).size).toBe(3);
     expect(mine[0]!.headers["x-pitchqr-signature"]).toBe(signWebhook(secret, Number(mine[0]!.headers["x-pitchqr-timestamp"]), mine[0]!.body));
 

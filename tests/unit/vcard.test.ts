@@ -27,12 +27,29 @@ describe("vCard text", () => {
 
   it("cannot be broken by what a visitor typed", () => {
     const card = buildVCard(
-      { name: "Eve\r\nEND:VCARD\r\nBEGIN:VCARD\r\nFN:Mallory", email: "eve@example.com", linkedinUrl: null, event: { kind: "unknown", name: "Not attributed" }, activity: [], note: null },
+      { name: "Eve\r\nEND:VCARD\r\nBEGIN:VCARD\r\nFN:Mallory", email: "eve@example.com", linkedinUrl: null, event: { kind: "unknown", name: "Not attributed" }, activity: [], note: null, answer: null },
       "Harbor",
     );
     expect(card.match(/^BEGIN:VCARD$/gm)).toHaveLength(1);
     expect(card.match(/^END:VCARD\r?$/gm)).toHaveLength(1);
     expect(card).toContain("FN:Eve\\nEND:VCARD\\nBEGIN:VCARD\\nFN:Mallory");
+  });
+
+  it("carries the answer to the project's question, as asked, in the note, and an answer cannot break the card either", () => {
+    const card = buildVCard(
+      {
+        name: "Ana Kovač",
+        email: "ana@example.com",
+        linkedinUrl: null,
+        event: { kind: "unknown", name: "Not attributed" },
+        activity: [],
+        note: null,
+        answer: { question: "What stage are you investing in?", answer: "Seed\nEND:VCARD" },
+      },
+      "Harbor",
+    );
+    expect(card.match(/^END:VCARD\r?$/gm)).toHaveLength(1);
+    expect(card.replace(/\r\n /g, "")).toContain("\\n\\nWhat stage are you investing in? Seed\\nEND:VCARD");
   });
 
   it("names files after the person, keeping letters of any script", () => {

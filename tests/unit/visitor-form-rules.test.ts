@@ -64,3 +64,27 @@ describe("checkVisitorForm", () => {
     expect(checkVisitorForm(intent, values)).toEqual(serverMessages(intent, values));
   });
 });
+
+describe("the qualifying question in the browser's check (issue 28 item 4)", () => {
+  const intro = { name: "Ana", email: "ana@example.com", note: "Hello", roleTags: [] };
+  const stage = { prompt: "What stage?", options: ["Seed", "Series A"], required: true };
+
+  it("refuses a required answer left out and an answer not offered, last in the form's order", () => {
+    expect(checkVisitorForm("intro", intro, stage)).toEqual({ ok: false, fieldErrors: { answer: "Please answer the question" }, formError: "Please answer the question" });
+    expect(checkVisitorForm("signal", { tierId: "t", name: "Ana", email: "ana@example.com", answer: "Growth" }, stage)).toMatchObject({
+      ok: false,
+      fieldErrors: { answer: "Choose one of the answers" },
+    });
+    expect(checkVisitorForm("intro", { ...intro, name: "", answer: "" }, stage)).toMatchObject({ formError: "Please fill in all required fields" });
+    expect(checkVisitorForm("intro", { ...intro, answer: " Seed " }, stage)).toEqual({ ok: true });
+  });
+
+  it("takes an optional free-text answer or none, and bounds it as the server's schema does", () => {
+    const free = { prompt: "Who should we meet?", options: [], required: false };
+    expect(checkVisitorForm("intro", intro, free)).toEqual({ ok: true });
+    const long = { ...intro, answer: "x".repeat(501) };
+    expect(checkVisitorForm("intro", long, free)).toMatchObject({ fieldErrors: { answer: "Answer must be less than 500 characters" } });
+    expect(validate(introSchema, long)).toMatchObject({ ok: false, fieldErrors: { answer: "Answer must be less than 500 characters" } });
+    expect(checkVisitorForm("intro", long, null)).toMatchObject({ fieldErrors: { answer: "Answer must be less than 500 characters" } });
+  });
+});

@@ -23,13 +23,13 @@ export function DialogTemplates({ page, closeTo }: { page: PitchPage; closeTo: T
     { hidden: true },
     <>
       <template data-pitch-dialog="intro">
-        <IntroDialog open projectTitle={title} closeTo={closeTo} onClose={ignore} actionData={undefined} />
+        <IntroDialog open projectTitle={title} question={page.question} closeTo={closeTo} onClose={ignore} actionData={undefined} />
       </template>
       <template data-pitch-dialog="subscribe">
         <SubscribeDialog open projectTitle={title} closeTo={closeTo} onClose={ignore} actionData={undefined} />
       </template>
       <template data-pitch-dialog="signal">
-        <SignalDialog open projectTitle={title} tiers={page.tiers} closeTo={closeTo} onClose={ignore} actionData={undefined} />
+        <SignalDialog open projectTitle={title} tiers={page.tiers} question={page.question} closeTo={closeTo} onClose={ignore} actionData={undefined} />
       </template>
       <template data-pitch-dialog="phone">
         <PhoneDialog open closeTo={closeTo} onClose={ignore} forScript />

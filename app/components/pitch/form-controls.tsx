@@ -1,4 +1,5 @@
-import { TextField } from "~/components/ui/form-fields";
+import { TextAreaField, TextField } from "~/components/ui/form-fields";
+import { ANSWER_FIELD, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { visitorEmail, visitorName } from "~/modules/contacts/visitor-fields";
 import { HONEYPOT_FIELD } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
@@ -45,5 +46,73 @@ export function NameAndEmailFields({ id, form, autoFocus }: { id: string; form: 
         error={form.fieldError("email")}
       />
     </>
+  );
+}
+
+/**
+ * The project's qualifying question (issue 28 item 4) on the intro and signal forms: free text, or one answer of up
+ * to six. The question travels on the field (`data-qualifying-question`) so the check before sending, shared by both
+ * pitch clients, reads it from the form itself.
+ */
+export function QualifyingQuestionField({ id, question, form }: { id: string; question: QualifyingQuestion; form: ContactForm }) {
+  const error = form.fieldError(ANSWER_FIELD);
+  const errorId = `${id}-answer-error`;
+  const described = JSON.stringify(question);
+  if (!question.options.length) {
+    return (
+      <div data-qualifying-question={described}>
+        <TextAreaField
+          id={`${id}-answer`}
+          name={ANSWER_FIELD}
+          label={question.prompt}
+          required={question.required}
+          optional={!question.required}
+          rows={2}
+          maxLength={QUESTION_LIMITS.answer}
+          defaultValue={form.submitted(ANSWER_FIELD)}
+          error={error}
+        />
+      </div>
+    );
+  }
+  const submitted = form.submitted(ANSWER_FIELD);
+  return (
+    <fieldset data-qualifying-question={described} aria-describedby={error ? errorId : undefined}>
+      <legend className="text-sm font-medium text-slate-800">
+        {question.prompt}
+        {question.required ? (
+          <span aria-hidden className="ml-0.5 text-red-600">
+            *
+          </span>
+        ) : (
+          <span className="font-normal text-slate-500"> (optional)</span>
+        )}
+      </legend>
+      <div className="mt-2 grid gap-2 sm:grid-cols-2">
+        {question.options.map((option) => (
+          <label
+            key={option}
+            className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-slate-200 bg-white px-3.5 py-2.5 text-sm font-medium text-slate-800 hover:border-slate-300 has-checked:border-brand-600 has-checked:bg-brand-50/60 has-checked:ring-1 has-checked:ring-brand-600"
+          >
+            <input
+              type="radio"
+              name={ANSWER_FIELD}
+              value={option}
+              required={question.required}
+              defaultChecked={submitted === option}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
+              className="size-4 shrink-0 accent-brand-600"
+            />
+            {option}
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p id={errorId} className="mt-1 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

@@ -12,18 +12,20 @@ import { introSchema } from "~/modules/contacts/intro-form";
 import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
-import { Honeypot, NameAndEmailFields } from "./form-controls";
+import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
 import { introMailto, introSubject } from "./intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";
 
 export type IntroFormProps = {
   projectTitle: string;
+  question: QualifyingQuestion | null;
   closeTo: To;
   onClose: () => void;
   actionData: VisitorActionResult | undefined;
 };
 
-export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroFormProps) {
+export function IntroForm({ projectTitle, question, closeTo, onClose, actionData }: IntroFormProps) {
   const id = useId();
   const [searchParams] = useSearchParams();
   const rootData = useRouteLoaderData<typeof rootLoader>("root");
@@ -120,6 +122,7 @@ export function IntroForm({ projectTitle, closeTo, onClose, actionData }: IntroF
           </p>
         ) : null}
       </fieldset>
+      {question ? <QualifyingQuestionField id={id} question={question} form={form} /> : null}
       <SubmitButton busy={form.busy} label="Request Intro" busyLabel="Submitting..." />
     </form.fetcher.Form>
   );

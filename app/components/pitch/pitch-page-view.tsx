@@ -64,12 +64,20 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
       </main>
       <LegalFooter />
 
-      <IntroDialog open={dialogs.open === "intro"} projectTitle={project.title} closeTo={dialogs.closeTo} onClose={dialogs.close} actionData={actionData} />
+      <IntroDialog
+        open={dialogs.open === "intro"}
+        projectTitle={project.title}
+        question={page.question}
+        closeTo={dialogs.closeTo}
+        onClose={dialogs.close}
+        actionData={actionData}
+      />
       <SubscribeDialog open={dialogs.open === "subscribe"} projectTitle={project.title} closeTo={dialogs.closeTo} onClose={dialogs.close} actionData={actionData} />
       <SignalDialog
         open={dialogs.open === "signal"}
         projectTitle={project.title}
         tiers={page.tiers}
+        question={page.question}
         closeTo={dialogs.closeTo}
         onClose={dialogs.close}
         actionData={actionData}

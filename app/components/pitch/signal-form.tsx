@@ -7,7 +7,8 @@ import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
-import { Honeypot, NameAndEmailFields } from "./form-controls";
+import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
 import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
 import { useVisitorForm } from "./use-visitor-form";
 
@@ -19,9 +20,9 @@ export const SIGNAL_NOTICE = "This is a non-binding signal of interest. No payme
 export const SHOW_NAME_DISCLOSURE =
   "Ticked, the public wall shows your name and the tier you chose. Your e-mail always stays private, and so does your message unless you also tick the box below.";
 
-export type SignalFormProps = { tiers: PublicTier[]; actionData: VisitorActionResult | undefined; onSuccess: () => void };
+export type SignalFormProps = { tiers: PublicTier[]; question: QualifyingQuestion | null; actionData: VisitorActionResult | undefined; onSuccess: () => void };
 
-export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
+export function SignalForm({ tiers, question, actionData, onSuccess }: SignalFormProps) {
   const id = useId();
   const [messageLength, setMessageLength] = useState(0);
   // The message is only ever shown with the name: without it, the second choice is off (the server agrees).
@@ -145,6 +146,7 @@ export function SignalForm({ tiers, actionData, onSuccess }: SignalFormProps) {
           error={form.fieldError("showMessage")}
         />
       </div>
+      {question ? <QualifyingQuestionField id={id} question={question} form={form} /> : null}
       <SubmitButton busy={form.busy} label="Signal Interest" busyLabel="Submitting..." disabled={tiers.length === 0} />
     </form.fetcher.Form>
   );

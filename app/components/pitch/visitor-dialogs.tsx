@@ -2,6 +2,7 @@ import { BellRing, Handshake, TrendingUp } from "lucide-react";
 import { useState } from "react";
 import type { To } from "react-router";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
+import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { Dialog } from "~/components/ui/dialog";
 import { FormSuspense, LazyIntroForm, LazySignalForm, LazySubscribeForm } from "./lazy-forms";
@@ -15,7 +16,7 @@ type DialogProps = {
 };
 
 /** The dialogs' bodies mount only while open: closing resets a form (SPEC.md section 4). */
-export function IntroDialog({ open, projectTitle, closeTo, onClose, actionData }: DialogProps) {
+export function IntroDialog({ open, projectTitle, question, closeTo, onClose, actionData }: DialogProps & { question: QualifyingQuestion | null }) {
   return (
     <Dialog
       open={open}
@@ -26,7 +27,7 @@ export function IntroDialog({ open, projectTitle, closeTo, onClose, actionData }
       onClose={onClose}
     >
       <FormSuspense>
-        <LazyIntroForm projectTitle={projectTitle} closeTo={closeTo} onClose={onClose} actionData={actionData} />
+        <LazyIntroForm projectTitle={projectTitle} question={question} closeTo={closeTo} onClose={onClose} actionData={actionData} />
       </FormSuspense>
     </Dialog>
   );
@@ -49,7 +50,15 @@ export function SubscribeDialog({ open, projectTitle, closeTo, onClose, actionDa
   );
 }
 
-export function SignalDialog({ open, projectTitle, tiers, closeTo, onClose, actionData }: DialogProps & { tiers: PublicTier[] }) {
+export function SignalDialog({
+  open,
+  projectTitle,
+  tiers,
+  question,
+  closeTo,
+  onClose,
+  actionData,
+}: DialogProps & { tiers: PublicTier[]; question: QualifyingQuestion | null }) {
   // A new key after each success remounts the form: empty fields, 'Show my name' on again.
   const [formKey, setFormKey] = useState(0);
   return (
@@ -65,6 +74,7 @@ export function SignalDialog({ open, projectTitle, tiers, closeTo, onClose, acti
         <LazySignalForm
           key={formKey}
           tiers={tiers}
+          question={question}
           actionData={actionData}
           onSuccess={() => {
             setFormKey((key) => key + 1);

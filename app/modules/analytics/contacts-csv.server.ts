@@ -4,14 +4,15 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { formatAmountRange } from "~/modules/formats/amount";
-import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/leads/lead-forms";
+import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
 import { codeNamesOf } from "./source-names";
 import { nameSource, qrCodeIdOfSource } from "./sources.server";
 
 /**
  * SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11), then
- * the founder's own triage of the person's lead and how long they waited for an answer (issue 28 item 6).
+ * the founder's own triage of the person's lead and how long they waited for an answer (issue 28 item 6), then their
+ * latest answer to the project's qualifying question (item 4).
  */
 export const CSV_COLUMNS = [
   "Name",
@@ -31,6 +32,7 @@ export const CSV_COLUMNS = [
   "Founder note",
   "First response at",
   "Minutes to first response",
+  "Qualifying answer",
 ] as const;
 
 /** Spreadsheets (Excel above all) read a CSV without it in the system's legacy code page, mangling accents. */
@@ -76,7 +78,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
   const leadsOfContacts = async (emails: string[]) => {
     const leads = await db
       .selectFrom("leads")
-      .select(["email", "status", "temperature", "note", "first_seen_at", "first_response_at"])
+      .select(["email", "status", "temperature", "note", "first_seen_at", "first_response_at", "answer"])
       .where("project_id", "=", project.id)
       .where("email", "in", [...new Set(emails)])
       .execute();
@@ -122,6 +124,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
           lead?.note ?? "",
           lead?.first_response_at ?? "",
           lead?.first_response_at ? String(minutesBetween(lead.first_seen_at, lead.first_response_at)) : "",
+          lead?.answer ?? "",
         ].map(neutralizeFormula);
       });
       yield stringify(records, { record_delimiter: "windows" });

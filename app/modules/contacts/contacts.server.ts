@@ -11,6 +11,7 @@ import { introAlertMail, introConfirmationMail, welcomeMail } from "~/modules/ma
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./visitor-form-rules";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
+import { checkedAnswer } from "~/modules/leads/qualifying-question.server";
 import { countSourceAction, firstKnownSource, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 
 /** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
@@ -93,6 +94,7 @@ export async function submitIntro(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
+  const answer = await checkedAnswer(db, project.id, input.answer);
   const blurb = buildIntroBlurb(input, project.title);
   const now = (visitor.sent?.at ?? new Date()).toISOString();
   const { email } = input;
@@ -116,6 +118,7 @@ export async function submitIntro(
         user_id: visitor.userId,
         source,
         created_at: now,
+        answer: answer?.answer ?? null,
       })
       .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
@@ -124,7 +127,7 @@ export async function submitIntro(
       project,
       email: input.email,
       name: input.name,
-      action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note },
+      action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note, answer },
       source,
       eventSource: await leadEventOf(trx, project.id, source),
       at: now,

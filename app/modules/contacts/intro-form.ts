@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import { optionalHttpUrl, requiredText } from "~/modules/forms/fields";
+import { answerField } from "~/modules/leads/qualifying-question";
 import { visitorEmail, visitorName } from "./visitor-fields";
 import { LIMITS, MESSAGES, ROLE_TAGS } from "./visitor-form-rules";
 
@@ -10,6 +11,8 @@ export const introSchema = z.object({
   linkedinUrl: optionalHttpUrl(MESSAGES.linkedinUrl, LIMITS.url),
   note: requiredText(LIMITS.note, MESSAGES.noteTooLong),
   roleTags: z._default(z.array(z.enum(ROLE_TAGS, MESSAGES.unknownRoleTag)).check(z.maxLength(ROLE_TAGS.length, MESSAGES.tooManyRoleTags)), []),
+  /** The answer to the project's qualifying question, checked against it by the server (issue 28 item 4). */
+  answer: answerField,
 });
 
 export type IntroInput = z.infer<typeof introSchema>;

@@ -2,6 +2,7 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { isHttpUrl, REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
+import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 
 /**
  * The limits and messages of the pitch page's three forms (SPEC.md sections 4, 5, 8 and 9): the one source
@@ -85,9 +86,9 @@ export const FAILURE_MESSAGES: Record<VisitorIntent, string> = {
 
 /** The order the fields appear in each form: the first message shown is the first field's. */
 export const FIELD_ORDER = {
-  intro: ["name", "email", "linkedinUrl", "note", "roleTags"],
+  intro: ["name", "email", "linkedinUrl", "note", "roleTags", "answer"],
   subscribe: ["name", "email", "consent"],
-  signal: ["tierId", "name", "email", "message", "showName", "showMessage"],
+  signal: ["tierId", "name", "email", "message", "showName", "showMessage", "answer"],
 } as const;
 
 export type FormCheck = { ok: true } | { ok: false; fieldErrors: Record<string, string>; formError: string };
@@ -112,9 +113,10 @@ const isChecked = (value: string | string[] | undefined) => value === "on" || va
 
 /**
  * A form as the browser read it (text fields as strings, `roleTags` as a list), checked with the rules the
- * server's schema applies: the first message per field, and the first field's as the form's message.
+ * server's schema applies: the first message per field, and the first field's as the form's message. With the
+ * project's qualifying question, the answer is checked against it as the server checks it (issue 28 item 4).
  */
-export function checkVisitorForm(intent: VisitorIntent, values: Values): FormCheck {
+export function checkVisitorForm(intent: VisitorIntent, values: Values, question: QualifyingQuestion | null = null): FormCheck {
   const unstorable = unstorableTextPaths(values);
   if (unstorable.length) {
     const fieldErrors: Record<string, string> = {};
@@ -136,6 +138,10 @@ export function checkVisitorForm(intent: VisitorIntent, values: Values): FormChe
   } else {
     errors.tierId = requiredText(values.tierId, LIMITS.tierId, MESSAGES.tierNotFound);
     errors.message = text(values.message).length > LIMITS.message ? MESSAGES.messageTooLong : null;
+  }
+  if (intent !== "subscribe") {
+    const answer = text(values.answer);
+    errors.answer = answer.length > QUESTION_LIMITS.answer ? QUESTION_MESSAGES.answerTooLong : answerProblem(question, answer || null);
   }
   const fieldErrors: Record<string, string> = {};
   for (const field of FIELD_ORDER[intent]) {

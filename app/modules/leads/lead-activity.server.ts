@@ -27,6 +27,7 @@ const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signa
  */
 export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadActivity): Promise<string> {
   const column = ACTION_COLUMN[activity.action.kind];
+  const answer = activity.action.kind === "subscription" ? null : activity.action.answer;
   const row = await trx
     .insertInto("leads")
     .values({
@@ -40,6 +41,8 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
       source: activity.source,
       note: null,
       triaged_at: null,
+      question: answer?.question ?? null,
+      answer: answer?.answer ?? null,
     })
     .onConflict((oc) =>
       oc.columns(["project_id", "email"]).doUpdateSet((eb) => ({
@@ -47,6 +50,8 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
         last_activity_at: eb.ref("excluded.last_activity_at"),
         [column]: true,
         source: firstKnownSource("leads", activity.source),
+        // Their latest answer; an action without one (a subscription) leaves the last one standing.
+        ...(answer ? { question: eb.ref("excluded.question"), answer: eb.ref("excluded.answer") } : {}),
       })),
     )
     .returning("id")

@@ -1,11 +1,8 @@
 import { z } from "zod/mini";
-import type { LeadStatus } from "~/db/schema";
+import { LEAD_STATUSES, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { optionalText } from "~/modules/forms/fields";
 import { isStorableText } from "~/modules/forms/storable-text";
 
-/** The founder's triage (issue 12), in the order a lead moves through them. */
-export const LEAD_STATUSES = ["new", "contacted", "meeting", "passed"] as const satisfies readonly LeadStatus[];
-export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = { new: "New", contacted: "Contacted", meeting: "Meeting", passed: "Passed" };
 
 export const LEAD_ACTIONS = ["intro", "subscription", "signal"] as const;
 export type LeadAction = (typeof LEAD_ACTIONS)[number];
@@ -27,10 +24,6 @@ export const leadTriageSchema = z.object({
 });
 export type LeadTriageInput = z.infer<typeof leadTriageSchema>;
 
-/** How warm a lead is, the founder's one-tap call (issue 28 item 5); `none` clears it. */
-export const LEAD_TEMPERATURES = ["hot", "warm", "cold"] as const;
-export type LeadTemperature = (typeof LEAD_TEMPERATURES)[number];
-export const LEAD_TEMPERATURE_LABELS: Record<LeadTemperature, string> = { hot: "Hot", warm: "Warm", cold: "Cold" };
 export const UNKNOWN_TEMPERATURE_MESSAGE = "Choose hot, warm or cold";
 
 /** One tap on a lead's Hot, Warm or Cold (the one already chosen sends `none`), run by the browser and the server. */
@@ -77,6 +70,8 @@ export const leadFilterSchema = z.object({
   view: z.optional(optionalChoice(LEAD_VIEWS)),
   /** `temperature`: hottest first, each temperature in the view's own order. */
   sort: z.optional(optionalChoice(LEAD_SORTS)),
+  /** Only those who gave this answer to the project's qualifying question (a choice question's answers). */
+  answer: z.optional(optionalQueryText(60)),
   /** One lead, as a founder alert links to it (`?lead={id}`): the inbox shows that lead alone. */
   lead: z.optional(optionalQueryText(64)),
 });
@@ -90,7 +85,7 @@ export function readLeadFilters(search: URLSearchParams): LeadFilters {
 /** The query string for a set of filters (without empty ones), for links and the vCards download. */
 export function leadFilterQuery(filters: Partial<LeadFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ["lead", "view", "sort", "action", "event", "status", "temperature", "q", "after"] as const) {
+  for (const key of ["lead", "view", "sort", "action", "event", "status", "temperature", "answer", "q", "after"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

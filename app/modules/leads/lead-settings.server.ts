@@ -3,10 +3,15 @@ import type { Database } from "~/db/schema";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
 import { getLeadAlertSettings } from "./lead-alerts.server";
+import { readQualifyingQuestion } from "./qualifying-question.server";
 
-/** The owner's follow-up settings for one project: alert e-mails and webhooks with their latest deliveries. */
+/** The owner's follow-up settings for one project: the qualifying question, alert e-mails, webhooks with their latest deliveries. */
 export async function loadLeadSettings(db: Kysely<Database>, ownerId: string, projectId: string) {
   const project = await assertOwner(db, ownerId, projectId);
-  const [alerts, webhooks] = await Promise.all([getLeadAlertSettings(db, ownerId, project.id), listWebhookEndpoints(db, ownerId, project.id)]);
-  return { project: { id: project.id, title: project.title, slug: project.slug }, alerts, webhooks };
+  const [alerts, webhooks, question] = await Promise.all([
+    getLeadAlertSettings(db, ownerId, project.id),
+    listWebhookEndpoints(db, ownerId, project.id),
+    readQualifyingQuestion(db, project.id),
+  ]);
+  return { project: { id: project.id, title: project.title, slug: project.slug }, alerts, webhooks, question };
 }

@@ -6,8 +6,11 @@ import { isStorableText } from "~/modules/forms/storable-text";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { DIRECT, nameSource, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT, NOT_ATTRIBUTED, type SourceName } from "~/modules/analytics/source-names";
-import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadTemperature, type LeadTemperatureInput, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadTemperatureInput, type LeadFilters, type LeadTriageInput } from "./lead-forms";
+import type { LeadTemperature } from "~/modules/formats/lead-triage";
 import { isRecordId } from "~/modules/http/id-shape";
+import type { QualifyingAnswer, QualifyingQuestion } from "./qualifying-answer";
+import { readQualifyingQuestion } from "./qualifying-question.server";
 
 export const LEADS_PAGE_SIZE = 25;
 
@@ -43,6 +46,8 @@ export type LeadView = {
   /** The founder's first response (a status change), null while they wait (issue 28's response clock). */
   firstResponseAt: string | null;
   temperature: LeadTemperature | null;
+  /** Their latest answer to the project's qualifying question, with the question as asked (issue 28 item 4). */
+  answer: QualifyingAnswer | null;
   /** What they did, newest first. */
   activity: LeadActivityItem[];
 };
@@ -61,6 +66,8 @@ type LeadRow = {
   note: string | null;
   first_response_at: string | null;
   temperature: LeadTemperature | null;
+  question: string | null;
+  answer: string | null;
 };
 
 /** The last row of a page: its order column's value, its id, and, when sorted hottest first, its temperature's rank. */
@@ -92,7 +99,7 @@ function containsPattern(text: string): string {
 function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">) {
   let query = db
     .selectFrom("leads")
-    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at", "temperature"])
+    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at", "temperature", "question", "answer"])
     .where("project_id", "=", projectId);
   if (filters.action === "intro") query = query.where("did_intro", "=", true);
   if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
@@ -100,6 +107,7 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
   if (filters.lead) query = isRecordId(filters.lead) ? query.where("id", "=", filters.lead) : query.where(sql<SqlBool>`1 = 0`);
   if (filters.status) query = query.where("status", "=", filters.status);
   if (filters.temperature) query = query.where("temperature", "=", filters.temperature);
+  if (filters.answer) query = query.where("answer", "=", filters.answer);
   if (filters.view === "unanswered") query = query.where("first_response_at", "is", null);
   if (filters.event) query = query.where("source", "=", filters.event);
   if (filters.q) {
@@ -220,6 +228,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
       note: row.note,
       firstResponseAt: row.first_response_at,
       temperature: row.temperature,
+      answer: row.question !== null && row.answer !== null ? { question: row.question, answer: row.answer } : null,
       activity: items,
     };
   });
@@ -242,6 +251,8 @@ export type LeadInbox = {
   previousVisitAt: string | null;
   /** Forms held for the owner's review (decision 50): not leads until accepted. */
   heldForReview: number;
+  /** The project's qualifying question as it stands: a choice question's answers are the answer filter's choices. */
+  question: QualifyingQuestion | null;
 };
 
 /**
@@ -269,12 +280,13 @@ export async function openLeadInbox(
     return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
   };
   const codeNames = await readCodeNames(db, project.id);
-  const [leads, total, newSinceLastVisit, unanswered, heldForReview] = await Promise.all([
+  const [leads, total, newSinceLastVisit, unanswered, heldForReview, question] = await Promise.all([
     toLeadViews(db, project.id, page, codeNames),
     countLeads({}),
     previousVisitAt ? countLeads({ since: previousVisitAt }) : null,
     countLeads({ waiting: true }),
     countHeldSubmissions(db, project.id),
+    readQualifyingQuestion(db, project.id),
   ]);
   return {
     project: { id: project.id, title: project.title, slug: project.slug },
@@ -286,6 +298,7 @@ export async function openLeadInbox(
     events: [...[...codeNames].map(([id, name]) => ({ source: scanSource(id), name })), { source: DIRECT, name: DIRECT_EVENT }, { source: UNKNOWN, name: NOT_ATTRIBUTED }],
     previousVisitAt,
     heldForReview,
+    question,
   };
 }
 

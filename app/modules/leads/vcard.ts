@@ -1,6 +1,7 @@
 import { formatAmountRange } from "~/modules/formats/amount";
 import type { LeadActivityItem } from "./leads.server";
 import type { SourceName } from "~/modules/analytics/source-names";
+import type { QualifyingAnswer } from "./qualifying-answer";
 
 export type VCardLead = {
   name: string;
@@ -10,6 +11,8 @@ export type VCardLead = {
   activity: LeadActivityItem[];
   /** The founder's own note: the vCard goes to the founder's address book, never to anyone else. */
   note: string | null;
+  /** Their latest answer to the project's qualifying question. */
+  answer: QualifyingAnswer | null;
 };
 
 /**
@@ -85,6 +88,7 @@ export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">
 export function buildVCard(lead: VCardLead, projectTitle: string): string {
   const { family, given } = splitName(lead.name);
   let note = describeLeadActivity(lead, projectTitle);
+  if (lead.answer) note += `\n\n${lead.answer.question} ${lead.answer.answer}`;
   if (lead.note) note += `\n\nMy note: ${lead.note}`;
   const lines = [
     "BEGIN:VCARD",

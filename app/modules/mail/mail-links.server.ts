@@ -15,7 +15,7 @@ export type MailLinks = {
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
   leadsUrl(projectId: string): string;
-  /** The project's Alerts & webhooks screen. */
+  /** The project's Lead settings screen (question, alerts, webhooks). */
   leadSettingsUrl(projectId: string): string;
   /** One lead in the project's inbox (`?lead=`), where founder alerts send the founder. */
   leadUrl(projectId: string, leadId: string): string;

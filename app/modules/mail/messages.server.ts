@@ -472,7 +472,7 @@ export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail
           ]
         : []),
     ],
-    footer: [{ kind: "p", text: `You receive one summary a day because you chose it for ${input.projectTitle} on ${PRODUCT_NAME}. Change it under Leads, Alerts & webhooks.` }],
+    footer: [{ kind: "p", text: `You receive one summary a day because you chose it for ${input.projectTitle} on ${PRODUCT_NAME}. Change it under Leads, Lead settings.` }],
   });
   return { kind: "lead-alert-summary", to: input.to, subject: `Daily summary for ${input.projectTitle}: ${counts}`, text, html };
 }
@@ -491,7 +491,7 @@ export function webhookPausedMail(input: WebhookPausedInput): OutgoingMail {
       { kind: "quote", text: input.url },
       { kind: "p", text: `The last attempt: ${input.lastError}.` },
       { kind: "p", text: "New intros, subscriptions and signals are kept for it. Once your endpoint answers again, resume it to send them; 'Send a test event' shows what it answers." },
-      { kind: "link", label: "Open Alerts & webhooks", url: input.settingsUrl },
+      { kind: "link", label: "Open Lead settings", url: input.settingsUrl },
     ],
     footer: [{ kind: "p", text: `You received this because you own ${input.projectTitle} on ${PRODUCT_NAME}. We send it once per pause.` }],
   });

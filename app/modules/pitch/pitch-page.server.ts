@@ -2,6 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database, Metric } from "~/db/schema";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { findViewableProjectBySlug } from "~/modules/projects/projects.server";
+import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import { questionOf } from "~/modules/leads/qualifying-question.server";
 import { readWall, type PublicWallEntry } from "~/modules/recognition/wall.server";
 
 export type PublicTier = { id: string; rangeLabel: string; rangeMin: number; rangeMax: number | null; perks: string[] };
@@ -24,6 +26,8 @@ export type PitchPage = {
     lastShippedAt: string | null;
   };
   tiers: PublicTier[];
+  /** The founder's qualifying question, asked on the intro and signal forms (issue 28 item 4); null: none. */
+  question: QualifyingQuestion | null;
   wall: { entries: PublicWallEntry[]; hiddenSupporters: number };
   stats: { signals: number };
   contentVersion: number;
@@ -64,6 +68,7 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
       rangeMax: tier.range_max === null ? null : Number(tier.range_max),
       perks: tier.perks,
     })),
+    question: questionOf(project),
     wall,
     stats: { signals: Number(signals.count) },
     contentVersion: project.content_version,

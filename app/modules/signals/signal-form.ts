@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { visitorEmail, visitorName } from "~/modules/contacts/visitor-fields";
 import { LIMITS, MESSAGES } from "~/modules/contacts/visitor-form-rules";
 import { checkbox, optionalText, requiredText } from "~/modules/forms/fields";
+import { answerField } from "~/modules/leads/qualifying-question";
 
 /** The signal of interest form (SPEC.md section 9). */
 export const signalSchema = z.object({
@@ -12,6 +13,8 @@ export const signalSchema = z.object({
   showName: checkbox,
   /** The message goes to the founders only, unless this is ticked too (and the name is shown). */
   showMessage: checkbox,
+  /** The answer to the project's qualifying question, checked against it by the server (issue 28 item 4). */
+  answer: answerField,
 });
 
 export type SignalInput = z.infer<typeof signalSchema>;

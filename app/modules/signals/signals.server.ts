@@ -14,6 +14,7 @@ import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { addWallEntry, type NewWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
+import { checkedAnswer } from "~/modules/leads/qualifying-question.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT } from "~/modules/analytics/source-names";
 import { isRecordId } from "~/modules/http/id-shape";
@@ -54,6 +55,7 @@ export async function recordSignal(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
+  const answer = await checkedAnswer(db, project.id, input.answer);
   const messagePublic = input.showName && input.showMessage && input.message !== null;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SIGNAL_RECORDED_MESSAGE });
@@ -106,7 +108,7 @@ export async function recordSignal(
       const entry = await updateWallForRepeat(trx, wallEntry(earlier.wall_entry_id === null ? null : Number(earlier.wall_entry_id)), input.showName);
       await trx
         .updateTable("signals")
-        .set({ message: input.message, is_public: input.showName, message_public: messagePublic, wall_entry_id: entry?.id ?? null })
+        .set({ message: input.message, is_public: input.showName, message_public: messagePublic, wall_entry_id: entry?.id ?? null, answer: answer?.answer ?? null })
         .where("id", "=", earlier.id)
         .execute();
       await bumpContentVersion(trx, project.id);
@@ -132,6 +134,7 @@ export async function recordSignal(
         user_id: visitor.userId,
         source,
         created_at: now,
+        answer: answer?.answer ?? null,
       })
       .execute();
 
@@ -149,6 +152,7 @@ export async function recordSignal(
         message: input.message,
         public: input.showName,
         messagePublic,
+        answer,
       },
       source,
       eventSource: leadEvent,

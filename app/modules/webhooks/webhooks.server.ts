@@ -6,6 +6,7 @@ import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { MAX_WEBHOOKS_PER_PROJECT, WEBHOOK_NOT_FOUND_MESSAGE, type WebhookEndpointInput } from "./webhook-form";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 import { isRecordId } from "~/modules/http/id-shape";
+import type { QualifyingAnswer } from "~/modules/leads/qualifying-answer";
 
 export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal";
 
@@ -13,10 +14,11 @@ export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 export type WebhookTestPayload = { id: string; type: typeof WEBHOOK_TEST_EVENT; createdAt: string; project: WebhookPayload["project"]; test: true };
 
+/** `answer`: the person's answer to the project's qualifying question with the question asked, null when none. */
 export type WebhookAction =
-  | { kind: "intro"; roleTags: string[]; linkedinUrl: string | null; note: string }
+  | { kind: "intro"; roleTags: string[]; linkedinUrl: string | null; note: string; answer: QualifyingAnswer | null }
   | { kind: "subscription" }
-  | { kind: "signal"; tier: string; rangeMin: number; rangeMax: number | null; message: string | null; public: boolean; messagePublic: boolean };
+  | { kind: "signal"; tier: string; rangeMin: number; rangeMax: number | null; message: string | null; public: boolean; messagePublic: boolean; answer: QualifyingAnswer | null };
 
 /** The JSON a receiver gets: what happened, on which project, by whom, through which event. */
 export type WebhookPayload = {

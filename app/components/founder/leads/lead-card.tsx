@@ -10,7 +10,8 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
-import { LEAD_ACTION_LABELS, LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES, leadTriageSchema } from "~/modules/leads/lead-forms";
+import { LEAD_ACTION_LABELS, leadTriageSchema } from "~/modules/leads/lead-forms";
+import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
@@ -104,6 +105,13 @@ export function LeadCard({
       </p>
 
       <TemperatureButtons projectId={projectId} lead={lead} />
+
+      {lead.answer ? (
+        <p className="mt-3 rounded-lg bg-brand-50/60 px-3 py-2 text-sm text-slate-800 ring-1 ring-brand-100" data-qualifying-answer>
+          <span className="block text-xs font-medium text-slate-500">{lead.answer.question}</span>
+          <span className="font-semibold break-words">{lead.answer.answer}</span>
+        </p>
+      ) : null}
 
       <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
         {lead.activity.map((item, index) => (

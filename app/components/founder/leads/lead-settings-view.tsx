@@ -1,13 +1,16 @@
-import { ArrowLeft, BellRing, Check, CirclePause, Copy, KeyRound, LoaderCircle, Play, Send, Trash2, Webhook } from "lucide-react";
+import { ArrowLeft, BellRing, Check, CirclePause, Copy, KeyRound, ListChecks, LoaderCircle, Play, Send, Trash2, Webhook } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
+import { QUESTION_KINDS, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import { qualifyingQuestionSchema, readQuestionForm } from "~/modules/leads/qualifying-question";
 import { PageHeader } from "~/components/ui/page-header";
 import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { useSchemaForm, type FieldProps } from "~/components/ui/use-schema-form";
 import type { AlertMode } from "~/db/schema";
 import type { FormResult } from "~/modules/forms/form-result";
@@ -26,14 +29,15 @@ export type LeadSettingsViewProps = {
   project: { id: string; title: string; slug: string };
   alerts: LeadAlertSettings;
   webhooks: WebhookEndpointView[];
+  question: QualifyingQuestion | null;
   now: string;
   actionData?: SettingsResult | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost). */
   mailWarning?: SetupWarning | null;
 };
 
-/** Issue 12: how the founder hears about new leads (alert e-mails) and where else they go (webhooks). */
-export function LeadSettingsView({ project, alerts, webhooks, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
+/** Issue 12: what the founder asks (issue 28's question), how they hear about new leads (alert e-mails) and where else they go (webhooks). */
+export function LeadSettingsView({ project, alerts, webhooks, question, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
   return (
@@ -48,11 +52,12 @@ export function LeadSettingsView({ project, alerts, webhooks, now, actionData, m
             Back to Leads
           </Link>
         }
-        title="Alerts & webhooks"
+        title="Lead settings"
         subtitle={project.title}
       />
       <div className="space-y-5">
         <SetupWarningBanner warning={mailWarning} />
+        <QuestionCard action={action} question={question} documentResult={actionData?.intent === "question" ? actionData : undefined} />
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
         <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} />
         <WebhooksCard
@@ -137,6 +142,125 @@ function TestMailCard({ action, documentResult }: { action: string; documentResu
           <FormAlert message={result.formError} />
         ) : null}
       </div>
+    </SectionCard>
+  );
+}
+
+/**
+ * Issue 28 item 4: one question for everyone who requests an intro or signals interest, free text or one of up to
+ * six answers, optional or required. Clearing the text removes it.
+ */
+function QuestionCard({ action, question, documentResult }: { action: string; question: QualifyingQuestion | null; documentResult?: SettingsResult | undefined }) {
+  const fetcher = useFetcher<SettingsResult>();
+  const busy = fetcher.state !== "idle";
+  const [kind, setKind] = useState<(typeof QUESTION_KINDS)[number]>(question?.options.length ? "choice" : "text");
+  const hydrated = useHydrated();
+  const { form, field, formError } = useSchemaForm(qualifyingQuestionSchema, {
+    id: "question",
+    lastResult: fetcher.data ?? documentResult,
+    busy,
+    read: readQuestionForm,
+    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
+  });
+  const prompt = field("prompt");
+  const kindField = field("kind");
+  const optionsError = field("options").error;
+  return (
+    <SectionCard
+      id="question-title"
+      title="Your question"
+      icon={ListChecks}
+      description="Ask everyone who requests an intro or signals interest one thing you want to know first. Their answer shows on the lead."
+    >
+      <fetcher.Form method="post" action={action} {...form} className="space-y-5">
+        <input type="hidden" name="intent" value="question" />
+        <div>
+          <label htmlFor={prompt.id} className={labelClass}>
+            Question <span className="font-normal text-slate-500">(empty: none)</span>
+          </label>
+          <input
+            id={prompt.id}
+            name={prompt.name}
+            maxLength={prompt.maxLength}
+            data-error-slot={prompt["data-error-slot"]}
+            defaultValue={question?.prompt ?? ""}
+            placeholder="What stage do you invest in?"
+            aria-invalid={prompt.error ? true : undefined}
+            aria-describedby={describedBy(prompt.error && `${prompt.id}-error`)}
+            className={inputClass}
+          />
+          <FieldError id={`${prompt.id}-error`} message={prompt.error} />
+        </div>
+        <fieldset id={kindField.id}>
+          <legend className={labelClass}>Answers</legend>
+          <div className="mt-2 grid grid-cols-2 gap-2">
+            {QUESTION_KINDS.map((value) => (
+              <label
+                key={value}
+                className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 py-2.5 text-sm font-medium text-slate-800 has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:text-brand-700"
+              >
+                <input
+                  type="radio"
+                  name={kindField.name}
+                  value={value}
+                  checked={kind === value}
+                  onChange={() => setKind(value)}
+                  data-error-slot={kindField["data-error-slot"]}
+                  className="accent-brand-600"
+                />
+                {value === "text" ? "Free text" : "Choose one"}
+              </label>
+            ))}
+          </div>
+          <FieldError id={`${kindField.id}-error`} message={kindField.error} />
+        </fieldset>
+        {/* Without JavaScript the answers stay on screen, used only for 'Choose one'. */}
+        {kind === "choice" || !hydrated ? (
+          <fieldset id={field("options").id} aria-describedby={describedBy(optionsError && `${field("options").id}-error`)}>
+            <legend className={labelClass}>
+              Answers to choose from <span className="font-normal text-slate-500">(2 to {QUESTION_LIMITS.options})</span>
+            </legend>
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {Array.from({ length: QUESTION_LIMITS.options }, (_, index) => {
+                const option = field(`options.${index}`);
+                return (
+                  <div key={index}>
+                    <input
+                      id={option.id}
+                      name="options"
+                      maxLength={option.maxLength}
+                      data-error-slot={option["data-error-slot"]}
+                      defaultValue={question?.options[index] ?? ""}
+                      aria-label={`Answer ${index + 1}`}
+                      placeholder={index < 2 ? ["Pre-seed", "Seed"][index] : undefined}
+                      aria-invalid={option.error ? true : undefined}
+                      aria-describedby={describedBy(option.error && `${option.id}-error`)}
+                      className={bareInputClass}
+                    />
+                    <FieldError id={`${option.id}-error`} message={option.error} />
+                  </div>
+                );
+              })}
+            </div>
+            <FieldError id={`${field("options").id}-error`} message={optionsError} />
+          </fieldset>
+        ) : null}
+        <CheckboxField
+          id="question-required"
+          name="required"
+          value="on"
+          defaultChecked={question?.required ?? false}
+          label="Required"
+          hint="Without an answer, the form is not sent. Keep it optional to lose no one."
+        />
+        <FormAlert message={formError} />
+        <div className="flex justify-end">
+          <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full sm:w-auto`}>
+            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
+            {busy ? "Saving..." : "Save question"}
+          </button>
+        </div>
+      </fetcher.Form>
     </SectionCard>
   );
 }

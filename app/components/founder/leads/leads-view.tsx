@@ -9,13 +9,10 @@ import {
   LEAD_SEARCH_MAX_LENGTH,
   LEAD_ACTION_LABELS,
   LEAD_ACTIONS,
-  LEAD_STATUS_LABELS,
-  LEAD_STATUSES,
-  LEAD_TEMPERATURE_LABELS,
-  LEAD_TEMPERATURES,
   leadFilterQuery,
   type LeadFilters,
 } from "~/modules/leads/lead-forms";
+import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import type { LeadInbox } from "~/modules/leads/leads.server";
 import { ProjectSectionTop } from "../project-section-nav";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
@@ -34,7 +31,7 @@ export type LeadsViewProps = {
 export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
-  const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.q || filters.lead);
+  const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.q || filters.lead);
   const waitingView = filters.view === "unanswered";
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
@@ -63,7 +60,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
         </a>
         <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
           <Settings2 aria-hidden className="size-4" />
-          Alerts &amp; webhooks
+          Lead settings
         </Link>
         {inbox.heldForReview ? (
           <Link to={`${base}/leads/held`} className={secondaryButtonClass}>
@@ -91,7 +88,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
       </nav>
 
       {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
-      <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} action={`${base}/leads`} />
+      <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} question={inbox.question} action={`${base}/leads`} />
 
       {filters.lead ? (
         <p role="status" className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
@@ -169,7 +166,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
   );
 }
 
-function FilterBar({ filters, events, action }: { filters: LeadFilters; events: LeadInbox["events"]; action: string }) {
+function FilterBar({ filters, events, question, action }: { filters: LeadFilters; events: LeadInbox["events"]; question: LeadInbox["question"]; action: string }) {
   const selectClass = `${inputClass} pr-8`;
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -233,6 +230,24 @@ function FilterBar({ filters, events, action }: { filters: LeadFilters; events: 
             ))}
           </select>
         </div>
+        {question?.options.length ? (
+          <div className="col-span-2 sm:col-span-1">
+            <label htmlFor="lead-answer" className={labelClass}>
+              Answer
+            </label>
+            <select id="lead-answer" name="answer" defaultValue={filters.answer ?? ""} aria-describedby="lead-answer-question" className={selectClass}>
+              <option value="">Any answer</option>
+              {question.options.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+            <span id="lead-answer-question" className="sr-only">
+              {question.prompt}
+            </span>
+          </div>
+        ) : null}
         <div className="col-span-2 sm:col-span-1">
           <label htmlFor="lead-sort" className={labelClass}>
             Order
