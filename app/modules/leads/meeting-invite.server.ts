@@ -1,4 +1,4 @@
-import { localParts } from "~/modules/time/zoned-slots";
+import { localParts, zoneOffsetMs } from "~/modules/time/zoned-slots";
 
 /**
  * A meeting invitation as an RFC 5545 calendar (`METHOD:REQUEST`), the way Gmail, Apple Mail and Outlook show one:
@@ -51,10 +51,8 @@ export function meetingInviteIcs(invite: MeetingInvite): string {
 }
 
 /** A zone's offset from UTC at `at`, in whole minutes (east positive). */
-export function zoneOffsetMinutes(at: Date, timeZone: string): number {
-  const wall = localParts(at, timeZone);
-  const wallMs = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return Math.round((wallMs - Math.floor(at.getTime() / 1000) * 1000) / MINUTE_MS);
+function zoneOffsetMinutes(at: Date, timeZone: string): number {
+  return Math.round(zoneOffsetMs(at, timeZone) / MINUTE_MS);
 }
 
 type Transition = { at: Date; from: number; to: number };
