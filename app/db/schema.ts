@@ -398,7 +398,7 @@ export interface LeadsTable {
   status: Generated<LeadStatus>;
   note: string | null;
   triaged_at: Timestamp | null;
-  /** The founder's first response (a status change), null while the lead waits: the response clock (issue 28). */
+  /** The founder's first response (a status change, a reply or a logged call), null while the lead waits: the response clock (issue 28). */
   first_response_at: Timestamp | null;
   /** The founder's hot, warm or cold, null until chosen (issue 28 item 5). */
   temperature: "hot" | "warm" | "cold" | null;

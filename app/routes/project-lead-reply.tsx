@@ -28,7 +28,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const { auth, database, mailLinks } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const composer = await orNotFound(() => openReplyComposer(database.db, mailLinks, user, params.id, params.leadId));
-  return { composer, founderEmail: user.email, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
+  return { composer, founderEmail: user.email, timeZoneSet: user.timeZoneSet, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
 /**

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { zonedInstant } from "~/modules/time/zoned-slots";
 import { PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
-import { visitorAction } from "../support/leads-e2e";
+import { founderPost, visitorAction } from "../support/leads-e2e";
 import { insertProject, withWritableDatabase } from "../support/pitch-e2e";
-import { signedInContext, uniqueEmail } from "../support/sign-up";
+import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectPageErrors, waitForHydration } from "./support";
@@ -39,7 +39,7 @@ function tomorrowIn(timeZone: string): { year: number; month: number; day: numbe
 }
 
 describe("replying from a lead on a phone", () => {
-  it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply in its history", { timeout: 120_000 }, async () => {
+  it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply and a logged call in its history; another founder gets 404", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("reply");
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
@@ -112,7 +112,21 @@ describe("replying from a lead on a phone", () => {
       expect(event.duration.toSeconds()).toBe(45 * 60);
       expect(event.organizer).toBe(`mailto:${email}`);
       expect(event.attendees.map((attendee) => attendee.getFirstValue())).toEqual([`mailto:${leadEmail}`]);
+
+      // A call logged from the card is a line of the history too.
+      await card.getByRole("button", { name: "Log a call" }).click();
+      await waitForToast(page, "Ada Lovelace: call logged");
+      await card.getByText("You called").waitFor();
       expect(errors).toEqual([]);
+
+      // Another founder neither sees the composer nor sends through it: 404, and nothing leaves.
+      const stranger = await signUpAndSignIn(e2e.app.url, uniqueEmail("stranger"));
+      const leadId = new URL(page.url()).searchParams.get("lead");
+      const replyPath = `/project/${project.id}/leads/${leadId}/reply`;
+      expect((await fetch(`${e2e.app.url}${replyPath}`, { headers: { cookie: stranger } })).status).toBe(404);
+      const post = await founderPost(e2e.app, stranger, replyPath, { subject: "Hijack", body: "Hello" });
+      expect(post.status).toBe(404);
+      expect(mailsTo(leadEmail).filter((received) => received.subject === "Hijack")).toEqual([]);
     } finally {
       await context.close();
     }

@@ -16,6 +16,8 @@ import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 type LeadReplyViewProps = {
   composer: Awaited<ReturnType<typeof openReplyComposer>>;
   founderEmail: string;
+  /** Whether the founder chose a zone (decision 53); until then meetings are proposed in UTC, and the form says so. */
+  timeZoneSet: boolean;
   now: string;
   mailWarning?: SetupWarning | null;
   actionData?: FormResult | undefined;
@@ -32,7 +34,7 @@ function founderToday(now: string, timeZone: string): string {
  * under the 10,000-character limit, an optional meeting on the founder's clock, one large Send, and 'Open in my mail
  * app' with the same text for founders who prefer their own mail program. A plain form: it works before JavaScript.
  */
-export function LeadReplyView({ composer, founderEmail, now, mailWarning = null, actionData }: LeadReplyViewProps) {
+export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, mailWarning = null, actionData }: LeadReplyViewProps) {
   const { project, lead, timeZone } = composer;
   const echoed = actionData && !actionData.ok ? actionData.values : undefined;
   const echo = (name: string) => (typeof echoed?.[name] === "string" ? (echoed[name] as string) : undefined);
@@ -100,7 +102,14 @@ export function LeadReplyView({ composer, founderEmail, now, mailWarning = null,
           </label>
           <fieldset className="hidden basis-full gap-3 peer-checked:grid sm:grid-cols-3">
             <legend className="mb-2 text-sm text-slate-600">
-              In your time zone, {timeZone}. The e-mail carries a calendar invitation.
+              {timeZoneSet ? (
+                <>In your time zone, {timeZone}. The e-mail carries a calendar invitation.</>
+              ) : (
+                <>
+                  In {timeZone}: you have not chosen your time zone yet (<Link to="/my-projects" className="font-medium text-brand-700 underline">My Projects</Link>). The
+                  e-mail carries a calendar invitation.
+                </>
+              )}
             </legend>
             <div>
               <label htmlFor={date.id} className={labelClass}>
