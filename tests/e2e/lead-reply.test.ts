@@ -39,7 +39,7 @@ function tomorrowIn(timeZone: string): { year: number; month: number; day: numbe
 }
 
 describe("replying from a lead on a phone", () => {
-  it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply and a logged call in its history; another founder gets 404", { timeout: 120_000 }, async () => {
+  it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply in its history; a logged call answers another; another founder gets 404", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("reply");
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
@@ -52,6 +52,7 @@ describe("replying from a lead on a phone", () => {
     });
     const leadEmail = uniqueEmail("ada");
     await visitorAction(e2e.app, project.slug, null, { intent: "intro", name: "Ada Lovelace", email: leadEmail, note: "Let's talk" });
+    await visitorAction(e2e.app, project.slug, null, { intent: "intro", name: "Bo Chen", email: uniqueEmail("bo"), note: "Call me" });
 
     const page = await context.newPage();
     const errors = collectPageErrors(page);
@@ -113,16 +114,23 @@ describe("replying from a lead on a phone", () => {
       expect(event.organizer).toBe(`mailto:${email}`);
       expect(event.attendees.map((attendee) => attendee.getFirstValue())).toEqual([`mailto:${leadEmail}`]);
 
-      // A call logged from the card is a line of the history too.
-      await card.getByRole("button", { name: "Log a call" }).click();
-      await waitForToast(page, "Ada Lovelace: call logged");
-      await card.getByText("You called").waitFor();
+      // A call logged from another lead's card is a line of its history and its answer; its status follows at once.
+      const adaId = new URL(page.url()).searchParams.get("lead");
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+      await waitForHydration(page);
+      const bo = page.getByRole("listitem", { name: "Bo Chen" });
+      await bo.getByText(/^Waiting /).waitFor();
+      await bo.getByRole("button", { name: "Log a call" }).click();
+      await waitForToast(page, "Bo Chen: call logged");
+      await bo.getByText("You called").waitFor();
+      await bo.getByText(/^Answered in /).waitFor();
+      await bo.locator("span").filter({ hasText: /^Contacted$/ }).waitFor();
+      expect(await bo.getByLabel("Status", { exact: true }).inputValue()).toBe("contacted");
       expect(errors).toEqual([]);
 
       // Another founder neither sees the composer nor sends through it: 404, and nothing leaves.
       const stranger = await signUpAndSignIn(e2e.app.url, uniqueEmail("stranger"));
-      const leadId = new URL(page.url()).searchParams.get("lead");
-      const replyPath = `/project/${project.id}/leads/${leadId}/reply`;
+      const replyPath = `/project/${project.id}/leads/${adaId}/reply`;
       expect((await fetch(`${e2e.app.url}${replyPath}`, { headers: { cookie: stranger } })).status).toBe(404);
       const post = await founderPost(e2e.app, stranger, replyPath, { subject: "Hijack", body: "Hello" });
       expect(post.status).toBe(404);

@@ -245,6 +245,9 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
             Status
           </label>
           <select
+            // A reply or a logged call moves the status on the server: the select follows it rather than posting the
+            // old status back with the next note.
+            key={lead.status}
             id={status.id}
             name={status.name}
             defaultValue={lead.status}
