@@ -187,6 +187,17 @@ describeEachDialect("replying from a lead", (getDb) => {
     expect(crossProject).toMatchObject({ code: "not_found", message: LEAD_NOT_FOUND_MESSAGE });
     const crossOwner = await sendLeadReply(db, testMailLinks, founder, other.project.id, other.lead.id, reply({}), NOW).catch((e: unknown) => e);
     expect(crossOwner).toMatchObject({ code: "not_found" });
+    // Ownership is checked before anything about the input is told.
+    const crossOwnerPast = await sendLeadReply(
+      db,
+      testMailLinks,
+      founder,
+      other.project.id,
+      other.lead.id,
+      reply({ proposeMeeting: "on", meetingDate: "2030-01-15", meetingTime: "09:59", meetingMinutes: "30" }),
+      NOW,
+    ).catch((e: unknown) => e);
+    expect(crossOwnerPast).toMatchObject({ code: "not_found" });
     const composer = await openReplyComposer(db, testMailLinks, founder, other.project.id, other.lead.id).catch((e: unknown) => e);
     expect(composer).toMatchObject({ code: "not_found" });
     const call = await logLeadCall(db, founder.id, project.id, { leadId: other.lead.id, note: null }).catch((e: unknown) => e);

@@ -108,8 +108,9 @@ function meetingOf(input: LeadReplyInput, timeZone: string, now: Date): { starts
 /**
  * Sends the founder's reply to a lead through the outbox (from MAIL_FROM, Reply-To the founder), with a calendar
  * invitation when a meeting is proposed, and in the same transaction records it in the lead's history, moves the
- * lead to Contacted (Meeting with an invitation) and starts nothing else: the first response is set if unset.
- * A lead of another project, or a project of another founder, is 'not found' and nothing is sent.
+ * lead to Contacted (Meeting with an invitation) and sets its first response if unset (decision 55). A lead of another
+ * project, or a project of another founder, is 'not found' (checked first), and a meeting not in the future is
+ * refused: nothing is sent or recorded.
  */
 export async function sendLeadReply(
   db: Kysely<Database>,
@@ -120,10 +121,10 @@ export async function sendLeadReply(
   input: LeadReplyInput,
   now = new Date(),
 ): Promise<{ followUpId: string; mailId: string; status: LeadStatus }> {
-  const meeting = meetingOf(input, founder.timeZone, now);
   return db.transaction().execute(async (trx) => {
     const project = await ownedProjectWithLinks(trx, founder.id, projectId);
     const lead = await ownedLead(trx, project.id, leadId);
+    const meeting = meetingOf(input, founder.timeZone, now);
     const followUpId = crypto.randomUUID();
     const meetingLine = meeting
       ? `Proposed meeting: ${formatFounderDateTime(meeting.startsAt.toISOString(), founder.timeZone)} (${founder.timeZone}), ${meeting.minutes} minutes. The invitation is attached.`
