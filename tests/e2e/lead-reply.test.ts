@@ -13,7 +13,7 @@ import { insertProject, withWritableDatabase } from "../support/pitch-e2e";
 import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, waitForHydration } from "./support";
+import { collectPageErrors, cookieHeader, waitForHydration } from "./support";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
@@ -127,6 +127,24 @@ describe("replying from a lead on a phone", () => {
       await bo.locator("span").filter({ hasText: /^Contacted$/ }).waitFor();
       expect(await bo.getByLabel("Status", { exact: true }).inputValue()).toBe("contacted");
       expect(errors).toEqual([]);
+
+      // The server holds the limits whatever the page does (a post without JavaScript, or a hand-made one).
+      const owner = await cookieHeader(context);
+      const boId = (e2e.db.prepare("select id from leads where project_id = ? and name = ?").get(project.id, "Bo Chen") as { id: string }).id;
+      const boReply = `/project/${project.id}/leads/${boId}/reply`;
+      const tooLong = await founderPost(e2e.app, owner, boReply, { subject: "Hi", body: "x".repeat(10_001) });
+      expect([tooLong.status, await tooLong.text()]).toEqual([400, expect.stringContaining("A reply must be at most 10,000 characters")]);
+      const past = await founderPost(e2e.app, owner, boReply, { subject: "Hi", body: "Hi", proposeMeeting: "on", meetingDate: "2020-01-01", meetingTime: "10:00", meetingMinutes: "30" });
+      expect([past.status, await past.text()]).toEqual([400, expect.stringContaining("The meeting must start in the future")]);
+      const marathon = await founderPost(e2e.app, owner, boReply, { subject: "Hi", body: "Hi", proposeMeeting: "on", meetingDate: tomorrow.text, meetingTime: "10:00", meetingMinutes: "481" });
+      expect([marathon.status, await marathon.text()]).toEqual([400, expect.stringContaining("A meeting lasts from 15 minutes to 8 hours")]);
+      const template = await founderPost(e2e.app, owner, `/project/${project.id}/leads/template`, { subject: "Hi {firstname}", body: "Hello" });
+      expect([template.status, await template.text()]).toEqual([400, expect.stringContaining("Unknown placeholder {firstname}")]);
+      // Without JavaScript a good reply is a post that goes back to the lead.
+      const plain = await founderPost(e2e.app, owner, boReply, { subject: "Plain post", body: "Hi Bo" });
+      expect([plain.status, plain.headers.get("location")]).toEqual([302, `/project/${project.id}/leads?lead=${boId}`]);
+      await expect.poll(() => smtp.received.filter((mail) => mail.subject === "Plain post").length, { timeout: 15_000 }).toBe(1);
+      expect(smtp.received.filter((mail) => mail.subject === "Hi")).toEqual([]);
 
       // Another founder neither sees the composer nor sends through it: 404, and nothing leaves.
       const stranger = await signUpAndSignIn(e2e.app.url, uniqueEmail("stranger"));
