@@ -31,6 +31,7 @@ import { leadFirstResponse } from "./migrations/0029-lead-first-response.server"
 import { leadTemperature } from "./migrations/0030-lead-temperature.server";
 import { webhookEndpointHealth } from "./migrations/0031-webhook-endpoint-health.server";
 import { qualifyingQuestion } from "./migrations/0032-qualifying-question.server";
+import { leadReplies } from "./migrations/0033-lead-replies.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   "0030-lead-temperature": leadTemperature,
   "0031-webhook-endpoint-health": webhookEndpointHealth,
   "0032-qualifying-question": qualifyingQuestion,
+  "0033-lead-replies": leadReplies,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

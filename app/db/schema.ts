@@ -341,6 +341,10 @@ export interface MailOutboxTable {
    */
   handed_over_at: Timestamp | null;
   last_error: string | null;
+  /** Where the recipient's answer goes (a founder's reply to a lead: the founder's address), or null. */
+  reply_to: string | null;
+  /** An RFC 5545 `METHOD:REQUEST` calendar the message carries as its invitation, or null. */
+  calendar_ics: string | null;
   created_at: Generated<Timestamp>;
   sent_at: Timestamp | null;
 }
@@ -403,13 +407,42 @@ export interface LeadsTable {
   status: Generated<LeadStatus>;
   note: string | null;
   triaged_at: Timestamp | null;
-  /** The founder's first response (a status change), null while the lead waits: the response clock (issue 28). */
+  /** The founder's first response (a status change, a reply or a logged call), null while the lead waits: the response clock (issue 28). */
   first_response_at: Timestamp | null;
   /** The founder's hot, warm or cold, null until chosen (issue 28 item 5). */
   temperature: "hot" | "warm" | "cold" | null;
   /** Their latest answer to the project's qualifying question, and that question as it was asked (issue 28 item 4). */
   question: Generated<string | null>;
   answer: Generated<string | null>;
+}
+
+/** What the founder did towards a lead (decision 57): a reply sent through the outbox, or a call they logged. */
+export interface LeadFollowUpsTable {
+  id: string;
+  project_id: string;
+  lead_id: string;
+  kind: "reply" | "call";
+  /** The signed-in founder who sent or logged it. */
+  author_id: string;
+  /** A reply's subject; null for a call. */
+  subject: string | null;
+  /** A reply's text, or a call's optional note. */
+  body: string | null;
+  /** A reply's proposed meeting: its instant, length and the founder's zone it was proposed in. */
+  meeting_starts_at: Timestamp | null;
+  meeting_minutes: number | null;
+  meeting_time_zone: string | null;
+  /** The reply's message in `mail_outbox`. */
+  mail_id: string | null;
+  created_at: Timestamp;
+}
+
+/** A project's follow-up template (decision 57); a project without a row uses the default. */
+export interface ProjectReplyTemplatesTable {
+  project_id: string;
+  subject: string;
+  body: string;
+  updated_at: Timestamp;
 }
 
 export interface LeadInboxViewsTable {
@@ -561,6 +594,8 @@ export interface Database {
   visitor_submissions: VisitorSubmissionsTable;
   leads: LeadsTable;
   lead_inbox_views: LeadInboxViewsTable;
+  lead_follow_ups: LeadFollowUpsTable;
+  project_reply_templates: ProjectReplyTemplatesTable;
   project_alert_settings: ProjectAlertSettingsTable;
   pending_lead_alerts: PendingLeadAlertsTable;
   lead_alert_runs: LeadAlertRunsTable;

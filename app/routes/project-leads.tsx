@@ -7,6 +7,8 @@ import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { formToObject } from "~/modules/forms/validation";
 import { leadTemperatureSchema, leadTriageSchema, readLeadFilters, type LeadTemperatureInput, type LeadTriageInput } from "~/modules/leads/lead-forms";
 import { openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
+import { logLeadCall } from "~/modules/leads/lead-replies.server";
+import { leadCallSchema, type LeadCallInput } from "~/modules/leads/reply-form";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-leads";
@@ -30,10 +32,11 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
   return headers;
 };
 
-export type LeadsIntent = "triage" | "temperature";
+export type LeadsIntent = "triage" | "temperature" | "call";
 
 /**
- * POST intent=triage: a lead's status and private note; intent=temperature: hot, warm, cold or none. Another founder's post answers 'not found' (a document
+ * POST intent=triage: a lead's status and private note; intent=temperature: hot, warm, cold or none; intent=call: a
+ * logged call (a history line that counts as the response). Another founder's post answers 'not found' (a document
  * post then follows the loader to /my-projects, as on the edit screen); a lead of another project changes nothing.
  */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
@@ -43,7 +46,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   return handleFormAction<LeadsIntent>({
     form,
     logger: context.logger,
-    intent: intentOf(form, ["triage", "temperature"]),
+    intent: intentOf(form, ["triage", "temperature", "call"]),
     intents: {
       triage: {
         schema: leadTriageSchema,
@@ -61,6 +64,15 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: LeadTemperatureInput) => {
           await setLeadTemperature(database.db, user.id, params.id, input);
           return { message: "Lead saved", id: input.leadId };
+        },
+      },
+      call: {
+        schema: leadCallSchema,
+        subjectOf: (form) => formToObject(form).leadId,
+        failureMessage: "Failed to log the call",
+        run: async (input: LeadCallInput) => {
+          await logLeadCall(database.db, user.id, params.id, input);
+          return { message: "Call logged", id: input.leadId };
         },
       },
     },

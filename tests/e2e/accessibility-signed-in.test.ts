@@ -51,9 +51,10 @@ beforeAll(async () => {
   await visitorAction(e2e.app, slug, code!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
   await visitorAction(e2e.app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
   await visitorAction(e2e.app, slug, null, { intent: "signal", tierId, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
+  project.leadId = (e2e.db.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "ada@example.com") as { id: string }).id;
 });
 
-type Project = { id: string; slug: string; qrCodeId?: string };
+type Project = { id: string; slug: string; qrCodeId?: string; leadId?: string };
 const at = (suffix: string) => (p: Project) => `/project/${p.id}${suffix}`;
 const ownerPitch = (query = "") => (p: Project) => `/pitch/${p.slug}${query}`;
 
@@ -114,6 +115,17 @@ const PAGES: PageState<Project>[] = [
     },
   },
   { name: "leads, one lead from an alert link", path: at("/leads?lead=no-such-lead") },
+  { name: "reply composer", path: (p) => `/project/${p.id}/leads/${p.leadId}/reply` },
+  {
+    name: "reply composer, meeting fields refused",
+    path: (p) => `/project/${p.id}/leads/${p.leadId}/reply`,
+    act: async (page) => {
+      await page.getByLabel("Propose a meeting").check();
+      await page.getByRole("button", { name: "Send reply" }).click();
+      await page.getByText("Choose the meeting's date").waitFor();
+    },
+  },
+  { name: "follow-up template", path: at("/leads/template") },
   { name: "pitch page as owner", path: ownerPitch() },
   { name: "pitch page as owner, account menu open", path: ownerPitch(), act: openAccountMenu },
   { name: "pitch page as owner, intro dialog", path: ownerPitch("?dialog=intro") },

@@ -65,6 +65,12 @@ const ROUTES: Record<string, RouteCase> = {
   "/project/:id/leads/held": {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/held` }, { path: `/project/${f.projectId}/leads/held`, ...form({ intent: "discard", heldId: "none" }) }],
   },
+  "/project/:id/leads/template": {
+    visits: (f) => [{ path: `/project/${f.projectId}/leads/template` }, { path: `/project/${f.projectId}/leads/template`, ...form({ subject: "Hi {nobody}" }) }],
+  },
+  "/project/:id/leads/:leadId/reply": {
+    visits: (f) => [{ path: `/project/${f.projectId}/leads/${f.leadId}/reply` }, { path: `/project/${f.projectId}/leads/${f.leadId}/reply`, ...form({ subject: "" }) }],
+  },
   "/project/:id/leads/:leadId/vcard.vcf": { visits: (f) => [{ path: `/project/${f.projectId}/leads/${f.leadId}/vcard.vcf` }] },
   "/project/:id/qr/:qrId/print.svg": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print.svg` }] },
   "/project/:id/qr/:qrId/print": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print` }] },

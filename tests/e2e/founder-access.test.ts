@@ -196,7 +196,9 @@ describe("owner-only actions and APIs", () => {
     const mine = await request(`/project/${projectId}/contacts.csv`, { cookie: owner.cookie });
     expect(mine.status).toBe(200);
     expect(mine.headers.get("content-disposition")).toContain("Access-Test-contacts.csv");
-    expect((await mine.text()).split("\r\n")[0]).toBe("Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag");
+    const bytes = Buffer.from(await mine.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString("utf8").split("\r\n")[0]).toMatch(/^Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag,/);
   });
 
   it("lead status and note: signed out → /auth, another founder → /my-projects and nothing changes, owner → saved", async () => {

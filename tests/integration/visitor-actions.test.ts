@@ -218,6 +218,6 @@ describe("visitor form schemas", () => {
 
   it("trims text and turns empty optional fields into null", () => {
     const result = validate(introSchema, { name: " A ", email: " a@example.com ", note: " hi ", linkedinUrl: "  " });
-    expect(result).toEqual({ ok: true, data: { name: "A", email: "a@example.com", note: "hi", linkedinUrl: null, roleTags: [] } });
+    expect(result).toEqual({ ok: true, data: { name: "A", email: "a@example.com", note: "hi", linkedinUrl: null, roleTags: [], answer: null } });
   });
 });

@@ -27,7 +27,11 @@ export type LeadActivityItem =
       message: string | null;
       isPublic: boolean;
       messagePublic: boolean;
-    };
+    }
+  /** The founder's reply (decision 57), as sent, with the meeting it proposed. */
+  | { kind: "reply"; at: string; subject: string; body: string; meeting: { startsAt: string; minutes: number; timeZone: string } | null }
+  /** A call the founder logged, with its optional note. */
+  | { kind: "call"; at: string; note: string | null };
 
 export type LeadView = {
   id: string;
@@ -43,12 +47,12 @@ export type LeadView = {
   linkedinUrl: string | null;
   status: LeadStatus;
   note: string | null;
-  /** The founder's first response (a status change), null while they wait (issue 28's response clock). */
+  /** The founder's first response (a status change, a reply or a logged call), null while they wait (issue 28's response clock). */
   firstResponseAt: string | null;
   temperature: LeadTemperature | null;
   /** Their latest answer to the project's qualifying question, with the question as asked (issue 28 item 4). */
   answer: QualifyingAnswer | null;
-  /** What they did, newest first. */
+  /** What they did, and what the founder sent or logged, newest first. */
   activity: LeadActivityItem[];
 };
 
@@ -204,11 +208,40 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
   return byEmail;
 }
 
+/** What the founder sent or logged for each lead (decision 57), by lead id. */
+async function followUpsOf(db: Kysely<Database>, leadIds: string[]): Promise<Map<string, LeadActivityItem[]>> {
+  const byLead = new Map<string, LeadActivityItem[]>();
+  if (leadIds.length === 0) return byLead;
+  const rows = await db
+    .selectFrom("lead_follow_ups")
+    .select(["lead_id", "kind", "subject", "body", "meeting_starts_at", "meeting_minutes", "meeting_time_zone", "created_at"])
+    .where("lead_id", "in", leadIds)
+    .execute();
+  for (const row of rows) {
+    const item: LeadActivityItem =
+      row.kind === "call"
+        ? { kind: "call", at: row.created_at, note: row.body }
+        : {
+            kind: "reply",
+            at: row.created_at,
+            subject: row.subject ?? "",
+            body: row.body ?? "",
+            meeting:
+              row.meeting_starts_at && row.meeting_minutes !== null
+                ? { startsAt: row.meeting_starts_at, minutes: Number(row.meeting_minutes), timeZone: row.meeting_time_zone ?? "UTC" }
+                : null,
+          };
+    byLead.set(row.lead_id, [...(byLead.get(row.lead_id) ?? []), item]);
+  }
+  return byLead;
+}
+
 async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRow[], codeNames: ReadonlyMap<string, string>): Promise<LeadView[]> {
-  const activity = await activityOf(db, projectId, rows.map((row) => row.email));
+  const [activity, followUps] = await Promise.all([activityOf(db, projectId, rows.map((row) => row.email)), followUpsOf(db, rows.map((row) => row.id))]);
   return rows.map((row) => {
     const done = activity.get(row.email);
-    const items = done?.activity ?? [];
+    const sent = followUps.get(row.id) ?? [];
+    const items = sent.length ? [...(done?.activity ?? []), ...sent].sort((a, b) => (b.at ?? "").localeCompare(a.at ?? "")) : (done?.activity ?? []);
     if (row.did_subscribe && !items.some((item) => item.kind === "subscription")) items.unshift({ kind: "subscription", at: null });
     const actions: LeadAction[] = [];
     if (row.did_intro) actions.push("intro");

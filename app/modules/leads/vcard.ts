@@ -76,6 +76,10 @@ export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">
       lines.push(`${when}: requested an intro${roles}${item.note ? `: ${item.note}` : ""}`);
     } else if (item.kind === "subscription") {
       lines.push(`${when}: followed updates`);
+    } else if (item.kind === "reply") {
+      lines.push(`${when}: replied, "${item.subject}"${item.meeting ? " (meeting proposed)" : ""}`);
+    } else if (item.kind === "call") {
+      lines.push(`${when}: called${item.note ? `: ${item.note}` : ""}`);
     } else {
       const range = formatAmountRange(item.rangeMin, item.rangeMax);
       lines.push(`${when}: signaled interest, ${item.rangeLabel} ${range}${item.message ? `: ${item.message}` : ""}`);

@@ -11,9 +11,13 @@ export type OutgoingMail = {
   html?: string | null;
   /** Extra headers (List-Unsubscribe, …); values are single-line by construction. */
   headers?: Record<string, string>;
+  /** One address the recipient's answer goes to (a founder's reply to a lead goes out from MAIL_FROM). */
+  replyTo?: string | null;
+  /** An RFC 5545 calendar with `METHOD:REQUEST`, sent as the message's invitation (a `text/calendar` alternative). */
+  calendarIcs?: string | null;
 };
 
-export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts"> & {
+export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts" | "reply_to" | "calendar_ics"> & {
   /** When an earlier holder began a send whose outcome it never recorded (it died or lost its claim), if so. */
   outcomeUnknownSince: string | null;
   /**
@@ -30,6 +34,7 @@ export function singleLine(value: string): string {
 
 function outboxRow(mail: OutgoingMail, now: Date) {
   if (!isSingleMailbox(mail.to)) throw new Error(`refusing to queue mail for ${JSON.stringify(mail.to)}: not a single address`);
+  if (mail.replyTo && !isSingleMailbox(mail.replyTo)) throw new Error(`refusing a Reply-To of ${JSON.stringify(mail.replyTo)}: not a single address`);
   return {
     id: crypto.randomUUID(),
     kind: mail.kind,
@@ -37,6 +42,8 @@ function outboxRow(mail: OutgoingMail, now: Date) {
     subject: singleLine(mail.subject),
     text_body: mail.text,
     html_body: mail.html ?? null,
+    reply_to: mail.replyTo ? singleLine(mail.replyTo) : null,
+    calendar_ics: mail.calendarIcs ?? null,
     mail_headers: Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [singleLine(name), singleLine(value)])),
     next_attempt_at: now.toISOString(),
     created_at: now.toISOString(),
@@ -111,7 +118,7 @@ export async function claimDueMail(db: Kysely<Database>, limit: number, claim: C
       .updateTable("mail_outbox")
       .set({ locked_until: lockedUntil, claimed_by: claim.owner })
       .where("id", "in", ids)
-      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "attempts", "attempt_started_at", "handed_over_at"])
+      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "reply_to", "calendar_ics", "attempts", "attempt_started_at", "handed_over_at"])
       .execute();
     return rows.map(({ attempt_started_at, handed_over_at, ...mail }) => ({
       ...mail,

@@ -41,6 +41,8 @@ export async function sendTestMail(
         text_body: mail.text,
         html_body: mail.html ?? null,
         mail_headers: mail.headers ?? {},
+        reply_to: null,
+        calendar_ics: null,
         attempts: 0,
         outcomeUnknownSince: null,
         handedOverAt: null,

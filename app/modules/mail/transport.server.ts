@@ -33,6 +33,10 @@ function message(from: string, mail: QueuedMail) {
     subject: mail.subject,
     text: mail.text_body,
     ...(mail.html_body ? { html: mail.html_body } : {}),
+    // As an address object, like the recipient: never parsed into several addresses.
+    ...(mail.reply_to ? { replyTo: { name: "", address: mail.reply_to } } : {}),
+    // A `text/calendar; method=REQUEST` alternative: what Gmail, Apple Mail and Outlook show as an invitation.
+    ...(mail.calendar_ics ? { icalEvent: { method: "REQUEST", filename: "invite.ics", content: mail.calendar_ics } } : {}),
     headers: mail.mail_headers,
     messageId: `<${mail.id}@pitchqr.outbox>`,
   };

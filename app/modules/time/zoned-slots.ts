@@ -36,14 +36,22 @@ export function localParts(date: Date, timeZone: string) {
 }
 
 /** How far the zone's wall clock is ahead of UTC at `date`, in milliseconds. */
-function zoneOffsetMs(date: Date, timeZone: string): number {
+export function zoneOffsetMs(date: Date, timeZone: string): number {
   const p = localParts(date, timeZone);
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(date.getTime() / 1000) * 1000;
 }
 
 /** The instant when the zone's wall clock reads the given date at `hour`:00. */
 function zonedHour(year: number, month: number, day: number, hour: number, timeZone: string): Date {
-  const wall = Date.UTC(year, month - 1, day, hour);
+  return zonedInstant(year, month, day, hour, 0, timeZone);
+}
+
+/**
+ * The instant when the zone's wall clock reads the given date and time (month 1-12). A time the clock skips (a
+ * spring-forward gap) lands the length of the gap later, as calendars read it.
+ */
+export function zonedInstant(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): Date {
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
   let utc = wall - zoneOffsetMs(new Date(wall), timeZone);
   const corrected = zoneOffsetMs(new Date(utc), timeZone);
   if (wall - corrected !== utc) utc = wall - corrected;

@@ -1,6 +1,6 @@
-import { Check, Copy, Download, ExternalLink, LoaderCircle, MapPin } from "lucide-react";
+import { CalendarClock, Check, Copy, Download, ExternalLink, LoaderCircle, MapPin, PhoneCall, Reply } from "lucide-react";
 import { useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
@@ -15,7 +15,7 @@ import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPER
 import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate, formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 
 type TriageResult = FormResult & { id?: string };
@@ -113,6 +113,8 @@ export function LeadCard({
         </p>
       ) : null}
 
+      <FollowUpActions projectId={projectId} lead={lead} />
+
       <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
         {lead.activity.map((item, index) => (
           <ActivityLine key={`${item.kind}-${item.at}-${index}`} item={item} following={lead.following} />
@@ -159,6 +161,15 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
       </li>
     );
   }
+  if (item.kind === "reply") return <ReplyLine item={item} />;
+  if (item.kind === "call") {
+    return (
+      <li className="text-sm text-slate-800">
+        <span className="font-medium">You called</span> · {when}
+        {item.note ? <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.note}</blockquote> : null}
+      </li>
+    );
+  }
   return (
     <li className="text-sm text-slate-800">
       <span className="font-medium">
@@ -169,6 +180,36 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
         <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.message}</blockquote>
       ) : null}
     </li>
+  );
+}
+
+/** A reply the founder sent, with its meeting: the subject at once, the text on demand (it can be long). */
+function ReplyLine({ item }: { item: Extract<LeadActivityItem, { kind: "reply" }> }) {
+  const timeZone = useFounderTimeZone();
+  return (
+    <li className="text-sm text-slate-800">
+      <span className="font-medium">You replied: {item.subject}</span> · <WhenSent at={item.at} />
+      {item.meeting ? (
+        <span className="mt-1 flex items-center gap-1 text-xs font-medium text-emerald-800">
+          <CalendarClock aria-hidden className="size-3.5" />
+          Meeting proposed for {formatFounderDateTime(item.meeting.startsAt, timeZone)}, {item.meeting.minutes} min
+        </span>
+      ) : null}
+      <details className="mt-1">
+        <summary className="cursor-pointer text-xs font-medium text-brand-700">Show what was sent</summary>
+        <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.body}</blockquote>
+      </details>
+    </li>
+  );
+}
+
+/** When a reply went: the date and time, since several may go the same day. */
+function WhenSent({ at }: { at: string }) {
+  const timeZone = useFounderTimeZone();
+  return (
+    <time dateTime={at} className="text-xs text-slate-500">
+      {formatFounderDateTime(at, timeZone)}
+    </time>
   );
 }
 
@@ -212,6 +253,9 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
             Status
           </label>
           <select
+            // A reply or a logged call moves the status on the server: the select follows it rather than posting the
+            // old status back with the next note.
+            key={lead.status}
             id={status.id}
             name={status.name}
             defaultValue={lead.status}
@@ -310,5 +354,31 @@ function TemperatureButtons({ projectId, lead }: { projectId: string; lead: Lead
         ))}
       </div>
     </fetcher.Form>
+  );
+}
+
+/**
+ * Reply (the composer, decision 57) and 'Log a call' (one tap, a line in the history that counts as the response),
+ * large enough for a thumb.
+ */
+function FollowUpActions({ projectId, lead }: { projectId: string; lead: LeadView }) {
+  const fetcher = useFetcher<TriageResult>();
+  const busy = fetcher.state !== "idle";
+  useSettledResult(fetcher.data, !busy, (result) => (result.ok ? toast.success(`${lead.name}: call logged`) : toast.error(result.formError)));
+  return (
+    <div className="mt-3 grid grid-cols-2 gap-2 sm:flex sm:justify-start">
+      <Link to={`/project/${projectId}/leads/${lead.id}/reply`} className={`${primaryButtonClass} min-h-11 sm:min-h-9`} aria-label={`Reply to ${lead.name}`}>
+        <Reply aria-hidden className="size-4" />
+        Reply
+      </Link>
+      <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`Log a call with ${lead.name}`} className="contents">
+        <input type="hidden" name="intent" value="call" />
+        <input type="hidden" name="leadId" value={lead.id} />
+        <button type="submit" disabled={busy} className={`${secondaryButtonClass} min-h-11 sm:min-h-9`}>
+          {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <PhoneCall aria-hidden className="size-4" />}
+          Log a call
+        </button>
+      </fetcher.Form>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { ChevronRight, Contact, Download, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
+import { ChevronRight, Contact, Download, FilePenLine, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
 import { Form, Link } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { inputClass, labelClass } from "~/components/ui/form-fields";
@@ -52,7 +52,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
 
       <SetupWarningBanner warning={mailWarning} className="mb-5" />
 
-      {/* Below the title rather than beside it, so the three buttons wrap on a phone instead of widening the page. */}
+      {/* Below the title rather than beside it, so the buttons wrap on a phone instead of widening the page. */}
       <div className="-mt-2 mb-5 flex flex-wrap gap-2">
         <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
           <Download aria-hidden className="size-4" />
@@ -61,6 +61,10 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
         <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
           <Settings2 aria-hidden className="size-4" />
           Lead settings
+        </Link>
+        <Link to={`${base}/leads/template`} className={secondaryButtonClass}>
+          <FilePenLine aria-hidden className="size-4" />
+          Follow-up template
         </Link>
         {inbox.heldForReview ? (
           <Link to={`${base}/leads/held`} className={secondaryButtonClass}>
