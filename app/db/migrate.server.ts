@@ -32,6 +32,7 @@ import { leadTemperature } from "./migrations/0030-lead-temperature.server";
 import { webhookEndpointHealth } from "./migrations/0031-webhook-endpoint-health.server";
 import { qualifyingQuestion } from "./migrations/0032-qualifying-question.server";
 import { leadReplies } from "./migrations/0033-lead-replies.server";
+import { boothLinkCode } from "./migrations/0034-booth-link-code.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   "0031-webhook-endpoint-health": webhookEndpointHealth,
   "0032-qualifying-question": qualifyingQuestion,
   "0033-lead-replies": leadReplies,
+  "0034-booth-link-code": boothLinkCode,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -530,6 +530,8 @@ export interface BoothLinksTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The code its screen shows: a QR code's id, `plain`, or null for the project's default booth code (issue 29). */
+  code_id: Generated<string | null>;
 }
 
 /** A single-use link mailed to an address to prove its owner asked (decision 37); only the token's sha256 is kept. */

@@ -48,7 +48,16 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 }
 
 export default function ProjectBooth({ loaderData }: Route.ComponentProps) {
-  return <BoothScreenView project={loaderData.project} codes={loaderData.codes} owner={loaderData.owner} timeZone={loaderData.timeZone} />;
+  return (
+    <BoothScreenView
+      project={loaderData.project}
+      codes={loaderData.codes}
+      owner={loaderData.owner}
+      timeZone={loaderData.timeZone}
+      shownCode={loaderData.shownCode}
+      followsLink={loaderData.followsLink}
+    />
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -6,8 +6,15 @@ import { getOwnedProject, updateProject } from "~/modules/projects/founder-proje
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode, renderQrSvg } from "~/modules/qr/qr-codes.server";
-import { createBoothLinkSchema, revokeBoothLinkSchema, type CreateBoothLinkInput, type RevokeBoothLinkInput } from "~/modules/booth/booth-link-form";
-import { boothLinkUrl, createBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
+import {
+  createBoothLinkSchema,
+  repointBoothLinkSchema,
+  revokeBoothLinkSchema,
+  type CreateBoothLinkInput,
+  type RepointBoothLinkInput,
+  type RevokeBoothLinkInput,
+} from "~/modules/booth/booth-link-form";
+import { boothLinkUrl, createBoothLink, repointBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
 import { qrCodeFormSchema, type QrCodeFormInput } from "~/modules/qr/qr-form";
 import { projectUpdateSchema, type ProjectUpdateInput } from "~/modules/updates/project-update-form";
 import { postProjectUpdate } from "~/modules/updates/project-updates.server";
@@ -20,7 +27,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /**
  * The project's Details section (the spec's edit route). Its action also takes the QR codes and Updates sections'
- * writes (`intent=create-qr|delete-qr|post-update`) and the booth links' (`create-booth-link|revoke-booth-link`), so every workspace write has one address.
+ * writes (`intent=create-qr|delete-qr|post-update`) and the booth links' (`create-booth-link|revoke-booth-link|repoint-booth-link`), so every workspace write has one address.
  */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
@@ -52,7 +59,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "post-update", "create-booth-link", "revoke-booth-link"] as const;
+const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "post-update", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config, events } = context.services;
@@ -97,7 +104,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         schema: createBoothLinkSchema,
         failureMessage: "Failed to create booth link",
         run: async (input: CreateBoothLinkInput) => {
-          const link = await createBoothLink(database.db, user.id, params.id, input.days);
+          const link = await createBoothLink(database.db, user.id, params.id, input);
           const boothUrl = boothLinkUrl(config.publicUrl, params.id, link.token);
           return { message: "Booth link created", id: link.id, boothUrl, boothQrSvg: await renderQrSvg(boothUrl) };
         },
@@ -108,6 +115,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: RevokeBoothLinkInput) => {
           await revokeBoothLink({ db: database.db, events, logger: context.logger }, user.id, params.id, input.linkId);
           return { message: "Booth link revoked", id: input.linkId };
+        },
+      },
+      "repoint-booth-link": {
+        schema: repointBoothLinkSchema,
+        failureMessage: "Failed to change the booth link's code",
+        run: async (input: RepointBoothLinkInput) => {
+          await repointBoothLink({ db: database.db, events, logger: context.logger }, user.id, params.id, input);
+          return { message: "Booth link now shows this code", id: input.linkId };
         },
       },
     },

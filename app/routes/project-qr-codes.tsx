@@ -55,7 +55,7 @@ export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
         pitchQrSvg={loaderData.pitchQrSvg}
         qrCodes={loaderData.qrCodes}
       />
-      <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} />
+      <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} codes={loaderData.qrCodes} />
     </ProjectSectionPage>
   );
 }

@@ -92,8 +92,14 @@ describe("booth mode", () => {
     // Never the full name or the address on a screen anyone walking past can read.
     expect(await page.locator("main").textContent()).not.toMatch(/Karenina|ana\.k@example\.com/);
 
-    // Another code chosen on the device stays chosen after a reload.
-    await page.getByLabel("QR code shown").selectOption({ label: "Flyer" });
+    // The link shows its own code, not a picker: the founder re-points it, and the open screen follows at once.
+    expect(await page.getByLabel("QR code shown").count()).toBe(0);
+    await booth.founderPage.reload();
+    await waitForHydration(booth.founderPage);
+    const row = booth.founderPage.locator("li").filter({ has: booth.founderPage.getByRole("button", { name: "Revoke" }) });
+    await row.getByLabel("Shows").selectOption({ label: "Flyer" });
+    await row.getByRole("button", { name: "Change" }).click();
+    await page.getByText("Scan to see the pitch · Flyer").waitFor(LIVE_WITHIN);
     await page.reload();
     await waitForHydration(page);
     await page.getByText("Scan to see the pitch · Flyer").waitFor();

@@ -2,9 +2,9 @@
 // stored hashed), today's counters by analytics' definitions, and the ticker's reads.
 import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
-import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, revokeBoothLink } from "~/modules/booth/booth-links.server";
+import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, repointBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
 import { loadBoothScreen, readTickerSince } from "~/modules/booth/booth.server";
-import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
+import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { openBoothStream } from "~/modules/booth/booth-stream.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
@@ -64,6 +64,56 @@ describeEachDialect("booth screen", (getDb) => {
   });
 });
 
+describeEachDialect("the code a booth shows (issue 29 item 3)", (getDb) => {
+  const publicUrl = "https://pitch.example.com";
+
+  it("defaults to the newest code labelled like 'Booth', else the newest; a link shows its own code, re-pointable, never another project's", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const owner = { kind: "owner" as const, ownerId: project.ownerId };
+    const code = async (label: string, at: string) => {
+      const made = await createQrCode(db, project.ownerId, project.id, { label, eventTag: "Demo Day" });
+      await db.updateTable("qr_codes").set({ created_at: at }).where("id", "=", made.id).execute();
+      return made;
+    };
+    expect((await loadBoothScreen(db, owner, project.id, publicUrl)).shownCode).toBe(PLAIN_PITCH_CODE);
+    const hallA = await code("Hall A", "2026-05-01T09:00:00.000Z");
+    expect((await loadBoothScreen(db, owner, project.id, publicUrl)).shownCode).toBe(hallA.id);
+    const booth = await code("Our booth", "2026-05-02T09:00:00.000Z");
+    const stage = await code("Stage", "2026-05-03T09:00:00.000Z");
+    expect(await loadBoothScreen(db, owner, project.id, publicUrl)).toMatchObject({ shownCode: booth.id, followsLink: false });
+
+    // A link made for the stage shows the stage, and follows a re-point; the owner's screen keeps its default.
+    const link = await createBoothLink(db, project.ownerId, project.id, { days: 1, code: stage.id });
+    const staff = { kind: "link" as const, linkId: link.id };
+    expect(await loadBoothScreen(db, staff, project.id, publicUrl)).toMatchObject({ shownCode: stage.id, followsLink: true });
+    const { deps, published } = revokeDeps(db);
+    await repointBoothLink(deps, project.ownerId, project.id, { linkId: link.id, code: hallA.id });
+    expect((await loadBoothScreen(db, staff, project.id, publicUrl)).shownCode).toBe(hallA.id);
+    expect(published).toEqual([{ projectId: project.id, kind: "booth" }]);
+    expect((await listActiveBoothLinks(db, project.ownerId, project.id))[0]!.codeId).toBe(hallA.id);
+    await repointBoothLink(deps, project.ownerId, project.id, { linkId: link.id, code: PLAIN_PITCH_CODE });
+    expect((await loadBoothScreen(db, staff, project.id, publicUrl)).shownCode).toBe(PLAIN_PITCH_CODE);
+
+    // Another project's code, a stranger, an ended link: refused, nothing changed.
+    const other = await createProject(db);
+    const foreign = await createQrCode(db, other.ownerId, other.id, { label: "Booth", eventTag: null });
+    const invalid = (error: unknown) => isDomainError(error) && error.code === "invalid_input" && error.message === UNKNOWN_BOOTH_CODE_MESSAGE;
+    await expect(createBoothLink(db, project.ownerId, project.id, { days: 1, code: foreign.id })).rejects.toSatisfy(invalid);
+    await expect(repointBoothLink(deps, project.ownerId, project.id, { linkId: link.id, code: foreign.id })).rejects.toSatisfy(invalid);
+    await expect(repointBoothLink(deps, other.ownerId, project.id, { linkId: link.id, code: null })).rejects.toSatisfy(notFound);
+    expect((await loadBoothScreen(db, staff, project.id, publicUrl)).shownCode).toBe(PLAIN_PITCH_CODE);
+    await revokeBoothLink(deps, project.ownerId, project.id, link.id);
+    await expect(repointBoothLink(deps, project.ownerId, project.id, { linkId: link.id, code: stage.id })).rejects.toSatisfy(notFound);
+    expect(await db.selectFrom("booth_links").select("code_id").where("project_id", "=", project.id).execute()).toEqual([{ code_id: PLAIN_PITCH_CODE }]);
+
+    // A link whose code was deleted shows the default again.
+    const second = await createBoothLink(db, project.ownerId, project.id, { days: 1, code: stage.id });
+    await db.deleteFrom("qr_codes").where("id", "=", stage.id).execute();
+    expect((await loadBoothScreen(db, { kind: "link", linkId: second.id }, project.id, publicUrl)).shownCode).toBe(booth.id);
+  });
+});
+
 describeEachDialect("booth links", (getDb) => {
   it("lets only the owner create one; it is long, random, stored hashed, and works for 3 days by default", async () => {
     const { db } = getDb();
@@ -71,8 +121,8 @@ describeEachDialect("booth links", (getDb) => {
     const stranger = await createUser(db);
     const now = new Date("2026-05-04T09:00:00.000Z");
 
-    await expect(createBoothLink(db, stranger, project.id, 3, now)).rejects.toSatisfy(notFound);
-    const link = await createBoothLink(db, project.ownerId, project.id, 3, now);
+    await expect(createBoothLink(db, stranger, project.id, { days: 3, code: null }, now)).rejects.toSatisfy(notFound);
+    const link = await createBoothLink(db, project.ownerId, project.id, { days: 3, code: null }, now);
 
     expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.expiresAt).toBe(new Date(now.getTime() + 3 * DAY).toISOString());
@@ -80,7 +130,7 @@ describeEachDialect("booth links", (getDb) => {
     expect(stored.token_hash).toBe(hashBoothToken(link.token));
     expect(JSON.stringify(stored)).not.toContain(link.token);
     expect(await checkBoothToken(db, project.id, link.token, now)).toEqual({ kind: "valid", linkId: link.id, expiresAt: link.expiresAt });
-    expect(await listActiveBoothLinks(db, project.ownerId, project.id, now)).toEqual([{ id: link.id, createdAt: now.toISOString(), expiresAt: link.expiresAt }]);
+    expect(await listActiveBoothLinks(db, project.ownerId, project.id, now)).toEqual([{ id: link.id, createdAt: now.toISOString(), expiresAt: link.expiresAt, codeId: null }]);
     await expect(listActiveBoothLinks(db, stranger, project.id, now)).rejects.toSatisfy(notFound);
   });
 
@@ -89,7 +139,7 @@ describeEachDialect("booth links", (getDb) => {
     const project = await createProject(db);
     const other = await createProject(db, { ownerId: project.ownerId });
     const now = new Date("2026-05-04T09:00:00.000Z");
-    const link = await createBoothLink(db, project.ownerId, project.id, 1, now);
+    const link = await createBoothLink(db, project.ownerId, project.id, { days: 1, code: null }, now);
 
     expect((await checkBoothToken(db, other.id, link.token, now)).kind).toBe("unknown");
     expect((await checkBoothToken(db, project.id, "x".repeat(43), now)).kind).toBe("unknown");
@@ -106,7 +156,7 @@ describeEachDialect("booth links", (getDb) => {
     const { db } = getDb();
     const project = await createProject(db);
     const stranger = await createUser(db);
-    const link = await createBoothLink(db, project.ownerId, project.id, 7);
+    const link = await createBoothLink(db, project.ownerId, project.id, { days: 7, code: null });
     const { deps, published } = revokeDeps(db);
 
     await expect(revokeBoothLink(deps, stranger, project.id, link.id)).rejects.toSatisfy(notFound);
@@ -217,7 +267,7 @@ describeEachDialect("booth stream", (getDb, dialect) => {
     const events = await projectEventsFor({ url }, dialect, logger);
     const deps = { db, events, streams: new LiveStreams(), logger };
     const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
-    const link = await createBoothLink(db, project.ownerId, project.id, 3);
+    const link = await createBoothLink(db, project.ownerId, project.id, { days: 3, code: null });
     const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
     const controller = new AbortController();
     const response = await openBoothStream(deps, { kind: "link", linkId: link.id }, project.id, today, null, controller.signal, "203.0.113.7");

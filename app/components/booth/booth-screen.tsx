@@ -1,5 +1,5 @@
 import { Maximize, WifiOff } from "lucide-react";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useEffectEvent, useMemo, useState, useSyncExternalStore } from "react";
 import { codeName } from "~/modules/analytics/source-names";
 import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
 import { tickerLine, type TickerItem } from "~/modules/booth/booth-ticker";
@@ -57,7 +57,7 @@ function useOwnersDay(timeZone: string): string {
   return day;
 }
 
-function useLiveBooth(projectId: string, timeZone: string) {
+function useLiveBooth(projectId: string, timeZone: string, onCode: (codeId: string) => void) {
   const today = useOwnersDay(timeZone);
   const [counters, setCounters] = useState<Counters | null>(null);
   // Kept with the day they belong to: a new day starts with an empty ticker.
@@ -65,6 +65,7 @@ function useLiveBooth(projectId: string, timeZone: string) {
   const [connected, setConnected] = useState(false);
   const [online, setOnline] = useState(true);
   const [ended, setEnded] = useState(false);
+  const onCodeEvent = useEffectEvent(onCode);
 
   useEffect(() => {
     const seen = new Set<string>();
@@ -86,6 +87,8 @@ function useLiveBooth(projectId: string, timeZone: string) {
         const items = JSON.parse((event as MessageEvent<string>).data) as TickerItem[];
         setTicker((current) => ({ day: today, lines: addToTicker(current.day === today ? current.lines : [], items, seen) }));
       });
+      // A booth link re-pointed by the owner: this screen shows the link's new code at once.
+      source.addEventListener("code", (event) => onCodeEvent((JSON.parse((event as MessageEvent<string>).data) as { codeId: string }).codeId));
       source.addEventListener("ended", () => {
         setEnded(true);
         stop();
@@ -155,26 +158,45 @@ function subscribeToStorage(onChange: () => void) {
   return () => window.removeEventListener("storage", onChange);
 }
 
-/** The code this device shows: its last choice (kept in localStorage per project), else the oldest. */
-function useChosenCode(projectId: string, codes: BoothCode[]) {
+/**
+ * The code this screen shows (issue 29 item 3). A booth link's screen: the link's code, followed when the owner
+ * re-points it. The owner's screen: this device's last choice (kept in localStorage per project), else the server's
+ * default booth code.
+ */
+function useChosenCode(projectId: string, codes: BoothCode[], shownCode: string, followsLink: boolean) {
   const stored = useSyncExternalStore(
     subscribeToStorage,
     () => window.localStorage.getItem(choiceKey(projectId)),
     () => null,
   );
   const [picked, setPicked] = useState<string | null>(null);
-  const chosenId = picked ?? stored;
+  const [linkCode, setLinkCode] = useState(shownCode);
+  const chosenId = followsLink ? linkCode : (picked ?? stored ?? shownCode);
   const choose = (id: string) => {
     setPicked(id);
     window.localStorage.setItem(choiceKey(projectId), id);
   };
-  const chosen = codes.find((code) => code.id === chosenId) ?? codes[0] ?? null;
-  return { chosen, choose };
+  const chosen = codes.find((code) => code.id === chosenId) ?? codes.find((code) => code.id === shownCode) ?? codes[0] ?? null;
+  return { chosen, choose, followLinkCode: setLinkCode };
 }
 
-export function BoothScreenView({ project, codes, owner, timeZone }: { project: { id: string; title: string }; codes: BoothCode[]; owner: boolean; timeZone: string }) {
-  const { counters, lines, live, ended } = useLiveBooth(project.id, timeZone);
-  const { chosen, choose } = useChosenCode(project.id, codes);
+export function BoothScreenView({
+  project,
+  codes,
+  owner,
+  timeZone,
+  shownCode,
+  followsLink,
+}: {
+  project: { id: string; title: string };
+  codes: BoothCode[];
+  owner: boolean;
+  timeZone: string;
+  shownCode: string;
+  followsLink: boolean;
+}) {
+  const { chosen, choose, followLinkCode } = useChosenCode(project.id, codes, shownCode, followsLink);
+  const { counters, lines, live, ended } = useLiveBooth(project.id, timeZone, followLinkCode);
   useWakeLock();
   useEffect(() => {
     // The token now sits in a cookie: take it out of the address bar and of this history entry.
@@ -268,7 +290,7 @@ export function BoothScreenView({ project, codes, owner, timeZone }: { project: 
             )}
           </ul>
         </div>
-        {codes.length > 1 ? (
+        {codes.length > 1 && !followsLink ? (
           <label className="text-sm text-slate-400">
             QR code shown{" "}
             <select

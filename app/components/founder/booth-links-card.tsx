@@ -8,25 +8,42 @@ import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { BOOTH_LINK_DAYS, boothPath, createBoothLinkSchema, DEFAULT_BOOTH_LINK_DAYS, revokeBoothLinkSchema } from "~/modules/booth/booth-link-form";
+import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "~/modules/booth/booth-codes";
+import { codeName } from "~/modules/analytics/source-names";
+import { useSettledResult } from "~/components/ui/use-settled-result";
+import { toast } from "sonner";
 import type { FormResult } from "~/modules/forms/form-result";
 
-type BoothLinkItem = { id: string; createdAt: string; expiresAt: string };
+type BoothLinkItem = { id: string; createdAt: string; expiresAt: string; codeId: string | null };
+type CodeItem = { id: string; label: string; eventTag: string | null; createdAt: string };
 type CreatedLink = FormResult<string, { boothUrl?: string; boothQrSvg?: string }>;
 
 /**
  * The owner's booth mode: open the booth screen here, or create a link for a staff device (shown once, with its
  * QR code for the tablet to scan), and revoke the active ones. Writes post to the edit route's action.
  */
-export function BoothLinksCard({ projectId, links }: { projectId: string; links: BoothLinkItem[] }) {
+export function BoothLinksCard({ projectId, links, codes }: { projectId: string; links: BoothLinkItem[]; codes: CodeItem[] }) {
   const action = `/project/${projectId}/edit`;
   const create = useFetcher<CreatedLink>();
   const revoke = useFetcher<FormResult>();
+  const oldestFirst = [...codes].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const nameOf = (codeId: string) => {
+    const code = codes.find((item) => item.id === codeId);
+    return code ? codeName(code.label, code.eventTag) : PLAIN_PITCH_LABEL;
+  };
+  const defaultName = nameOf(defaultBoothCode(oldestFirst));
+  const codeOptions = [
+    { value: "", name: `Default: ${defaultName}` },
+    ...oldestFirst.map((code) => ({ value: code.id, name: codeName(code.label, code.eventTag) })),
+    { value: PLAIN_PITCH_CODE, name: PLAIN_PITCH_LABEL },
+  ];
   const copier = useCopy();
   const timeZone = useFounderTimeZone();
   const created = create.data?.ok ? create.data : null;
   const creating = useSchemaForm(createBoothLinkSchema, { id: "booth-link", lastResult: create.data, busy: create.state !== "idle" });
   const revoking = useSchemaForm(revokeBoothLinkSchema, { id: "booth-revoke", hidden: ["linkId"], lastResult: revoke.data, busy: revoke.state !== "idle" });
   const days = creating.field("days");
+  const code = creating.field("code");
   const revokingId = revoke.state !== "idle" ? String(revoke.formData?.get("linkId") ?? "") : null;
   const shown = links.filter((link) => link.id !== revokingId);
 
@@ -63,11 +80,30 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
               ))}
             </select>
           </label>
+          <label className={labelClass}>
+            Shows
+            <select
+              id={code.id}
+              name={code.name}
+              data-error-slot={code["data-error-slot"]}
+              aria-invalid={code.error ? true : undefined}
+              aria-describedby={describedBy(code.error && `${code.id}-error`)}
+              defaultValue=""
+              className="mt-1 block max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
+            >
+              {codeOptions.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          </label>
           <button type="submit" className={primaryButtonClass} disabled={create.state !== "idle"}>
             Create booth link
           </button>
         </create.Form>
         <FieldError id={`${days.id}-error`} message={days.error} />
+        <FieldError id={`${code.id}-error`} message={code.error} />
         <FormAlert message={creating.formError} />
         {created?.boothUrl ? (
           <div className="rounded-xl border border-brand-100 bg-brand-50 p-3" role="status">
@@ -96,6 +132,7 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
                   <span className="text-slate-700">
                     Created {formatFounderDateTime(link.createdAt, timeZone)} · expires {formatFounderDateTime(link.expiresAt, timeZone)}
                   </span>
+                  <RepointForm action={action} link={link} options={codeOptions} />
                   <revoke.Form method="post" action={action} {...revoking.form}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />
                     <input type="hidden" name="linkId" value={link.id} />
@@ -112,5 +149,34 @@ export function BoothLinksCard({ projectId, links }: { projectId: string; links:
         </div>
       </div>
     </SectionCard>
+  );
+}
+
+/**
+ * Which code a link's screens show, changed in place (issue 29 item 3): its open screens switch at once. Without
+ * JavaScript the select posts with its button.
+ */
+function RepointForm({ action, link, options }: { action: string; link: BoothLinkItem; options: { value: string; name: string }[] }) {
+  const fetcher = useFetcher<FormResult>();
+  useSettledResult(fetcher.data, fetcher.state === "idle", (result) => (result.ok ? toast.success(result.message) : toast.error(result.formError)));
+  const selectId = `booth-link-code-${link.id}`;
+  return (
+    <fetcher.Form method="post" action={action} className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
+      <input type="hidden" name="intent" value="repoint-booth-link" />
+      <input type="hidden" name="linkId" value={link.id} />
+      <label htmlFor={selectId} className="shrink-0 text-slate-600">
+        Shows
+      </label>
+      <select id={selectId} name="code" defaultValue={link.codeId ?? ""} className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm">
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} shrink-0 px-3 py-2`}>
+        Change
+      </button>
+    </fetcher.Form>
   );
 }

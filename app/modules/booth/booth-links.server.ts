@@ -7,11 +7,15 @@ import type { Logger } from "~/modules/logging/logger.server";
 import { assertOwner } from "~/modules/projects/founder-projects.server";
 import { announce, type ProjectEvents } from "~/modules/realtime/project-events.server";
 import { boothPath } from "./booth-link-form";
+import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "./booth-codes";
 
 const DAY_MS = 24 * 3_600_000;
 
-/** A link as the owner sees it in the list: never its token, which exists only in the address shown once. */
-export type BoothLinkSummary = { id: string; createdAt: string; expiresAt: string };
+/**
+ * A link as the owner sees it in the list: never its token, which exists only in the address shown once; `codeId`
+ * is the code its screens show (a QR code's id, `plain`, or null for the project's default booth code).
+ */
+export type BoothLinkSummary = { id: string; createdAt: string; expiresAt: string; codeId: string | null };
 
 export type NewBoothLink = BoothLinkSummary & { token: string };
 
@@ -23,19 +27,66 @@ export function hashBoothToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-/** A booth link for the owner's project: 256 random bits, base64url, working for `days` from `now`. */
-export async function createBoothLink(db: Kysely<Database>, ownerId: string, projectId: string, days: number, now = new Date()): Promise<NewBoothLink> {
+/** Refuses a code that is not this project's (a QR code's id or `plain`); null, the default, is always fine. */
+async function assertProjectCode(db: Kysely<Database>, projectId: string, codeId: string | null): Promise<void> {
+  if (codeId === null || codeId === PLAIN_PITCH_CODE) return;
+  const code = isRecordId(codeId) ? await db.selectFrom("qr_codes").select("id").where("id", "=", codeId).where("project_id", "=", projectId).executeTakeFirst() : undefined;
+  if (!code) throw new DomainError("invalid_input", UNKNOWN_BOOTH_CODE_MESSAGE, { code: UNKNOWN_BOOTH_CODE_MESSAGE });
+}
+
+/**
+ * A booth link for the owner's project: 256 random bits, base64url, working for `days` from `now`, its screens
+ * showing `codeId` (null: the project's default booth code).
+ */
+export async function createBoothLink(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  input: { days: number; code: string | null },
+  now = new Date(),
+): Promise<NewBoothLink> {
   await assertOwner(db, ownerId, projectId);
+  await assertProjectCode(db, projectId, input.code);
   const token = crypto.randomBytes(32).toString("base64url");
   const link = {
     id: crypto.randomUUID(),
     project_id: projectId,
     token_hash: hashBoothToken(token),
     created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),
+    expires_at: new Date(now.getTime() + input.days * DAY_MS).toISOString(),
+    code_id: input.code,
   };
   await db.insertInto("booth_links").values(link).execute();
-  return { id: link.id, createdAt: link.created_at, expiresAt: link.expires_at, token };
+  return { id: link.id, createdAt: link.created_at, expiresAt: link.expires_at, codeId: link.code_id, token };
+}
+
+/** Points an active link at another code; its open screens switch at once (the "booth" event). */
+export async function repointBoothLink(
+  deps: { db: Kysely<Database>; events: Pick<ProjectEvents, "publish">; logger: Logger },
+  ownerId: string,
+  projectId: string,
+  input: { linkId: string; code: string | null },
+  now = new Date(),
+): Promise<void> {
+  const { db } = deps;
+  await assertOwner(db, ownerId, projectId);
+  await assertProjectCode(db, projectId, input.code);
+  const updated = await db
+    .updateTable("booth_links")
+    .set({ code_id: input.code })
+    .where("id", "=", input.linkId)
+    .where("project_id", "=", projectId)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now.toISOString())
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", "Booth link not found");
+  await announce(deps.events, deps.logger, { projectId, kind: "booth" });
+}
+
+/** The code a link's screens show: its own choice, or null for the project's default booth code. */
+export async function readBoothLinkCode(db: Kysely<Database>, linkId: string): Promise<string | null> {
+  const link = await db.selectFrom("booth_links").select("code_id").where("id", "=", linkId).executeTakeFirst();
+  return link?.code_id ?? null;
 }
 
 /** The owner's links that still work, the one expiring last first. */
@@ -43,13 +94,13 @@ export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string
   await assertOwner(db, ownerId, projectId);
   const rows = await db
     .selectFrom("booth_links")
-    .select(["id", "created_at", "expires_at"])
+    .select(["id", "created_at", "expires_at", "code_id"])
     .where("project_id", "=", projectId)
     .where("expires_at", ">", now.toISOString())
     .where("revoked_at", "is", null)
     .orderBy("expires_at", "desc")
     .execute();
-  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at }));
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, codeId: row.code_id }));
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ProjectEvents } from "~/modules/realtime/project-events.server";
 import { openEventStream, type EventStreamSink } from "~/modules/realtime/event-stream.server";
 import { isBoothLinkActive } from "./booth-links.server";
 import { ProjectFeeds, perEventSource, type ProjectFeed } from "~/modules/realtime/project-feeds.server";
-import { BOOTH_NOT_FOUND, readTickerSince, type BoothViewer } from "./booth.server";
+import { BOOTH_NOT_FOUND, boothCodeFor, readTickerSince, type BoothViewer } from "./booth.server";
 import { TICKER_OVERLAP_MS, TickerTracker, type TickerItem } from "./booth-ticker";
 
 type BoothStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: LiveStreams; logger: Logger };
@@ -110,6 +110,14 @@ export async function openBoothStream(
       sink.send(`event: ended\ndata: {}\n\n`);
       sink.close();
     });
+  /** A link changed (revoked or re-pointed): a link's screen ends, or shows the code the link now names. */
+  const followLink = (sink: EventStreamSink) => {
+    endIfLinkEnded(sink);
+    if (viewer.kind !== "link") return;
+    queue(sink, async () => {
+      sink.send(`event: code\ndata: ${JSON.stringify({ codeId: await boothCodeFor(deps.db, projectId, viewer) })}\n\n`);
+    });
+  };
 
   return openEventStream({
     streams: deps.streams,
@@ -148,7 +156,7 @@ export async function openBoothStream(
         send(sink, items, counters);
       });
       const unsubscribe = deps.events.subscribe(projectId, (event) => {
-        if (event.kind === "booth") endIfLinkEnded(sink);
+        if (event.kind === "booth") followLink(sink);
       });
       return () => {
         unsubscribe();

@@ -4,7 +4,8 @@ import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStart } from "~/modules/time/founder-zone";
 import { renderQrSvg, trackedPitchUrl, untrackedPitchUrl } from "~/modules/qr/qr-codes.server";
-import { PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "./booth-codes";
+import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "./booth-codes";
+import { readBoothLinkCode } from "./booth-links.server";
 import { codeName } from "~/modules/analytics/source-names";
 import { shortName, type TickerItem } from "./booth-ticker";
 
@@ -21,6 +22,13 @@ export type BoothScreen = {
    * count as direct, not as an event), so a booth shows a code even before the founder made a tracked one.
    */
   codes: { id: string; label: string; eventTag: string | null; url: string; svg: string }[];
+  /**
+   * The code the screen shows (issue 29 item 3): a booth link's own (re-pointable, followed live), or for the owner's
+   * screen the project's default booth code, which the owner's last choice on that device overrides.
+   */
+  shownCode: string;
+  /** A booth link's screen shows the link's code and offers no other. */
+  followsLink: boolean;
   /** The owner's time zone: the booth's "today" starts at midnight there, on every device (decision 53). */
   timeZone: string;
 };
@@ -39,13 +47,7 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
   if (viewer.kind === "owner") query = query.where("projects.owner_id", "=", viewer.ownerId);
   const project = await query.executeTakeFirst();
   if (!project) throw new DomainError("not_found", BOOTH_NOT_FOUND);
-  const codes = await db
-    .selectFrom("qr_codes")
-    .select(["id", "label", "event_tag"])
-    .where("project_id", "=", project.id)
-    .orderBy("created_at", "asc")
-    .orderBy("id")
-    .execute();
+  const codes = await projectCodes(db, project.id);
   const choices = [
     ...codes.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, url: trackedPitchUrl(publicUrl, project.slug, code.id) })),
     { id: PLAIN_PITCH_CODE, label: PLAIN_PITCH_LABEL, eventTag: null, url: untrackedPitchUrl(publicUrl, project.slug) },
@@ -54,8 +56,25 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
   return {
     project: { id: project.id, title: project.title },
     codes: choices.map((choice, index) => ({ ...choice, svg: svgs[index]! })),
+    shownCode: await boothCodeFor(db, project.id, viewer, codes),
+    followsLink: viewer.kind === "link",
     timeZone: founderTimeZone(project.time_zone),
   };
+}
+
+function projectCodes(db: Kysely<Database>, projectId: string) {
+  return db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at", "asc").orderBy("id").execute();
+}
+
+/**
+ * The code a booth screen shows: a link's own choice while that code exists, else the project's default booth code
+ * (`defaultBoothCode`); the owner's screen starts from the default.
+ */
+export async function boothCodeFor(db: Kysely<Database>, projectId: string, viewer: BoothViewer, codes?: { id: string; label: string }[]): Promise<string> {
+  const known = codes ?? (await projectCodes(db, projectId));
+  const chosen = viewer.kind === "link" ? await readBoothLinkCode(db, viewer.linkId) : null;
+  if (chosen === PLAIN_PITCH_CODE || known.some((code) => code.id === chosen)) return chosen!;
+  return defaultBoothCode(known);
 }
 
 /** Where the booth's "today" began: midnight on the project owner's clock (decision 53), whatever the device's zone. */
