@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { foldLine, meetingInviteIcs, zoneTransitions, type MeetingInvite } from "~/modules/leads/meeting-invite.server";
+import { foldContentLine } from "~/modules/formats/content-lines";
+import { meetingInviteIcs, zoneTransitions, type MeetingInvite } from "~/modules/leads/meeting-invite.server";
 
 function invite(overrides: Partial<MeetingInvite> = {}): MeetingInvite {
   return {
@@ -49,7 +50,7 @@ describe("meeting invitation (RFC 5545)", () => {
     expect(ics.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
     for (const line of ics.split("\r\n")) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
     expect(readBack(ics).event.description).toBe("Überraschung — ".repeat(20));
-    const folded = foldLine("é".repeat(60));
+    const folded = foldContentLine("é".repeat(60));
     expect(folded.split("\r\n ").join("")).toBe("é".repeat(60));
   });
 

@@ -1,28 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { buildVCard, escapeVCardText, foldVCardLine, vcardFileName } from "~/modules/leads/vcard";
+import { escapeContentText, foldContentLine } from "~/modules/formats/content-lines";
+import { buildVCard, vcardFileName } from "~/modules/leads/vcard";
 
 describe("vCard text", () => {
   it("escapes backslash, comma, semicolon and every kind of line break (RFC 6350 3.4)", () => {
-    expect(escapeVCardText("a\\b,c;d\ne\r\nf\rg")).toBe("a\\\\b\\,c\\;d\\ne\\nf\\ng");
-    expect(escapeVCardText("END:VCARD")).toBe("END:VCARD");
+    expect(escapeContentText("a\\b,c;d\ne\r\nf\rg")).toBe("a\\\\b\\,c\\;d\\ne\\nf\\ng");
+    expect(escapeContentText("END:VCARD")).toBe("END:VCARD");
   });
 
   it("turns every Unicode line break into \\n, so none can start a property line of its own (issue 24)", () => {
     for (const lineBreak of ["\r\n", "\r", "\n", "\u000b", "\u000c", "\u0085", "\u2028", "\u2029"]) {
-      expect(escapeVCardText(`note${lineBreak}END:VCARD`), JSON.stringify(lineBreak)).toBe("note\\nEND:VCARD");
+      expect(escapeContentText(`note${lineBreak}END:VCARD`), JSON.stringify(lineBreak)).toBe("note\\nEND:VCARD");
     }
   });
 
   it("folds at 75 octets with CRLF and a space, never inside a UTF-8 sequence", () => {
     const line = `NOTE:${"é".repeat(60)}${"😀".repeat(20)}`;
-    const folded = foldVCardLine(line);
+    const folded = foldContentLine(line);
     const physical = folded.split("\r\n");
     expect(physical.length).toBeGreaterThan(2);
     for (const part of physical) expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(75);
     for (const part of physical.slice(1)) expect(part.startsWith(" ")).toBe(true);
     expect(physical.map((part, index) => (index ? part.slice(1) : part)).join("")).toBe(line);
     expect(folded).not.toContain("\uFFFD");
-    expect(foldVCardLine("FN:short")).toBe("FN:short");
+    expect(foldContentLine("FN:short")).toBe("FN:short");
   });
 
   it("cannot be broken by what a visitor typed", () => {

@@ -1,3 +1,4 @@
+import { escapeContentText, foldContentLine } from "~/modules/formats/content-lines";
 import { localParts, zoneOffsetMs } from "~/modules/time/zoned-slots";
 
 /**
@@ -33,21 +34,21 @@ export function meetingInviteIcs(invite: MeetingInvite): string {
     "METHOD:REQUEST",
     ...vtimezone(invite.timeZone, invite.startsAt, endsAt),
     "BEGIN:VEVENT",
-    `UID:${escapeText(invite.uid)}`,
+    `UID:${escapeContentText(invite.uid)}`,
     `DTSTAMP:${utcDateTime(invite.stampedAt)}`,
     `DTSTART;TZID=${invite.timeZone}:${wallDateTime(invite.startsAt, invite.timeZone)}`,
     `DTEND;TZID=${invite.timeZone}:${wallDateTime(endsAt, invite.timeZone)}`,
     "SEQUENCE:0",
     "STATUS:CONFIRMED",
     "TRANSP:OPAQUE",
-    `SUMMARY:${escapeText(invite.summary)}`,
-    `DESCRIPTION:${escapeText(invite.description)}`,
+    `SUMMARY:${escapeContentText(invite.summary)}`,
+    `DESCRIPTION:${escapeContentText(invite.description)}`,
     `ORGANIZER;CN=${quotedParameter(invite.organizer.name)}:mailto:${invite.organizer.email}`,
     `ATTENDEE;CN=${quotedParameter(invite.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${invite.attendee.email}`,
     "END:VEVENT",
     "END:VCALENDAR",
   ];
-  return lines.map(foldLine).join("\r\n") + "\r\n";
+  return lines.map(foldContentLine).join("\r\n") + "\r\n";
 }
 
 /** A zone's offset from UTC at `at`, in whole minutes (east positive). */
@@ -101,7 +102,7 @@ function vtimezone(timeZone: string, from: Date, to: Date): string[] {
 }
 
 function observance(kind: "STANDARD" | "DAYLIGHT", start: string, from: number, to: number, name: string): string[] {
-  return [`BEGIN:${kind}`, `DTSTART:${start}`, `TZOFFSETFROM:${utcOffset(from)}`, `TZOFFSETTO:${utcOffset(to)}`, `TZNAME:${escapeText(name)}`, `END:${kind}`];
+  return [`BEGIN:${kind}`, `DTSTART:${start}`, `TZOFFSETFROM:${utcOffset(from)}`, `TZOFFSETTO:${utcOffset(to)}`, `TZNAME:${escapeContentText(name)}`, `END:${kind}`];
 }
 
 /** The zone's short name at that instant ('CET', 'PST', or 'GMT+5:30' where the runtime knows no abbreviation). */
@@ -131,35 +132,9 @@ function wallDateTime(at: Date, timeZone: string): string {
   return `${pad(p.year, 4)}${pad(p.month)}${pad(p.day)}T${pad(p.hour)}${pad(p.minute)}${pad(p.second)}`;
 }
 
-/** RFC 5545 TEXT: backslash, semicolon and comma escaped, line breaks as `\n`. */
-function escapeText(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n|\r|\n/g, "\\n");
-}
 
-/** A parameter value (a CN) in double quotes, which it may not contain; no line breaks. */
+/** A parameter value (a CN) in double quotes, which it may not contain; no line break of any kind. */
 function quotedParameter(value: string): string {
-  return `"${value.replace(/["\r\n]/g, " ").trim()}"`;
+  return `"${value.replace(/["\r\n\v\f\u0085\u2028\u2029]/g, " ").trim()}"`;
 }
 
-const encoder = new TextEncoder();
-
-/** Lines longer than 75 octets continue on the next line after one space, never splitting a UTF-8 character. */
-export function foldLine(line: string): string {
-  if (encoder.encode(line).length <= 75) return line;
-  const parts: string[] = [];
-  let current = "";
-  let octets = 0;
-  for (const char of line) {
-    const size = encoder.encode(char).length;
-    // The first line holds 75 octets; each continuation 74 after its leading space.
-    if (octets + size > (parts.length === 0 ? 75 : 74)) {
-      parts.push(current);
-      current = "";
-      octets = 0;
-    }
-    current += char;
-    octets += size;
-  }
-  parts.push(current);
-  return parts.join("\r\n ");
-}

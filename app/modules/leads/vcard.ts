@@ -1,4 +1,5 @@
 import { formatAmountRange } from "~/modules/formats/amount";
+import { escapeContentText, foldContentLine } from "~/modules/formats/content-lines";
 import type { LeadActivityItem } from "./leads.server";
 import type { SourceName } from "~/modules/analytics/source-names";
 import type { QualifyingAnswer } from "./qualifying-answer";
@@ -15,41 +16,6 @@ export type VCardLead = {
   answer: QualifyingAnswer | null;
 };
 
-/**
- * RFC 6350 section 3.4 (and RFC 2426 for 3.0): backslash, comma, semicolon and line breaks in a text value. Every
- * Unicode line break (CR LF, LF, VT, FF, CR, NEL, LS, PS) becomes `\n`: a reader that breaks lines on any of them
- * must never see a property of its own inside a value.
- */
-export function escapeVCardText(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/,/g, "\\,").replace(/;/g, "\\;").replace(/\r\n|[\n\v\f\r\u0085\u2028\u2029]/g, "\\n");
-}
-
-const MAX_LINE_OCTETS = 75;
-
-/**
- * RFC 6350 section 3.2: lines longer than 75 octets continue on the next line after CRLF and one space. Folds
- * between characters, never inside a UTF-8 sequence, so every line stays valid UTF-8.
- */
-export function foldVCardLine(line: string): string {
-  const encoder = new TextEncoder();
-  const parts: string[] = [];
-  let current = "";
-  let octets = 0;
-  for (const char of line) {
-    const size = encoder.encode(char).length;
-    // Continuation lines start with a space, which counts towards their 75 octets.
-    const limit = parts.length === 0 ? MAX_LINE_OCTETS : MAX_LINE_OCTETS - 1;
-    if (octets + size > limit) {
-      parts.push(current);
-      current = "";
-      octets = 0;
-    }
-    current += char;
-    octets += size;
-  }
-  parts.push(current);
-  return parts.join("\r\n ");
-}
 
 /** 'Ada Lovelace' → family 'Lovelace', given 'Ada'; a single word is the given name. */
 function splitName(name: string): { family: string; given: string } {
@@ -97,16 +63,16 @@ export function buildVCard(lead: VCardLead, projectTitle: string): string {
   const lines = [
     "BEGIN:VCARD",
     "VERSION:3.0",
-    `N:${escapeVCardText(family)};${escapeVCardText(given)};;;`,
-    `FN:${escapeVCardText(lead.name)}`,
-    `EMAIL;TYPE=INTERNET:${escapeVCardText(lead.email)}`,
+    `N:${escapeContentText(family)};${escapeContentText(given)};;;`,
+    `FN:${escapeContentText(lead.name)}`,
+    `EMAIL;TYPE=INTERNET:${escapeContentText(lead.email)}`,
     // A URI value is not text-escaped (a comma is part of the address); line breaks cannot occur in a validated URL.
     ...(lead.linkedinUrl ? [`URL:${lead.linkedinUrl.replace(/[\r\n]/g, "")}`] : []),
-    `NOTE:${escapeVCardText(note)}`,
-    `CATEGORIES:${escapeVCardText(projectTitle)}`,
+    `NOTE:${escapeContentText(note)}`,
+    `CATEGORIES:${escapeContentText(projectTitle)}`,
     "END:VCARD",
   ];
-  return lines.map(foldVCardLine).join("\r\n") + "\r\n";
+  return lines.map(foldContentLine).join("\r\n") + "\r\n";
 }
 
 /** 'Ada Lovelace' → 'Ada-Lovelace.vcf'; the list download is named after the project. */
