@@ -22,13 +22,21 @@ describe("booth ticker lines", () => {
 
 describe("booth link form", () => {
   it("accepts 1, 3 or 7 days, 3 when none is chosen, and nothing else", () => {
-    expect(validate(createBoothLinkSchema, {})).toEqual({ ok: true, data: { days: 3 } });
-    expect(validate(createBoothLinkSchema, { days: "7" })).toEqual({ ok: true, data: { days: 7 } });
+    expect(validate(createBoothLinkSchema, {})).toEqual({ ok: true, data: { days: 3, code: null } });
+    expect(validate(createBoothLinkSchema, { days: "7" })).toEqual({ ok: true, data: { days: 7, code: null } });
     for (const days of ["2", "30", "-1", "1e3", "abc"]) {
       const result = validate(createBoothLinkSchema, { days });
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.fieldErrors.days).toBe("Choose how long the link works: 1, 3 or 7 days");
     }
+  });
+
+  it("takes the code its screens show: a code's id, the plain address, or the default; nothing else", () => {
+    const id = "0b6a3c2e-8c1f-4f7e-9a53-2d8e7f1c4b90";
+    expect(validate(createBoothLinkSchema, { code: id })).toMatchObject({ ok: true, data: { code: id } });
+    expect(validate(createBoothLinkSchema, { code: "plain" })).toMatchObject({ ok: true, data: { code: "plain" } });
+    expect(validate(createBoothLinkSchema, { code: "" })).toMatchObject({ ok: true, data: { code: null } });
+    expect(validate(createBoothLinkSchema, { code: "../etc" })).toMatchObject({ ok: false, fieldErrors: { code: "Choose one of this project's QR codes" } });
   });
 });
 
