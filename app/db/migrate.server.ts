@@ -29,6 +29,7 @@ import { founderTimeZone } from "./migrations/0027-founder-time-zone.server";
 import { leadSource } from "./migrations/0028-lead-source.server";
 import { leadFirstResponse } from "./migrations/0029-lead-first-response.server";
 import { leadTemperature } from "./migrations/0030-lead-temperature.server";
+import { founderPush } from "./migrations/0031-founder-push.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   "0028-lead-source": leadSource,
   "0029-lead-first-response": leadFirstResponse,
   "0030-lead-temperature": leadTemperature,
+  "0031-founder-push": founderPush,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
