@@ -16,6 +16,8 @@ import type { TestMailResult } from "~/modules/mail/test-mail";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
+import type { AlertChannelSettings } from "~/modules/founder-alerts/founder-alerts.server";
+import { AlertChannelsCard, PushDeviceCard, SlackCard, type PushDeviceView } from "./alert-channels-cards";
 import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
 
 type SettingsResult = FormResult & { secret?: string; testMail?: TestMailResult };
@@ -24,6 +26,10 @@ export type LeadSettingsViewProps = {
   project: { id: string; title: string; slug: string };
   alerts: LeadAlertSettings;
   webhooks: WebhookEndpointView[];
+  /** Push and Slack (decision 56): this project's switches, the founder's devices, and the key browsers subscribe with. */
+  channels: AlertChannelSettings;
+  pushDevices: PushDeviceView[];
+  vapidPublicKey: string;
   now: string;
   actionData?: SettingsResult | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost). */
@@ -31,7 +37,7 @@ export type LeadSettingsViewProps = {
 };
 
 /** Issue 12: how the founder hears about new leads (alert e-mails) and where else they go (webhooks). */
-export function LeadSettingsView({ project, alerts, webhooks, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
+export function LeadSettingsView({ project, alerts, webhooks, channels, pushDevices, vapidPublicKey, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
   return (
@@ -51,6 +57,9 @@ export function LeadSettingsView({ project, alerts, webhooks, now, actionData, m
       />
       <div className="space-y-5">
         <SetupWarningBanner warning={mailWarning} />
+        <PushDeviceCard action={action} vapidPublicKey={vapidPublicKey} devices={pushDevices} />
+        <AlertChannelsCard action={action} channels={channels.channels} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "channels" ? actionData : undefined} />
+        <SlackCard action={action} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "slack-url" ? actionData : undefined} />
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
         <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} />
         <WebhooksCard
