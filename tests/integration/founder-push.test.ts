@@ -10,7 +10,7 @@ import {
   SLACK_URL_MESSAGE,
   slackUrlSchema,
 } from "~/modules/founder-alerts/alert-channel-form";
-import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
+import { AlertWorker, slackBodyOf } from "~/modules/founder-alerts/alert-delivery.server";
 import {
   addPushSubscription,
   getAlertChannelSettings,
@@ -19,6 +19,7 @@ import {
   removeSlackUrl,
   saveAlertChannels,
   saveSlackUrl,
+  type AlertMessage,
 } from "~/modules/founder-alerts/founder-alerts.server";
 import { KNOWN_PUSH_SERVICES } from "~/modules/founder-alerts/push-services";
 import { validate } from "~/modules/forms/validation";
@@ -202,6 +203,11 @@ describeEachDialect("push where the founder looks", (getDb) => {
     await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana <!channel> Kovač", email: "ana@example.com", note: "Hi" }), { userId: null });
     const queued = await db.selectFrom("alert_deliveries").select(["channel", "slack_url", "payload"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
     expect(queued).toMatchObject({ channel: "slack", slack_url: slackUrl });
+    // Slack's own text format: the visitor's name cannot mention a channel or make a link.
+    const leadId = await leadIdOf(db, project.id, "ana@example.com");
+    expect(JSON.parse(slackBodyOf(JSON.parse(queued.payload) as AlertMessage, "https://pitch.example"))).toEqual({
+      text: `Ana &lt;!channel&gt; Kovač requested an intro (Harbor Cold Chain)\n<https://pitch.example/project/${project.id}/leads?lead=${leadId}|Open the lead>`,
+    });
 
     // Its host now resolves inside the network: the post is given up, nothing sent.
     const worker = new AlertWorker(db, testAlertSettings(), logger, { resolve: privateDns });
