@@ -104,14 +104,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         schema: pushSubscriptionSchema,
         failureMessage: "Failed to turn notifications on",
         run: async (input: PushSubscriptionInput) => {
-          await addPushSubscription(database.db, user.id, input, config.push.services);
+          await addPushSubscription(database.db, user.id, params.id, input, config.push.services);
           return { message: "Notifications on for this device" };
         },
       },
       "push-off": {
         failureMessage: "Failed to turn notifications off",
         run: async (_input, posted) => {
-          await removePushSubscription(database.db, user.id, String(posted.get("endpoint") ?? ""));
+          await removePushSubscription(database.db, user.id, params.id, String(posted.get("endpoint") ?? ""));
           return { message: "Notifications off on this device" };
         },
       },

@@ -52,10 +52,11 @@ afterAll(() => pushService.close());
 
 const services = () => [...KNOWN_PUSH_SERVICES, pushService.service];
 
-/** A device of `userId` with notifications on, subscribed on the test's push service. */
+/** A device of `userId` with notifications on (from the settings of one of their projects), on the test's push service. */
 async function device(db: Db, userId: string, name = "Test phone") {
   const subscription = browserSubscription(pushService.origin, name);
-  await addPushSubscription(db, userId, parse(pushSubscriptionSchema, subscription.input), services());
+  const project = await createProject(db, { ownerId: userId, title: "Where the device was turned on" });
+  await addPushSubscription(db, userId, project.id, parse(pushSubscriptionSchema, subscription.input), services());
   return subscription;
 }
 
@@ -129,6 +130,22 @@ describeEachDialect("push where the founder looks", (getDb) => {
     expect(titles.sort()).toEqual(["Bo Lind sent a signal of interest", "Cy Ode now follows your updates", "Di Rak requested an intro"]);
   });
 
+  it("pushes each event once to each device with two workers running at the same time", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const phones = [await device(db, project.ownerId, "Phone"), await device(db, project.ownerId, "Tablet")];
+    for (const index of [1, 2, 3]) {
+      await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: `Visitor ${index}`, email: `v${index}@example.com`, note: "Hi" }), { userId: null });
+    }
+    const settings = testAlertSettings([pushService.service]);
+    const counts = await Promise.all([new AlertWorker(db, settings, logger).runOnce(), new AlertWorker(db, settings, logger).runOnce()]);
+    expect(counts[0] + counts[1]).toBe(6);
+    for (const phone of phones) {
+      const titles = pushService.received.filter((push) => push.path === phone.path).map((push) => (JSON.parse(phone.decrypt(push.body)) as Pushed).title);
+      expect(titles.sort()).toEqual(["Visitor 1 requested an intro", "Visitor 2 requested an intro", "Visitor 3 requested an intro"]);
+    }
+  });
+
   it("removes a device whose push service answers 410 Gone, and keeps pushing to the others", async () => {
     const { db } = getDb();
     const project = await createProject(db);
@@ -149,15 +166,18 @@ describeEachDialect("push where the founder looks", (getDb) => {
     const founder = await createUser(db);
     const phone = await device(db, founder, "Phone");
     await device(db, founder, "Laptop");
-    const someoneElse = await createUser(db);
-    expect(await removePushSubscription(db, someoneElse, phone.input.endpoint)).toBe(false);
-    expect(await removePushSubscription(db, founder, phone.input.endpoint)).toBe(true);
+    const project = await createProject(db, { ownerId: founder });
+    const someoneElse = await createProject(db);
+    expect(await removePushSubscription(db, someoneElse.ownerId, someoneElse.id, phone.input.endpoint)).toBe(false);
+    await expect(removePushSubscription(db, someoneElse.ownerId, project.id, phone.input.endpoint)).rejects.toMatchObject({ code: "not_found" });
+    await expect(addPushSubscription(db, someoneElse.ownerId, project.id, parse(pushSubscriptionSchema, phone.input), services())).rejects.toMatchObject({ code: "not_found" });
+    expect(await removePushSubscription(db, founder, project.id, phone.input.endpoint)).toBe(true);
     expect((await listPushDevices(db, founder)).map((row) => row.device)).toEqual(["Laptop"]);
   });
 
   it("refuses a subscription with a foreign or malformed endpoint or keys: a clear message, nothing stored", async () => {
     const { db } = getDb();
-    const founder = await createUser(db);
+    const { ownerId: founder, id: projectId } = await createProject(db);
     const good = browserSubscription(pushService.origin).input;
     for (const endpoint of [
       "https://evil.example/push/1",
@@ -167,7 +187,7 @@ describeEachDialect("push where the founder looks", (getDb) => {
       "not a url at all",
       good.endpoint,
     ]) {
-      const refused = addPushSubscription(db, founder, parse(pushSubscriptionSchema, { ...good, endpoint }), KNOWN_PUSH_SERVICES);
+      const refused = addPushSubscription(db, founder, projectId, parse(pushSubscriptionSchema, { ...good, endpoint }), KNOWN_PUSH_SERVICES);
       await expect(refused).rejects.toThrow(DomainError);
       await expect(refused).rejects.toThrow(PUSH_ENDPOINT_REFUSED_MESSAGE);
     }
@@ -176,8 +196,8 @@ describeEachDialect("push where the founder looks", (getDb) => {
       expect(checked.ok).toBe(false);
       if (!checked.ok) expect(checked.formError).toBe(PUSH_SUBSCRIPTION_MESSAGE);
     }
-    await addPushSubscription(db, founder, parse(pushSubscriptionSchema, { ...good, endpoint: "https://fcm.googleapis.com/fcm/send/abc:def" }), KNOWN_PUSH_SERVICES);
-    await addPushSubscription(db, founder, parse(pushSubscriptionSchema, { ...good, endpoint: "https://wns2-par02p.notify.windows.com/w/?token=abc" }), KNOWN_PUSH_SERVICES);
+    await addPushSubscription(db, founder, projectId, parse(pushSubscriptionSchema, { ...good, endpoint: "https://fcm.googleapis.com/fcm/send/abc:def" }), KNOWN_PUSH_SERVICES);
+    await addPushSubscription(db, founder, projectId, parse(pushSubscriptionSchema, { ...good, endpoint: "https://wns2-par02p.notify.windows.com/w/?token=abc" }), KNOWN_PUSH_SERVICES);
     expect(await listPushDevices(db, founder)).toHaveLength(2);
   });
 

@@ -97,11 +97,20 @@ export async function removeSlackUrl(db: Kysely<Database>, ownerId: string, proj
 export type PushDevice = { id: string; device: string; endpoint: string; createdAt: string };
 
 /**
- * Turns notifications on for one of the founder's devices: its subscription is kept if its endpoint is on a push
- * service we deliver to (`services`); subscribing the same browser again replaces its keys (and its founder, when
- * another one signed in on it).
+ * Turns notifications on for one of the founder's devices, from the settings of one of their projects (a device
+ * gets every project's pushes, as each project's switches allow): its subscription is kept if its endpoint is on a
+ * push service we deliver to (`services`); subscribing the same browser again replaces its keys (and its founder,
+ * when another one signed in on it).
  */
-export async function addPushSubscription(db: Kysely<Database>, userId: string, input: PushSubscriptionInput, services: readonly PushService[], now = new Date()): Promise<PushDevice> {
+export async function addPushSubscription(
+  db: Kysely<Database>,
+  userId: string,
+  projectId: string,
+  input: PushSubscriptionInput,
+  services: readonly PushService[],
+  now = new Date(),
+): Promise<PushDevice> {
+  await assertOwner(db, userId, projectId);
   if (!isAllowedPushEndpoint(input.endpoint, services)) throw new DomainError("invalid_input", PUSH_ENDPOINT_REFUSED_MESSAGE, { endpoint: PUSH_ENDPOINT_REFUSED_MESSAGE });
   const values = { user_id: userId, p256dh: input.p256dh, auth: input.auth, device: input.device };
   const row = await db
@@ -114,7 +123,8 @@ export async function addPushSubscription(db: Kysely<Database>, userId: string, 
 }
 
 /** Turns notifications off on one device: only that subscription of this founder goes (with its queued pushes). */
-export async function removePushSubscription(db: Kysely<Database>, userId: string, endpoint: string): Promise<boolean> {
+export async function removePushSubscription(db: Kysely<Database>, userId: string, projectId: string, endpoint: string): Promise<boolean> {
+  await assertOwner(db, userId, projectId);
   const deleted = await db.deleteFrom("push_subscriptions").where("endpoint", "=", endpoint).where("user_id", "=", userId).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }
