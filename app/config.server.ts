@@ -4,6 +4,8 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
 import { smtpTimeoutsOf } from "~/modules/mail/transport.server";
+import { KNOWN_PUSH_SERVICES, parsePushServiceOrigins, type PushService } from "~/modules/founder-alerts/push-services";
+import { generateVapidKeys, isVapidKeyPair, type VapidKeys } from "~/modules/founder-alerts/vapid-keys.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/time/zoned-slots";
 
@@ -53,6 +55,18 @@ const envSchema = z.object({
     .default("UTC")
     .refine(isValidTimeZone, { message: "DIGEST_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/New_York" }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false").default("false"),
+  PUSH_SERVICE_ORIGINS: z
+    .string()
+    .default("")
+    .superRefine((value, context) => {
+      try {
+        parsePushServiceOrigins(value);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: `PUSH_SERVICE_ORIGINS: ${(error as Error).message}` });
+      }
+    }),
+  VAPID_PUBLIC_KEY: z.string().trim().optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().optional(),
   SIGNUP: z.enum(SIGNUP_POLICIES, "SIGNUP must be open, invite or closed").default("open"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address such as support@example.com").default(DEFAULT_OPERATOR_SETTINGS.supportEmail),
@@ -60,6 +74,15 @@ const envSchema = z.object({
   SUPPORT_HOURS: publicText("SUPPORT_HOURS", DEFAULT_OPERATOR_SETTINGS.supportHours),
   PRIVACY_EFFECTIVE_DATE: isoDate("PRIVACY_EFFECTIVE_DATE", DEFAULT_OPERATOR_SETTINGS.privacyEffectiveDate),
   TERMS_EFFECTIVE_DATE: isoDate("TERMS_EFFECTIVE_DATE", DEFAULT_OPERATOR_SETTINGS.termsEffectiveDate),
+}).superRefine((vars, context) => {
+  if (!vars.VAPID_PUBLIC_KEY && !vars.VAPID_PRIVATE_KEY) return;
+  if (!vars.VAPID_PUBLIC_KEY || !vars.VAPID_PRIVATE_KEY || !isVapidKeyPair({ publicKey: vars.VAPID_PUBLIC_KEY, privateKey: vars.VAPID_PRIVATE_KEY })) {
+    context.addIssue({
+      code: "custom",
+      path: ["VAPID_PUBLIC_KEY"],
+      message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together, as one P-256 key pair in base64url (npx web-push generate-vapid-keys)",
+    });
+  }
 });
 
 export type DatabaseTarget = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
@@ -86,6 +109,11 @@ export type AppConfig = {
   digest: { hour: number; timeZone: string };
   /** Whether webhooks may reach loopback, private and link-local addresses (and plain http): off unless the operator says so. */
   webhooks: { allowPrivateTargets: boolean };
+  /**
+   * Web Push (decision 56): the VAPID key pair (from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY, or generated once into
+   * DATA_DIR like the auth secret), the contact the push services see, and the services subscriptions may use.
+   */
+  push: { vapid: VapidKeys; subject: string; services: PushService[] };
   logLevel: string;
   /** Who may create an account; enforced where every sign-up goes through (`signUp` in auth/gateway.server.ts). */
   signup: SignupPolicy;
@@ -133,6 +161,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailDir: path.join(dataDir, "mail"),
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
     webhooks: { allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true" },
+    push: {
+      vapid: vars.VAPID_PUBLIC_KEY && vars.VAPID_PRIVATE_KEY ? { publicKey: vars.VAPID_PUBLIC_KEY, privateKey: vars.VAPID_PRIVATE_KEY } : readOrCreateVapidKeys(dataDir),
+      subject: `mailto:${vars.SUPPORT_EMAIL}`,
+      services: [...KNOWN_PUSH_SERVICES, ...parsePushServiceOrigins(vars.PUSH_SERVICE_ORIGINS)],
+    },
     logLevel: vars.LOG_LEVEL,
     signup: vars.SIGNUP,
     operator: {
@@ -157,6 +190,20 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = crypto.randomBytes(32).toString("base64url");
   fs.writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** Web Push's key pair when none is configured: generated once and kept beside the data, so subscriptions survive restarts. */
+function readOrCreateVapidKeys(dataDir: string): VapidKeys {
+  const file = path.join(dataDir, "vapid-keys.json");
+  try {
+    const existing: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+    if (isVapidKeyPair(existing)) return existing;
+  } catch {
+    // no keys yet
+  }
+  const keys = generateVapidKeys();
+  fs.writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  return keys;
 }
 
 /** Express "trust proxy" values: false (default), true, a hop count, or a list of addresses/subnets. */

@@ -11,6 +11,9 @@ export default [
   route("dashboard", "routes/dashboard.tsx"),
   route("my-projects", "routes/my-projects.tsx"),
   route("project/create", "routes/project-create.tsx"),
+  // The founder workspace's own manifest and push-only service worker (decision 56), whose scope is /project/.
+  route("project/manifest.webmanifest", "routes/project.manifest.ts"),
+  route("project/push-worker.js", "routes/project.push-worker.ts"),
   route("project/:id/edit", "routes/project-edit.tsx"),
   route("project/:id/qr-codes", "routes/project-qr-codes.tsx"),
   route("project/:id/updates", "routes/project-updates.tsx"),

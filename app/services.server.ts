@@ -19,6 +19,7 @@ import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
 import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
 import path from "node:path";
 
 /** Everything a request handler needs, created once per process. */
@@ -43,6 +44,8 @@ export type AppServices = {
   digests: DigestScheduler;
   leadAlerts: LeadAlertScheduler;
   webhooks: WebhookWorker;
+  /** Pushes to the founders' devices and posts to their projects' Slack (decision 56). */
+  alerts: AlertWorker;
   /**
    * What this start did to the database, for the start-up lines server.js prints; and, on an empty PostgreSQL
    * database, the SQLite database with projects still in the data folder (its data was not moved).
@@ -90,6 +93,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   if (!sqliteLeftBehind) leadAlerts.start();
   const webhooks = new WebhookWorker(database.db, config.webhooks, logger, mailLinks, { onMailQueued: () => mail.wake() });
   webhooks.start();
+  const alerts = new AlertWorker(database.db, { publicUrl: config.publicUrl, push: config.push, webhooks: config.webhooks }, logger);
+  alerts.start();
   return {
     startup: { migrationsApplied: applied, demoSeeded, sqliteLeftBehind },
     config,
@@ -109,6 +114,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     digests,
     leadAlerts,
     webhooks,
+    alerts,
   };
 }
 
@@ -118,6 +124,7 @@ export async function stopServices(services: AppServices): Promise<void> {
   await services.digests.stop();
   await services.leadAlerts.stop();
   await services.webhooks.stop();
+  await services.alerts.stop();
   await services.mail.stop();
   await services.events.close();
   await services.database.close();

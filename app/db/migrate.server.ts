@@ -33,6 +33,7 @@ import { webhookEndpointHealth } from "./migrations/0031-webhook-endpoint-health
 import { qualifyingQuestion } from "./migrations/0032-qualifying-question.server";
 import { leadReplies } from "./migrations/0033-lead-replies.server";
 import { boothLinkCode } from "./migrations/0034-booth-link-code.server";
+import { founderPush } from "./migrations/0035-founder-push.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   "0032-qualifying-question": qualifyingQuestion,
   "0033-lead-replies": leadReplies,
   "0034-booth-link-code": boothLinkCode,
+  "0035-founder-push": founderPush,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

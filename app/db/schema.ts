@@ -460,6 +460,53 @@ export interface ProjectAlertSettingsTable {
   project_id: string;
   intro_alerts: Generated<AlertMode>;
   signal_alerts: Generated<AlertMode>;
+  /** Whether each kind is pushed to the owner's devices (decision 56). */
+  push_intro: Generated<boolean>;
+  push_signal: Generated<boolean>;
+  push_follow: Generated<boolean>;
+  /** The project's Slack incoming-webhook URL, and which kinds are posted there. */
+  slack_url: string | null;
+  slack_intro: Generated<boolean>;
+  slack_signal: Generated<boolean>;
+  slack_follow: Generated<boolean>;
+}
+
+/** A device a founder turned notifications on for (decision 56): its push service endpoint and its browser's keys. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url, as `PushSubscription.toJSON()` gives them. */
+  p256dh: string;
+  auth: string;
+  /** What the founder sees the device as ("Chrome on Android"). */
+  device: string;
+  created_at: Timestamp;
+}
+
+export type AlertChannel = "push" | "slack";
+
+/** A push or a Slack post of one lead event, delivered like a webhook (claim, retry, once). */
+export interface AlertDeliveriesTable {
+  id: string;
+  project_id: string;
+  channel: AlertChannel;
+  push_subscription_id: string | null;
+  slack_url: string | null;
+  event_id: string;
+  target: string;
+  /** The push's JSON ({title, body, url}) or Slack's ({text}), fixed when the event happened. */
+  payload: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  claimed_by: string | null;
+  attempt_started_at: Timestamp | null;
+  last_error: string | null;
+  response_status: number | null;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
 }
 
 export interface PendingLeadAlertsTable {
@@ -603,6 +650,8 @@ export interface Database {
   lead_alert_runs: LeadAlertRunsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  push_subscriptions: PushSubscriptionsTable;
+  alert_deliveries: AlertDeliveriesTable;
   booth_links: BoothLinksTable;
   address_confirmations: AddressConfirmationsTable;
   mail_blocks: MailBlocksTable;
@@ -620,6 +669,12 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "did_intro",
   "did_subscribe",
   "did_signal",
+  "push_intro",
+  "push_signal",
+  "push_follow",
+  "slack_intro",
+  "slack_signal",
+  "slack_follow",
 ]);
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([

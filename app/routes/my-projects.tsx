@@ -1,3 +1,4 @@
+import { WORKSPACE_INSTALL } from "~/modules/icons/web-manifest";
 import { InviteFounderCard } from "~/components/founder/invite-founder-card";
 import { ProjectGrid } from "~/components/founder/project-grid";
 import { invitationFormSchema } from "~/modules/auth/auth-form";
@@ -15,6 +16,9 @@ import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/my-projects";
 
 export const meta: Route.MetaFunction = () => [{ title: `My Projects · ${PRODUCT_NAME}` }];
+
+/** The founder workspace is an installable app of its own (decision 56). */
+export const handle = { install: () => WORKSPACE_INSTALL };
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireSessionUser(context.services.auth, request, url);

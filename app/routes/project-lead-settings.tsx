@@ -1,3 +1,4 @@
+import { WORKSPACE_INSTALL } from "~/modules/icons/web-manifest";
 import { readFormData } from "~/modules/http/form-body.server";
 import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
 import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view";
@@ -10,6 +11,15 @@ import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
 import { qualifyingQuestionSchema, readQuestionForm, type QualifyingQuestionInput } from "~/modules/leads/qualifying-question";
 import { saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import {
+  alertChannelsSchema,
+  pushSubscriptionSchema,
+  slackUrlSchema,
+  type AlertChannels,
+  type PushSubscriptionInput,
+  type SlackUrlInput,
+} from "~/modules/founder-alerts/alert-channel-form";
+import { addPushSubscription, removePushSubscription, removeSlackUrl, saveAlertChannels, saveSlackUrl } from "~/modules/founder-alerts/founder-alerts.server";
 import { webhookEndpointSchema, type WebhookEndpointInput } from "~/modules/webhooks/webhook-form";
 import { addWebhookEndpoint, deleteWebhookEndpoint, resumeWebhookEndpoint, sendWebhookTestEvent, type WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
 import { testMailMessage, type TestMailResult } from "~/modules/mail/test-mail";
@@ -20,18 +30,46 @@ import type { Route } from "./+types/project-lead-settings";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Lead settings: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
+/** The founder workspace is an installable app of its own (decision 56). */
+export const handle = { install: () => WORKSPACE_INSTALL };
+
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, database, flashCookie } = context.services;
+  const { auth, database, flashCookie, config } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const settings = await orRedirectToMyProjects(flashCookie, () => loadLeadSettings(database.db, user.id, params.id));
-  return { ...settings, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
+  return { ...settings, vapidPublicKey: config.push.vapid.publicKey, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
-export type LeadSettingsIntent = "question" | "alerts" | "test-mail" | "add-webhook" | "delete-webhook" | "test-webhook" | "resume-webhook";
+export type LeadSettingsIntent =
+  | "question"
+  | "alerts"
+  | "test-mail"
+  | "add-webhook"
+  | "delete-webhook"
+  | "test-webhook"
+  | "resume-webhook"
+  | "channels"
+  | "slack-url"
+  | "remove-slack"
+  | "push-on"
+  | "push-off";
 type LeadSettingsExtra = { secret?: string; testMail?: TestMailResult; testWebhook?: WebhookTestOutcome };
 export type LeadSettingsResult = FormResult<LeadSettingsIntent, LeadSettingsExtra>;
 
-const SETTINGS_INTENTS = ["question", "alerts", "test-mail", "add-webhook", "delete-webhook", "test-webhook", "resume-webhook"] as const;
+const SETTINGS_INTENTS = [
+  "question",
+  "alerts",
+  "test-mail",
+  "add-webhook",
+  "delete-webhook",
+  "test-webhook",
+  "resume-webhook",
+  "channels",
+  "slack-url",
+  "remove-slack",
+  "push-on",
+  "push-off",
+] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config, webhooks } = context.services;
@@ -73,6 +111,44 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: WebhookEndpointInput) => {
           const added = await addWebhookEndpoint(database.db, user.id, params.id, input, config.webhooks);
           return { message: "Webhook added", id: added.id, secret: added.secret };
+        },
+      },
+      channels: {
+        schema: alertChannelsSchema,
+        failureMessage: "Failed to save what goes where",
+        run: async (input: AlertChannels) => {
+          await saveAlertChannels(database.db, user.id, params.id, input);
+          return { message: "Push and Slack settings saved" };
+        },
+      },
+      "slack-url": {
+        schema: slackUrlSchema,
+        failureMessage: "Failed to save the Slack webhook",
+        run: async (input: SlackUrlInput) => {
+          await saveSlackUrl(database.db, user.id, params.id, input, config.webhooks);
+          return { message: "Slack webhook saved" };
+        },
+      },
+      "remove-slack": {
+        failureMessage: "Failed to remove the Slack webhook",
+        run: async () => {
+          await removeSlackUrl(database.db, user.id, params.id);
+          return { message: "Slack webhook removed" };
+        },
+      },
+      "push-on": {
+        schema: pushSubscriptionSchema,
+        failureMessage: "Failed to turn notifications on",
+        run: async (input: PushSubscriptionInput) => {
+          await addPushSubscription(database.db, user.id, params.id, input, config.push.services);
+          return { message: "Notifications on for this device" };
+        },
+      },
+      "push-off": {
+        failureMessage: "Failed to turn notifications off",
+        run: async (_input, posted) => {
+          await removePushSubscription(database.db, user.id, params.id, String(posted.get("endpoint") ?? ""));
+          return { message: "Notifications off on this device" };
         },
       },
       "delete-webhook": {

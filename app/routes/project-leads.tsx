@@ -1,3 +1,4 @@
+import { WORKSPACE_INSTALL } from "~/modules/icons/web-manifest";
 import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
 import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
@@ -14,6 +15,9 @@ import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-leads";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Leads: ${loaderData?.inbox.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
+
+/** The founder workspace is an installable app of its own (decision 56). */
+export const handle = { install: () => WORKSPACE_INSTALL };
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;

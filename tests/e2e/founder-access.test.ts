@@ -259,10 +259,21 @@ describe("owner-only actions and APIs", () => {
     const rows = () => ({
       alerts: e2e.db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
       webhooks: e2e.db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
+      devices: e2e.db.prepare("select endpoint from push_subscriptions").all(),
     });
     for (const fields of <Record<string, string>[]>[
       { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
       { intent: "add-webhook", url: "https://hooks.example.com/in" },
+      { intent: "channels", pushIntro: "on" },
+      { intent: "slack-url", slackUrl: "https://hooks.slack.com/services/T000/B000/XXXXXXXX" },
+      { intent: "remove-slack" },
+      {
+        intent: "push-on",
+        endpoint: "https://fcm.googleapis.com/fcm/send/intruder",
+        p256dh: `B${"A".repeat(86)}`,
+        auth: "A".repeat(22),
+        device: "Intruder phone",
+      },
     ]) {
       const anonymous = await settings(undefined, fields);
       expect(locationOf(anonymous, e2e.app.url).pathname).toBe("/auth");
@@ -270,7 +281,7 @@ describe("owner-only actions and APIs", () => {
       expect(other.status).toBe(302);
       expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
     }
-    expect(rows()).toEqual({ alerts: [], webhooks: [] });
+    expect(rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
 
     for (const url of ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.0.0.8/in", "https://169.254.169.254/latest", "https://[::1]/in", "https://localhost/in"]) {
       const refused = await settings(owner.cookie, { intent: "add-webhook", url });
@@ -279,7 +290,7 @@ describe("owner-only actions and APIs", () => {
     }
     const badMode = await settings(owner.cookie, { intent: "alerts", introAlerts: "hourly", signalAlerts: "off" });
     expect(badMode.status).toBe(400);
-    expect(rows()).toEqual({ alerts: [], webhooks: [] });
+    expect(rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
 
     const mine = await settings(owner.cookie, { intent: "alerts", introAlerts: "daily", signalAlerts: "off" });
     expect(mine.status).toBe(200);

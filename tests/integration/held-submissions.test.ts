@@ -22,6 +22,8 @@ import { acceptHeldSubmission } from "~/modules/visitor-forms/held-review.server
 import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
 import { addWebhookEndpoint } from "~/modules/webhooks/webhooks.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
+import { testAlertSettings } from "../support/push-service";
 import { describeEachDialect } from "../support/databases";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 
@@ -43,6 +45,7 @@ describeEachDialect("forms held for review", (getDb) => {
       pageDoor,
       scans: new ScanRecorder(db),
       webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger, testMailLinks),
+      alerts: new AlertWorker(db, testAlertSettings(), logger),
     };
   };
   let browsers = 0;

@@ -7,13 +7,15 @@ import { SUBSCRIBED_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor } from "~/modules/scans/page-door.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
+import { testAlertSettings } from "../support/push-service";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
 
 let clientCounter = 0;
 
 function servicesOf(database: TestDatabase) {
-  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), scans: new ScanRecorder(database.db), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent"), testMailLinks) } as unknown as Parameters<
+  return { database, events: createLocalProjectEvents(), logger: createLogger("silent"), mailLinks: testMailLinks, mail: { wake: () => undefined }, pageDoor: new PageDoor({ secret: "idempotency-secret-0123456789abcdef", secureCookie: false }), scans: new ScanRecorder(database.db), webhooks: new WebhookWorker(database.db, { allowPrivateTargets: false }, createLogger("silent"), testMailLinks), alerts: new AlertWorker(database.db, testAlertSettings(), createLogger("silent")) } as unknown as Parameters<
     typeof handleVisitorSubmission
   >[0];
 }

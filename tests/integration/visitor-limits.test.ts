@@ -14,6 +14,8 @@ import { HELD_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor, VIEWER_COOKIE } from "~/modules/scans/page-door.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
+import { testAlertSettings } from "../support/push-service";
 import { describeEachDialect } from "../support/databases";
 import { createProject, testMailLinks } from "../support/fixtures";
 
@@ -34,6 +36,7 @@ describeEachDialect("public form limits: a venue never hits them, a script's for
       pageDoor: new PageDoor({ secret: "limits-secret-0123456789abcdef0123", secureCookie: false }),
       scans: new ScanRecorder(db),
       webhooks: new WebhookWorker(db, { allowPrivateTargets: false }, logger, testMailLinks),
+      alerts: new AlertWorker(db, testAlertSettings(), logger),
     };
   };
   let browsers = 0;

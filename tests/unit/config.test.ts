@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { browserSettings, loadConfig } from "~/config.server";
 import { formatEffectiveDate } from "~/modules/operator/operator-settings";
+import { isAllowedPushEndpoint } from "~/modules/founder-alerts/push-services";
+import { generateVapidKeys, isVapidKeyPair } from "~/modules/founder-alerts/vapid-keys.server";
 
 const dirs: string[] = [];
 function tempDir() {
@@ -35,6 +37,31 @@ describe("loadConfig", () => {
     expect(config.database).toEqual({ dialect: "postgres", url: "postgres://u@db:5432/app" });
   });
 
+  it("generates the VAPID key pair once into the data directory unless configured; pushes may go to the browsers' push services and the operator's", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).push;
+    expect(isVapidKeyPair(first.vapid)).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir }).push.vapid).toEqual(first.vapid);
+    const configured = generateVapidKeys();
+    const config = loadConfig({ DATA_DIR: dataDir, VAPID_PUBLIC_KEY: configured.publicKey, VAPID_PRIVATE_KEY: configured.privateKey, PUSH_SERVICE_ORIGINS: "http://127.0.0.1:9000, https://*.push.example" });
+    expect(config.push.vapid).toEqual(configured);
+    expect(config.push.subject).toBe(`mailto:${config.operator.supportEmail}`);
+    for (const endpoint of [
+      "https://fcm.googleapis.com/fcm/send/abc",
+      "https://updates.push.services.mozilla.com/wpush/v2/abc",
+      "https://wns2-par02p.notify.windows.com/w/?token=abc",
+      "https://web.push.apple.com/QabcDEF",
+      "http://127.0.0.1:9000/push/1",
+      "https://eu.push.example/1",
+    ]) {
+      expect(isAllowedPushEndpoint(endpoint, config.push.services), endpoint).toBe(true);
+    }
+    for (const endpoint of ["http://127.0.0.1:9001/push/1", "https://push.example/1", "https://notify.windows.com.evil.example/w", "https://evil.example/fcm.googleapis.com", "javascript:alert(1)"]) {
+      expect(isAllowedPushEndpoint(endpoint, config.push.services), endpoint).toBe(false);
+    }
+    expect(isAllowedPushEndpoint("http://127.0.0.1:9000/push/1", loadConfig({ DATA_DIR: dataDir }).push.services)).toBe(false);
+  });
+
   it("generates the auth secret once and keeps it in the data directory", () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir }).authSecret;
@@ -63,6 +90,11 @@ describe("loadConfig", () => {
     [{ IPV6_LIMIT_PREFIX: "129" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
     [{ IPV6_LIMIT_PREFIX: "64.5" }, "IPV6_LIMIT_PREFIX must be a prefix length from 32 to 128"],
     [{ SMTP_URL: "smtp://mail.example.com:587?socketTimeout=30s" }, "SMTP_URL's socketTimeout must be a whole number of milliseconds"],
+    [{ PUSH_SERVICE_ORIGINS: "http://push.example.com" }, "PUSH_SERVICE_ORIGINS: http://push.example.com must use https \\(plain http only on localhost\\)"],
+    [{ PUSH_SERVICE_ORIGINS: "https://push.example.com/wpush" }, "PUSH_SERVICE_ORIGINS: https://push.example.com/wpush must be an origin only"],
+    [{ PUSH_SERVICE_ORIGINS: "push.example.com" }, "PUSH_SERVICE_ORIGINS: push.example.com is not an origin"],
+    [{ VAPID_PUBLIC_KEY: generateVapidKeys().publicKey }, "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together"],
+    [{ VAPID_PUBLIC_KEY: generateVapidKeys().publicKey, VAPID_PRIVATE_KEY: generateVapidKeys().privateKey }, "as one P-256 key pair"],
   ])("stops with a clear message on %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
   });

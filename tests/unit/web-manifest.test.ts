@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pitchManifest, pitchManifestPath, shortName, siteManifest } from "~/modules/icons/web-manifest";
+import { pitchManifest, pitchManifestPath, shortName, siteManifest, workspaceManifest } from "~/modules/icons/web-manifest";
 
 describe("web app manifest", () => {
   it("names the product, opens standalone at /, with 192 and 512 icons for any and maskable use", () => {
@@ -19,6 +19,10 @@ describe("web app manifest", () => {
       scope: "/pitch/harbor%20cold",
     });
     expect(pitchManifestPath("harbor")).toBe("/pitch/harbor/manifest.webmanifest");
+  });
+
+  it("the founder workspace installs as an app of its own that opens on the founder's projects", () => {
+    expect(workspaceManifest()).toMatchObject({ id: "/my-projects", name: "PitchQR Leads", start_url: "/my-projects", scope: "/", display: "standalone" });
   });
 
   it("short names fit a home screen: whole words within 12 characters, else a cut", () => {

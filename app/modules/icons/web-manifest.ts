@@ -45,6 +45,27 @@ export function siteManifest(): WebManifest {
   };
 }
 
+export const WORKSPACE_MANIFEST_PATH = "/project/manifest.webmanifest";
+export const WORKSPACE_NAME = `${PRODUCT_NAME} Leads`;
+
+/**
+ * The founder's workspace as an app of its own (decision 56): it opens on the founder's projects, and a push's
+ * tap opens a lead inside it. iOS shows pushes only for a site added to the home screen.
+ */
+export function workspaceManifest(): WebManifest {
+  return {
+    ...siteManifest(),
+    id: "/my-projects",
+    name: WORKSPACE_NAME,
+    short_name: shortName(WORKSPACE_NAME),
+    description: "Your projects and their leads, with a notification the moment someone asks for an intro.",
+    start_url: "/my-projects",
+  };
+}
+
+/** What the founder's pages offer to a home screen: the workspace (`handle.install` of those routes). */
+export const WORKSPACE_INSTALL: InstallTarget = { manifest: WORKSPACE_MANIFEST_PATH, name: WORKSPACE_NAME };
+
 /** A home-screen label: the whole title when short, else its first words (or its start) within 12 characters. */
 export function shortName(title: string, max = 12): string {
   const clean = title.trim().replace(/\s+/g, " ");

@@ -2,6 +2,8 @@ import type { Kysely } from "kysely";
 import { firstKnownSource } from "~/modules/analytics/sources.server";
 import type { Database } from "~/db/schema";
 import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
+import type { AlertKind } from "~/modules/founder-alerts/alert-channel-form";
+import { queueLeadAlerts } from "~/modules/founder-alerts/founder-alerts.server";
 import { UNKNOWN_EVENT, type LeadAction } from "./lead-forms";
 
 export type LeadActivity = {
@@ -17,12 +19,15 @@ export type LeadActivity = {
   at: string;
 };
 
+const ALERT_KIND = { intro: "intro", subscription: "follow", signal: "signal" } as const satisfies Record<LeadAction, AlertKind>;
+
 const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signal: "did_signal" } as const satisfies Record<LeadAction, string>;
 
 /**
  * Keeps the project's lead for this e-mail up to date, inside the caller's transaction (the visitor's write):
  * created on a first action, otherwise moved to the top of the inbox with the latest name and the action added.
- * The founder's triage is never touched here. The project's webhooks are queued in the same transaction.
+ * The founder's triage is never touched here. The project's webhooks, pushes and Slack post are queued in the same
+ * transaction.
  * Returns the lead's id.
  */
 export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadActivity): Promise<string> {
@@ -56,14 +61,24 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     )
     .returning("id")
     .executeTakeFirstOrThrow();
+  const eventId = crypto.randomUUID();
   await enqueueWebhookEvent(trx, {
-    id: crypto.randomUUID(),
+    id: eventId,
     type: `lead.${activity.action.kind}`,
     createdAt: activity.at,
     project: { id: activity.project.id, title: activity.project.title, slug: activity.project.slug },
     lead: { id: row.id, name: activity.name, email: activity.email },
     action: activity.action,
     sourceEvent: activity.eventSource ?? UNKNOWN_EVENT,
+  });
+  await queueLeadAlerts(trx, {
+    id: eventId,
+    project: activity.project,
+    leadId: row.id,
+    kind: ALERT_KIND[activity.action.kind],
+    name: activity.name,
+    eventSource: activity.eventSource,
+    at: activity.at,
   });
   return row.id;
 }

@@ -71,8 +71,8 @@ export async function enqueueMails(db: Kysely<Database>, mails: OutgoingMail[], 
   return rows.length;
 }
 
-/** The tables of queued deliveries that share the claim: e-mails and webhook deliveries. */
-export type DeliveryQueue = "mail_outbox" | "webhook_deliveries";
+/** The tables of queued deliveries that share the claim: e-mails, webhook deliveries, pushes and Slack posts. */
+export type DeliveryQueue = "mail_outbox" | "webhook_deliveries" | "alert_deliveries";
 
 /**
  * The ids of up to `limit` pending rows of a delivery queue (mail, webhooks) that are due and not claimed, or whose

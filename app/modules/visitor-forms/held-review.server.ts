@@ -11,7 +11,7 @@ import { validateSubmission, writeSubmission } from "./visitor-submission.server
  * whose schema has since changed (a tier removed) is answered with the schema's error and stays held.
  */
 export async function acceptHeldSubmission(
-  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "webhooks">,
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "webhooks" | "alerts">,
   ownerId: string,
   projectId: string,
   heldId: string,
@@ -27,5 +27,6 @@ export async function acceptHeldSubmission(
   );
   services.mail.wake();
   services.webhooks.wake();
+  services.alerts.wake();
   return { name: held.name };
 }

@@ -244,7 +244,7 @@ class HoldInstead extends Error {
  * project owner's own forms are never held. Throws DomainError on bad input.
  */
 export async function handleVisitorSubmission(
-  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "scans" | "webhooks">,
+  services: Pick<AppServices, "database" | "events" | "logger" | "mailLinks" | "mail" | "pageDoor" | "scans" | "webhooks" | "alerts">,
   submission: VisitorSubmission,
   now = new Date(),
 ): Promise<VisitorOutcome> {
@@ -304,6 +304,7 @@ export async function handleVisitorSubmission(
       // What the write queued (mail, webhooks) leaves now rather than at the workers' next tick.
       services.mail.wake();
       services.webhooks.wake();
+      services.alerts.wake();
       return outcome;
     } catch (error) {
       if (!(error instanceof HoldInstead)) throw error;

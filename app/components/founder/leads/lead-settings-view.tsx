@@ -19,9 +19,11 @@ import type { TestMailResult } from "~/modules/mail/test-mail";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
-import type { WebhookDeliveryView, WebhookEndpointView, WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { useSettledResult } from "~/components/ui/use-settled-result";
+import type { AlertChannelSettings } from "~/modules/founder-alerts/founder-alerts.server";
+import { AlertChannelsCard, PushDeviceCard, SlackCard, type PushDeviceView } from "./alert-channels-cards";
+import type { WebhookDeliveryView, WebhookEndpointView, WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
 
 type SettingsResult = FormResult & { secret?: string; testMail?: TestMailResult; testWebhook?: WebhookTestOutcome };
 
@@ -30,14 +32,21 @@ export type LeadSettingsViewProps = {
   alerts: LeadAlertSettings;
   webhooks: WebhookEndpointView[];
   question: QualifyingQuestion | null;
+  /** Push and Slack (decision 56): this project's switches, the founder's devices, and the key browsers subscribe with. */
+  channels: AlertChannelSettings;
+  pushDevices: PushDeviceView[];
+  vapidPublicKey: string;
   now: string;
   actionData?: SettingsResult | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost). */
   mailWarning?: SetupWarning | null;
 };
 
-/** Issue 12: what the founder asks (issue 28's question), how they hear about new leads (alert e-mails) and where else they go (webhooks). */
-export function LeadSettingsView({ project, alerts, webhooks, question, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
+/**
+ * Issue 12 and 28: what the founder asks everyone who writes (the question), how they hear about new leads (push,
+ * Slack, alert e-mails) and where else leads go (webhooks).
+ */
+export function LeadSettingsView({ project, alerts, webhooks, question, channels, pushDevices, vapidPublicKey, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
   return (
@@ -57,6 +66,9 @@ export function LeadSettingsView({ project, alerts, webhooks, question, now, act
       />
       <div className="space-y-5">
         <SetupWarningBanner warning={mailWarning} />
+        <PushDeviceCard action={action} vapidPublicKey={vapidPublicKey} devices={pushDevices} />
+        <AlertChannelsCard action={action} channels={channels.channels} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "channels" ? actionData : undefined} />
+        <SlackCard action={action} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "slack-url" ? actionData : undefined} />
         <QuestionCard action={action} question={question} documentResult={actionData?.intent === "question" ? actionData : undefined} />
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
         <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} />
