@@ -3,16 +3,12 @@
 // answer (the visitor's round trip). The app runs as `npm start` runs it (SQLite, request logs on); the booth is
 // opened through a booth link, as a staff tablet opens it.
 import crypto from "node:crypto";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { median, startServer } from "./support.js";
+import { floodScans, median, PHONE, startServer } from "./support.js";
 import { ensureWrk } from "./wrk.js";
 
 const PROBES = 15;
-const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
 
 /** A booth link for the demo project and a QR code only the probes scan, written as the app writes them. */
 function prepare(dataDir) {
@@ -120,32 +116,6 @@ async function probes(server, booth, ids, offset) {
   };
 }
 
-/** Scans from 1,000 phones on as many networks, as fast as 50 connections send them, until stopped. */
-function floodScans(server, projectId) {
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wrk-")), "scan.lua");
-  fs.writeFileSync(
-    script,
-    `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["User-Agent"] = "${PHONE}"
-request = function()
-  wrk.headers["X-Forwarded-For"] = string.format("10.77.%d.%d", math.random(0, 3), math.random(1, 250))
-  local body = string.format('{"projectId":"${projectId}","qrCodeId":null,"viewerFingerprint":"flood-%d"}', math.random(1, 50000))
-  return wrk.format(nil, nil, nil, body)
-end`,
-  );
-  const child = spawn("wrk", ["-t2", "-c50", "-d120s", "-s", script, `${server.url}/api/functions/track-scan`], { stdio: ["ignore", "pipe", "ignore"] });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  return {
-    async stop() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGINT");
-      await exited;
-      return Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
-    },
-  };
-}
 
 export default async function booth() {
   ensureWrk();
@@ -155,7 +125,7 @@ export default async function booth() {
   try {
     await probe(server, screen, ids, 900); // warm-up: each route's first request loads its code
     const quiet = await probes(server, screen, ids, 0);
-    const flood = floodScans(server, ids.projectId);
+    const flood = floodScans(server.url, ids.projectId, { connections: 50, seconds: 120 });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const loaded = await probes(server, screen, ids, 100);
     const floodRate = await flood.stop();

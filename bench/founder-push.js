@@ -5,17 +5,12 @@
 // the next, so an arrival belongs to the intro just sent. The scan flood saturates the server (as bench/booth.js's
 // does): there the intro's own answer, not the push, is what waits.
 import crypto from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { spawn } from "node:child_process";
-import { startServer } from "./support.js";
+import { floodScans, founderPost, PHONE, startServer } from "./support.js";
 import { ensureWrk } from "./wrk.js";
 
 const PROBES = 30;
 const WAIT_MS = 30_000;
-const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
 
 async function startPushService() {
   let onPush = null;
@@ -53,16 +48,6 @@ async function startPushService() {
   };
 }
 
-async function founderPost(url, cookie, pathname, fields) {
-  const response = await fetch(`${url}${pathname}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: url, cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields),
-  });
-  await response.text();
-  return response;
-}
 
 /** A founder with a project and one device subscribed on the local push service. */
 async function founderWithDevice(url, pushOrigin) {
@@ -98,36 +83,6 @@ async function founderWithDevice(url, pushOrigin) {
   return projectId;
 }
 
-/**
- * Scans from many phones, as fast as 8 connections send them, until stopped: a busy event (the server's one thread
- * mostly occupied), not a saturated one, so the figure is the push's delay on a loaded server rather than a queue's.
- */
-function floodScans(url, projectId) {
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wrk-")), "scan.lua");
-  fs.writeFileSync(
-    script,
-    `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["User-Agent"] = "${PHONE}"
-request = function()
-  wrk.headers["X-Forwarded-For"] = string.format("10.77.%d.%d", math.random(0, 3), math.random(1, 250))
-  local body = string.format('{"projectId":"${projectId}","qrCodeId":null,"viewerFingerprint":"flood-%d"}', math.random(1, 50000))
-  return wrk.format(nil, nil, nil, body)
-end`,
-  );
-  const child = spawn("wrk", ["-t2", "-c8", "-d300s", "-s", script, `${url}/api/functions/track-scan`], { stdio: ["ignore", "pipe", "ignore"] });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  // Listened for from the start: a flood that ended on its own has already exited when it is stopped.
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  return {
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
-      await exited;
-      return Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
-    },
-  };
-}
 
 const percentile = (sorted, share) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * share) - 1)];
 
@@ -166,7 +121,9 @@ export default async function founderPush() {
     const projectId = await founderWithDevice(server.url, pushService.origin);
     await probes(server.url, projectId, pushService, 900).catch(() => undefined); // warm-up: each route's first request loads its code
     const idle = await probes(server.url, projectId, pushService, 0);
-    const flood = floodScans(server.url, projectId);
+    // 8 connections: a busy event (the server's one thread mostly occupied), not a saturated one, so the figure is
+    // the push's delay on a loaded server rather than a queue's.
+    const flood = floodScans(server.url, projectId, { connections: 8, seconds: 300 });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const loaded = await probes(server.url, projectId, pushService, 100);
     const floodRate = await flood.stop();

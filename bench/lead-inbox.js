@@ -6,7 +6,7 @@ import http from "node:http";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { median, startServer } from "./support.js";
+import { founderPost, median, startServer } from "./support.js";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const CONTACTS = 100_000;
@@ -41,16 +41,6 @@ async function founderCookie(url) {
     .join("; ");
 }
 
-async function founderPost(url, cookie, pathname, fields) {
-  const response = await fetch(`${url}${pathname}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: url, cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields),
-  });
-  await response.text();
-  return response;
-}
 
 /** Contacts, and the leads the app would have kept for them (as recordLeadActivity does on every write). */
 function rows(projectId) {

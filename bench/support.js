@@ -61,3 +61,49 @@ export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 };
+
+/** A phone's browser, as the benchmarks' visitors present themselves. */
+export const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+
+/** A founder's form post, as the browser sends it (same origin, the session cookie), its answer read to the end. */
+export async function founderPost(url, cookie, pathname, fields) {
+  const response = await fetch(`${url}${pathname}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: url, cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  await response.text();
+  return response;
+}
+
+/**
+ * Scans of one project from 1,000 phones on as many networks, as fast as `connections` send them, for at most
+ * `seconds` or until stopped; `stop()` answers the flood's requests per second.
+ */
+export function floodScans(url, projectId, { connections, seconds }) {
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wrk-")), "scan.lua");
+  fs.writeFileSync(
+    script,
+    `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["User-Agent"] = "${PHONE}"
+request = function()
+  wrk.headers["X-Forwarded-For"] = string.format("10.77.%d.%d", math.random(0, 3), math.random(1, 250))
+  local body = string.format('{"projectId":"${projectId}","qrCodeId":null,"viewerFingerprint":"flood-%d"}', math.random(1, 50000))
+  return wrk.format(nil, nil, nil, body)
+end`,
+  );
+  const child = spawn("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", script, `${url}/api/functions/track-scan`], { stdio: ["ignore", "pipe", "ignore"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  // Listened for from the start: a flood that ended on its own has already exited when it is stopped.
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+      await exited;
+      return Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
+    },
+  };
+}
