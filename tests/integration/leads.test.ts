@@ -21,7 +21,8 @@ import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { QUESTION_MESSAGES } from "~/modules/leads/qualifying-answer";
 import { qualifyingQuestionSchema } from "~/modules/leads/qualifying-question";
-import { getQualifyingQuestion, saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
+import { saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
+import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
 import { addWebhookEndpoint, type WebhookPayload } from "~/modules/webhooks/webhooks.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -498,7 +499,7 @@ describeEachDialect("one qualifying question (issue 28 item 4)", (getDb) => {
     const stage = { prompt: "What stage do you invest in?", options: ["Pre-seed", "Seed", "Series A"], required: true };
     await expect(saveQualifyingQuestion(db, intruder, project.id, stage)).rejects.toMatchObject({ code: "not_found" });
     await saveQualifyingQuestion(db, project.ownerId, project.id, stage);
-    expect(await getQualifyingQuestion(db, project.ownerId, project.id)).toEqual(stage);
+    expect((await loadLeadSettings(db, project.ownerId, project.id)).question).toEqual(stage);
     await addWebhookEndpoint(db, project.ownerId, project.id, { url: "http://127.0.0.1:9/hook" }, { allowPrivateTargets: true });
 
     await expect(intro(db, project.id, { name: "Ada", email: "ada@example.com" })).rejects.toMatchObject({

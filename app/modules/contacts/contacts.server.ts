@@ -94,7 +94,7 @@ export async function submitIntro(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
-  const answer = await checkedAnswer(db, project.id, input.answer);
+  const answer = checkedAnswer(project, input.answer);
   const blurb = buildIntroBlurb(input, project.title);
   const now = (visitor.sent?.at ?? new Date()).toISOString();
   const { email } = input;

@@ -18,11 +18,6 @@ export async function readQualifyingQuestion(db: Kysely<Database>, projectId: st
   return row ? questionOf(row) : null;
 }
 
-export async function getQualifyingQuestion(db: Kysely<Database>, ownerId: string, projectId: string): Promise<QualifyingQuestion | null> {
-  const project = await assertOwner(db, ownerId, projectId);
-  return readQualifyingQuestion(db, project.id);
-}
-
 /** Sets (or, with null, removes) the project's question; the pitch page shows the change at once. */
 export async function saveQualifyingQuestion(db: Kysely<Database>, ownerId: string, projectId: string, input: QualifyingQuestionInput): Promise<void> {
   const project = await assertOwner(db, ownerId, projectId);
@@ -37,11 +32,12 @@ export async function saveQualifyingQuestion(db: Kysely<Database>, ownerId: stri
 }
 
 /**
- * A visitor's answer checked against the project's question as it stands: refused (`invalid_input` on the answer
- * field) when it does not do, kept with the question's text when given, dropped when the project asks nothing.
+ * A visitor's answer checked against the project's question as it stands (the project row the visitor write already
+ * read): refused (`invalid_input` on the answer field) when it does not do, kept with the question's text when given,
+ * dropped when the project asks nothing.
  */
-export async function checkedAnswer(db: Kysely<Database>, projectId: string, answer: string | null): Promise<QualifyingAnswer | null> {
-  const question = await readQualifyingQuestion(db, projectId);
+export function checkedAnswer(project: QuestionColumns, answer: string | null): QualifyingAnswer | null {
+  const question = questionOf(project);
   const problem = answerProblem(question, answer);
   if (problem) throw new DomainError("invalid_input", problem, { [ANSWER_FIELD]: problem });
   return question && answer ? { question: question.prompt, answer } : null;

@@ -41,10 +41,11 @@ export async function requireViewableProject(
   db: Kysely<Database>,
   projectId: string,
   viewerId: string | null,
-): Promise<Pick<Project, "id" | "title" | "slug" | "owner_id">> {
+): Promise<Pick<Project, "id" | "title" | "slug" | "owner_id" | "question_prompt" | "question_options" | "question_required">> {
+  // The qualifying question comes along: the visitor forms check their answer against it (decision 59).
   const project = await db
     .selectFrom("projects")
-    .select(["id", "title", "slug", "owner_id", "status"])
+    .select(["id", "title", "slug", "owner_id", "status", "question_prompt", "question_options", "question_required"])
     .where("id", "=", projectId)
     .executeTakeFirst();
   if (!project || !viewableBy(project, viewerId)) {

@@ -55,7 +55,7 @@ export async function recordSignal(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
-  const answer = await checkedAnswer(db, project.id, input.answer);
+  const answer = checkedAnswer(project, input.answer);
   const messagePublic = input.showName && input.showMessage && input.message !== null;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SIGNAL_RECORDED_MESSAGE });

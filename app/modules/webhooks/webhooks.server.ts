@@ -49,6 +49,24 @@ export function signStandardWebhook(secret: string, messageId: string, timestamp
   return `v1,${crypto.createHmac("sha256", key).update(`${messageId}.${timestamp}.${body}`).digest("base64")}`;
 }
 
+/** A new delivery of an event (`body`, its JSON) to one endpoint, due when the event happened. */
+function deliveryRow(endpointId: string, payload: WebhookPayload | WebhookTestPayload, body: string) {
+  return {
+    id: crypto.randomUUID(),
+    endpoint_id: endpointId,
+    project_id: payload.project.id,
+    event_id: payload.id,
+    event_type: payload.type,
+    payload: body,
+    next_attempt_at: payload.createdAt,
+    locked_until: null,
+    last_error: null,
+    response_status: null,
+    created_at: payload.createdAt,
+    delivered_at: null,
+  };
+}
+
 /**
  * Queues the event for every webhook of the project, inside the caller's transaction (the visitor's write), so a
  * delivery exists exactly when the event does. The (endpoint, event) pair is unique: queued once per endpoint.
@@ -59,22 +77,7 @@ export async function enqueueWebhookEvent(trx: Kysely<Database>, payload: Webhoo
   const body = JSON.stringify(payload);
   await trx
     .insertInto("webhook_deliveries")
-    .values(
-      endpoints.map((endpoint) => ({
-        id: crypto.randomUUID(),
-        endpoint_id: endpoint.id,
-        project_id: payload.project.id,
-        event_id: payload.id,
-        event_type: payload.type,
-        payload: body,
-        next_attempt_at: payload.createdAt,
-        locked_until: null,
-        last_error: null,
-        response_status: null,
-        created_at: payload.createdAt,
-        delivered_at: null,
-      })),
-    )
+    .values(endpoints.map((endpoint) => deliveryRow(endpoint.id, payload, body)))
     .onConflict((oc) => oc.columns(["endpoint_id", "event_id"]).doNothing())
     .execute();
   return endpoints.length;
@@ -150,28 +153,12 @@ export async function sendWebhookTestEvent(
     project: { id: project.id, title: project.title, slug: project.slug },
     test: true,
   };
-  const deliveryId = crypto.randomUUID();
-  await db
-    .insertInto("webhook_deliveries")
-    .values({
-      id: deliveryId,
-      endpoint_id: endpoint.id,
-      project_id: project.id,
-      event_id: payload.id,
-      event_type: payload.type,
-      payload: JSON.stringify(payload),
-      next_attempt_at: payload.createdAt,
-      locked_until: null,
-      last_error: null,
-      response_status: null,
-      created_at: payload.createdAt,
-      delivered_at: null,
-    })
-    .execute();
+  const queued = deliveryRow(endpoint.id, payload, JSON.stringify(payload));
+  await db.insertInto("webhook_deliveries").values(queued).execute();
   wake();
   const deadline = Date.now() + TEST_EVENT_WAIT_MS;
   for (;;) {
-    const delivery = await db.selectFrom("webhook_deliveries").select(["status", "response_status", "last_error"]).where("id", "=", deliveryId).executeTakeFirst();
+    const delivery = await db.selectFrom("webhook_deliveries").select(["status", "response_status", "last_error"]).where("id", "=", queued.id).executeTakeFirst();
     if (!delivery) return { delivered: false, detail: "The webhook was deleted" };
     if (delivery.status === "sent") return { delivered: true, detail: `Your endpoint answered ${delivery.response_status}` };
     if (delivery.status === "failed") return { delivered: false, detail: `Not delivered: ${delivery.last_error ?? "no answer"}` };

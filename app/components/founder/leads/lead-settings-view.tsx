@@ -4,7 +4,7 @@ import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
+import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
 import { QUESTION_KINDS, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { qualifyingQuestionSchema, readQuestionForm } from "~/modules/leads/qualifying-question";
 import { PageHeader } from "~/components/ui/page-header";
@@ -186,23 +186,14 @@ function QuestionCard({ action, question, documentResult }: { action: string; qu
     >
       <fetcher.Form method="post" action={action} {...form} className="space-y-5">
         <input type="hidden" name="intent" value="question" />
-        <div>
-          <label htmlFor={prompt.id} className={labelClass}>
-            Question <span className="font-normal text-slate-500">(empty: none)</span>
-          </label>
-          <input
-            id={prompt.id}
-            name={prompt.name}
-            maxLength={prompt.maxLength}
-            data-error-slot={prompt["data-error-slot"]}
-            defaultValue={question?.prompt ?? ""}
-            placeholder="What stage do you invest in?"
-            aria-invalid={prompt.error ? true : undefined}
-            aria-describedby={describedBy(prompt.error && `${prompt.id}-error`)}
-            className={inputClass}
-          />
-          <FieldError id={`${prompt.id}-error`} message={prompt.error} />
-        </div>
+        <TextField
+          {...prompt}
+          label="Question"
+          optional
+          hint="Leave it empty to ask nothing."
+          defaultValue={question?.prompt ?? ""}
+          placeholder="What stage do you invest in?"
+        />
         <fieldset id={kindField.id}>
           <legend className={labelClass}>Answers</legend>
           <div className="mt-2 grid grid-cols-2 gap-2">
