@@ -30,6 +30,8 @@ export default [
   route("project/:id/qr/:qrId/print", "routes/project-qr-print-page.tsx"),
   route("project/:id/booth", "routes/project-booth.tsx"),
   route("project/:id/booth/stream", "routes/project.booth-stream.ts"),
+  route("project/:id/team", "routes/project-team.tsx"),
+  route("team/join", "routes/team.join.tsx"),
   route("saved", "routes/saved.tsx"),
   // Not under /saved: that prefix is a service worker's scope (decision 36), and these pages must never be cached.
   route("list-mail/confirm", "routes/list-mail.confirm.tsx"),

@@ -520,6 +520,8 @@ export interface PendingLeadAlertsTable {
   summary_slot: string | null;
   /** The lead the line is about, linked from the summary (null for lines kept before migration 0022). */
   lead_id: string | null;
+  /** The member whose daily summary carries the line; null for the owner (lines kept before migration 0036 too). */
+  user_id: Generated<string | null>;
 }
 
 export interface LeadAlertRunsTable {
@@ -611,6 +613,58 @@ export interface SignupInvitationsTable {
   used_by: string | null;
 }
 
+/** A project's roles besides its one owner (decision 61). */
+export type MemberRole = "co-founder" | "staff" | "viewer";
+
+/** Someone on a project's team who is not its owner (decision 61). */
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+  role: MemberRole;
+  /** The member who added them (the inviter), null when unknown. */
+  added_by: string | null;
+  created_at: Timestamp;
+}
+
+/** An invitation to a project's team (decision 61): one address, one role, once, before `expires_at`. */
+export interface TeamInvitationsTable {
+  id: string;
+  project_id: string;
+  /** Lower-case. */
+  email: string;
+  role: MemberRole;
+  token_hash: string;
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  accepted_by: string | null;
+  revoked_at: Timestamp | null;
+}
+
+/** A change a member made to a lead's triage (decision 61): the lead's history says who. */
+export interface LeadEventsTable {
+  id: string;
+  project_id: string;
+  lead_id: string;
+  actor_id: string;
+  kind: "status" | "temperature" | "note";
+  /** The new status or temperature; a note's new text (null when cleared). */
+  value: string | null;
+  created_at: Timestamp;
+}
+
+/** A member's own alerts on one project (decision 61); the owner's are the project's settings. */
+export interface MemberAlertSettingsTable {
+  project_id: string;
+  user_id: string;
+  intro_alerts: Generated<AlertMode>;
+  signal_alerts: Generated<AlertMode>;
+  push_intro: Generated<boolean>;
+  push_signal: Generated<boolean>;
+  push_follow: Generated<boolean>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -656,6 +710,10 @@ export interface Database {
   address_confirmations: AddressConfirmationsTable;
   mail_blocks: MailBlocksTable;
   signup_invitations: SignupInvitationsTable;
+  project_members: ProjectMembersTable;
+  team_invitations: TeamInvitationsTable;
+  lead_events: LeadEventsTable;
+  member_alert_settings: MemberAlertSettingsTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */

@@ -2,7 +2,7 @@ import { DashboardView } from "~/components/founder/dashboard-view";
 import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { countNewLeads } from "~/modules/leads/leads.server";
-import { listOwnedProjects } from "~/modules/projects/founder-projects.server";
+import { listTeamProjects } from "~/modules/projects/founder-projects.server";
 import { publicUrlWarning } from "~/modules/qr/public-url";
 import { listMySignals } from "~/modules/signals/my-signals.server";
 import { PRODUCT_NAME } from "~/product";
@@ -15,7 +15,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireSessionUser(auth, request, url);
   const session = await auth.api.getSession({ headers: request.headers });
   const [projects, mySignals, newLeads] = await Promise.all([
-    listOwnedProjects(database.db, user.id),
+    listTeamProjects(database.db, user.id),
     listMySignals(database.db, { id: user.id, email: user.email, emailVerified: Boolean(session?.user.emailVerified) }),
     countNewLeads(database.db, user.id),
   ]);
@@ -24,7 +24,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   return {
     qrAddressWarning: warning && { title: warning.title, message: warning.message },
     isFounder,
-    projects: projects.map(({ id, title, slug, status }) => ({ id, title, slug, status, newLeads: newLeads[id] ?? 0 })),
+    projects: projects.map(({ id, title, slug, status, role }) => ({ id, title, slug, status, role, newLeads: newLeads[id] ?? 0 })),
     activity: isFounder ? await loadActivityFeed(database.db, user.id) : [],
     mySignals,
     now: new Date().toISOString(),

@@ -11,7 +11,7 @@ import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { countNewLeads } from "~/modules/leads/leads.server";
-import { listOwnedProjects } from "~/modules/projects/founder-projects.server";
+import { listTeamProjects } from "~/modules/projects/founder-projects.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/my-projects";
 
@@ -23,7 +23,7 @@ export const handle = { install: () => WORKSPACE_INSTALL };
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireSessionUser(context.services.auth, request, url);
   const { db } = context.services.database;
-  const [projects, newLeads] = await Promise.all([listOwnedProjects(db, user.id), countNewLeads(db, user.id)]);
+  const [projects, newLeads] = await Promise.all([listTeamProjects(db, user.id), countNewLeads(db, user.id)]);
   const now = Date.now();
   return {
     projects,

@@ -16,7 +16,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const started = performance.now();
   const analytics = await orRedirectToMyProjects(flashCookie, () => loadProjectAnalytics(database.db, user.id, params.id));
   const serverTiming = `analytics;desc="analytics data load";dur=${(performance.now() - started).toFixed(2)}`;
-  return data({ analytics, now: new Date().toISOString() }, { headers: { "Server-Timing": serverTiming } });
+  return data({ analytics, projectRole: analytics.project.role, now: new Date().toISOString() }, { headers: { "Server-Timing": serverTiming } });
 }
 
 /** The data load's own time, for the browser's network panel and `npm run bench`. */

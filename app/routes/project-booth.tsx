@@ -5,7 +5,7 @@ import { boothCookie, clearedBoothCookie, resolveBoothAccess } from "~/modules/b
 import { BOOTH_NOT_FOUND, loadBoothScreen } from "~/modules/booth/booth.server";
 import { isDomainError } from "~/modules/errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-booth";
 
@@ -29,7 +29,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   if (access.kind === "none") {
     // No token: as every owner page, sign-in first, then "Project not found or access denied" for anyone but the owner.
     const user = await requireSessionUser(auth, request, url);
-    await orRedirectToMyProjects(flashCookie, () => assertOwner(database.db, user.id, params.id));
+    await orRedirectToMyProjects(flashCookie, () => requireProjectRole(database.db, user.id, params.id, "booth"));
   }
   if (access.kind !== "viewer") {
     const headers = { "Set-Cookie": clearedBoothCookie(params.id, secure) };
@@ -44,7 +44,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     // A staff phone that opened the booth link is the team's: its own visits to the pitch are not visitors' (decision 52).
     headers.append("Set-Cookie", pageDoor.teamDeviceCookie(access.newToken.ownerId, request.headers.get("cookie")));
   }
-  return data({ ...screen, owner: access.viewer.kind === "owner" }, { headers });
+  return data({ ...screen, owner: access.viewer.kind === "member" }, { headers });
 }
 
 export default function ProjectBooth({ loaderData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import { readFormData } from "~/modules/http/form-body.server";
 import { ProjectForm } from "~/components/founder/project-form";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
-import { getOwnedProject, updateProject } from "~/modules/projects/founder-projects.server";
+import { getEditableProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode, renderQrSvg } from "~/modules/qr/qr-codes.server";
@@ -32,8 +32,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const project = await orRedirectToMyProjects(flashCookie, () => getOwnedProject(database.db, user.id, params.id));
+  const project = await orRedirectToMyProjects(flashCookie, () => getEditableProject(database.db, user.id, params.id));
   return {
+    projectRole: project.role,
     publicUrl: config.publicUrl,
     project: {
       id: project.id,

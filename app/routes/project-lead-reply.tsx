@@ -19,7 +19,7 @@ async function orNotFound<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (isDomainError(error) && error.code === "not_found") throw data(error.message, { status: 404 });
+    if (isDomainError(error) && (error.code === "not_found" || error.code === "forbidden")) throw data(error.message, { status: error.status });
     throw error;
   }
 }
@@ -28,7 +28,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const { auth, database, mailLinks } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const composer = await orNotFound(() => openReplyComposer(database.db, mailLinks, user, params.id, params.leadId));
-  return { composer, founderEmail: user.email, timeZoneSet: user.timeZoneSet, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
+  return { composer, projectRole: composer.project.role, founderEmail: user.email, timeZoneSet: user.timeZoneSet, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
 /**

@@ -15,7 +15,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const list = await orRedirectToMyProjects(flashCookie, () => listHeldSubmissions(database.db, user.id, params.id));
-  return { ...list, now: new Date().toISOString() };
+  return { ...list, projectRole: list.project.role, now: new Date().toISOString() };
 }
 
 const REVIEW_INTENTS = ["accept", "discard"] as const;

@@ -8,6 +8,7 @@ import { requireSessionUser } from "~/modules/auth/session.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { publicUrlWarning } from "~/modules/qr/public-url";
 import { loadQrCodesSection } from "~/modules/qr/qr-codes.server";
+import { roleAllows } from "~/modules/access/roles";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-qr-codes";
 
@@ -21,8 +22,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const user = await requireSessionUser(auth, request, url);
   const section = await orRedirectToMyProjects(flashCookie, () => loadQrCodesSection(database.db, user.id, params.id, config.publicUrl));
   const warning = publicUrlWarning(config.publicUrl);
-  const boothLinks = await listActiveBoothLinks(database.db, user.id, params.id);
+  const boothLinks = roleAllows(section.project.role, "edit") ? await listActiveBoothLinks(database.db, user.id, params.id) : [];
   return {
+    projectRole: section.project.role,
     boothLinks,
     project: { id: section.project.id, title: section.project.title, slug: section.project.slug },
     pitchUrl: section.pitchUrl,
@@ -55,7 +57,7 @@ export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
         pitchQrSvg={loaderData.pitchQrSvg}
         qrCodes={loaderData.qrCodes}
       />
-      <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} codes={loaderData.qrCodes} />
+      {roleAllows(loaderData.projectRole, "edit") ? <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} codes={loaderData.qrCodes} /> : null}
     </ProjectSectionPage>
   );
 }

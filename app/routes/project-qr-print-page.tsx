@@ -26,6 +26,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const sheet = await orRedirectToMyProjects(flashCookie, () => loadPrintPageSheet(database.db, user.id, config.publicUrl, params.id, params.qrId, size));
   const warning = publicUrlWarning(config.publicUrl);
   return {
+    projectRole: sheet.role,
     projectId: params.id,
     qrCodeId: params.qrId,
     size,

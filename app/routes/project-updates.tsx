@@ -18,6 +18,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const user = await requireSessionUser(auth, request, url);
   const { project, updates } = await orRedirectToMyProjects(flashCookie, () => loadProjectUpdatesSection(database.db, user.id, params.id));
   return {
+    projectRole: project.role,
     project: { id: project.id, title: project.title },
     serverNow: new Date().toISOString(),
     mailWarning: mailWarningForFounders(context.services),

@@ -42,7 +42,7 @@ describeEachDialect("booth screen", (getDb) => {
   it("shows the tracked codes oldest first, then the plain pitch address, so a project without tracked codes still has one", async () => {
     const { db } = getDb();
     const project = await createProject(db);
-    const owner = { kind: "owner" as const, ownerId: project.ownerId };
+    const owner = { kind: "member" as const, userId: project.ownerId };
     const publicUrl = "https://pitch.example.com";
 
     const before = await loadBoothScreen(db, owner, project.id, publicUrl);
@@ -59,7 +59,7 @@ describeEachDialect("booth screen", (getDb) => {
       `${publicUrl}/pitch/${project.slug}?qr=${flyer.id}`,
       `${publicUrl}/pitch/${project.slug}`,
     ]);
-    const stranger = { kind: "owner" as const, ownerId: await createUser(db) };
+    const stranger = { kind: "member" as const, userId: await createUser(db) };
     await expect(loadBoothScreen(db, stranger, project.id, publicUrl)).rejects.toSatisfy(notFound);
   });
 });
@@ -70,7 +70,7 @@ describeEachDialect("the code a booth shows (issue 29 item 3)", (getDb) => {
   it("defaults to the newest code labelled like 'Booth', else the newest; a link shows its own code, re-pointable, never another project's", async () => {
     const { db } = getDb();
     const project = await createProject(db);
-    const owner = { kind: "owner" as const, ownerId: project.ownerId };
+    const owner = { kind: "member" as const, userId: project.ownerId };
     const code = async (label: string, at: string) => {
       const made = await createQrCode(db, project.ownerId, project.id, { label, eventTag: "Demo Day" });
       await db.updateTable("qr_codes").set({ created_at: at }).where("id", "=", made.id).execute();
@@ -309,7 +309,7 @@ describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
     onTestFinished(() => deps.streams.closeAll());
     const recorder = new ScanRecorder(db, undefined, { onScansStored: (ids) => ids.forEach((projectId) => void events.publish({ projectId, kind: "activity" })) });
     const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
-    const response = await openBoothStream(deps, { kind: "owner", ownerId: project.ownerId }, project.id, today, null, new AbortController().signal);
+    const response = await openBoothStream(deps, { kind: "member", userId: project.ownerId }, project.id, today, null, new AbortController().signal);
     const reader = response.body!.getReader();
     const seen = streamSeen();
     await readUntil(reader, seen, /event: counters/);

@@ -16,14 +16,14 @@ import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import {
   createProject,
-  getOwnedProject,
+  getEditableProject,
   isFounder,
-  listOwnedProjects,
-  NOT_FOUND_OR_DENIED,
+  listTeamProjects,
   updateProject,
 } from "~/modules/projects/founder-projects.server";
 import { DEFAULT_TIERS, projectFormSchema, SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode, listQrCodes, renderQrImages } from "~/modules/qr/qr-codes.server";
+import { NOT_FOUND_OR_DENIED } from "~/modules/access/project-access.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
@@ -69,7 +69,7 @@ describeEachDialect("founder projects", (getDb) => {
   it("creates a project with its tiers and stats row, and updates it keeping tier ids", async () => {
     const database = getDb();
     const { ownerId, projectId } = await founderWithProject(database);
-    const project = await getOwnedProject(database.db, ownerId, projectId);
+    const project = await getEditableProject(database.db, ownerId, projectId);
     expect(project).toMatchObject({ title: "Harbor", deck_url: "https://deck.example/harbor", video_url: null, status: "published" });
     expect(project.tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead"]);
     expect(await isFounder(database.db, ownerId)).toBe(true);
@@ -89,7 +89,7 @@ describeEachDialect("founder projects", (getDb) => {
         ],
       }),
     );
-    const updated = await getOwnedProject(database.db, ownerId, projectId);
+    const updated = await getEditableProject(database.db, ownerId, projectId);
     expect(updated.title).toBe("Harbor 2");
     expect(updated.content_version).toBe(project.content_version + 1);
     expect(updated.tiers.map((tier) => [tier.range_label, tier.sort_order])).toEqual([
@@ -123,7 +123,7 @@ describeEachDialect("founder projects", (getDb) => {
   it("lists the owner's projects with exact counters kept by every write", async () => {
     const database = getDb();
     const { ownerId, projectId } = await founderWithProject(database);
-    const project = await getOwnedProject(database.db, ownerId, projectId);
+    const project = await getEditableProject(database.db, ownerId, projectId);
     const visitor = { userId: null };
     await submitIntro(database.db, testMailLinks, projectId, parse(introSchema, { name: "A", email: "a@example.com", note: "n" }), visitor);
     await subscribeToUpdates(database.db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", name: "B", email: "b@example.com" }), visitor);
@@ -132,7 +132,7 @@ describeEachDialect("founder projects", (getDb) => {
     await recordSignal(database.db, testMailLinks, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), visitor);
     await unsubscribeEmail(database.db, "B@example.com");
 
-    const [card] = await listOwnedProjects(database.db, ownerId);
+    const [card] = await listTeamProjects(database.db, ownerId);
     expect(card).toMatchObject({ id: projectId, signals: 1, intros: 1, subscribers: 1 });
     const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
     expect(analytics).toMatchObject({ totalIntros: 1, totalSubscribers: 1, totalSignals: 1, actions: 3, conversionRate: 0 });
@@ -172,7 +172,7 @@ describeEachDialect("QR codes and analytics", (getDb) => {
       { projectId, qrCodeId: booth.id, viewerFingerprint: "v1" },
       { projectId, qrCodeId: null, viewerFingerprint: "v3" },
     ]);
-    const project = await getOwnedProject(database.db, ownerId, projectId);
+    const project = await getEditableProject(database.db, ownerId, projectId);
     await recordSignal(database.db, testMailLinks, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), { userId: null });
     const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
     expect(analytics).toMatchObject({ totalScans: 4, uniqueScans: 3, totalSignals: 1, actions: 1, conversionRate: 33.3 });
@@ -270,7 +270,7 @@ type Operation = {
 const ANY_LEAD = { action: null, event: null, status: null, q: null, after: null };
 
 const OWNER_ONLY: Operation[] = [
-  { name: "project read", run: (db, userId, t) => getOwnedProject(db, userId, t.projectId) },
+  { name: "project read", run: (db, userId, t) => getEditableProject(db, userId, t.projectId) },
   { name: "project update", run: (db, userId, t) => updateProject(db, userId, t.projectId, projectInput({ slug: t.slug })) },
   { name: "QR create", run: (db, userId, t) => createQrCode(db, userId, t.projectId, { label: "x", eventTag: null }) },
   { name: "QR list", run: (db, userId, t) => listQrCodes(db, userId, t.projectId) },
@@ -327,7 +327,7 @@ describeEachDialect("access control: owner-only operations", (getDb) => {
     await submitIntro(database.db, testMailLinks, projectId, parse(introSchema, { name: "Ada", email: "a@example.com", note: "n" }), { userId: null });
     await recordScans(database.db, [{ projectId, qrCodeId: null, viewerFingerprint: "v" }]);
     const expo = await createQrCode(database.db, ownerId, projectId, { label: "Booth", eventTag: "Expo" });
-    const project = await getOwnedProject(database.db, ownerId, projectId);
+    const project = await getEditableProject(database.db, ownerId, projectId);
     const signal = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Bo", email: "bo@example.com", showName: "on" });
     // The visitor came through the Expo code: the signal remembers where the founder met them.
     await recordScans(database.db, [{ projectId, qrCodeId: expo.id, viewerFingerprint: "expo-visitor" }]);

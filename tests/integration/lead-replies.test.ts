@@ -135,6 +135,7 @@ describeEachDialect("replying from a lead", (getDb) => {
       expect(after.activity[0]).toEqual({
         kind: "reply",
         at: NOW.toISOString(),
+        by: { name: "Founder", you: true },
         subject: "Coffee next week?",
         body: "Hi Ada,\nShall we meet?\n\nProposed meeting: Jan 17, 2030, 2:30 PM (Europe/Berlin), 45 minutes. The invitation is attached.",
         meeting: { startsAt: "2030-01-17T13:30:00.000Z", minutes: 45, timeZone: "Europe/Berlin" },
@@ -172,7 +173,7 @@ describeEachDialect("replying from a lead", (getDb) => {
     const { project, lead, founder } = await projectWithLead(db);
     await logLeadCall(db, founder.id, project.id, { leadId: lead.id, note: null }, NOW);
     const view = (await openLeadInbox(db, founder.id, project.id, { ...ANY, lead: lead.id })).leads[0]!;
-    expect([view.status, view.firstResponseAt, view.activity[0]]).toEqual(["contacted", NOW.toISOString(), { kind: "call", at: NOW.toISOString(), note: null }]);
+    expect([view.status, view.firstResponseAt, view.activity[0]]).toEqual(["contacted", NOW.toISOString(), { kind: "call", at: NOW.toISOString(), by: { name: "Founder", you: true }, note: null }]);
   });
 
   it("refuses a meeting in the past, and another founder's lead is not found; nothing is sent or recorded", async () => {

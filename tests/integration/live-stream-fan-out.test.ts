@@ -147,7 +147,7 @@ describeEachDialect("booth screens share one read per instance", (getDb, dialect
     const deps = { db: database.db.withPlugin(counter), events, streams: new LiveStreams(), logger };
     onTestFinished(() => deps.streams.closeAll());
     const today = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
-    const owner = { kind: "owner" as const, ownerId: project.ownerId };
+    const owner = { kind: "member" as const, userId: project.ownerId };
     const clients = await Promise.all(
       Array.from({ length: screens }, () => openBoothStream(deps, owner, project.id, today, null, new AbortController().signal, "203.0.113.5").then(follow)),
     );

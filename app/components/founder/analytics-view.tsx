@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { ProjectSectionTop } from "./project-section-nav";
 import { EventFunnel } from "./insights/event-funnel";
 import { ExportCsvButton } from "./insights/export-csv-button";
+import { roleAllows } from "~/modules/access/roles";
 import { HowWeCount } from "./insights/how-we-count";
 import { ResponseTimesCard } from "./insights/response-times";
 import { plural, seriesColors } from "./insights/format";
@@ -43,7 +44,7 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
         }
         actions={
           <>
-            <ExportCsvButton projectId={project.id} projectTitle={project.title} />
+            {roleAllows(project.role, "export") ? <ExportCsvButton projectId={project.id} projectTitle={project.title} /> : null}
           </>
         }
       />

@@ -2,6 +2,7 @@ import { ChevronRight, FolderKanban, FolderPlus, Inbox, Plus } from "lucide-reac
 import { Link } from "react-router";
 import type { ActivityItem } from "~/modules/activity/activity.server";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
+import { ROLE_LABELS, roleAllows } from "~/modules/access/roles";
 import type { MySignal } from "~/modules/signals/my-signals.server";
 import { primaryButtonClass } from "~/components/ui/buttons";
 import { cardClass, SectionCard } from "~/components/ui/card";
@@ -12,7 +13,7 @@ import { SetupWarningBanner, type SetupWarning } from "./setup-warning-banner";
 import { ActivityFeed } from "./insights/activity-feed";
 import { SignalList } from "./insights/signal-list";
 
-export type DashboardProject = Pick<ProjectCard, "id" | "title" | "slug" | "status"> & { newLeads?: number };
+export type DashboardProject = Pick<ProjectCard, "id" | "title" | "slug" | "status" | "role"> & { newLeads?: number };
 
 export type DashboardViewProps = {
   isFounder: boolean;
@@ -110,12 +111,15 @@ function ProjectsCard({ projects, className }: { projects: DashboardProject[]; c
         <ul aria-labelledby="projects-title" className="-mx-2 space-y-1">
           {projects.map((project) => (
             <li key={project.id} className="flex items-center gap-1">
-              <Link to={`/project/${project.id}/edit`} className="group flex min-w-0 flex-1 items-center gap-3 rounded-xl px-2 py-2.5 hover:bg-slate-50">
+              <Link to={`/project/${project.id}/${roleAllows(project.role, "edit") ? "edit" : "analytics"}`} className="group flex min-w-0 flex-1 items-center gap-3 rounded-xl px-2 py-2.5 hover:bg-slate-50">
                 <span className="min-w-0 flex-1">
                   <span title={project.title} className="block truncate font-medium text-slate-900 group-hover:text-brand-700">
                     {project.title}
                   </span>
-                  <span className="block truncate font-mono text-xs text-slate-500">/pitch/{project.slug}</span>
+                  <span className="block truncate font-mono text-xs text-slate-500">
+                    /pitch/{project.slug}
+                    {project.role !== "owner" ? <span className="font-sans font-semibold"> · {ROLE_LABELS[project.role]}</span> : null}
+                  </span>
                 </span>
                 <StatusBadge status={project.status} />
                 <ChevronRight aria-hidden className="size-4 shrink-0 text-slate-500 group-hover:text-slate-700" />

@@ -2,6 +2,7 @@ import { BarChart3, ExternalLink, FolderPlus, Inbox, Pencil, Plus } from "lucide
 import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import type { ProjectCard } from "~/modules/projects/founder-projects.server";
+import { ROLE_LABELS, roleAllows } from "~/modules/access/roles";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { iconButtonClass } from "~/components/ui/icon-buttons";
 import { cardClass } from "~/components/ui/card";
@@ -100,6 +101,7 @@ function ProjectCardItem({ project, newLeads }: { project: ProjectCard; newLeads
         </h2>
         <StatusBadge status={project.status} />
       </div>
+      {project.role !== "owner" ? <p className="mt-1 text-xs font-semibold text-slate-500">Your role: {ROLE_LABELS[project.role]}</p> : null}
       <p className="mt-1.5 line-clamp-2 text-sm leading-relaxed break-words text-slate-600">{project.one_liner}</p>
       {/* mt-auto: counts and buttons line up along the bottom of a row of cards of unequal height. */}
       <div className="mt-auto pt-4">
@@ -128,10 +130,12 @@ function ProjectCardItem({ project, newLeads }: { project: ProjectCard; newLeads
             <BarChart3 aria-hidden className="size-4" />
             Analytics
           </Link>
-          <Link to={`/project/${project.id}/edit`} className={`${secondaryButtonClass} flex-1 px-3`}>
-            <Pencil aria-hidden className="size-4" />
-            Edit
-          </Link>
+          {roleAllows(project.role, "edit") ? (
+            <Link to={`/project/${project.id}/edit`} className={`${secondaryButtonClass} flex-1 px-3`}>
+              <Pencil aria-hidden className="size-4" />
+              Edit
+            </Link>
+          ) : null}
           <a
             href={`/pitch/${encodeURIComponent(project.slug)}`}
             target="_blank"

@@ -1,15 +1,19 @@
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { roleAllows, type ProjectAction } from "~/modules/access/roles";
+import { useProjectRole } from "./use-project-role";
 
-export type ProjectSection = "details" | "qr-codes" | "updates" | "leads" | "analytics";
+export type ProjectSection = "details" | "qr-codes" | "updates" | "leads" | "analytics" | "team";
 
-const SECTIONS: { id: ProjectSection; label: string; path: string }[] = [
-  { id: "details", label: "Details", path: "edit" },
-  { id: "qr-codes", label: "QR codes", path: "qr-codes" },
-  { id: "updates", label: "Updates", path: "updates" },
-  { id: "leads", label: "Leads", path: "leads" },
-  { id: "analytics", label: "Analytics", path: "analytics" },
+/** Each section and what a role needs to open it (decision 61): a tab the role cannot use is not shown. */
+const SECTIONS: { id: ProjectSection; label: string; path: string; needs: ProjectAction }[] = [
+  { id: "details", label: "Details", path: "edit", needs: "edit" },
+  { id: "qr-codes", label: "QR codes", path: "qr-codes", needs: "view" },
+  { id: "updates", label: "Updates", path: "updates", needs: "view" },
+  { id: "leads", label: "Leads", path: "leads", needs: "view" },
+  { id: "analytics", label: "Analytics", path: "analytics", needs: "view" },
+  { id: "team", label: "Team", path: "team", needs: "view" },
 ];
 
 export function projectSectionPath(projectId: string, section: ProjectSection): string {
@@ -22,10 +26,11 @@ export function projectSectionPath(projectId: string, section: ProjectSection): 
  * scrolls sideways on a narrow phone, so each section's heading stays within the first screen.
  */
 export function ProjectSectionNav({ projectId, current }: { projectId: string; current: ProjectSection }) {
+  const role = useProjectRole();
   return (
     <nav aria-label="Project sections" className="-mx-4 mt-2 mb-4 overflow-x-auto px-4 [scrollbar-width:none] print:hidden">
       <ul className="flex min-w-max border-b border-slate-200 sm:gap-1">
-        {SECTIONS.map((section) => {
+        {SECTIONS.filter((section) => roleAllows(role, section.needs)).map((section) => {
           const active = section.id === current;
           return (
             <li key={section.id}>

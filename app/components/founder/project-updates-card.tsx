@@ -6,6 +6,7 @@ import { cardClass } from "~/components/ui/card";
 import { FormAlert, TextAreaField } from "~/components/ui/form-fields";
 import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { useProjectAllows } from "./use-project-role";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { projectUpdateSchema } from "~/modules/updates/project-update-form";
@@ -22,6 +23,7 @@ const UPDATE_FAILED = "Failed to post update";
 export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectId: string; updates: ProjectUpdateItem[]; serverNow: string }) {
   const fetcher = useFetcher<FormResult>();
   const busy = fetcher.state !== "idle";
+  const canPost = useProjectAllows("edit");
   const now = useClock(serverNow);
   const timeZone = useFounderTimeZone();
   const [body, setBody] = useState("");
@@ -54,6 +56,7 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
             </p>
           </div>
         </div>
+        {canPost ? (
         <fetcher.Form method="post" action={`/project/${projectId}/edit`} {...form} aria-label="Post an update" className="mt-5 space-y-3">
           <input type="hidden" name="intent" value="post-update" />
           <TextAreaField
@@ -77,6 +80,7 @@ export function ProjectUpdatesCard({ projectId, updates, serverNow }: { projectI
             </button>
           </div>
         </fetcher.Form>
+        ) : null}
       </div>
       <div className="border-t border-slate-200 bg-slate-50/60 p-4 sm:p-6">
         <h3 className="text-sm font-semibold text-slate-900">Recent updates</h3>

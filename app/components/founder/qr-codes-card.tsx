@@ -6,6 +6,7 @@ import { cardClass } from "~/components/ui/card";
 import { FormAlert, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { useProjectAllows } from "./use-project-role";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
 import { qrCodeFormSchema } from "~/modules/qr/qr-form";
@@ -35,6 +36,7 @@ const DELETE_CONFIRM = "Are you sure you want to delete this QR code?";
 export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: QrCodesCardProps) {
   const action = `/project/${projectId}/edit`;
   const copier = useCopy();
+  const canEdit = useProjectAllows("edit");
   const deleteFetcher = useFetcher<FormResult>();
   const deleting = deleteFetcher.state !== "idle";
   const deletingId = deleting ? String(deleteFetcher.formData?.get("qrCodeId") ?? "") : null;
@@ -63,7 +65,7 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
               <p className="mt-0.5 text-sm text-slate-600">Print one code per event, booth or flyer to see which ones bring scans.</p>
             </div>
           </div>
-          <CreateQrForm action={action} />
+          {canEdit ? <CreateQrForm action={action} /> : null}
         </div>
 
         <div className="border-t border-slate-200 bg-slate-50/60 p-4 sm:p-6">
@@ -81,7 +83,7 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
                   slug={slug}
                   copier={copier}
                   deleteForm={
-                    <deleteFetcher.Form
+                    canEdit ? <deleteFetcher.Form
                       method="post"
                       action={action}
                       onSubmit={(event: FormEvent<HTMLFormElement>) => {
@@ -99,7 +101,7 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
                       >
                         <Trash2 aria-hidden className="size-4" />
                       </button>
-                    </deleteFetcher.Form>
+                    </deleteFetcher.Form> : null
                   }
                 />
               ))}

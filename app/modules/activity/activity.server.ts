@@ -1,3 +1,4 @@
+import { onTeamOf } from "~/modules/access/project-access.server";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { formatAmountRange } from "~/modules/formats/amount";
@@ -30,7 +31,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .innerJoin("projects", "projects.id", "scans.project_id")
       .leftJoin("qr_codes", "qr_codes.id", "scans.qr_code_id")
       .select(["scans.id", "scans.scanned_at", "projects.slug", "projects.title as project_title", "qr_codes.label", "qr_codes.event_tag"])
-      .where("projects.owner_id", "=", ownerId)
+      .where(onTeamOf(ownerId))
       .orderBy("scans.scanned_at", "desc")
       .orderBy("scans.id", "desc")
       .limit(PER_SOURCE)
@@ -40,7 +41,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .innerJoin("contacts", "contacts.id", "intros.contact_id")
       .innerJoin("projects", "projects.id", "intros.project_id")
       .select(["intros.id", "intros.created_at", "contacts.name", "projects.slug", "projects.title as project_title"])
-      .where("projects.owner_id", "=", ownerId)
+      .where(onTeamOf(ownerId))
       .orderBy("intros.created_at", "desc")
       .limit(PER_SOURCE)
       .execute(),
@@ -58,7 +59,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
         "projects.slug",
         "projects.title as project_title",
       ])
-      .where("projects.owner_id", "=", ownerId)
+      .where(onTeamOf(ownerId))
       .orderBy("signals.created_at", "desc")
       .limit(PER_SOURCE)
       .execute(),
@@ -66,7 +67,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .selectFrom("project_updates")
       .innerJoin("projects", "projects.id", "project_updates.project_id")
       .select(["project_updates.id", "project_updates.created_at", "project_updates.body", "projects.slug", "projects.title as project_title"])
-      .where("projects.owner_id", "=", ownerId)
+      .where(onTeamOf(ownerId))
       .orderBy("project_updates.created_at", "desc")
       .limit(PER_SOURCE)
       .execute(),

@@ -1,14 +1,13 @@
 import type { Kysely } from "kysely";
 import type { Database, Metric } from "~/db/schema";
-import { DomainError } from "~/modules/errors.server";
-import { NOT_FOUND_OR_DENIED } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
 import { ALL_SOURCES, DIRECT, nameSource, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
 import { summariseResponseTimes, type ResponseTimes } from "./response-times";
 import { codeNamesOf } from "./source-names";
-import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
 
@@ -32,7 +31,7 @@ export type FunnelRow = {
 export type ScanSeries = { qrCodeId: string; label: string; eventTag: string | null; points: { at: string; scans: number }[] };
 
 export type ProjectAnalytics = {
-  project: { id: string; title: string; slug: string; metrics: Metric[] };
+  project: { id: string; title: string; slug: string; metrics: Metric[]; role: ProjectRole };
   totalScans: number;
   uniqueScans: number;
   totalIntros: number;
@@ -73,16 +72,14 @@ const HISTORY_DAYS = 90;
  * Everything the analytics page shows, for the owner only. It reads maintained aggregates (one stats row, the
  * QR codes' counters and hourly scan buckets), never the scans themselves, so it stays fast at any volume.
  */
-export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string, projectId: string, now = new Date()): Promise<ProjectAnalytics> {
-  if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+export async function loadProjectAnalytics(db: Kysely<Database>, userId: string, projectId: string, now = new Date()): Promise<ProjectAnalytics> {
+  const { role } = await requireProjectRole(db, userId, projectId, "view");
   const project = await db
     .selectFrom("projects")
     .innerJoin("users", "users.id", "projects.owner_id")
     .select(["projects.id", "projects.title", "projects.slug", "projects.metrics", "users.time_zone"])
     .where("projects.id", "=", projectId)
-    .where("projects.owner_id", "=", ownerId)
-    .executeTakeFirst();
-  if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+    .executeTakeFirstOrThrow();
   const timeZone = founderTimeZone(project.time_zone);
   // The owner's last 48 hours, and their days before that, back to the day 90 days ago began.
   const currentHour = zonedHourStart(now.getTime(), timeZone);
@@ -132,7 +129,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const peopleWhoActed = Number(sources.find((row) => row.source === ALL_SOURCES)?.people ?? 0);
 
   return {
-    project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics },
+    project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics, role },
     peopleWhoActed,
     peopleShare: conversionRate(peopleWhoActed, uniqueScans),
     funnel: funnelRows(codes, sources),

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
@@ -50,7 +50,7 @@ const PAGE_SIZE = 1_000;
  * neutralised (DESIGN.md item 6).
  */
 export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, projectId: string): Promise<{ fileName: string; body: Readable; count: number }> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "export");
   const { count } = await db
     .selectFrom("contacts")
     .select((eb) => eb.fn.countAll<number>().as("count"))

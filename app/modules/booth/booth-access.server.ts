@@ -2,9 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Auth } from "~/modules/auth/auth.server";
 import { getSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { findProjectAccess } from "~/modules/access/project-access.server";
+import { roleAllows } from "~/modules/access/roles";
 import { boothPath } from "./booth-link-form";
 import { checkBoothToken } from "./booth-links.server";
 import type { BoothViewer } from "./booth.server";
@@ -32,8 +32,8 @@ export function clearedBoothCookie(projectId: string, secure: boolean): string {
 }
 
 /**
- * Who is asking for this booth: a link's token in the address (`?key=`, first open) wins; then the project's owner
- * signed in; then the token the device kept in its cookie. "none" means no token at all (the caller asks for a
+ * Who is asking for this booth: a link's token in the address (`?key=`, first open) wins; then a team member
+ * signed in whose role allows the booth; then the token the device kept in its cookie. "none" means no token at all (the caller asks for a
  * session, as other owner pages do); "ended" and "unknown" are a token that opens nothing.
  */
 export type BoothAccess =
@@ -50,19 +50,14 @@ export async function resolveBoothAccess(deps: { db: Kysely<Database>; auth: Aut
     return { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: { token: key, expiresAt: check.expiresAt, ownerId: project.owner_id } };
   }
   const user = await getSessionUser(deps.auth, request);
-  if (user && (await isOwner(deps.db, user.id, projectId))) return { kind: "viewer", viewer: { kind: "owner", ownerId: user.id }, newToken: null };
+  if (user && (await mayOpenBooth(deps.db, user.id, projectId))) return { kind: "viewer", viewer: { kind: "member", userId: user.id }, newToken: null };
   const kept = boothTokenFromCookie(request.headers.get("cookie"));
   if (kept === null) return { kind: "none" };
   const check = await checkBoothToken(deps.db, projectId, kept);
   return check.kind === "valid" ? { kind: "viewer", viewer: { kind: "link", linkId: check.linkId }, newToken: null } : { kind: check.kind };
 }
 
-function isOwner(db: Kysely<Database>, userId: string, projectId: string): Promise<boolean> {
-  return assertOwner(db, userId, projectId).then(
-    () => true,
-    (error: unknown) => {
-      if (isDomainError(error) && error.code === "not_found") return false;
-      throw error;
-    },
-  );
+async function mayOpenBooth(db: Kysely<Database>, userId: string, projectId: string): Promise<boolean> {
+  const access = await findProjectAccess(db, userId, projectId);
+  return access !== null && roleAllows(access.role, "booth");
 }

@@ -4,7 +4,7 @@ import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isBoothTokenShape, isRecordId } from "~/modules/http/id-shape";
 import type { Logger } from "~/modules/logging/logger.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { announce, type ProjectEvents } from "~/modules/realtime/project-events.server";
 import { boothPath } from "./booth-link-form";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "./booth-codes";
@@ -45,7 +45,7 @@ export async function createBoothLink(
   input: { days: number; code: string | null },
   now = new Date(),
 ): Promise<NewBoothLink> {
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "edit");
   await assertProjectCode(db, projectId, input.code);
   const token = crypto.randomBytes(32).toString("base64url");
   const link = {
@@ -69,7 +69,7 @@ export async function repointBoothLink(
   now = new Date(),
 ): Promise<void> {
   const { db } = deps;
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "edit");
   await assertProjectCode(db, projectId, input.code);
   const updated = await db
     .updateTable("booth_links")
@@ -91,7 +91,7 @@ export async function readBoothLinkCode(db: Kysely<Database>, linkId: string): P
 
 /** The owner's links that still work, the one expiring last first. */
 export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string, projectId: string, now = new Date()): Promise<BoothLinkSummary[]> {
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "edit");
   const rows = await db
     .selectFrom("booth_links")
     .select(["id", "created_at", "expires_at", "code_id"])
@@ -115,7 +115,7 @@ export async function revokeBoothLink(
   now = new Date(),
 ): Promise<void> {
   const { db } = deps;
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "edit");
   if (!isRecordId(linkId)) throw new DomainError("not_found", "Booth link not found");
   const revoked = await db
     .updateTable("booth_links")

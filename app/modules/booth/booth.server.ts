@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStart } from "~/modules/time/founder-zone";
@@ -10,7 +11,8 @@ import { codeName } from "~/modules/analytics/source-names";
 import { shortName, type TickerItem } from "./booth-ticker";
 
 /** Who is looking at a booth: the project's owner, or a staff device holding a working booth link. */
-export type BoothViewer = { kind: "owner"; ownerId: string } | { kind: "link"; linkId: string };
+/** Who looks at a booth screen: a signed-in team member whose role allows the booth (decision 61), or a booth link. */
+export type BoothViewer = { kind: "member"; userId: string } | { kind: "link"; linkId: string };
 
 /** The one answer to anyone who may not see a booth: it says nothing of whether the project exists. */
 export const BOOTH_NOT_FOUND = "Page not found";
@@ -39,13 +41,13 @@ export type BoothScreen = {
  */
 export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer, projectId: string, publicUrl: string): Promise<BoothScreen> {
   if (!isRecordId(projectId)) throw new DomainError("not_found", BOOTH_NOT_FOUND);
-  let query = db
+  if (viewer.kind === "member") await requireProjectRole(db, viewer.userId, projectId, "booth");
+  const project = await db
     .selectFrom("projects")
     .innerJoin("users", "users.id", "projects.owner_id")
     .select(["projects.id", "projects.title", "projects.slug", "users.time_zone"])
-    .where("projects.id", "=", projectId);
-  if (viewer.kind === "owner") query = query.where("projects.owner_id", "=", viewer.ownerId);
-  const project = await query.executeTakeFirst();
+    .where("projects.id", "=", projectId)
+    .executeTakeFirst();
   if (!project) throw new DomainError("not_found", BOOTH_NOT_FOUND);
   const codes = await projectCodes(db, project.id);
   const choices = [

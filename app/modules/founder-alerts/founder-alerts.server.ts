@@ -1,7 +1,8 @@
 import type { Kysely, Updateable } from "kysely";
 import type { Database, ProjectAlertSettingsTable } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
+import { roleAllows } from "~/modules/access/roles";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "~/modules/webhooks/webhook-target.server";
 import {
   PUSH_ENDPOINT_REFUSED_MESSAGE,
@@ -36,9 +37,23 @@ async function channelSettingsOf(db: Kysely<Database>, projectId: string): Promi
   };
 }
 
-export async function getAlertChannelSettings(db: Kysely<Database>, ownerId: string, projectId: string): Promise<AlertChannelSettings> {
-  const project = await assertOwner(db, ownerId, projectId);
-  return channelSettingsOf(db, project.id);
+/** A member's own push switches on a project (decision 61): on for every kind until they turn one off. */
+async function memberPushOf(db: Kysely<Database>, projectId: string, userId: string): Promise<Pick<AlertChannels, "pushIntro" | "pushSignal" | "pushFollow">> {
+  const row = await db
+    .selectFrom("member_alert_settings")
+    .select(["push_intro", "push_signal", "push_follow"])
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? { pushIntro: row.push_intro, pushSignal: row.push_signal, pushFollow: row.push_follow } : { pushIntro: true, pushSignal: true, pushFollow: true };
+}
+
+/** The project's Slack channel with the signed-in member's own push switches (the owner's are the project's). */
+export async function getAlertChannelSettings(db: Kysely<Database>, userId: string, projectId: string): Promise<AlertChannelSettings> {
+  const access = await requireProjectRole(db, userId, projectId, "view");
+  const project = await channelSettingsOf(db, access.id);
+  if (access.role === "owner") return project;
+  return { ...project, channels: { ...project.channels, ...(await memberPushOf(db, access.id, userId)) } };
 }
 
 /** Upserts some of the project's alert settings, the others keeping their defaults or stored values. */
@@ -50,15 +65,25 @@ async function saveSettingsColumns(db: Kysely<Database>, projectId: string, valu
     .execute();
 }
 
-export async function saveAlertChannels(db: Kysely<Database>, ownerId: string, projectId: string, input: AlertChannels): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
-  await saveSettingsColumns(db, project.id, {
-    push_intro: input.pushIntro,
-    push_signal: input.pushSignal,
-    push_follow: input.pushFollow,
-    slack_intro: input.slackIntro,
-    slack_signal: input.slackSignal,
-    slack_follow: input.slackFollow,
+/**
+ * Saves the signed-in member's push switches (the owner's are the project's) and, for a role that may change the
+ * project's settings, the Slack switches; a role that may not has no Slack switches on its form, and none are saved.
+ */
+export async function saveAlertChannels(db: Kysely<Database>, userId: string, projectId: string, input: AlertChannels): Promise<void> {
+  const project = await requireProjectRole(db, userId, projectId, "view");
+  const push = { push_intro: input.pushIntro, push_signal: input.pushSignal, push_follow: input.pushFollow };
+  const slack = { slack_intro: input.slackIntro, slack_signal: input.slackSignal, slack_follow: input.slackFollow };
+  const mayChangeSlack = roleAllows(project.role, "settings");
+  await db.transaction().execute(async (trx) => {
+    if (project.role === "owner") await saveSettingsColumns(trx, project.id, { ...push, ...slack });
+    else {
+      await trx
+        .insertInto("member_alert_settings")
+        .values({ project_id: project.id, user_id: userId, ...push })
+        .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet(push))
+        .execute();
+      if (mayChangeSlack) await saveSettingsColumns(trx, project.id, slack);
+    }
   });
 }
 
@@ -75,7 +100,7 @@ export async function saveSlackUrl(
   policy: WebhookTargetPolicy,
   resolve?: Resolver,
 ): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   try {
     await resolveWebhookTarget(input.slackUrl, policy, resolve);
   } catch (error) {
@@ -87,7 +112,7 @@ export async function saveSlackUrl(
 
 /** Removes the Slack channel; posts already queued for it are dropped. */
 export async function removeSlackUrl(db: Kysely<Database>, ownerId: string, projectId: string): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   await db.transaction().execute(async (trx) => {
     await saveSettingsColumns(trx, project.id, { slack_url: null });
     await trx.deleteFrom("alert_deliveries").where("project_id", "=", project.id).where("channel", "=", "slack").where("status", "=", "pending").execute();
@@ -110,7 +135,7 @@ export async function addPushSubscription(
   services: readonly PushService[],
   now = new Date(),
 ): Promise<PushDevice> {
-  await assertOwner(db, userId, projectId);
+  await requireProjectRole(db, userId, projectId, "view");
   if (!isAllowedPushEndpoint(input.endpoint, services)) throw new DomainError("invalid_input", PUSH_ENDPOINT_REFUSED_MESSAGE, { endpoint: PUSH_ENDPOINT_REFUSED_MESSAGE });
   const values = { user_id: userId, p256dh: input.p256dh, auth: input.auth, device: input.device };
   const row = await db
@@ -124,7 +149,7 @@ export async function addPushSubscription(
 
 /** Turns notifications off on one device: only that subscription of this founder goes (with its queued pushes). */
 export async function removePushSubscription(db: Kysely<Database>, userId: string, projectId: string, endpoint: string): Promise<boolean> {
-  await assertOwner(db, userId, projectId);
+  await requireProjectRole(db, userId, projectId, "view");
   const deleted = await db.deleteFrom("push_subscriptions").where("endpoint", "=", endpoint).where("user_id", "=", userId).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }
@@ -169,8 +194,14 @@ const KIND_COLUMNS = {
   follow: { push: "pushFollow", slack: "slackFollow" },
 } as const satisfies Record<AlertKind, { push: keyof AlertChannels; slack: keyof AlertChannels }>;
 
+const MEMBER_PUSH_COLUMNS = {
+  intro: "member_alert_settings.push_intro",
+  signal: "member_alert_settings.push_signal",
+  follow: "member_alert_settings.push_follow",
+} as const satisfies Record<AlertKind, string>;
+
 /**
- * Queues the event's pushes (one per device of the project's owner) and its Slack post, as the project's settings
+ * Queues the event's pushes (one per device of each team member who wants this kind) and its Slack post, as the project's settings
  * say for this kind, inside the caller's transaction (the visitor's write): a delivery exists exactly when the
  * event does. Returns how many were queued.
  */
@@ -179,15 +210,30 @@ export async function queueLeadAlerts(trx: Kysely<Database>, event: LeadAlertEve
   const columns = KIND_COLUMNS[event.kind];
   const pushOn = settings.channels[columns.push];
   const slackUrl = settings.channels[columns.slack] ? settings.slackUrl : null;
-  if (!pushOn && !slackUrl) return 0;
-  const devices = pushOn
-    ? await trx
-        .selectFrom("push_subscriptions")
-        .innerJoin("projects", "projects.owner_id", "push_subscriptions.user_id")
-        .select("push_subscriptions.id")
-        .where("projects.id", "=", event.project.id)
-        .execute()
-    : [];
+  const memberColumn = MEMBER_PUSH_COLUMNS[event.kind];
+  const [ownerDevices, memberDevices] = await Promise.all([
+    pushOn
+      ? trx
+          .selectFrom("push_subscriptions")
+          .innerJoin("projects", "projects.owner_id", "push_subscriptions.user_id")
+          .select("push_subscriptions.id")
+          .where("projects.id", "=", event.project.id)
+          .execute()
+      : [],
+    // Each member's devices, as that member's own switch for this kind says (on until turned off; decision 61).
+    trx
+      .selectFrom("push_subscriptions")
+      .innerJoin("project_members", "project_members.user_id", "push_subscriptions.user_id")
+      .leftJoin("member_alert_settings", (join) =>
+        join.onRef("member_alert_settings.project_id", "=", "project_members.project_id").onRef("member_alert_settings.user_id", "=", "project_members.user_id"),
+      )
+      .select("push_subscriptions.id")
+      .where("project_members.project_id", "=", event.project.id)
+      .where((eb) => eb.or([eb(memberColumn, "is", null), eb(memberColumn, "=", true)]))
+      .execute(),
+  ]);
+  const devices = [...ownerDevices, ...memberDevices];
+  if (devices.length === 0 && !slackUrl) return 0;
   const payload = JSON.stringify(alertMessageOf(event));
   const common = { project_id: event.project.id, event_id: event.id, payload, next_attempt_at: event.at, created_at: event.at, locked_until: null, last_error: null, response_status: null, delivered_at: null };
   const rows = [

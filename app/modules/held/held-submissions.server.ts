@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database, HeldSubmissionsTable, HoldReason } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 import { HELD_NOT_FOUND_MESSAGE } from "./held-forms";
 
 /**
@@ -91,11 +92,11 @@ export type HeldSubmissionView = {
   reasonText: string;
 };
 
-export type HeldList = { project: { id: string; title: string }; held: HeldSubmissionView[] };
+export type HeldList = { project: { id: string; title: string; role: ProjectRole }; held: HeldSubmissionView[] };
 
 /** The project's held forms, newest first: only its owner may read them. */
 export async function listHeldSubmissions(db: Kysely<Database>, ownerId: string, projectId: string): Promise<HeldList> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   const [rows, codes, tiers] = await Promise.all([
     db.selectFrom("held_submissions").selectAll().where("project_id", "=", project.id).orderBy("received_at", "desc").orderBy("id").limit(500).execute(),
     db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute(),
@@ -104,7 +105,7 @@ export async function listHeldSubmissions(db: Kysely<Database>, ownerId: string,
   const codeById = new Map(codes.map((code) => [code.id, code.event_tag ? `${code.label} · ${code.event_tag}` : code.label]));
   const tierById = new Map(tiers.map((tier) => [tier.id, tier.range_label]));
   return {
-    project: { id: project.id, title: project.title },
+    project: { id: project.id, title: project.title, role: project.role },
     held: rows.map((row) => ({
       id: row.id,
       intent: row.intent,
@@ -140,7 +141,7 @@ function sentLines(intent: HeldIntent, fields: Record<string, unknown>, tierById
 
 /** A held form, read to be accepted: only the project's owner may. */
 export async function readHeldSubmission(db: Kysely<Database>, ownerId: string, projectId: string, heldId: string) {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   if (!isRecordId(heldId)) throw new DomainError("not_found", HELD_NOT_FOUND_MESSAGE);
   const row = await db.selectFrom("held_submissions").selectAll().where("id", "=", heldId).where("project_id", "=", project.id).executeTakeFirst();
   if (!row) throw new DomainError("not_found", HELD_NOT_FOUND_MESSAGE);
@@ -158,7 +159,7 @@ export async function takeHeldSubmission(trx: Transaction<Database>, projectId: 
 
 /** Deletes a held form for good: it was never counted, so nothing else changes. Only the project's owner may. */
 export async function discardHeldSubmission(db: Kysely<Database>, ownerId: string, projectId: string, heldId: string): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   if (!isRecordId(heldId)) throw new DomainError("not_found", HELD_NOT_FOUND_MESSAGE);
   const deleted = await db.deleteFrom("held_submissions").where("id", "=", heldId).where("project_id", "=", project.id).executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw new DomainError("not_found", HELD_NOT_FOUND_MESSAGE);

@@ -5,17 +5,27 @@ import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
 import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
 import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/time/zoned-slots";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 import type { LeadAlertSettings } from "./lead-alert-form";
 import { leadFilterQuery } from "./lead-forms";
 
 const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };
+/** A member hears of nothing by e-mail until they choose to (decision 61): the owner's inbox is the default one. */
+const MEMBER_DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "off", signalAlerts: "off" };
 
-export async function getLeadAlertSettings(db: Kysely<Database>, ownerId: string, projectId: string): Promise<LeadAlertSettings> {
-  const project = await assertOwner(db, ownerId, projectId);
-  return alertSettingsOf(db, project.id);
+/** The signed-in member's own e-mail alerts for the project: the owner's are the project's settings (decision 61). */
+export async function getLeadAlertSettings(db: Kysely<Database>, userId: string, projectId: string): Promise<LeadAlertSettings> {
+  const access = await requireProjectRole(db, userId, projectId, "view");
+  if (access.role === "owner") return alertSettingsOf(db, access.id);
+  const row = await db
+    .selectFrom("member_alert_settings")
+    .select(["intro_alerts", "signal_alerts"])
+    .where("project_id", "=", access.id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? { introAlerts: row.intro_alerts, signalAlerts: row.signal_alerts } : MEMBER_DEFAULT_SETTINGS;
 }
 
 async function alertSettingsOf(db: Kysely<Database>, projectId: string): Promise<LeadAlertSettings> {
@@ -23,9 +33,17 @@ async function alertSettingsOf(db: Kysely<Database>, projectId: string): Promise
   return row ? { introAlerts: row.intro_alerts, signalAlerts: row.signal_alerts } : DEFAULT_SETTINGS;
 }
 
-export async function saveLeadAlertSettings(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadAlertSettings): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
+export async function saveLeadAlertSettings(db: Kysely<Database>, userId: string, projectId: string, input: LeadAlertSettings): Promise<void> {
+  const project = await requireProjectRole(db, userId, projectId, "view");
   const values = { intro_alerts: input.introAlerts, signal_alerts: input.signalAlerts };
+  if (project.role !== "owner") {
+    await db
+      .insertInto("member_alert_settings")
+      .values({ project_id: project.id, user_id: userId, ...values })
+      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet(values))
+      .execute();
+    return;
+  }
   await db
     .insertInto("project_alert_settings")
     .values({ project_id: project.id, ...values })
@@ -35,7 +53,8 @@ export async function saveLeadAlertSettings(db: Kysely<Database>, ownerId: strin
 
 /**
  * The founder's alert for a new intro or signal, as the founder chose for this project, inside the visitor's
- * transaction: queued now, kept for the daily summary as one line, or not sent at all.
+ * transaction: queued now, kept for the daily summary as one line, or not sent at all. Each member who chose
+ * e-mail alerts gets the same, to their own address and by their own choice (decision 61).
  */
 export async function queueFounderAlert(
   trx: Kysely<Database>,
@@ -52,6 +71,27 @@ export async function queueFounderAlert(
       .insertInto("pending_lead_alerts")
       .values({ id: crypto.randomUUID(), project_id: projectId, kind, summary: alert.summary, lead_id: alert.leadId, created_at: now.toISOString(), summary_slot: null })
       .execute();
+  }
+  const column = kind === "intro" ? "member_alert_settings.intro_alerts" : "member_alert_settings.signal_alerts";
+  const members = await trx
+    .selectFrom("member_alert_settings")
+    .innerJoin("project_members", (join) =>
+      join.onRef("project_members.project_id", "=", "member_alert_settings.project_id").onRef("project_members.user_id", "=", "member_alert_settings.user_id"),
+    )
+    .innerJoin("users", "users.id", "member_alert_settings.user_id")
+    .select(["users.id", "users.email", `${column} as mode`])
+    .where("member_alert_settings.project_id", "=", projectId)
+    .where(column, "<>", "off")
+    .execute();
+  for (const member of members) {
+    if (member.email.toLowerCase().endsWith(".invalid")) continue;
+    if (member.mode === "instant") await enqueueMail(trx, { ...alert.mail, to: member.email }, now);
+    else {
+      await trx
+        .insertInto("pending_lead_alerts")
+        .values({ id: crypto.randomUUID(), project_id: projectId, kind, summary: alert.summary, lead_id: alert.leadId, created_at: now.toISOString(), summary_slot: null, user_id: member.id })
+        .execute();
+    }
   }
   return mode;
 }
@@ -130,7 +170,8 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
     const pending = await trx
       .selectFrom("pending_lead_alerts")
       .innerJoin("projects", "projects.id", "pending_lead_alerts.project_id")
-      .innerJoin("users", "users.id", "projects.owner_id")
+      // A line kept for a member goes in that member's summary; the owner's lines have no member (decision 61).
+      .innerJoin("users", (join) => join.on((eb) => eb("users.id", "=", eb.fn.coalesce("pending_lead_alerts.user_id", "projects.owner_id"))))
       .select([
         "pending_lead_alerts.id",
         "pending_lead_alerts.project_id",
@@ -146,10 +187,14 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
       .orderBy("pending_lead_alerts.created_at")
       .orderBy("pending_lead_alerts.id")
       .execute();
-    const byProject = new Map<string, typeof pending>();
-    for (const line of pending) byProject.set(line.project_id, [...(byProject.get(line.project_id) ?? []), line]);
+    const byRecipient = new Map<string, typeof pending>();
+    for (const line of pending) {
+      const key = `${line.project_id} ${line.email}`;
+      byRecipient.set(key, [...(byRecipient.get(key) ?? []), line]);
+    }
     const waiting = await readWaitingLeads(trx, projectIds);
-    const mails = [...byProject].map(([projectId, lines]) => {
+    const mails = [...byRecipient.values()].map((lines) => {
+      const projectId = lines[0]!.project_id;
       const people = waiting.get(projectId) ?? { listed: [], waiting: 0 };
       return leadAlertSummaryMail({
         to: lines[0]!.email,

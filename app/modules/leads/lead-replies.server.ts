@@ -5,7 +5,8 @@ import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectAction, ProjectRole } from "~/modules/access/roles";
 import { zonedInstant } from "~/modules/time/zoned-slots";
 import { LEAD_NOT_FOUND_MESSAGE } from "./lead-forms";
 import { meetingInviteIcs } from "./meeting-invite.server";
@@ -25,11 +26,12 @@ export type ReplyingFounder = { id: string; name: string; email: string; timeZon
 
 export const LEAD_REPLY_MAIL_KIND = "lead-reply";
 
-type ProjectLinks = { id: string; title: string; slug: string; deck_url: string | null; calendly_url: string | null };
+type ProjectLinks = { id: string; title: string; slug: string; deck_url: string | null; calendly_url: string | null; role: ProjectRole };
 
-async function ownedProjectWithLinks(db: Kysely<Database>, ownerId: string, projectId: string): Promise<ProjectLinks> {
-  const project = await assertOwner(db, ownerId, projectId);
-  return db.selectFrom("projects").select(["id", "title", "slug", "deck_url", "calendly_url"]).where("id", "=", project.id).executeTakeFirstOrThrow();
+async function projectWithLinks(db: Kysely<Database>, userId: string, projectId: string, action: ProjectAction): Promise<ProjectLinks> {
+  const project = await requireProjectRole(db, userId, projectId, action);
+  const links = await db.selectFrom("projects").select(["id", "title", "slug", "deck_url", "calendly_url"]).where("id", "=", project.id).executeTakeFirstOrThrow();
+  return { ...links, role: project.role };
 }
 
 async function ownedLead(db: Kysely<Database>, projectId: string, leadId: string) {
@@ -47,10 +49,11 @@ async function readTemplate(db: Kysely<Database>, projectId: string): Promise<{ 
 
 /** The project's follow-up template for its editor, with the links it would fill in. */
 export async function loadReplyTemplate(db: Kysely<Database>, links: MailLinks, ownerId: string, projectId: string) {
-  const project = await ownedProjectWithLinks(db, ownerId, projectId);
+  const project = await projectWithLinks(db, ownerId, projectId, "settings");
   const { template, custom } = await readTemplate(db, project.id);
   return {
     project: { id: project.id, title: project.title },
+    projectRole: project.role,
     template,
     custom,
     links: { pitch: links.pitchUrl(project.slug), deck: project.deck_url, booking: project.calendly_url },
@@ -59,7 +62,7 @@ export async function loadReplyTemplate(db: Kysely<Database>, links: MailLinks, 
 
 /** Saves the project's template (placeholders already checked by `replyTemplateSchema`). */
 export async function saveReplyTemplate(db: Kysely<Database>, ownerId: string, projectId: string, input: ReplyTemplateInput, now = new Date()) {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   const values = { subject: input.subject, body: input.body, updated_at: now.toISOString() };
   await db
     .insertInto("project_reply_templates")
@@ -70,7 +73,7 @@ export async function saveReplyTemplate(db: Kysely<Database>, ownerId: string, p
 
 /** The composer for one lead: the template filled in for them, and where its mail goes. */
 export async function openReplyComposer(db: Kysely<Database>, links: MailLinks, founder: ReplyingFounder, projectId: string, leadId: string) {
-  const project = await ownedProjectWithLinks(db, founder.id, projectId);
+  const project = await projectWithLinks(db, founder.id, projectId, "triage");
   const lead = await ownedLead(db, project.id, leadId);
   const { template } = await readTemplate(db, project.id);
   const values: TemplateValues = {
@@ -82,7 +85,7 @@ export async function openReplyComposer(db: Kysely<Database>, links: MailLinks, 
     founder_name: founder.name,
   };
   return {
-    project: { id: project.id, title: project.title },
+    project: { id: project.id, title: project.title, role: project.role },
     lead,
     subject: fillTemplate(template.subject, values),
     body: fillTemplate(template.body, values),
@@ -122,7 +125,7 @@ export async function sendLeadReply(
   now = new Date(),
 ): Promise<{ followUpId: string; mailId: string; status: LeadStatus }> {
   return db.transaction().execute(async (trx) => {
-    const project = await ownedProjectWithLinks(trx, founder.id, projectId);
+    const project = await projectWithLinks(trx, founder.id, projectId, "triage");
     const lead = await ownedLead(trx, project.id, leadId);
     const meeting = meetingOf(input, founder.timeZone, now);
     const followUpId = crypto.randomUUID();
@@ -177,7 +180,7 @@ export async function sendLeadReply(
  */
 export async function logLeadCall(db: Kysely<Database>, founderId: string, projectId: string, input: LeadCallInput, now = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const project = await assertOwner(trx, founderId, projectId);
+    const project = await requireProjectRole(trx, founderId, projectId, "triage");
     const lead = await ownedLead(trx, project.id, input.leadId);
     await trx
       .insertInto("lead_follow_ups")

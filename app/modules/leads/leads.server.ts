@@ -3,7 +3,8 @@ import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isStorableText } from "~/modules/forms/storable-text";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 import { DIRECT, nameSource, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT, NOT_ATTRIBUTED, type SourceName } from "~/modules/analytics/source-names";
 import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadTemperatureInput, type LeadFilters, type LeadTriageInput } from "./lead-forms";
@@ -28,10 +29,15 @@ export type LeadActivityItem =
       isPublic: boolean;
       messagePublic: boolean;
     }
-  /** The founder's reply (decision 57), as sent, with the meeting it proposed. */
-  | { kind: "reply"; at: string; subject: string; body: string; meeting: { startsAt: string; minutes: number; timeZone: string } | null }
-  /** A call the founder logged, with its optional note. */
-  | { kind: "call"; at: string; note: string | null };
+  /** A team member's reply (decision 57), as sent, with the meeting it proposed. */
+  | { kind: "reply"; at: string; by: LeadActor; subject: string; body: string; meeting: { startsAt: string; minutes: number; timeZone: string } | null }
+  /** A call a team member logged, with its optional note. */
+  | { kind: "call"; at: string; by: LeadActor; note: string | null }
+  /** A team member changed the lead's status, temperature or note (decision 61); `value` is the new one. */
+  | { kind: "change"; at: string; by: LeadActor; field: "status" | "temperature" | "note"; value: string | null };
+
+/** Who on the team did something to a lead: their name, and whether it is the person looking (they read "You"). */
+export type LeadActor = { name: string; you: boolean };
 
 export type LeadView = {
   id: string;
@@ -208,22 +214,56 @@ async function activityOf(db: Kysely<Database>, projectId: string, emails: strin
   return byEmail;
 }
 
-/** What the founder sent or logged for each lead (decision 57), by lead id. */
-async function followUpsOf(db: Kysely<Database>, leadIds: string[]): Promise<Map<string, LeadActivityItem[]>> {
+function actorOf(author: { id: string | null; name: string | null; email: string | null }, viewerId: string | null): LeadActor {
+  return { name: author.name || author.email || "A former member", you: author.id !== null && author.id === viewerId };
+}
+
+/** What the team sent or logged for each lead (decision 57), and who changed its triage (decision 61), by lead id. */
+async function followUpsOf(db: Kysely<Database>, leadIds: string[], viewerId: string | null): Promise<Map<string, LeadActivityItem[]>> {
   const byLead = new Map<string, LeadActivityItem[]>();
   if (leadIds.length === 0) return byLead;
-  const rows = await db
-    .selectFrom("lead_follow_ups")
-    .select(["lead_id", "kind", "subject", "body", "meeting_starts_at", "meeting_minutes", "meeting_time_zone", "created_at"])
-    .where("lead_id", "in", leadIds)
-    .execute();
+  const [rows, changes] = await Promise.all([
+    db
+      .selectFrom("lead_follow_ups")
+      .leftJoin("users", "users.id", "lead_follow_ups.author_id")
+      .select([
+        "lead_follow_ups.lead_id",
+        "lead_follow_ups.kind",
+        "lead_follow_ups.subject",
+        "lead_follow_ups.body",
+        "lead_follow_ups.meeting_starts_at",
+        "lead_follow_ups.meeting_minutes",
+        "lead_follow_ups.meeting_time_zone",
+        "lead_follow_ups.created_at",
+        "users.id as author_id",
+        "users.name as author_name",
+        "users.email as author_email",
+      ])
+      .where("lead_follow_ups.lead_id", "in", leadIds)
+      .execute(),
+    db
+      .selectFrom("lead_events")
+      .leftJoin("users", "users.id", "lead_events.actor_id")
+      .select(["lead_events.lead_id", "lead_events.kind", "lead_events.value", "lead_events.created_at", "users.id as author_id", "users.name as author_name", "users.email as author_email"])
+      .where("lead_events.lead_id", "in", leadIds)
+      .orderBy("lead_events.created_at")
+      .orderBy("lead_events.kind")
+      .execute(),
+  ]);
+  const add = (leadId: string, item: LeadActivityItem) => byLead.set(leadId, [...(byLead.get(leadId) ?? []), item]);
+  for (const row of changes) {
+    const by = actorOf({ id: row.author_id, name: row.author_name, email: row.author_email }, viewerId);
+    add(row.lead_id, { kind: "change", at: row.created_at, by, field: row.kind, value: row.value });
+  }
   for (const row of rows) {
+    const by = actorOf({ id: row.author_id, name: row.author_name, email: row.author_email }, viewerId);
     const item: LeadActivityItem =
       row.kind === "call"
-        ? { kind: "call", at: row.created_at, note: row.body }
+        ? { kind: "call", at: row.created_at, by, note: row.body }
         : {
             kind: "reply",
             at: row.created_at,
+            by,
             subject: row.subject ?? "",
             body: row.body ?? "",
             meeting:
@@ -231,13 +271,22 @@ async function followUpsOf(db: Kysely<Database>, leadIds: string[]): Promise<Map
                 ? { startsAt: row.meeting_starts_at, minutes: Number(row.meeting_minutes), timeZone: row.meeting_time_zone ?? "UTC" }
                 : null,
           };
-    byLead.set(row.lead_id, [...(byLead.get(row.lead_id) ?? []), item]);
+    add(row.lead_id, item);
   }
   return byLead;
 }
 
-async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRow[], codeNames: ReadonlyMap<string, string>): Promise<LeadView[]> {
-  const [activity, followUps] = await Promise.all([activityOf(db, projectId, rows.map((row) => row.email)), followUpsOf(db, rows.map((row) => row.id))]);
+async function toLeadViews(
+  db: Kysely<Database>,
+  projectId: string,
+  rows: LeadRow[],
+  codeNames: ReadonlyMap<string, string>,
+  viewerId: string | null,
+): Promise<LeadView[]> {
+  const [activity, followUps] = await Promise.all([
+    activityOf(db, projectId, rows.map((row) => row.email)),
+    followUpsOf(db, rows.map((row) => row.id), viewerId),
+  ]);
   return rows.map((row) => {
     const done = activity.get(row.email);
     const sent = followUps.get(row.id) ?? [];
@@ -268,7 +317,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
 }
 
 export type LeadInbox = {
-  project: { id: string; title: string; slug: string };
+  project: { id: string; title: string; slug: string; role: ProjectRole };
   leads: LeadView[];
   /** The `after` value for the next page, or null on the last page. */
   nextCursor: string | null;
@@ -300,7 +349,7 @@ export async function openLeadInbox(
   filters: LeadFilters,
   options: { pageSize?: number; now?: Date } = {},
 ): Promise<LeadInbox> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "view");
   const pageSize = options.pageSize ?? LEADS_PAGE_SIZE;
   const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1, filters).execute()) as LeadRow[];
   const page = rows.slice(0, pageSize);
@@ -314,7 +363,7 @@ export async function openLeadInbox(
   };
   const codeNames = await readCodeNames(db, project.id);
   const [leads, total, newSinceLastVisit, unanswered, heldForReview, question] = await Promise.all([
-    toLeadViews(db, project.id, page, codeNames),
+    toLeadViews(db, project.id, page, codeNames, ownerId),
     countLeads({}),
     previousVisitAt ? countLeads({ since: previousVisitAt }) : null,
     countLeads({ waiting: true }),
@@ -322,7 +371,7 @@ export async function openLeadInbox(
     readQualifyingQuestion(db, project.id),
   ]);
   return {
-    project: { id: project.id, title: project.title, slug: project.slug },
+    project: { id: project.id, title: project.title, slug: project.slug, role: project.role },
     leads,
     nextCursor: rows.length > pageSize && last ? encodeLeadCursor(cursorAfter(last, filters)) : null,
     total,
@@ -375,7 +424,7 @@ export async function countNewLeads(db: Kysely<Database>, ownerId: string, now =
       join.onRef("lead_inbox_views.project_id", "=", "leads.project_id").on("lead_inbox_views.user_id", "=", ownerId),
     )
     .select(["leads.project_id", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("projects.owner_id", "=", ownerId)
+    .where(onTeamOf(ownerId))
     .where((eb) => {
       const lastLook = eb
         .case()
@@ -392,7 +441,7 @@ export async function countNewLeads(db: Kysely<Database>, ownerId: string, now =
 
 /** Sets a lead's status and private note. A lead of another project is 'not found', and nothing changes. */
 export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadTriageInput, now = new Date()) {
-  await updateOwnedLead(db, ownerId, projectId, input.leadId, (eb) => ({
+  await updateTeamLead(db, ownerId, projectId, input.leadId, (eb) => ({
     status: input.status,
     note: input.note,
     triaged_at: now.toISOString(),
@@ -403,41 +452,56 @@ export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, pr
       .then(now.toISOString())
       .else(eb.ref("first_response_at"))
       .end(),
-  }));
+  }), now);
 }
 
 /** Marks a lead hot, warm or cold, or clears it (`none`). Not a response: the person hears nothing of it. */
-export async function setLeadTemperature(db: Kysely<Database>, ownerId: string, projectId: string, input: LeadTemperatureInput) {
-  await updateOwnedLead(db, ownerId, projectId, input.leadId, () => ({ temperature: input.temperature === "none" ? null : input.temperature }));
+export async function setLeadTemperature(db: Kysely<Database>, userId: string, projectId: string, input: LeadTemperatureInput, now = new Date()) {
+  await updateTeamLead(db, userId, projectId, input.leadId, () => ({ temperature: input.temperature === "none" ? null : input.temperature }), now);
 }
 
-/** One lead of the owner's project changed; a lead of another project is 'not found', and nothing changes. */
-async function updateOwnedLead(
+const TRIAGE_FIELDS = ["status", "temperature", "note"] as const;
+
+/**
+ * One lead of the project changed by a member whose role may triage; a lead of another project is 'not found', and
+ * nothing changes. Each of status, temperature and note that the change altered is kept in the lead's history with
+ * who did it (decision 61), in the same transaction.
+ */
+async function updateTeamLead(
   db: Kysely<Database>,
-  ownerId: string,
+  userId: string,
   projectId: string,
   leadId: string,
   changes: (eb: ExpressionBuilder<Database, "leads">) => UpdateObject<Database, "leads">,
+  now: Date,
 ) {
-  const project = await assertOwner(db, ownerId, projectId);
-  const updated = await db
-    .updateTable("leads")
-    .set(changes)
-    .where("id", "=", leadId)
-    .where("project_id", "=", project.id)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
+  const project = await requireProjectRole(db, userId, projectId, "triage");
+  if (!isRecordId(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
+  await db.transaction().execute(async (trx) => {
+    const triageOf = (from: Kysely<Database>) =>
+      from.selectFrom("leads").select(TRIAGE_FIELDS).where("id", "=", leadId).where("project_id", "=", project.id).executeTakeFirst();
+    const before = await triageOf(trx);
+    if (!before) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE, { leadId: LEAD_NOT_FOUND_MESSAGE });
+    await trx.updateTable("leads").set(changes).where("id", "=", leadId).execute();
+    const after = (await triageOf(trx))!;
+    const changed = TRIAGE_FIELDS.filter((field) => (before[field] ?? null) !== (after[field] ?? null));
+    if (changed.length === 0) return;
+    await trx
+      .insertInto("lead_events")
+      .values(changed.map((field) => ({ id: crypto.randomUUID(), project_id: project.id, lead_id: leadId, actor_id: userId, kind: field, value: after[field] ?? null, created_at: now.toISOString() })))
+      .execute();
+  });
 }
 
 /** One lead with what they did, for its vCard. */
 export async function getLead(db: Kysely<Database>, ownerId: string, projectId: string, leadId: string) {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "view");
   if (!isRecordId(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
   const row = (await filteredLeads(db, project.id, { action: null, status: null, event: null, q: null })
     .where("id", "=", leadId)
     .executeTakeFirst()) as LeadRow | undefined;
   if (!row) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
-  const [lead] = await toLeadViews(db, project.id, [row], await readCodeNames(db, project.id));
+  const [lead] = await toLeadViews(db, project.id, [row], await readCodeNames(db, project.id), ownerId);
   return { project, lead: lead! };
 }
 
@@ -450,7 +514,7 @@ export async function* iterateLeads(db: Kysely<Database>, projectId: string, fil
   for (;;) {
     const rows = (await pageAfter(filteredLeads(db, projectId, filters), cursor, EXPORT_PAGE_SIZE, filters).execute()) as LeadRow[];
     if (rows.length === 0) return;
-    yield await toLeadViews(db, projectId, rows, codeNames);
+    yield await toLeadViews(db, projectId, rows, codeNames, null);
     const last = rows[rows.length - 1]!;
     cursor = cursorAfter(last, filters);
     if (rows.length < EXPORT_PAGE_SIZE) return;

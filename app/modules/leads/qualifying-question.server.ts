@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { bumpContentVersion } from "~/modules/projects/projects.server";
 import { ANSWER_FIELD, answerProblem, type QualifyingAnswer, type QualifyingQuestion } from "./qualifying-answer";
 import type { QualifyingQuestionInput } from "./qualifying-question";
@@ -20,7 +20,7 @@ export async function readQualifyingQuestion(db: Kysely<Database>, projectId: st
 
 /** Sets (or, with null, removes) the project's question; the pitch page shows the change at once. */
 export async function saveQualifyingQuestion(db: Kysely<Database>, ownerId: string, projectId: string, input: QualifyingQuestionInput): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("projects")

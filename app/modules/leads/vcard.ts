@@ -46,6 +46,9 @@ export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">
       lines.push(`${when}: replied, "${item.subject}"${item.meeting ? " (meeting proposed)" : ""}`);
     } else if (item.kind === "call") {
       lines.push(`${when}: called${item.note ? `: ${item.note}` : ""}`);
+    } else if (item.kind === "change") {
+      // The team's own triage stays in the inbox: the card carries the current note, not its history.
+      continue;
     } else {
       const range = formatAmountRange(item.rangeMin, item.rangeMax);
       lines.push(`${when}: signaled interest, ${item.rangeLabel} ${range}${item.message ? `: ${item.message}` : ""}`);

@@ -19,6 +19,8 @@ export type MailLinks = {
   leadSettingsUrl(projectId: string): string;
   /** One lead in the project's inbox (`?lead=`), where founder alerts send the founder. */
   leadUrl(projectId: string, leadId: string): string;
+  /** The page that accepts an invitation to a project's team (decision 61). */
+  teamJoinUrl(token: string): string;
 };
 
 export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, clock: () => Date = () => new Date()): MailLinks {
@@ -36,5 +38,6 @@ export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, cl
     leadsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads`,
     leadSettingsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads/settings`,
     leadUrl: (projectId, leadId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/leads?lead=${encodeURIComponent(leadId)}`,
+    teamJoinUrl: (token) => `${publicUrl}/team/join?token=${encodeURIComponent(token)}`,
   };
 }

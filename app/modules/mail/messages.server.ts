@@ -498,6 +498,23 @@ export function webhookPausedMail(input: WebhookPausedInput): OutgoingMail {
   return { kind: "webhook-paused", to: input.to, subject: `Webhook paused for ${input.projectTitle}`, text, html };
 }
 
+export type TeamInvitationMailInput = { to: string; inviterName: string; projectTitle: string; roleLabel: string; joinUrl: string; days: number };
+
+/** To someone a founder invited to a project's team (decision 61): who, which project, which role, the one link. */
+export function teamInvitationMail(input: TeamInvitationMailInput): OutgoingMail {
+  const { text, html } = compose({
+    heading: `Join ${input.projectTitle}`,
+    blocks: [
+      { kind: "p", text: `${input.inviterName} invited you to the team of ${input.projectTitle} on ${PRODUCT_NAME}, as ${input.roleLabel}.` },
+      { kind: "link", label: "Join the team", url: input.joinUrl },
+      { kind: "p", text: `The link works once, for ${input.days} days, for this address only: sign in or sign up with it to join.` },
+      { kind: "p", text: "If you do not know who sent it, ignore this e-mail: nothing happens without you." },
+    ],
+    footer: [{ kind: "p", text: `You received this because ${input.inviterName} entered this address on ${PRODUCT_NAME}.` }],
+  });
+  return { kind: "team-invitation", to: input.to, subject: `${input.inviterName} invited you to ${input.projectTitle}`, text, html };
+}
+
 export type PasswordResetInput = { to: string; name: string; resetUrl: string; expiresInMinutes: number };
 
 /**

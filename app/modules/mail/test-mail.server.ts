@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { consumeRateLimit, TEST_MAIL_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import type { TestMailResult } from "./test-mail";
 import { isServerRefusal, type MailTransport, type SmtpTimeouts } from "./transport.server";
@@ -25,7 +25,7 @@ export async function sendTestMail(
   /** Words the result must not show (the SMTP credentials, `smtpSecrets`). */
   secrets: string[] = [],
 ): Promise<TestMailResult> {
-  const project = await assertOwner(db, founder.id, projectId);
+  const project = await requireProjectRole(db, founder.id, projectId, "settings");
   await consumeRateLimit(db, `test-mail:${founder.id}`, TEST_MAIL_LIMIT);
   const mail = testMail({ to: founder.email, projectTitle: project.title });
   const transport = openTransport();

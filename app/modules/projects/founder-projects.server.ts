@@ -4,33 +4,17 @@ import type { Database, Project, SignalTier } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { bumpContentVersion } from "./projects.server";
 import { SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "./project-form";
-import { isRecordId } from "~/modules/http/id-shape";
+import { onTeamOf, requireProjectRole, rolesOn } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 
-/** SPEC.md section 8: the one answer for a project that does not exist or is someone else's. */
-export const NOT_FOUND_OR_DENIED = "Project not found or access denied";
+export type EditableProject = Project & { tiers: SignalTier[]; role: ProjectRole };
 
-export type OwnedProject = Project & { tiers: SignalTier[] };
-
-/** A project, only for its owner; anyone else learns nothing, not even that it exists. */
-export async function getOwnedProject(db: Kysely<Database>, ownerId: string, projectId: string): Promise<OwnedProject> {
-  if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
-  const project = await db.selectFrom("projects").selectAll().where("id", "=", projectId).where("owner_id", "=", ownerId).executeTakeFirst();
-  if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+/** A project with its tiers, for a member whose role may edit it; anyone else learns nothing, not even that it exists. */
+export async function getEditableProject(db: Kysely<Database>, userId: string, projectId: string): Promise<EditableProject> {
+  const { role } = await requireProjectRole(db, userId, projectId, "edit");
+  const project = await db.selectFrom("projects").selectAll().where("id", "=", projectId).executeTakeFirstOrThrow();
   const tiers = await db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute();
-  return { ...project, tiers };
-}
-
-/** Throws unless `ownerId` owns the project; for writes that only need the check. */
-export async function assertOwner(db: Kysely<Database>, ownerId: string, projectId: string): Promise<Pick<Project, "id" | "slug" | "title" | "status">> {
-  if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
-  const project = await db
-    .selectFrom("projects")
-    .select(["id", "slug", "title", "status"])
-    .where("id", "=", projectId)
-    .where("owner_id", "=", ownerId)
-    .executeTakeFirst();
-  if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
-  return project;
+  return { ...project, tiers, role };
 }
 
 function projectColumns(input: ProjectFormInput) {
@@ -85,16 +69,15 @@ export async function createProject(db: Kysely<Database>, ownerId: string, input
   return { id, slug: input.slug };
 }
 
-export async function updateProject(db: Kysely<Database>, ownerId: string, projectId: string, input: ProjectFormInput): Promise<{ id: string; slug: string }> {
+export async function updateProject(db: Kysely<Database>, userId: string, projectId: string, input: ProjectFormInput): Promise<{ id: string; slug: string }> {
+  await requireProjectRole(db, userId, projectId, "edit");
   try {
     await db.transaction().execute(async (trx) => {
-      const updated = await trx
+      await trx
         .updateTable("projects")
         .set({ ...projectColumns(input), updated_at: new Date().toISOString() })
         .where("id", "=", projectId)
-        .where("owner_id", "=", ownerId)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+        .execute();
       await saveTiers(trx, projectId, input.tiers);
       await bumpContentVersion(trx, projectId);
     });
@@ -106,13 +89,15 @@ export async function updateProject(db: Kysely<Database>, ownerId: string, proje
 }
 
 export type ProjectCard = Pick<Project, "id" | "title" | "slug" | "one_liner" | "status" | "created_at"> & {
+  /** The signed-in user's role on it (decision 61). */
+  role: ProjectRole;
   signals: number;
   intros: number;
   subscribers: number;
 };
 
-/** The owner's projects, newest first, with their counters (My Projects, Dashboard). */
-export async function listOwnedProjects(db: Kysely<Database>, ownerId: string): Promise<ProjectCard[]> {
+/** The projects whose team the user is on, newest first, with their role and counters (My Projects, Dashboard). */
+export async function listTeamProjects(db: Kysely<Database>, userId: string): Promise<ProjectCard[]> {
   const rows = await db
     .selectFrom("projects")
     .leftJoin("project_stats", "project_stats.project_id", "projects.id")
@@ -123,18 +108,20 @@ export async function listOwnedProjects(db: Kysely<Database>, ownerId: string): 
       "projects.one_liner",
       "projects.status",
       "projects.created_at",
+      "projects.owner_id",
       "project_stats.signals",
       "project_stats.intros",
       "project_stats.subscribers",
     ])
-    .where("projects.owner_id", "=", ownerId)
+    .where(onTeamOf(userId))
     .orderBy("projects.created_at", "desc")
     .execute();
-  return rows.map((row) => ({ ...row, signals: Number(row.signals ?? 0), intros: Number(row.intros ?? 0), subscribers: Number(row.subscribers ?? 0) }));
+  const roles = await rolesOn(db, userId, rows);
+  return rows.map(({ owner_id: _owner, ...row }) => ({ ...row, role: roles.get(row.id) ?? "viewer", signals: Number(row.signals ?? 0), intros: Number(row.intros ?? 0), subscribers: Number(row.subscribers ?? 0) }));
 }
 
-/** SPEC.md section 4: a user is a founder if they own at least one project. */
+/** SPEC.md section 4: a user is a founder if they own at least one project, or (decision 61) are on one's team. */
 export async function isFounder(db: Kysely<Database>, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("projects").select("id").where("owner_id", "=", userId).limit(1).executeTakeFirst();
+  const row = await db.selectFrom("projects").select("id").where(onTeamOf(userId)).limit(1).executeTakeFirst();
   return Boolean(row);
 }

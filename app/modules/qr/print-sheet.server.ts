@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import QRCode from "qrcode";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 import { trackedPitchUrl, untrackedPitchUrl } from "./qr-codes.server";
 import { PRINT_SHEET_SIZES, printSheetName, type PrintSheetSize } from "./qr-form";
 import { isRecordId } from "~/modules/http/id-shape";
@@ -225,7 +226,7 @@ export async function renderPrintSheet(
     .select(["qr_codes.id", "qr_codes.label", "qr_codes.event_tag", "projects.slug", "projects.title"])
     .where("qr_codes.id", "=", qrCodeId)
     .where("projects.id", "=", projectId)
-    .where("projects.owner_id", "=", ownerId)
+    .where(onTeamOf(ownerId))
     .executeTakeFirst();
   if (!code) throw new DomainError("not_found", "QR code not found");
   const url = trackedPitchUrl(publicUrl, code.slug, code.id);
@@ -251,7 +252,7 @@ export async function loadPrintPageSheet(
   projectId: string,
   qrCodeId: string,
   size: PrintSheetSize,
-): Promise<PrintSheet> {
-  await assertOwner(db, ownerId, projectId);
-  return renderPrintSheet(db, ownerId, publicUrl, projectId, qrCodeId, size);
+): Promise<PrintSheet & { role: ProjectRole }> {
+  const { role } = await requireProjectRole(db, ownerId, projectId, "view");
+  return { ...(await renderPrintSheet(db, ownerId, publicUrl, projectId, qrCodeId, size)), role };
 }

@@ -4,7 +4,8 @@ import QRCode from "qrcode";
 import { isUniqueViolation } from "~/db/normalize.server";
 import type { Database, QrCode } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 import { DUPLICATE_LABEL, sameLabel, type QrCodeFormInput } from "./qr-form";
 import { isRecordId } from "~/modules/http/id-shape";
 import { renderQrPng } from "./qr-png.server";
@@ -34,7 +35,7 @@ const labelTaken = () => new DomainError("conflict", DUPLICATE_LABEL, { label: D
  * two founders' tabs racing, and its violation becomes the same message.
  */
 export async function createQrCode(db: Kysely<Database>, ownerId: string, projectId: string, input: QrCodeFormInput): Promise<QrCode> {
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "edit");
   const label = input.label.trim();
   const existing = await db.selectFrom("qr_codes").select("label").where("project_id", "=", projectId).execute();
   if (existing.some((code) => sameLabel(code.label, label))) throw labelTaken();
@@ -50,13 +51,13 @@ export async function createQrCode(db: Kysely<Database>, ownerId: string, projec
 
 /** The project's codes, newest first (edit screen), or by most scans (analytics). */
 export async function listQrCodes(db: Kysely<Database>, ownerId: string, projectId: string, order: "newest" | "most-scanned" = "newest"): Promise<QrCode[]> {
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "view");
   const query = db.selectFrom("qr_codes").selectAll().where("project_id", "=", projectId);
   return (order === "newest" ? query.orderBy("created_at", "desc") : query.orderBy("total_scans", "desc").orderBy("created_at", "desc")).orderBy("id").execute();
 }
 
 export async function deleteQrCode(db: Kysely<Database>, ownerId: string, projectId: string, qrCodeId: string): Promise<void> {
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "edit");
   if (!isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
   const deleted = await db.deleteFrom("qr_codes").where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", "QR code not found");
@@ -79,7 +80,7 @@ export async function renderQrImages(db: Kysely<Database>, ownerId: string, publ
     .select(["qr_codes.id", "qr_codes.label", "projects.slug"])
     .where("qr_codes.id", "=", qrCodeId)
     .where("projects.slug", "=", slug)
-    .where("projects.owner_id", "=", ownerId)
+    .where(onTeamOf(ownerId))
     .executeTakeFirst();
   if (!code) throw new DomainError("not_found", "QR code not found");
   const url = trackedPitchUrl(publicUrl, code.slug, code.id);
@@ -94,7 +95,7 @@ export function renderQrSvg(url: string): Promise<string> {
 }
 
 export type QrCodesSection = {
-  project: Pick<QrCode, "id"> & { title: string; slug: string; status: string };
+  project: Pick<QrCode, "id"> & { title: string; slug: string; status: string; role: ProjectRole };
   pitchUrl: string;
   pitchQrSvg: string;
   /** Newest first, each with the URL it encodes and its image. */
@@ -103,7 +104,7 @@ export type QrCodesSection = {
 
 /** Everything the project's QR codes section shows: the pitch URL's code and every tracked code with its image. */
 export async function loadQrCodesSection(db: Kysely<Database>, ownerId: string, projectId: string, publicUrl: string): Promise<QrCodesSection> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "view");
   const codes = await listQrCodes(db, ownerId, projectId);
   const pitchUrl = untrackedPitchUrl(publicUrl, project.slug);
   const [pitchQrSvg, ...svgs] = await Promise.all([

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, ShippedUpdate } from "~/db/schema";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { bumpContentVersion } from "~/modules/projects/projects.server";
 import type { ProjectUpdateInput } from "./project-update-form";
 
@@ -15,7 +15,7 @@ export async function postProjectUpdate(
   input: ProjectUpdateInput,
   now = new Date(),
 ): Promise<ShippedUpdate> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "edit");
   const update = { id: crypto.randomUUID(), project_id: project.id, body: input.body, created_at: now.toISOString(), digest_slot: null };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("project_updates").values(update).execute();
@@ -27,7 +27,7 @@ export async function postProjectUpdate(
 
 /** The owner's latest updates for a project, newest first, with whether the digest has mailed them yet. */
 export async function listProjectUpdates(db: Kysely<Database>, ownerId: string, projectId: string, limit = 5): Promise<ShippedUpdate[]> {
-  await assertOwner(db, ownerId, projectId);
+  await requireProjectRole(db, ownerId, projectId, "view");
   return db
     .selectFrom("project_updates")
     .selectAll()
@@ -40,6 +40,6 @@ export async function listProjectUpdates(db: Kysely<Database>, ownerId: string, 
 
 /** The project's updates section: the project's name and its latest updates. */
 export async function loadProjectUpdatesSection(db: Kysely<Database>, ownerId: string, projectId: string) {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "view");
   return { project, updates: await listProjectUpdates(db, ownerId, projectId) };
 }

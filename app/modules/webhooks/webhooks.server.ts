@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database, WebhookDeliveryStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { assertOwner } from "~/modules/projects/founder-projects.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import { MAX_WEBHOOKS_PER_PROJECT, WEBHOOK_NOT_FOUND_MESSAGE, type WebhookEndpointInput } from "./webhook-form";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 import { isRecordId } from "~/modules/http/id-shape";
@@ -95,7 +95,7 @@ export async function addWebhookEndpoint(
   policy: WebhookTargetPolicy,
   resolve?: Resolver,
 ): Promise<{ id: string; secret: string }> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   try {
     await resolveWebhookTarget(input.url, policy, resolve);
   } catch (error) {
@@ -115,7 +115,7 @@ export async function addWebhookEndpoint(
 
 /** The owner's endpoint of this project, or not found (another project's, or no id at all). */
 async function ownedEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string) {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   const endpoint = isRecordId(endpointId)
     ? await db.selectFrom("webhook_endpoints").select(["id", "paused_at"]).where("id", "=", endpointId).where("project_id", "=", project.id).executeTakeFirst()
     : undefined;
@@ -183,7 +183,7 @@ export async function resumeWebhookEndpoint(db: Kysely<Database>, ownerId: strin
 }
 
 export async function deleteWebhookEndpoint(db: Kysely<Database>, ownerId: string, projectId: string, endpointId: string): Promise<void> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   if (!isRecordId(endpointId)) throw new DomainError("not_found", WEBHOOK_NOT_FOUND_MESSAGE);
   const deleted = await db.deleteFrom("webhook_endpoints").where("id", "=", endpointId).where("project_id", "=", project.id).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", WEBHOOK_NOT_FOUND_MESSAGE);
@@ -216,7 +216,7 @@ const RECENT_DELIVERIES = 10;
 
 /** The project's webhooks with their latest deliveries (never the secrets), for the owner. */
 export async function listWebhookEndpoints(db: Kysely<Database>, ownerId: string, projectId: string): Promise<WebhookEndpointView[]> {
-  const project = await assertOwner(db, ownerId, projectId);
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
   const endpoints = await db
     .selectFrom("webhook_endpoints")
     .select(["id", "url", "created_at", "failing_since", "paused_at"])

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
 import { bareInputClass, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { useProjectAllows } from "~/components/founder/use-project-role";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { ALERT_KIND_LABELS, ALERT_KINDS, alertChannelsSchema, slackUrlSchema, type AlertChannels, type AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { PUSH_WORKER_PATH, PUSH_WORKER_SCOPE } from "~/modules/founder-alerts/push-worker";
@@ -172,6 +173,8 @@ export function PushDeviceCard({ action, vapidPublicKey, devices }: { action: st
 export function AlertChannelsCard({ action, channels, slackUrl, documentResult }: { action: string; channels: AlertChannels; slackUrl: string | null; documentResult?: FormResult | undefined }) {
   const fetcher = useFetcher<FormResult>();
   const busy = fetcher.state !== "idle";
+  // Slack is the project's, set by a role that may change its settings; pushes are each member's own (decision 61).
+  const channelsShown = useProjectAllows("settings") ? (["push", "slack"] as const) : (["push"] as const);
   const { form, formError } = useSchemaForm(alertChannelsSchema, {
     id: "channels",
     lastResult: fetcher.data ?? documentResult,
@@ -187,7 +190,7 @@ export function AlertChannelsCard({ action, channels, slackUrl, documentResult }
             <tr className="text-xs text-slate-500">
               <th className="py-1 font-medium">Alert</th>
               <th className="w-20 py-1 text-center font-medium">Push</th>
-              <th className="w-20 py-1 text-center font-medium">Slack</th>
+              {channelsShown.length > 1 ? <th className="w-20 py-1 text-center font-medium">Slack</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -196,7 +199,7 @@ export function AlertChannelsCard({ action, channels, slackUrl, documentResult }
                 <th scope="row" className="py-1 font-medium text-slate-800">
                   {ALERT_KIND_LABELS[kind]}
                 </th>
-                {(["push", "slack"] as const).map((channel) => (
+                {channelsShown.map((channel) => (
                   <td key={channel} className="text-center">
                     <label className="inline-flex size-11 cursor-pointer items-center justify-center">
                       <span className="sr-only">{`${ALERT_KIND_LABELS[kind]} by ${channel === "push" ? "push" : "Slack"}`}</span>
@@ -208,7 +211,7 @@ export function AlertChannelsCard({ action, channels, slackUrl, documentResult }
             ))}
           </tbody>
         </table>
-        {slackUrl ? null : <p className="text-xs text-slate-500">Slack gets nothing until you add its webhook below.</p>}
+        {slackUrl || channelsShown.length === 1 ? null : <p className="text-xs text-slate-500">Slack gets nothing until you add its webhook below.</p>}
         <FormAlert message={formError} />
         <div className="flex justify-end">
           <button type="submit" disabled={busy} className={`${primaryButtonClass} min-h-11 w-full sm:w-auto`}>

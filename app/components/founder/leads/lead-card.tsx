@@ -11,12 +11,14 @@ import { useSettledResult } from "~/components/ui/use-settled-result";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
 import { LEAD_ACTION_LABELS, leadTriageSchema } from "~/modules/leads/lead-forms";
-import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
-import type { LeadActivityItem, LeadView } from "~/modules/leads/leads.server";
+import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES, type LeadTemperature } from "~/modules/formats/lead-triage";
+import type { LeadActivityItem, LeadActor, LeadView } from "~/modules/leads/leads.server";
+import type { LeadStatus } from "~/db/schema";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
 import { formatFounderDate, formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
+import { useProjectAllows } from "~/components/founder/use-project-role";
 
 type TriageResult = FormResult & { id?: string };
 
@@ -49,6 +51,7 @@ export function LeadCard({
   const titleId = `lead-${lead.id}-name`;
   const { copied, copy } = useCopy();
   const timeZone = useFounderTimeZone();
+  const canTriage = useProjectAllows("triage");
   return (
     <li
       id={`lead-${lead.id}`}
@@ -104,7 +107,11 @@ export function LeadCard({
         <ResponseClock lead={lead} now={now} />
       </p>
 
-      <TemperatureButtons projectId={projectId} lead={lead} />
+      {canTriage ? (
+        <TemperatureButtons projectId={projectId} lead={lead} />
+      ) : lead.temperature ? (
+        <p className="mt-3 text-sm font-semibold text-slate-800">{LEAD_TEMPERATURE_LABELS[lead.temperature]}</p>
+      ) : null}
 
       {lead.answer ? (
         <p className="mt-3 rounded-lg bg-brand-50/60 px-3 py-2 text-sm text-slate-800 ring-1 ring-brand-100" data-qualifying-answer>
@@ -113,7 +120,7 @@ export function LeadCard({
         </p>
       ) : null}
 
-      <FollowUpActions projectId={projectId} lead={lead} />
+      {canTriage ? <FollowUpActions projectId={projectId} lead={lead} /> : null}
 
       <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
         {lead.activity.map((item, index) => (
@@ -121,7 +128,11 @@ export function LeadCard({
         ))}
       </ul>
 
-      <TriageForm projectId={projectId} lead={lead} documentResult={documentResult} />
+      {canTriage ? (
+        <TriageForm projectId={projectId} lead={lead} documentResult={documentResult} />
+      ) : lead.note ? (
+        <p className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{lead.note}</p>
+      ) : null}
     </li>
   );
 }
@@ -162,10 +173,11 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
     );
   }
   if (item.kind === "reply") return <ReplyLine item={item} />;
+  if (item.kind === "change") return <ChangeLine item={item} />;
   if (item.kind === "call") {
     return (
       <li className="text-sm text-slate-800">
-        <span className="font-medium">You called</span> · {when}
+        <span className="font-medium">{actorName(item.by)} called</span> · {when}
         {item.note ? <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.note}</blockquote> : null}
       </li>
     );
@@ -183,12 +195,38 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
   );
 }
 
+/** "You" for the person looking, else the member's name (decision 61). */
+function actorName(by: LeadActor): string {
+  return by.you ? "You" : by.name;
+}
+
+/** A member's change to the lead's triage, who made it and when (decision 61). */
+function ChangeLine({ item }: { item: Extract<LeadActivityItem, { kind: "change" }> }) {
+  const what =
+    item.field === "status"
+      ? `marked ${LEAD_STATUS_LABELS[item.value as LeadStatus] ?? item.value}`
+      : item.field === "temperature"
+        ? item.value
+          ? `marked ${LEAD_TEMPERATURE_LABELS[item.value as LeadTemperature] ?? item.value}`
+          : "cleared the temperature"
+        : item.value
+          ? "edited the note"
+          : "cleared the note";
+  return (
+    <li className="text-xs text-slate-600">
+      {actorName(item.by)} {what} · <When at={item.at} />
+    </li>
+  );
+}
+
 /** A reply the founder sent, with its meeting: the subject at once, the text on demand (it can be long). */
 function ReplyLine({ item }: { item: Extract<LeadActivityItem, { kind: "reply" }> }) {
   const timeZone = useFounderTimeZone();
   return (
     <li className="text-sm text-slate-800">
-      <span className="font-medium">You replied: {item.subject}</span> · <WhenSent at={item.at} />
+      <span className="font-medium">
+        {actorName(item.by)} replied: {item.subject}
+      </span> · <WhenSent at={item.at} />
       {item.meeting ? (
         <span className="mt-1 flex items-center gap-1 text-xs font-medium text-emerald-800">
           <CalendarClock aria-hidden className="size-3.5" />
@@ -225,6 +263,7 @@ function When({ at }: { at: string }) {
 function TriageForm({ projectId, lead, documentResult }: { projectId: string; lead: LeadView; documentResult?: TriageResult | undefined }) {
   const fetcher = useFetcher<TriageResult>();
   const busy = fetcher.state !== "idle";
+  const canExport = useProjectAllows("export");
   const [note, setNote] = useState(lead.note ?? "");
   const { form, field, formError } = useSchemaForm(leadTriageSchema, {
     id: `lead-${lead.id}`,
@@ -287,10 +326,12 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
         <FormAlert message={formError} />
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
-        <a href={`/project/${projectId}/leads/${lead.id}/vcard.vcf`} download className={`${secondaryButtonClass} py-2`} title={`Download ${lead.name} as a contact card`}>
-          <Download aria-hidden className="size-4" />
-          vCard
-        </a>
+        {canExport ? (
+          <a href={`/project/${projectId}/leads/${lead.id}/vcard.vcf`} download className={`${secondaryButtonClass} py-2`} title={`Download ${lead.name} as a contact card`}>
+            <Download aria-hidden className="size-4" />
+            vCard
+          </a>
+        ) : null}
         <button type="submit" disabled={busy} className={`${primaryButtonClass} py-2`}>
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
           {busy ? "Saving..." : "Save"}

@@ -22,6 +22,7 @@ import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { AlertChannelSettings } from "~/modules/founder-alerts/founder-alerts.server";
+import { useProjectAllows } from "~/components/founder/use-project-role";
 import { AlertChannelsCard, PushDeviceCard, SlackCard, type PushDeviceView } from "./alert-channels-cards";
 import type { WebhookDeliveryView, WebhookEndpointView, WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
 
@@ -49,6 +50,7 @@ export type LeadSettingsViewProps = {
 export function LeadSettingsView({ project, alerts, webhooks, question, channels, pushDevices, vapidPublicKey, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
+  const projectWide = useProjectAllows("settings");
   return (
     <main className="mx-auto max-w-3xl px-4 pt-6 pb-16 sm:pt-8">
       <PageHeader
@@ -68,16 +70,18 @@ export function LeadSettingsView({ project, alerts, webhooks, question, channels
         <SetupWarningBanner warning={mailWarning} />
         <PushDeviceCard action={action} vapidPublicKey={vapidPublicKey} devices={pushDevices} />
         <AlertChannelsCard action={action} channels={channels.channels} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "channels" ? actionData : undefined} />
-        <SlackCard action={action} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "slack-url" ? actionData : undefined} />
-        <QuestionCard action={action} question={question} documentResult={actionData?.intent === "question" ? actionData : undefined} />
+        {projectWide ? <SlackCard action={action} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "slack-url" ? actionData : undefined} /> : null}
+        {projectWide ? <QuestionCard action={action} question={question} documentResult={actionData?.intent === "question" ? actionData : undefined} /> : null}
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
-        <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} />
-        <WebhooksCard
-          action={action}
-          webhooks={webhooks}
-          now={clock}
-          documentResult={actionData?.intent === "add-webhook" || actionData?.intent === "delete-webhook" ? actionData : undefined}
-        />
+        {projectWide ? <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} /> : null}
+        {projectWide ? (
+          <WebhooksCard
+            action={action}
+            webhooks={webhooks}
+            now={clock}
+            documentResult={actionData?.intent === "add-webhook" || actionData?.intent === "delete-webhook" ? actionData : undefined}
+          />
+        ) : null}
       </div>
     </main>
   );

@@ -17,6 +17,7 @@ import type { LeadInbox } from "~/modules/leads/leads.server";
 import { ProjectSectionTop } from "../project-section-nav";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import { LeadCard } from "./lead-card";
+import { useProjectAllows } from "../use-project-role";
 
 export type LeadsViewProps = {
   inbox: LeadInbox;
@@ -35,6 +36,8 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
   const waitingView = filters.view === "unanswered";
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
+  const canExport = useProjectAllows("export");
+  const canChangeSettings = useProjectAllows("settings");
   const { after: _after, ...currentFilters } = filters;
 
   return (
@@ -54,19 +57,23 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
 
       {/* Below the title rather than beside it, so the buttons wrap on a phone instead of widening the page. */}
       <div className="-mt-2 mb-5 flex flex-wrap gap-2">
-        <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
-          <Download aria-hidden className="size-4" />
-          Download vCards
-        </a>
+        {canExport ? (
+          <a href={`${base}/leads.vcf${leadFilterQuery(currentFilters)}`} download className={secondaryButtonClass}>
+            <Download aria-hidden className="size-4" />
+            Download vCards
+          </a>
+        ) : null}
         <Link to={`${base}/leads/settings`} className={secondaryButtonClass}>
           <Settings2 aria-hidden className="size-4" />
           Lead settings
         </Link>
-        <Link to={`${base}/leads/template`} className={secondaryButtonClass}>
-          <FilePenLine aria-hidden className="size-4" />
-          Follow-up template
-        </Link>
-        {inbox.heldForReview ? (
+        {canChangeSettings ? (
+          <Link to={`${base}/leads/template`} className={secondaryButtonClass}>
+            <FilePenLine aria-hidden className="size-4" />
+            Follow-up template
+          </Link>
+        ) : null}
+        {canChangeSettings && inbox.heldForReview ? (
           <Link to={`${base}/leads/held`} className={secondaryButtonClass}>
             <ShieldAlert aria-hidden className="size-4" />
             {inbox.heldForReview.toLocaleString("en-US")} held for review

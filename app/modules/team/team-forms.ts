@@ -1,0 +1,27 @@
+import { z } from "zod/mini";
+import { emailAddress } from "~/modules/forms/fields";
+import { MEMBER_ROLES } from "~/modules/access/roles";
+
+/** 'Invite to the team' (decision 61): an address and one of the member roles; the owner is never invited. */
+export const teamInvitationSchema = z.object({
+  email: emailAddress({ invalid: "Invalid email address", tooLong: "Email must be less than 255 characters" }),
+  role: z.enum(MEMBER_ROLES, "Choose a role"),
+});
+
+/** 'Change role' on a member's row. */
+export const memberRoleSchema = z.object({
+  userId: z.string().check(z.minLength(1), z.maxLength(64)),
+  role: z.enum(MEMBER_ROLES, "Choose a role"),
+});
+
+export type TeamInvitationInput = z.infer<typeof teamInvitationSchema>;
+export type MemberRoleInput = z.infer<typeof memberRoleSchema>;
+
+/** A member's row: remove them, or hand them ownership. */
+export const memberSchema = z.object({ userId: z.string().check(z.minLength(1), z.maxLength(64)) });
+
+/** An open invitation's row: withdraw it. */
+export const revokeInvitationSchema = z.object({ invitationId: z.string().check(z.minLength(1), z.maxLength(64)) });
+
+export type MemberInput = z.infer<typeof memberSchema>;
+export type RevokeInvitationInput = z.infer<typeof revokeInvitationSchema>;

@@ -1,0 +1,87 @@
+import { redirect } from "react-router";
+import { TeamView } from "~/components/founder/team-view";
+import { requireSessionUser } from "~/modules/auth/session.server";
+import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { readFormData } from "~/modules/http/form-body.server";
+import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
+import { memberRoleSchema, memberSchema, revokeInvitationSchema, teamInvitationSchema, type MemberInput, type MemberRoleInput, type RevokeInvitationInput, type TeamInvitationInput } from "~/modules/team/team-forms";
+import { changeMemberRole, inviteToTeam, leaveProject, loadTeam, removeMember, revokeTeamInvitation, transferOwnership } from "~/modules/team/team.server";
+import { PRODUCT_NAME } from "~/product";
+import type { Route } from "./+types/project-team";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Team: ${loaderData?.team.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
+
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  const { auth, database, flashCookie } = context.services;
+  const user = await requireSessionUser(auth, request, url);
+  const team = await orRedirectToMyProjects(flashCookie, () => loadTeam(database.db, user.id, params.id));
+  return { team, projectRole: team.project.role, userId: user.id };
+}
+
+export const TEAM_INTENTS = ["invite", "revoke", "role", "remove", "transfer", "leave"] as const;
+export type TeamIntent = (typeof TEAM_INTENTS)[number];
+
+/** POST: the team's changes (decision 61); each checks the role on the server, and a refusal changes nothing. */
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const { auth, database, mailLinks } = context.services;
+  const user = await requireSessionUser(auth, request, url);
+  const form = await readFormData(request);
+  return handleFormAction<TeamIntent>({
+    form,
+    logger: context.logger,
+    intent: intentOf(form, TEAM_INTENTS),
+    intents: {
+      invite: {
+        schema: teamInvitationSchema,
+        failureMessage: "Failed to send the invitation",
+        run: async (input: TeamInvitationInput) => {
+          const invitation = await inviteToTeam(database.db, mailLinks, user.id, params.id, input);
+          return { message: `Invitation sent to ${invitation.email}`, id: invitation.id };
+        },
+      },
+      revoke: {
+        schema: revokeInvitationSchema,
+        failureMessage: "Failed to withdraw the invitation",
+        run: async (input: RevokeInvitationInput) => {
+          await revokeTeamInvitation(database.db, user.id, params.id, input.invitationId);
+          return { message: "Invitation withdrawn", id: input.invitationId };
+        },
+      },
+      role: {
+        schema: memberRoleSchema,
+        failureMessage: "Failed to change the role",
+        run: async (input: MemberRoleInput) => {
+          await changeMemberRole(database.db, user.id, params.id, input);
+          return { message: "Role changed", id: input.userId };
+        },
+      },
+      remove: {
+        schema: memberSchema,
+        failureMessage: "Failed to remove the member",
+        run: async (input: MemberInput) => {
+          await removeMember(database.db, user.id, params.id, input.userId);
+          return { message: "Removed from the team", id: input.userId };
+        },
+      },
+      transfer: {
+        schema: memberSchema,
+        failureMessage: "Failed to hand over ownership",
+        run: async (input: MemberInput) => {
+          await transferOwnership(database.db, user.id, params.id, input.userId);
+          return { message: "Ownership handed over: you are a co-founder now", id: input.userId };
+        },
+      },
+      leave: {
+        failureMessage: "Failed to leave the project",
+        run: async () => {
+          await leaveProject(database.db, user.id, params.id);
+          return redirect("/my-projects");
+        },
+      },
+    },
+  });
+}
+
+export default function ProjectTeam({ loaderData }: Route.ComponentProps) {
+  return <TeamView team={loaderData.team} userId={loaderData.userId} />;
+}
