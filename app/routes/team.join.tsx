@@ -8,7 +8,8 @@ import { isDomainError } from "~/modules/errors.server";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from "~/modules/access/roles";
-import { acceptTeamInvitation, INVITATION_PROBLEMS, readTeamInvitation } from "~/modules/team/team.server";
+import { INVITATION_PROBLEMS } from "~/modules/team/team-forms";
+import { acceptTeamInvitation, readTeamInvitation } from "~/modules/team/team.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/team.join";
 

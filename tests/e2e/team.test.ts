@@ -82,7 +82,8 @@ describe("a team of three on one project", () => {
     await invite(ownerPage, cofounderEmail, "Co-founder");
     await invite(ownerPage, staffEmail, "Staff");
     await ownerPage.getByText("Waiting for an answer").waitFor();
-    expect(await ownerPage.getByText(staffEmail).count()).toBe(1);
+    await ownerPage.getByRole("listitem").filter({ hasText: staffEmail }).getByRole("button", { name: "Withdraw" }).waitFor();
+    expect(await ownerPage.getByLabel("E-mail").inputValue()).toBe("");
 
     const cofounder = await join(cofounderEmail, await invitationLinkFor(cofounderEmail));
     expect(await tabsOf(cofounder.page)).toEqual(["Details", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
@@ -102,9 +103,9 @@ describe("a team of three on one project", () => {
     expect(await staff.page.getByRole("link", { name: "Follow-up template" }).count()).toBe(0);
     // Staff triage: the lead is theirs to mark, and the owner sees who did it.
     const card = staff.page.getByRole("listitem").filter({ has: staff.page.getByRole("heading", { name: "Ada Lovelace" }) });
-    await card.getByLabel("Status").selectOption("contacted");
+    await card.getByLabel("Status", { exact: true }).selectOption("contacted");
     await card.getByRole("button", { name: "Save" }).click();
-    await waitForToast(staff.page, "Lead saved");
+    await waitForToast(staff.page, "Ada Lovelace: saved");
     await card.getByText("You marked Contacted").waitFor();
     // A page the role does not open sends the member back with the reason.
     await staff.page.goto(`${e2e.app.url}/project/${project.id}/edit`);

@@ -25,7 +25,6 @@ import { roleAllows, type ProjectAction, type ProjectRole } from "~/modules/acce
 import {
   acceptTeamInvitation,
   changeMemberRole,
-  INVITATION_PROBLEMS,
   inviteToTeam,
   leaveProject,
   loadTeam,
@@ -35,7 +34,7 @@ import {
   revokeTeamInvitation,
   transferOwnership,
 } from "~/modules/team/team.server";
-import { teamInvitationSchema } from "~/modules/team/team-forms";
+import { INVITATION_PROBLEMS, teamInvitationSchema } from "~/modules/team/team-forms";
 import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
 import { describeEachDialect } from "../support/databases";

@@ -1,4 +1,5 @@
 import { Crown, LogOut, Mail, UserPlus, Users } from "lucide-react";
+import { useRef } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
@@ -47,18 +48,21 @@ export function TeamView({ team, userId }: { team: TeamPage; userId: string }) {
 function InviteCard({ projectId, invitations }: { projectId: string; invitations: PendingInvitation[] }) {
   const fetcher = useFetcher<FormResult>();
   const busy = fetcher.state !== "idle";
+  const formElement = useRef<HTMLFormElement>(null);
   const { form, field, formError } = useSchemaForm(teamInvitationSchema, {
     id: "team-invite",
     lastResult: fetcher.data,
     busy,
     onResult: (result) => {
-      if (result.ok) toast.success(result.message);
+      if (!result.ok) return;
+      toast.success(result.message);
+      formElement.current?.reset();
     },
   });
   const role = field("role");
   return (
     <SectionCard id="team-invite-title" title="Invite to the team" icon={UserPlus} description="They get an e-mail with a link that works once, for 7 days, for that address only.">
-      <fetcher.Form method="post" action={`/project/${projectId}/team`} {...form} aria-label="Invite to the team" className="space-y-4">
+      <fetcher.Form ref={formElement} method="post" action={`/project/${projectId}/team`} {...form} aria-label="Invite to the team" className="space-y-4">
         <input type="hidden" name="intent" value="invite" />
         <TextField {...field("email")} label="E-mail" type="email" autoComplete="off" inputMode="email" placeholder="ana@example.com" />
         <fieldset id={role.id} aria-describedby={role.error ? `${role.id}-error` : undefined}>

@@ -25,3 +25,14 @@ export const revokeInvitationSchema = z.object({ invitationId: z.string().check(
 
 export type MemberInput = z.infer<typeof memberSchema>;
 export type RevokeInvitationInput = z.infer<typeof revokeInvitationSchema>;
+
+/** Why an invitation link admits no one: each a clear message, and nothing is granted (issue 29's bad input). */
+export const INVITATION_PROBLEMS = {
+  unknown: "This invitation link does not work. Check that it was copied whole, or ask for a new one.",
+  expired: "This invitation has expired. Ask the founder who sent it for a new one.",
+  revoked: "This invitation was withdrawn by the project's owner.",
+  used: "This invitation was already used.",
+  otherAddress: "This invitation is for another e-mail address. Sign in with the address it was sent to.",
+} as const;
+
+export type InvitationProblem = keyof typeof INVITATION_PROBLEMS;

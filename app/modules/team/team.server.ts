@@ -9,7 +9,7 @@ import { enqueueMail } from "~/modules/mail/outbox.server";
 import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { ROLE_LABELS, type ProjectRole } from "~/modules/access/roles";
-import type { MemberRoleInput, TeamInvitationInput } from "./team-forms";
+import { INVITATION_PROBLEMS, type InvitationProblem, type MemberRoleInput, type TeamInvitationInput } from "./team-forms";
 
 /** How long a team invitation works (issue 29 item 1). */
 export const TEAM_INVITATION_DAYS = 7;
@@ -27,17 +27,6 @@ export const MEMBER_NOT_FOUND_MESSAGE = "This person is not on the team.";
 export const INVITATION_NOT_FOUND_MESSAGE = "Invitation not found.";
 export const OWNER_CANNOT_LEAVE_MESSAGE = "The owner cannot leave or be removed. Hand ownership to a co-founder first.";
 export const NEW_OWNER_MESSAGE = "Ownership can only go to a co-founder on the team.";
-
-/** Why an invitation link admits no one: each a clear message, and nothing is granted (issue 29's bad input). */
-export const INVITATION_PROBLEMS = {
-  unknown: "This invitation link does not work. Check that it was copied whole, or ask for a new one.",
-  expired: "This invitation has expired. Ask the founder who sent it for a new one.",
-  revoked: "This invitation was withdrawn by the project's owner.",
-  used: "This invitation was already used.",
-  otherAddress: "This invitation is for another e-mail address. Sign in with the address it was sent to.",
-} as const;
-
-export type InvitationProblem = keyof typeof INVITATION_PROBLEMS;
 
 function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
