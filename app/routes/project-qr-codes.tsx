@@ -57,7 +57,9 @@ export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
         pitchQrSvg={loaderData.pitchQrSvg}
         qrCodes={loaderData.qrCodes}
       />
-      {roleAllows(loaderData.projectRole, "edit") ? <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} codes={loaderData.qrCodes} /> : null}
+      {roleAllows(loaderData.projectRole, "booth") ? (
+        <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} codes={loaderData.qrCodes} manageLinks={roleAllows(loaderData.projectRole, "edit")} />
+      ) : null}
     </ProjectSectionPage>
   );
 }

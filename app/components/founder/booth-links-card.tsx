@@ -19,10 +19,10 @@ type CodeItem = { id: string; label: string; eventTag: string | null; createdAt:
 type CreatedLink = FormResult<string, { boothUrl?: string; boothQrSvg?: string }>;
 
 /**
- * The owner's booth mode: open the booth screen here, or create a link for a staff device (shown once, with its
+ * Booth mode: open the booth screen here; a role that may edit (decision 61) also creates links for a staff device (shown once, with its
  * QR code for the tablet to scan), and revoke the active ones. Writes post to the edit route's action.
  */
-export function BoothLinksCard({ projectId, links, codes }: { projectId: string; links: BoothLinkItem[]; codes: CodeItem[] }) {
+export function BoothLinksCard({ projectId, links, codes, manageLinks }: { projectId: string; links: BoothLinkItem[]; codes: CodeItem[]; manageLinks: boolean }) {
   const action = `/project/${projectId}/edit`;
   const create = useFetcher<CreatedLink>();
   const revoke = useFetcher<FormResult>();
@@ -59,6 +59,7 @@ export function BoothLinksCard({ projectId, links, codes }: { projectId: string;
         </Link>
       }
     >
+      {manageLinks ? (
       <div className="space-y-4 px-4 pb-4 pt-3 sm:px-5 sm:pb-5">
         <create.Form method="post" action={action} {...creating.form} className="flex flex-wrap items-end gap-3">
           <input type="hidden" name="intent" value="create-booth-link" />
@@ -148,6 +149,7 @@ export function BoothLinksCard({ projectId, links, codes }: { projectId: string;
           )}
         </div>
       </div>
+      ) : null}
     </SectionCard>
   );
 }
