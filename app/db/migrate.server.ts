@@ -34,6 +34,7 @@ import { qualifyingQuestion } from "./migrations/0032-qualifying-question.server
 import { leadReplies } from "./migrations/0033-lead-replies.server";
 import { boothLinkCode } from "./migrations/0034-booth-link-code.server";
 import { founderPush } from "./migrations/0035-founder-push.server";
+import { leadCaptures } from "./migrations/0037-lead-captures.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   "0033-lead-replies": leadReplies,
   "0034-booth-link-code": boothLinkCode,
   "0035-founder-push": founderPush,
+  "0037-lead-captures": leadCaptures,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -11,6 +11,7 @@ import { codeNamesOf } from "./source-names";
 import { isRecordId } from "~/modules/http/id-shape";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
+import { countMetInPerson } from "~/modules/leads/lead-captures.server";
 
 export type FunnelRow = {
   source: string;
@@ -27,6 +28,8 @@ export type FunnelRow = {
   saves: number;
   /** People who acted per unique viewer of this source, in percent (one decimal). */
   share: number;
+  /** People the team met in person and added under this code (decision 62): shown apart, never in `people` or `share`. */
+  metInPerson: number;
 };
 
 export type ScanSeries = { qrCodeId: string; label: string; eventTag: string | null; points: { at: string; scans: number }[] };
@@ -88,7 +91,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
   const currentHour = zonedHourStart(now.getTime(), timeZone);
   const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
   const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
-  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -109,6 +112,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
       .orderBy("first_seen_at")
       .orderBy("id")
       .execute(),
+    countMetInPerson(db, project.id),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -135,7 +139,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
     project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics },
     peopleWhoActed,
     peopleShare: conversionRate(peopleWhoActed, uniqueScans),
-    funnel: funnelRows(codes, sources),
+    funnel: funnelRows(codes, sources, metInPerson),
     refusedLastWeek,
     heldForReview,
     excluded: {
@@ -165,7 +169,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, ownerId: string
 type SourceRow = { source: string; scans: number; viewers: number; intros: number; subscribers: number; signals: number; people: number; saves: number };
 
 /** One row per QR code (even unscanned), one for the plain link, and one for unattributed actions when there are any. */
-function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[]): FunnelRow[] {
+function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[], metInPerson: ReadonlyMap<string, number>): FunnelRow[] {
   const bySource = new Map(sources.map((row) => [row.source, row]));
   const row = (source: string, kind: FunnelRow["kind"], label: string, eventTag: string | null): FunnelRow => {
     const counts = bySource.get(source);
@@ -184,6 +188,7 @@ function funnelRows(codes: { id: string; label: string; event_tag: string | null
       signals: Number(counts?.signals ?? 0),
       saves: Number(counts?.saves ?? 0),
       share: conversionRate(people, viewers),
+      metInPerson: metInPerson.get(source) ?? 0,
     };
   };
   const known = new Set(codes.map((code) => scanSource(code.id)));

@@ -11,6 +11,7 @@ import type { LeadTemperature } from "~/modules/formats/lead-triage";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { QualifyingAnswer, QualifyingQuestion } from "./qualifying-answer";
 import { readQualifyingQuestion } from "./qualifying-question.server";
+import { capturesOf } from "./lead-captures.server";
 
 export const LEADS_PAGE_SIZE = 25;
 
@@ -31,7 +32,9 @@ export type LeadActivityItem =
   /** The founder's reply (decision 57), as sent, with the meeting it proposed. */
   | { kind: "reply"; at: string; subject: string; body: string; meeting: { startsAt: string; minutes: number; timeZone: string } | null }
   /** A call the founder logged, with its optional note. */
-  | { kind: "call"; at: string; note: string | null };
+  | { kind: "call"; at: string; note: string | null }
+  /** Met in person and added by a team member at the booth or from the inbox (decision 62). */
+  | { kind: "met"; at: string; event: string; addedBy: string; note: string | null };
 
 export type LeadView = {
   id: string;
@@ -237,10 +240,15 @@ async function followUpsOf(db: Kysely<Database>, leadIds: string[]): Promise<Map
 }
 
 async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRow[], codeNames: ReadonlyMap<string, string>): Promise<LeadView[]> {
-  const [activity, followUps] = await Promise.all([activityOf(db, projectId, rows.map((row) => row.email)), followUpsOf(db, rows.map((row) => row.id))]);
+  const ids = rows.map((row) => row.id);
+  const [activity, followUps, captures] = await Promise.all([activityOf(db, projectId, rows.map((row) => row.email)), followUpsOf(db, ids), capturesOf(db, projectId, ids, codeNames)]);
   return rows.map((row) => {
     const done = activity.get(row.email);
-    const sent = followUps.get(row.id) ?? [];
+    const met = captures.get(row.id) ?? [];
+    const sent = [
+      ...(followUps.get(row.id) ?? []),
+      ...met.map((capture): LeadActivityItem => ({ kind: "met", at: capture.at, event: capture.event, addedBy: capture.addedBy, note: capture.note })),
+    ];
     const items = sent.length ? [...(done?.activity ?? []), ...sent].sort((a, b) => (b.at ?? "").localeCompare(a.at ?? "")) : (done?.activity ?? []);
     if (row.did_subscribe && !items.some((item) => item.kind === "subscription")) items.unshift({ kind: "subscription", at: null });
     const actions: LeadAction[] = [];
@@ -256,7 +264,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
       actions,
       event: nameSource(row.source, codeNames),
       following: done?.following ?? false,
-      linkedinUrl: done?.linkedinUrl ?? null,
+      linkedinUrl: done?.linkedinUrl ?? met.find((capture) => capture.linkedinUrl)?.linkedinUrl ?? null,
       status: row.status,
       note: row.note,
       firstResponseAt: row.first_response_at,

@@ -46,6 +46,8 @@ export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">
       lines.push(`${when}: replied, "${item.subject}"${item.meeting ? " (meeting proposed)" : ""}`);
     } else if (item.kind === "call") {
       lines.push(`${when}: called${item.note ? `: ${item.note}` : ""}`);
+    } else if (item.kind === "met") {
+      lines.push(`${when}: met in person at ${item.event}, added by ${item.addedBy}${item.note ? `: ${item.note}` : ""}`);
     } else {
       const range = formatAmountRange(item.rangeMin, item.rangeMax);
       lines.push(`${when}: signaled interest, ${item.rangeLabel} ${range}${item.message ? `: ${item.message}` : ""}`);

@@ -162,6 +162,14 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
     );
   }
   if (item.kind === "reply") return <ReplyLine item={item} />;
+  if (item.kind === "met") {
+    return (
+      <li className="text-sm text-slate-800" data-met-in-person>
+        <span className="font-medium">Met in person at {item.event}</span> · added by {item.addedBy} · {when}
+        {item.note ? <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.note}</blockquote> : null}
+      </li>
+    );
+  }
   if (item.kind === "call") {
     return (
       <li className="text-sm text-slate-800">
