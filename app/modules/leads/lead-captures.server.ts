@@ -133,7 +133,7 @@ export async function capturesOf(db: Kysely<Database>, projectId: string, leadId
     db
       .selectFrom("lead_captures")
       .leftJoin("users", "users.id", "lead_captures.added_by")
-      .select(["lead_captures.lead_id", "lead_captures.created_at", "lead_captures.source", "lead_captures.note", "lead_captures.linkedin_url", "users.name as added_by_name"])
+      .select(["lead_captures.lead_id", "lead_captures.created_at", "lead_captures.source", "lead_captures.note", "lead_captures.linkedin_url", "users.name as added_by_name", "users.email as added_by_email"])
       .where("lead_captures.project_id", "=", projectId)
       .where("lead_captures.lead_id", "in", leadIds)
       .orderBy("lead_captures.created_at", "desc")
@@ -144,7 +144,8 @@ export async function capturesOf(db: Kysely<Database>, projectId: string, leadId
     const item: MetInPerson = {
       at: row.created_at,
       event: nameSource(row.source, names).name,
-      addedBy: row.added_by_name ?? "a former member",
+      // A member who gave no name is named by their e-mail; one whose account is gone, as such.
+      addedBy: row.added_by_name?.trim() || row.added_by_email || "a former member",
       note: row.note,
       linkedinUrl: row.linkedin_url,
     };

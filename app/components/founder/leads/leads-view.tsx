@@ -1,5 +1,5 @@
 import { ChevronRight, Contact, Download, FilePenLine, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Form, Link, useRevalidator } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { inputClass, labelClass } from "~/components/ui/form-fields";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
@@ -17,6 +17,8 @@ import type { LeadInbox } from "~/modules/leads/leads.server";
 import { ProjectSectionTop } from "../project-section-nav";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import { LeadCard } from "./lead-card";
+import { AddPerson, type CaptureCode } from "./capture-sheet";
+import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "~/modules/booth/booth-codes";
 
 export type LeadsViewProps = {
   inbox: LeadInbox;
@@ -36,6 +38,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
   const { after: _after, ...currentFilters } = filters;
+  const revalidator = useRevalidator();
 
   return (
     <main className="mx-auto max-w-5xl px-4 pt-6 pb-16 sm:pt-8">
@@ -51,6 +54,10 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
       />
 
       <SetupWarningBanner warning={mailWarning} className="mb-5" />
+
+      <div className="mb-5">
+        <AddPerson projectId={project.id} codes={captureCodes(inbox.events)} tone="light" onSynced={() => void revalidator.revalidate()} />
+      </div>
 
       {/* Below the title rather than beside it, so the buttons wrap on a phone instead of widening the page. */}
       <div className="-mt-2 mb-5 flex flex-wrap gap-2">
@@ -272,4 +279,21 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
       </div>
     </Form>
   );
+}
+
+/**
+ * Where a person added from the inbox was met: the project's codes by their names, the default booth code first
+ * (decision 60), then the plain address.
+ */
+function captureCodes(events: LeadInbox["events"]): CaptureCode[] {
+  const codes = events.flatMap((event) => {
+    // `qr:{id}`: a code (decision 54's sources); the plain link and 'not attributed' are not places to meet.
+    return event.source.startsWith("qr:") ? [{ id: event.source.slice(3), name: event.name }] : [];
+  });
+  const first = defaultBoothCode(codes.map((code) => ({ id: code.id, label: code.name })));
+  return [
+    ...codes.filter((code) => code.id === first),
+    ...codes.filter((code) => code.id !== first),
+    { id: PLAIN_PITCH_CODE, name: PLAIN_PITCH_LABEL },
+  ];
 }
