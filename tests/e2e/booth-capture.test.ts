@@ -12,7 +12,8 @@ import { PHONE, PLAYWRIGHT_CHROMIUM_FLAGS, requireChromium } from "../support/ch
 import { startAppServer, type AppServer } from "../support/app-server";
 import { insertProject, openDatabase, withWritableDatabase } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure, waitForHydration } from "./support";
+import { founderPost } from "../support/leads-e2e";
+import { cookieHeader, showServerLogsOnFailure, waitForHydration } from "./support";
 
 const VCARD = ["BEGIN:VCARD", "VERSION:3.0", "N:Lovelace;Ada;;;", "FN:Ada Lovelace", "TITLE:CTO", "ORG:Analytical Engines", "EMAIL;TYPE=INTERNET:ada.lovelace@example.com", "END:VCARD"].join("\r\n");
 
@@ -132,6 +133,21 @@ describe("capture at the booth", () => {
       { email: "grace.hopper@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: owner.id, temperature: "warm" },
     ]);
     expect(rows("select email from leads where project_id = ? order by email", project.id)).toEqual([{ email: "ada.lovelace@example.com" }, { email: "grace.hopper@example.com" }]);
+
+    // The same capture sent again (a phone that never heard the answer): the same answer, nothing new. Its key with
+    // other fields is refused; without a session, nothing is taken.
+    const [grace] = rows<{ idempotency_key: string; lead_id: string }>("select idempotency_key, lead_id from lead_captures where email = ?", "grace.hopper@example.com");
+    const again = { key: grace!.idempotency_key, codeId: project.qrCodeIds[0]!, name: "Grace Hopper", email: "grace.hopper@example.com", linkedinUrl: "", temperature: "warm", note: "Wants the deck" };
+    const cookie = await cookieHeader(context);
+    const repeat = await founderPost(app, cookie, `/project/${project.id}/leads/capture`, again);
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toMatchObject({ ok: true, leadId: grace!.lead_id, message: "Grace Hopper added" });
+    const changed = await founderPost(app, cookie, `/project/${project.id}/leads/capture`, { ...again, note: "Something else" });
+    expect(changed.status).toBe(422);
+    expect(await changed.json()).toMatchObject({ ok: false, formError: expect.stringContaining("already used") });
+    const signedOut = await founderPost(app, "", `/project/${project.id}/leads/capture`, { ...again, key: crypto.randomUUID() });
+    expect(signedOut.status).toBe(401);
+    expect(rows("select id from lead_captures where project_id = ?", project.id)).toHaveLength(2);
 
     // The inbox: each person once, where and by whom they were met.
     await page.goto(`${app.url}/project/${project.id}/leads`);

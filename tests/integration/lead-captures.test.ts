@@ -104,6 +104,14 @@ describeEachDialect("capture at the booth", (getDb) => {
     expect(analytics.totalIntros).toBe(1);
     expect(analytics.funnel.find((entry) => entry.source === `qr:${project.booth.id}`)?.metInPerson).toBe(1);
     expect(await countRows(db, "leads", project.id)).toBe(1);
+
+    // Met again by a member who gave no name: named by their e-mail.
+    await db.updateTable("users").set({ name: "" }).where("id", "=", project.ownerId).execute();
+    const owner = await db.selectFrom("users").select("email").where("id", "=", project.ownerId).executeTakeFirstOrThrow();
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: "plain", name: "Ada V.", email: "ada@example.com" }));
+    const [again] = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
+    expect(again!.activity[0]).toMatchObject({ kind: "met", event: "Direct link", addedBy: owner.email, note: null });
+    expect(again!.temperature).toBe("warm");
   });
 
   it("answers the same key twice with one lead and one capture, and refuses the key with other fields (unprocessable)", async () => {
