@@ -160,6 +160,11 @@ describe("capture at the booth", () => {
       expect(await met.count()).toBe(1);
       expect(await met.innerText()).toMatch(/^Met in person at Booth · demoday-2026 · added by Maya Founder · /);
     }
+
+    // The inbox has 'Add a person' too, where the founder says where they met (the booth's code first).
+    await page.getByRole("button", { name: "Add a person" }).click();
+    const where = page.getByRole("dialog", { name: "Add a person" }).getByLabel("Where you met");
+    expect(await where.locator("option:checked").innerText()).toBe("Booth · demoday-2026");
     await context.close();
   });
 });

@@ -254,10 +254,10 @@ function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[]; codeId
       ) : null}
 
       <Field id={`${id}-name`} label="Name" error={errors.name}>
-        <input id={`${id}-name`} name="name" autoComplete="off" maxLength={LIMITS.name} value={fields.name} onChange={(e) => set("name")(e.target.value)} className={input} aria-invalid={Boolean(errors.name)} />
+        <input id={`${id}-name`} name="name" autoComplete="off" maxLength={LIMITS.name} value={fields.name} onChange={(e) => set("name")(e.target.value)} className={input} aria-invalid={Boolean(errors.name)} aria-describedby={errors.name ? `${id}-name-error` : undefined} />
       </Field>
       <Field id={`${id}-email`} label="E-mail" error={errors.email}>
-        <input id={`${id}-email`} name="email" type="email" inputMode="email" autoComplete="off" maxLength={LIMITS.email} value={fields.email} onChange={(e) => set("email")(e.target.value)} className={input} aria-invalid={Boolean(errors.email)} />
+        <input id={`${id}-email`} name="email" type="email" inputMode="email" autoComplete="off" maxLength={LIMITS.email} value={fields.email} onChange={(e) => set("email")(e.target.value)} className={input} aria-invalid={Boolean(errors.email)} aria-describedby={errors.email ? `${id}-email-error` : undefined} />
       </Field>
       <Field id={`${id}-linkedin`} label="LinkedIn (optional)" error={errors.linkedinUrl}>
         <div className="flex items-stretch gap-2">
@@ -271,7 +271,7 @@ function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[]; codeId
             value={fields.linkedinUrl}
             onChange={(e) => set("linkedinUrl")(e.target.value)}
             className={input}
-            aria-invalid={Boolean(errors.linkedinUrl)}
+            aria-invalid={Boolean(errors.linkedinUrl)} aria-describedby={errors.linkedinUrl ? `${id}-linkedin-error` : undefined}
           />
           <button type="button" onClick={() => void paste()} className="mt-1 inline-flex min-w-12 items-center justify-center gap-1 rounded-xl border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50">
             <ClipboardPaste aria-hidden className="size-4" />
@@ -305,7 +305,7 @@ function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[]; codeId
       </fieldset>
 
       <Field id={`${id}-note`} label="Note (one line)" error={errors.note}>
-        <input id={`${id}-note`} name="note" autoComplete="off" maxLength={CAPTURE_NOTE_MAX_LENGTH} value={fields.note} onChange={(e) => set("note")(e.target.value)} className={input} aria-invalid={Boolean(errors.note)} />
+        <input id={`${id}-note`} name="note" autoComplete="off" maxLength={CAPTURE_NOTE_MAX_LENGTH} value={fields.note} onChange={(e) => set("note")(e.target.value)} className={input} aria-invalid={Boolean(errors.note)} aria-describedby={errors.note ? `${id}-note-error` : undefined} />
       </Field>
 
       {codes && !codeId ? (
