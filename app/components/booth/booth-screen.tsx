@@ -188,6 +188,7 @@ export function BoothScreenView({
   timeZone,
   shownCode,
   followsLink,
+  memberId = null,
 }: {
   project: { id: string; title: string };
   codes: BoothCode[];
@@ -195,6 +196,8 @@ export function BoothScreenView({
   timeZone: string;
   shownCode: string;
   followsLink: boolean;
+  /** The signed-in member, who may add people met at the booth; null through a booth link. */
+  memberId?: string | null;
 }) {
   const { chosen, choose, followLinkCode } = useChosenCode(project.id, codes, shownCode, followsLink);
   const { counters, lines, live, ended } = useLiveBooth(project.id, timeZone, followLinkCode);
@@ -308,10 +311,10 @@ export function BoothScreenView({
           </label>
         ) : null}
         {/* Signed in only: a person added here is credited to the code shown and to who added them (decision 62). */}
-        {owner && chosen ? (
+        {memberId && chosen ? (
           // Held at the bottom of a phone's screen, under the thumb, while the day's figures scroll past.
           <div className="sticky bottom-0 -mx-4 bg-slate-950/95 px-4 pt-2 pb-[calc(0.75rem+env(safe-area-inset-bottom))] sm:-mx-6 sm:px-6 landscape:static landscape:mx-0 landscape:bg-transparent landscape:p-0">
-            <AddPerson projectId={project.id} codeId={chosen.id} tone="dark" />
+            <AddPerson projectId={project.id} memberId={memberId} codeId={chosen.id} tone="dark" />
           </div>
         ) : null}
       </section>

@@ -9,6 +9,8 @@ import type { CaptureFields } from "./capture-form";
 export type QueuedCapture = {
   key: string;
   projectId: string;
+  /** Who saved it on this device: only their session sends it, so it is credited to them and nobody else. */
+  memberId: string;
   fields: CaptureFields;
   savedAt: string;
   /** Why the server refused it (nothing was saved); null while it waits to be sent. */
@@ -42,9 +44,9 @@ function request<T>(run: (store: IDBObjectStore) => IDBRequest<T>, mode: IDBTran
 const keep = (capture: QueuedCapture) => request((store) => store.put(capture), "readwrite").then(() => undefined);
 export const forgetCapture = (key: string) => request((store) => store.delete(key), "readwrite").then(() => undefined);
 
-export async function queuedCaptures(projectId: string): Promise<QueuedCapture[]> {
+export async function queuedCaptures(projectId: string, memberId: string): Promise<QueuedCapture[]> {
   const all = await request((store) => store.getAll() as IDBRequest<QueuedCapture[]>, "readonly");
-  return all.filter((capture) => capture.projectId === projectId).sort((a, b) => a.savedAt.localeCompare(b.savedAt));
+  return all.filter((capture) => capture.projectId === projectId && capture.memberId === memberId).sort((a, b) => a.savedAt.localeCompare(b.savedAt));
 }
 
 /** A version 4 UUID from the browser's random numbers (`crypto.randomUUID` needs a secure context). */
@@ -56,8 +58,8 @@ export function newCaptureKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function queueCapture(projectId: string, fields: CaptureFields): Promise<void> {
-  return keep({ key: fields.key, projectId, fields, savedAt: new Date().toISOString(), refused: null });
+export function queueCapture(projectId: string, memberId: string, fields: CaptureFields): Promise<void> {
+  return keep({ key: fields.key, projectId, memberId, fields, savedAt: new Date().toISOString(), refused: null });
 }
 
 export type SyncOutcome = { saved: { name: string; message: string }[] };
@@ -68,17 +70,17 @@ let running: Promise<SyncOutcome> | null = null;
  * Sends this project's waiting captures, oldest first, one at a time; stops at the first that cannot reach the
  * server (offline, or the server down) and leaves it and the rest for the next try. One sync at a time per page.
  */
-export function syncCaptures(projectId: string): Promise<SyncOutcome> {
-  if (running) return running.then(() => syncCaptures(projectId));
-  running = sendWaiting(projectId).finally(() => {
+export function syncCaptures(projectId: string, memberId: string): Promise<SyncOutcome> {
+  if (running) return running.then(() => syncCaptures(projectId, memberId));
+  running = sendWaiting(projectId, memberId).finally(() => {
     running = null;
   });
   return running;
 }
 
-async function sendWaiting(projectId: string): Promise<SyncOutcome> {
+async function sendWaiting(projectId: string, memberId: string): Promise<SyncOutcome> {
   const saved: SyncOutcome["saved"] = [];
-  for (const capture of await queuedCaptures(projectId)) {
+  for (const capture of await queuedCaptures(projectId, memberId)) {
     if (capture.refused) continue;
     let response: Response;
     try {

@@ -61,7 +61,8 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
       </p>
       <p className="mb-3 text-sm text-slate-600">
         Scans, intros, subscribers and signals count actions; unique viewers, people who acted and saves count people (the
-        lead inbox lists people).
+        lead inbox lists people). People your team met and added at a code show as &ldquo;met in person&rdquo; beside it, apart
+        from its visitors.
       </p>
       {best ? (
         <p className="mb-4 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900 ring-1 ring-emerald-600/15 ring-inset">

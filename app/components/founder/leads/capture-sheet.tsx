@@ -34,12 +34,15 @@ const SCANNED_KINDS: Record<ScannedContact["kind"], string> = {
  */
 export function AddPerson({
   projectId,
+  memberId,
   codes,
   codeId,
   tone,
   onSynced,
 }: {
   projectId: string;
+  /** The signed-in member: what they left waiting on this device is theirs to send. */
+  memberId: string;
   /** Where they were met, when the screen does not say (the inbox): a choice among these, the first by default. */
   codes?: CaptureCode[];
   /** The code the booth shows: the person is credited to it. */
@@ -55,15 +58,15 @@ export function AddPerson({
     onSyncedRef.current = onSynced;
   });
 
-  const refresh = useCallback(() => queuedCaptures(projectId).then(setWaiting).catch(() => setWaiting([])), [projectId]);
+  const refresh = useCallback(() => queuedCaptures(projectId, memberId).then(setWaiting).catch(() => setWaiting([])), [projectId, memberId]);
   const sync = useCallback(async () => {
-    const outcome = await syncCaptures(projectId).catch(() => ({ saved: [] }));
+    const outcome = await syncCaptures(projectId, memberId).catch(() => ({ saved: [] }));
     await refresh();
     if (outcome.saved.length) {
       setSaved(outcome.saved.map((entry) => entry.message).join(" · "));
       onSyncedRef.current?.();
     }
-  }, [projectId, refresh]);
+  }, [projectId, memberId, refresh]);
 
   useEffect(() => {
     const retry = () => void sync();
@@ -138,7 +141,7 @@ export function AddPerson({
           codes={codes}
           codeId={codeId}
           onSaved={async (fields) => {
-            await queueCapture(projectId, fields);
+            await queueCapture(projectId, memberId, fields);
             setOpen(false);
             await refresh();
             await sync();

@@ -27,10 +27,12 @@ export type LeadsViewProps = {
   actionData?: (FormResult & { id?: string }) | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost): the founder's alerts among it. */
   mailWarning?: SetupWarning | null;
+  /** The signed-in member, who adds people met in person ('Add a person'). */
+  memberId: string;
 };
 
 /** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
-export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
+export function LeadsView({ inbox, filters, now, actionData, mailWarning = null, memberId }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
   const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.q || filters.lead);
@@ -56,7 +58,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
       <SetupWarningBanner warning={mailWarning} className="mb-5" />
 
       <div className="mb-5">
-        <AddPerson projectId={project.id} codes={captureCodes(inbox.events)} tone="light" onSynced={() => void revalidator.revalidate()} />
+        <AddPerson projectId={project.id} memberId={memberId} codes={captureCodes(inbox.events)} tone="light" onSynced={() => void revalidator.revalidate()} />
       </div>
 
       {/* Below the title rather than beside it, so the buttons wrap on a phone instead of widening the page. */}
