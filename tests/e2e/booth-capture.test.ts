@@ -116,6 +116,7 @@ describe("capture at the booth", () => {
     await sheet.getByLabel("E-mail").fill("Grace.Hopper@Example.com");
     await sheet.getByText("Warm", { exact: true }).click();
     await sheet.getByLabel("Note (one line)").fill("Wants the deck");
+    await sheet.getByLabel("LinkedIn (optional)").fill("https://www.linkedin.com/in/grace-hopper");
     await sheet.getByRole("button", { name: "Save person" }).click();
     await waiting(page).getByText("Grace Hopper — not yet synced").waitFor();
     expect(rows("select id from lead_captures where email = ?", "grace.hopper@example.com")).toEqual([]);
@@ -137,7 +138,15 @@ describe("capture at the booth", () => {
     // The same capture sent again (a phone that never heard the answer): the same answer, nothing new. Its key with
     // other fields is refused; without a session, nothing is taken.
     const [grace] = rows<{ idempotency_key: string; lead_id: string }>("select idempotency_key, lead_id from lead_captures where email = ?", "grace.hopper@example.com");
-    const again = { key: grace!.idempotency_key, codeId: project.qrCodeIds[0]!, name: "Grace Hopper", email: "grace.hopper@example.com", linkedinUrl: "", temperature: "warm", note: "Wants the deck" };
+    const again = {
+      key: grace!.idempotency_key,
+      codeId: project.qrCodeIds[0]!,
+      name: "Grace Hopper",
+      email: "grace.hopper@example.com",
+      linkedinUrl: "https://www.linkedin.com/in/grace-hopper",
+      temperature: "warm",
+      note: "Wants the deck",
+    };
     const cookie = await cookieHeader(context);
     const repeat = await founderPost(app, cookie, `/project/${project.id}/leads/capture`, again);
     expect(repeat.status).toBe(200);
@@ -160,6 +169,8 @@ describe("capture at the booth", () => {
       expect(await met.count()).toBe(1);
       expect(await met.innerText()).toMatch(/^Met in person at Booth · demoday-2026 · added by Maya Founder · /);
     }
+    const graceLinkedIn = page.locator("[data-met-in-person]").getByRole("link", { name: "LinkedIn" });
+    expect(await graceLinkedIn.getAttribute("href")).toBe("https://www.linkedin.com/in/grace-hopper");
 
     // The inbox has 'Add a person' too, where the founder says where they met (the booth's code first).
     await page.getByRole("button", { name: "Add a person" }).click();

@@ -65,7 +65,14 @@ describeEachDialect("capture at the booth", (getDb) => {
       event: { kind: "code", name: "Booth · demoday-2026" },
     });
     expect(lead!.activity).toEqual([
-      { kind: "met", at: expect.any(String), event: "Booth · demoday-2026", addedBy: "Maya Founder", note: "Runs a cold-chain fund" },
+      {
+        kind: "met",
+        at: expect.any(String),
+        event: "Booth · demoday-2026",
+        addedBy: "Maya Founder",
+        note: "Runs a cold-chain fund",
+        linkedinUrl: "https://www.linkedin.com/in/jane-booth",
+      },
     ]);
     // Meeting them was the founder's response: they do not wait in 'Unanswered'.
     expect(inbox.unanswered).toBe(0);

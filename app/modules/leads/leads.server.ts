@@ -34,7 +34,7 @@ export type LeadActivityItem =
   /** A call the founder logged, with its optional note. */
   | { kind: "call"; at: string; note: string | null }
   /** Met in person and added by a team member at the booth or from the inbox (decision 62). */
-  | { kind: "met"; at: string; event: string; addedBy: string; note: string | null };
+  | { kind: "met"; at: string; event: string; addedBy: string; note: string | null; linkedinUrl: string | null };
 
 export type LeadView = {
   id: string;
@@ -247,7 +247,7 @@ async function toLeadViews(db: Kysely<Database>, projectId: string, rows: LeadRo
     const met = captures.get(row.id) ?? [];
     const sent = [
       ...(followUps.get(row.id) ?? []),
-      ...met.map((capture): LeadActivityItem => ({ kind: "met", at: capture.at, event: capture.event, addedBy: capture.addedBy, note: capture.note })),
+      ...met.map((capture): LeadActivityItem => ({ kind: "met", at: capture.at, event: capture.event, addedBy: capture.addedBy, note: capture.note, linkedinUrl: capture.linkedinUrl })),
     ];
     const items = sent.length ? [...(done?.activity ?? []), ...sent].sort((a, b) => (b.at ?? "").localeCompare(a.at ?? "")) : (done?.activity ?? []);
     if (row.did_subscribe && !items.some((item) => item.kind === "subscription")) items.unshift({ kind: "subscription", at: null });

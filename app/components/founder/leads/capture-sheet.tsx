@@ -273,6 +273,13 @@ function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[]; codeId
             maxLength={LIMITS.url}
             value={fields.linkedinUrl}
             onChange={(e) => set("linkedinUrl")(e.target.value)}
+            onPaste={(event) => {
+              // A whole card or an e-mail link pasted here fills the form, as a scan would; a LinkedIn URL pastes as it is.
+              const scanned = parseContactQr(event.clipboardData.getData("text"));
+              if (scanned.kind === "linkedin" || scanned.kind === "unknown") return;
+              event.preventDefault();
+              fill(scanned, "pasted text");
+            }}
             className={input}
             aria-invalid={Boolean(errors.linkedinUrl)} aria-describedby={errors.linkedinUrl ? `${id}-linkedin-error` : undefined}
           />
