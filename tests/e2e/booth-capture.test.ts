@@ -172,6 +172,15 @@ describe("capture at the booth", () => {
     const graceLinkedIn = page.locator("[data-met-in-person]").getByRole("link", { name: "LinkedIn" });
     expect(await graceLinkedIn.getAttribute("href")).toBe("https://www.linkedin.com/in/grace-hopper");
 
+    // Analytics: beside the booth's code, apart from its visitors (none of whom acted).
+    await page.goto(`${app.url}/project/${project.id}/analytics`);
+    const events = page.getByRole("list", { name: "Events" });
+    const boothRow = events.getByRole("listitem").filter({ hasText: "demoday-2026" });
+    await boothRow.getByText("2 met in person").waitFor();
+    expect(await boothRow.getByText("People who acted", { exact: true }).locator("xpath=following-sibling::dd").innerText()).toBe("0");
+
+    await page.goto(`${app.url}/project/${project.id}/leads`);
+    await waitForHydration(page);
     // The inbox has 'Add a person' too, where the founder says where they met (the booth's code first).
     await page.getByRole("button", { name: "Add a person" }).click();
     const where = page.getByRole("dialog", { name: "Add a person" }).getByLabel("Where you met");
