@@ -15,7 +15,7 @@ export const CAPTURE_NOTE_TOO_LONG_MESSAGE = `Note must be one line of at most $
 export const CAPTURE_LINKEDIN_MESSAGE = "Please enter a LinkedIn profile URL (https://www.linkedin.com/in/…)";
 export const CAPTURE_KEY_MESSAGE = "This capture has no valid key: add the person again";
 export const CAPTURE_CODE_MESSAGE = "Choose where you met them";
-export const SIGNED_OUT_CAPTURE_MESSAGE = "Sign in again to add people: this person waits on this device until then";
+export const SIGNED_OUT_CAPTURE_MESSAGE = "You are signed out: sign in again to send the people waiting here (they stay on this device until then)";
 export const CAPTURE_KEY_REUSED_MESSAGE = "This capture's key was already used for a different person. Nothing was saved: add this person again.";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

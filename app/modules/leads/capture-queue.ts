@@ -62,7 +62,8 @@ export function queueCapture(projectId: string, memberId: string, fields: Captur
   return keep({ key: fields.key, projectId, memberId, fields, savedAt: new Date().toISOString(), refused: null });
 }
 
-export type SyncOutcome = { saved: { name: string; message: string }[] };
+/** What a sync did: who was saved, and whether the server answered that this browser is signed out (401). */
+export type SyncOutcome = { saved: { name: string; message: string }[]; signedOut: boolean };
 
 let running: Promise<SyncOutcome> | null = null;
 
@@ -80,6 +81,7 @@ export function syncCaptures(projectId: string, memberId: string): Promise<SyncO
 
 async function sendWaiting(projectId: string, memberId: string): Promise<SyncOutcome> {
   const saved: SyncOutcome["saved"] = [];
+  let signedOut = false;
   for (const capture of await queuedCaptures(projectId, memberId)) {
     if (capture.refused) continue;
     let response: Response;
@@ -98,7 +100,10 @@ async function sendWaiting(projectId: string, memberId: string): Promise<SyncOut
       saved.push({ name: capture.fields.name, message: answer.message ?? `${capture.fields.name} added` });
     } else if (response.status >= 400 && response.status < 500 && response.status !== 401 && response.status !== 429 && answer?.formError) {
       await keep({ ...capture, refused: answer.formError });
-    } else break;
+    } else {
+      signedOut = response.status === 401;
+      break;
+    }
   }
-  return { saved };
+  return { saved, signedOut };
 }

@@ -4,7 +4,7 @@ import { Dialog } from "~/components/ui/dialog";
 import { LIMITS } from "~/modules/contacts/visitor-form-rules";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { validate, type FieldErrors } from "~/modules/forms/validation";
-import { CAPTURE_NOTE_MAX_LENGTH, captureSchema, type CaptureFields } from "~/modules/leads/capture-form";
+import { CAPTURE_NOTE_MAX_LENGTH, captureSchema, SIGNED_OUT_CAPTURE_MESSAGE, type CaptureFields } from "~/modules/leads/capture-form";
 import { forgetCapture, newCaptureKey, queueCapture, queuedCaptures, syncCaptures, type QueuedCapture } from "~/modules/leads/capture-queue";
 import { parseContactQr, type ScannedContact } from "~/modules/leads/contact-qr";
 import { canUseCamera, scanQrCode } from "~/modules/leads/qr-camera";
@@ -53,6 +53,7 @@ export function AddPerson({
   const [open, setOpen] = useState(false);
   const [waiting, setWaiting] = useState<QueuedCapture[]>([]);
   const [saved, setSaved] = useState<string | null>(null);
+  const [signedOut, setSignedOut] = useState(false);
   const onSyncedRef = useRef(onSynced);
   useEffect(() => {
     onSyncedRef.current = onSynced;
@@ -60,7 +61,8 @@ export function AddPerson({
 
   const refresh = useCallback(() => queuedCaptures(projectId, memberId).then(setWaiting).catch(() => setWaiting([])), [projectId, memberId]);
   const sync = useCallback(async () => {
-    const outcome = await syncCaptures(projectId, memberId).catch(() => ({ saved: [] }));
+    const outcome = await syncCaptures(projectId, memberId).catch(() => ({ saved: [], signedOut: false }));
+    setSignedOut(outcome.signedOut);
     await refresh();
     if (outcome.saved.length) {
       setSaved(outcome.saved.map((entry) => entry.message).join(" · "));
@@ -90,6 +92,9 @@ export function AddPerson({
       </p>
       {waiting.length ? (
         <ul aria-label="People not yet synced" className="space-y-1.5">
+          {signedOut ? (
+            <li className={`text-sm font-medium ${dark ? "text-amber-300" : "text-amber-800"}`}>{SIGNED_OUT_CAPTURE_MESSAGE}</li>
+          ) : null}
           {waiting.map((capture) => (
             <li
               key={capture.key}
