@@ -24,6 +24,7 @@ export default [
   route("project/:id/leads/settings", "routes/project-lead-settings.tsx"),
   route("project/:id/leads/held", "routes/project-leads-held.tsx"),
   route("project/:id/leads/template", "routes/project-reply-template.tsx"),
+  route("project/:id/leads/capture", "routes/project.leads-capture.ts"),
   route("project/:id/leads/:leadId/reply", "routes/project-lead-reply.tsx"),
   route("project/:id/leads/:leadId/vcard.vcf", "routes/project.lead-vcf.ts"),
   route("project/:id/qr/:qrId/print.svg", "routes/project.qr-print.ts"),

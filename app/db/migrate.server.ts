@@ -35,6 +35,7 @@ import { leadReplies } from "./migrations/0033-lead-replies.server";
 import { boothLinkCode } from "./migrations/0034-booth-link-code.server";
 import { founderPush } from "./migrations/0035-founder-push.server";
 import { projectTeams } from "./migrations/0036-project-teams.server";
+import { leadCaptures } from "./migrations/0037-lead-captures.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   "0034-booth-link-code": boothLinkCode,
   "0035-founder-push": founderPush,
   "0036-project-teams": projectTeams,
+  "0037-lead-captures": leadCaptures,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -416,6 +416,32 @@ export interface LeadsTable {
   answer: Generated<string | null>;
 }
 
+/**
+ * A person a founder met and added at the booth or from the inbox (issue 29 item 2, decision 62), merged into the
+ * project's lead for that e-mail. One row per capture; the key is the capturing device's UUID, unique per project.
+ */
+export interface LeadCapturesTable {
+  id: string;
+  project_id: string;
+  lead_id: string;
+  idempotency_key: string;
+  /** sha256 of the capture's normalised fields: the same key with other fields is refused. */
+  request_fingerprint: string;
+  /** Whether this capture created the lead or updated an existing one (what a repeat of the key answers). */
+  lead_outcome: "created" | "merged";
+  /** The code the booth showed: `qr:{id}` or `direct`, named at read time (decision 54). */
+  source: string;
+  /** The signed-in user who added them. */
+  added_by: string;
+  name: string;
+  email: string;
+  linkedin_url: string | null;
+  temperature: "hot" | "warm" | "cold" | null;
+  /** The founder's one line about them. */
+  note: string | null;
+  created_at: Timestamp;
+}
+
 /** What the founder did towards a lead (decision 57): a reply sent through the outbox, or a call they logged. */
 export interface LeadFollowUpsTable {
   id: string;
@@ -698,6 +724,7 @@ export interface Database {
   leads: LeadsTable;
   lead_inbox_views: LeadInboxViewsTable;
   lead_follow_ups: LeadFollowUpsTable;
+  lead_captures: LeadCapturesTable;
   project_reply_templates: ProjectReplyTemplatesTable;
   project_alert_settings: ProjectAlertSettingsTable;
   pending_lead_alerts: PendingLeadAlertsTable;

@@ -44,7 +44,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     // A staff phone that opened the booth link is the team's: its own visits to the pitch are not visitors' (decision 52).
     headers.append("Set-Cookie", pageDoor.teamDeviceCookie(access.newToken.ownerId, request.headers.get("cookie")));
   }
-  return data({ ...screen, owner: access.viewer.kind === "member" }, { headers });
+  // Only a signed-in member may add people: a booth link's device has nobody to credit them to (decision 62).
+  const memberId = access.viewer.kind === "member" ? access.viewer.userId : null;
+  return data({ ...screen, owner: access.viewer.kind === "member", memberId }, { headers });
 }
 
 export default function ProjectBooth({ loaderData }: Route.ComponentProps) {
@@ -56,6 +58,7 @@ export default function ProjectBooth({ loaderData }: Route.ComponentProps) {
       timeZone={loaderData.timeZone}
       shownCode={loaderData.shownCode}
       followsLink={loaderData.followsLink}
+      memberId={loaderData.memberId}
     />
   );
 }

@@ -26,7 +26,10 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const started = performance.now();
   const inbox = await orRedirectToMyProjects(flashCookie, () => openLeadInbox(database.db, user.id, params.id, filters));
   const serverTiming = `leads;desc="lead inbox load";dur=${(performance.now() - started).toFixed(2)}`;
-  return data({ inbox, projectRole: inbox.project.role, filters, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) }, { headers: { "Server-Timing": serverTiming } });
+  return data(
+    { inbox, projectRole: inbox.project.role, filters, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services), memberId: user.id },
+    { headers: { "Server-Timing": serverTiming } },
+  );
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {

@@ -101,9 +101,27 @@ const PAGES: PageState<Project>[] = [
       await page.getByText("Live", { exact: true }).waitFor();
     },
   },
+  {
+    name: "booth screen, add a person refused empty",
+    path: at("/booth"),
+    act: async (page) => {
+      await page.getByRole("button", { name: "Add a person" }).click();
+      const sheet = page.getByRole("dialog", { name: "Add a person" });
+      await sheet.getByRole("button", { name: "Save person" }).click();
+      await sheet.getByText("Please fill in all required fields").first().waitFor();
+    },
+  },
   { name: "updates", path: at("/updates") },
   { name: "analytics", path: at("/analytics") },
   { name: "leads", path: at("/leads") },
+  {
+    name: "leads, add a person",
+    path: at("/leads"),
+    act: async (page) => {
+      await page.getByRole("button", { name: "Add a person" }).click();
+      await page.getByRole("dialog", { name: "Add a person" }).getByLabel("Where you met").waitFor();
+    },
+  },
   { name: "leads, filtered to none", path: at("/leads?status=passed") },
   { name: "lead settings", path: at("/leads/settings") },
   {

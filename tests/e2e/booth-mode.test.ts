@@ -74,6 +74,8 @@ describe("booth mode", () => {
     await page.getByRole("heading", { name: "Harbor Cold Chain" }).waitFor();
     await page.getByText("Scan to see the pitch · Booth 12 · Demo Day").waitFor();
     await page.getByText("Today since 00:00").waitFor();
+    // Nobody is signed in on a staff device: no one to credit a person met to, so no 'Add a person' (decision 62).
+    expect(await page.getByRole("button", { name: "Add a person" }).count()).toBe(0);
 
     await scanAsVisitor(booth);
     await ticker(page).getByText("Someone just scanned — Booth 12 · Demo Day").waitFor(LIVE_WITHIN);

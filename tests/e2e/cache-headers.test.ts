@@ -68,6 +68,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/project/:id/leads/template": {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/template` }, { path: `/project/${f.projectId}/leads/template`, ...form({ subject: "Hi {nobody}" }) }],
   },
+  "/project/:id/leads/capture": {
+    visits: (f) => [{ path: `/project/${f.projectId}/leads/capture` }, { path: `/project/${f.projectId}/leads/capture`, ...form({ key: "not-a-key", codeId: "plain", name: "", email: "" }) }],
+  },
   "/project/:id/leads/:leadId/reply": {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/${f.leadId}/reply` }, { path: `/project/${f.projectId}/leads/${f.leadId}/reply`, ...form({ subject: "" }) }],
   },

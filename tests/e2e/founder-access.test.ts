@@ -236,6 +236,26 @@ describe("owner-only actions and APIs", () => {
     expect(leadTriage()).toEqual({ status: "contacted", note: "Call on Tuesday" });
   });
 
+  it("adding a person met in person: 401 signed out, 404 for another founder and nothing saved, the owner → saved", async () => {
+    const capture = (cookie: string | undefined, key = crypto.randomUUID()) =>
+      request(`/project/${projectId}/leads/capture`, {
+        cookie,
+        method: "POST",
+        body: new URLSearchParams({ key, codeId: "plain", name: "Met Person", email: "met.person@example.com", linkedinUrl: "", temperature: "hot", note: "" }),
+      });
+    const captured = () => e2e.db.prepare("select added_by from lead_captures where project_id = ?").all(projectId);
+    const anonymous = await capture(undefined);
+    expect(anonymous.status).toBe(401);
+    const other = await capture(intruder.cookie);
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ ok: false, formError: "Project not found or access denied" });
+    expect(captured()).toEqual([]);
+    const mine = await capture(owner.cookie);
+    expect(mine.status, await mine.clone().text()).toBe(200);
+    expect(await mine.json()).toMatchObject({ ok: true, merged: false, message: "Met Person added" });
+    expect(captured()).toHaveLength(1);
+  });
+
   it("vCards: 401 signed out, 404 for another founder, the owner gets the .vcf", async () => {
     for (const vcf of [`/project/${projectId}/leads/${leadId}/vcard.vcf`, `/project/${projectId}/leads.vcf`]) {
       const anonymous = await request(vcf);

@@ -15,6 +15,7 @@ const row = (label: string, counts: Partial<FunnelRow>): FunnelRow => ({
   subscribers: 0,
   signals: 0,
   share: 0,
+  metInPerson: 0,
   ...counts,
 });
 

@@ -4,6 +4,7 @@ import { codeName } from "~/modules/analytics/source-names";
 import { PLAIN_PITCH_CODE } from "~/modules/booth/booth-codes";
 import { tickerLine, type TickerItem } from "~/modules/booth/booth-ticker";
 import { zonedDayStart } from "~/modules/time/founder-zone";
+import { AddPerson } from "~/components/founder/leads/capture-sheet";
 
 type BoothCode = { id: string; label: string; eventTag: string | null; url: string; svg: string };
 type Counters = { since: string; scans: number; peopleWhoActed: number; intros: number; signals: number };
@@ -187,6 +188,7 @@ export function BoothScreenView({
   timeZone,
   shownCode,
   followsLink,
+  memberId = null,
 }: {
   project: { id: string; title: string };
   codes: BoothCode[];
@@ -194,6 +196,8 @@ export function BoothScreenView({
   timeZone: string;
   shownCode: string;
   followsLink: boolean;
+  /** The signed-in member, who may add people met at the booth; null through a booth link. */
+  memberId?: string | null;
 }) {
   const { chosen, choose, followLinkCode } = useChosenCode(project.id, codes, shownCode, followsLink);
   const { counters, lines, live, ended } = useLiveBooth(project.id, timeZone, followLinkCode);
@@ -305,6 +309,13 @@ export function BoothScreenView({
               ))}
             </select>
           </label>
+        ) : null}
+        {/* Signed in only: a person added here is credited to the code shown and to who added them (decision 62). */}
+        {memberId && chosen ? (
+          // Held at the bottom of a phone's screen, under the thumb, while the day's figures scroll past.
+          <div className="sticky bottom-0 -mx-4 bg-slate-950/95 px-4 pt-2 pb-[calc(0.75rem+env(safe-area-inset-bottom))] sm:-mx-6 sm:px-6 landscape:static landscape:mx-0 landscape:bg-transparent landscape:p-0">
+            <AddPerson projectId={project.id} memberId={memberId} codeId={chosen.id} tone="dark" />
+          </div>
         ) : null}
       </section>
     </main>

@@ -10,6 +10,7 @@ import { summariseResponseTimes, type ResponseTimes } from "./response-times";
 import { codeNamesOf } from "./source-names";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
+import { countMetInPerson } from "~/modules/leads/lead-captures.server";
 
 export type FunnelRow = {
   source: string;
@@ -26,6 +27,8 @@ export type FunnelRow = {
   saves: number;
   /** People who acted per unique viewer of this source, in percent (one decimal). */
   share: number;
+  /** People the team met in person and added under this code (decision 62): shown apart, never in `people` or `share`. */
+  metInPerson: number;
 };
 
 export type ScanSeries = { qrCodeId: string; label: string; eventTag: string | null; points: { at: string; scans: number }[] };
@@ -85,7 +88,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
   const currentHour = zonedHourStart(now.getTime(), timeZone);
   const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
   const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
-  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -106,6 +109,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       .orderBy("first_seen_at")
       .orderBy("id")
       .execute(),
+    countMetInPerson(db, project.id),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -132,7 +136,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
     project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics, role },
     peopleWhoActed,
     peopleShare: conversionRate(peopleWhoActed, uniqueScans),
-    funnel: funnelRows(codes, sources),
+    funnel: funnelRows(codes, sources, metInPerson),
     refusedLastWeek,
     heldForReview,
     excluded: {
@@ -162,7 +166,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
 type SourceRow = { source: string; scans: number; viewers: number; intros: number; subscribers: number; signals: number; people: number; saves: number };
 
 /** One row per QR code (even unscanned), one for the plain link, and one for unattributed actions when there are any. */
-function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[]): FunnelRow[] {
+function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[], metInPerson: ReadonlyMap<string, number>): FunnelRow[] {
   const bySource = new Map(sources.map((row) => [row.source, row]));
   const row = (source: string, kind: FunnelRow["kind"], label: string, eventTag: string | null): FunnelRow => {
     const counts = bySource.get(source);
@@ -181,6 +185,7 @@ function funnelRows(codes: { id: string; label: string; event_tag: string | null
       signals: Number(counts?.signals ?? 0),
       saves: Number(counts?.saves ?? 0),
       share: conversionRate(people, viewers),
+      metInPerson: metInPerson.get(source) ?? 0,
     };
   };
   const known = new Set(codes.map((code) => scanSource(code.id)));

@@ -12,6 +12,7 @@ import type { LeadTemperature } from "~/modules/formats/lead-triage";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { QualifyingAnswer, QualifyingQuestion } from "./qualifying-answer";
 import { readQualifyingQuestion } from "./qualifying-question.server";
+import { capturesOf } from "./lead-captures.server";
 
 export const LEADS_PAGE_SIZE = 25;
 
@@ -34,7 +35,9 @@ export type LeadActivityItem =
   /** A call a team member logged, with its optional note. */
   | { kind: "call"; at: string; by: LeadActor; note: string | null }
   /** A team member changed the lead's status, temperature or note (decision 61); `value` is the new one. */
-  | { kind: "change"; at: string; by: LeadActor; field: "status" | "temperature" | "note"; value: string | null };
+  | { kind: "change"; at: string; by: LeadActor; field: "status" | "temperature" | "note"; value: string | null }
+  /** Met in person and added by a team member at the booth or from the inbox (decision 62). */
+  | { kind: "met"; at: string; event: string; addedBy: string; note: string | null; linkedinUrl: string | null };
 
 /** Who on the team did something to a lead: their name, and whether it is the person looking (they read "You"). */
 export type LeadActor = { name: string; you: boolean };
@@ -283,13 +286,19 @@ async function toLeadViews(
   codeNames: ReadonlyMap<string, string>,
   viewerId: string | null,
 ): Promise<LeadView[]> {
-  const [activity, followUps] = await Promise.all([
+  const ids = rows.map((row) => row.id);
+  const [activity, followUps, captures] = await Promise.all([
     activityOf(db, projectId, rows.map((row) => row.email)),
-    followUpsOf(db, rows.map((row) => row.id), viewerId),
+    followUpsOf(db, ids, viewerId),
+    capturesOf(db, projectId, ids, codeNames),
   ]);
   return rows.map((row) => {
     const done = activity.get(row.email);
-    const sent = followUps.get(row.id) ?? [];
+    const met = captures.get(row.id) ?? [];
+    const sent = [
+      ...(followUps.get(row.id) ?? []),
+      ...met.map((capture): LeadActivityItem => ({ kind: "met", at: capture.at, event: capture.event, addedBy: capture.addedBy, note: capture.note, linkedinUrl: capture.linkedinUrl })),
+    ];
     const items = sent.length ? [...(done?.activity ?? []), ...sent].sort((a, b) => (b.at ?? "").localeCompare(a.at ?? "")) : (done?.activity ?? []);
     if (row.did_subscribe && !items.some((item) => item.kind === "subscription")) items.unshift({ kind: "subscription", at: null });
     const actions: LeadAction[] = [];
@@ -305,7 +314,7 @@ async function toLeadViews(
       actions,
       event: nameSource(row.source, codeNames),
       following: done?.following ?? false,
-      linkedinUrl: done?.linkedinUrl ?? null,
+      linkedinUrl: done?.linkedinUrl ?? met.find((capture) => capture.linkedinUrl)?.linkedinUrl ?? null,
       status: row.status,
       note: row.note,
       firstResponseAt: row.first_response_at,

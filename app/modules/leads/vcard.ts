@@ -49,6 +49,8 @@ export function describeLeadActivity(lead: Pick<VCardLead, "event" | "activity">
     } else if (item.kind === "change") {
       // The team's own triage stays in the inbox: the card carries the current note, not its history.
       continue;
+    } else if (item.kind === "met") {
+      lines.push(`${when}: met in person at ${item.event}, added by ${item.addedBy}${item.note ? `: ${item.note}` : ""}`);
     } else {
       const range = formatAmountRange(item.rangeMin, item.rangeMax);
       lines.push(`${when}: signaled interest, ${item.rangeLabel} ${range}${item.message ? `: ${item.message}` : ""}`);

@@ -61,7 +61,8 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
       </p>
       <p className="mb-3 text-sm text-slate-600">
         Scans, intros, subscribers and signals count actions; unique viewers, people who acted and saves count people (the
-        lead inbox lists people).
+        lead inbox lists people). People your team met and added at a code show as &ldquo;met in person&rdquo; beside it, apart
+        from its visitors.
       </p>
       {best ? (
         <p className="mb-4 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900 ring-1 ring-emerald-600/15 ring-inset">
@@ -97,6 +98,7 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
               <span className="font-semibold break-words text-slate-900">{row.label}</span>
               {row.eventTag ? <span className="rounded-md bg-white px-1.5 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-200">{row.eventTag}</span> : null}
               {row === best ? <BestBadge /> : null}
+              <MetInPerson count={row.metInPerson} />
             </p>
             <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2">
               {COLUMNS.map((column) => (
@@ -135,6 +137,7 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
                     <span className="font-medium break-words text-slate-900">{row.label}</span>
                     {row.eventTag ? <span className="rounded-md bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">{row.eventTag}</span> : null}
                     {row === best ? <BestBadge /> : null}
+                    <MetInPerson count={row.metInPerson} />
                   </span>
                 </th>
                 {COLUMNS.map((column) => (
@@ -156,6 +159,16 @@ function BestBadge() {
     <span className="inline-flex items-center gap-1 rounded-full bg-emerald-600 px-2 py-0.5 text-[11px] font-semibold text-white">
       <Trophy aria-hidden className="size-3" />
       Best
+    </span>
+  );
+}
+
+/** People the team met at this code and added (decision 62): beside the visitors' numbers, never counted in them. */
+function MetInPerson({ count }: { count: number }) {
+  if (!count) return null;
+  return (
+    <span data-met-in-person className="rounded-full bg-amber-50 px-2 py-0.5 text-[11px] font-semibold text-amber-900 ring-1 ring-amber-600/20 ring-inset">
+      {count.toLocaleString("en-US")} met in person
     </span>
   );
 }

@@ -174,6 +174,21 @@ function ActivityLine({ item, following }: { item: LeadActivityItem; following: 
   }
   if (item.kind === "reply") return <ReplyLine item={item} />;
   if (item.kind === "change") return <ChangeLine item={item} />;
+  if (item.kind === "met") {
+    const linkedin = httpUrlOrNull(item.linkedinUrl);
+    return (
+      <li className="text-sm text-slate-800" data-met-in-person>
+        <span className="font-medium">Met in person at {item.event}</span> · added by {item.addedBy} · {when}
+        {linkedin ? (
+          <a href={linkedin} target="_blank" rel="noopener noreferrer nofollow" className="mt-1 flex w-fit items-center gap-1 text-xs font-medium text-brand-700 hover:underline">
+            <ExternalLink aria-hidden className="size-3.5" />
+            LinkedIn
+          </a>
+        ) : null}
+        {item.note ? <blockquote className="mt-1 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-line text-slate-700">{item.note}</blockquote> : null}
+      </li>
+    );
+  }
   if (item.kind === "call") {
     return (
       <li className="text-sm text-slate-800">

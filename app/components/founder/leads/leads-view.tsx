@@ -1,5 +1,5 @@
 import { ChevronRight, Contact, Download, FilePenLine, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Form, Link, useRevalidator } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { inputClass, labelClass } from "~/components/ui/form-fields";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
@@ -18,6 +18,8 @@ import { ProjectSectionTop } from "../project-section-nav";
 import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
 import { LeadCard } from "./lead-card";
 import { useProjectAllows } from "../use-project-role";
+import { AddPerson, type CaptureCode } from "./capture-sheet";
+import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "~/modules/booth/booth-codes";
 
 export type LeadsViewProps = {
   inbox: LeadInbox;
@@ -26,10 +28,12 @@ export type LeadsViewProps = {
   actionData?: (FormResult & { id?: string }) | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost): the founder's alerts among it. */
   mailWarning?: SetupWarning | null;
+  /** The signed-in member, who adds people met in person ('Add a person'). */
+  memberId: string;
 };
 
 /** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
-export function LeadsView({ inbox, filters, now, actionData, mailWarning = null }: LeadsViewProps) {
+export function LeadsView({ inbox, filters, now, actionData, mailWarning = null, memberId }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
   const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.q || filters.lead);
@@ -37,8 +41,10 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
   const canExport = useProjectAllows("export");
+  const canTriage = useProjectAllows("triage");
   const canChangeSettings = useProjectAllows("settings");
   const { after: _after, ...currentFilters } = filters;
+  const revalidator = useRevalidator();
 
   return (
     <main className="mx-auto max-w-5xl px-4 pt-6 pb-16 sm:pt-8">
@@ -54,6 +60,12 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null 
       />
 
       <SetupWarningBanner warning={mailWarning} className="mb-5" />
+
+      {canTriage ? (
+        <div className="mb-5">
+          <AddPerson projectId={project.id} memberId={memberId} codes={captureCodes(inbox.events)} tone="light" onSynced={() => void revalidator.revalidate()} />
+        </div>
+      ) : null}
 
       {/* Below the title rather than beside it, so the buttons wrap on a phone instead of widening the page. */}
       <div className="-mt-2 mb-5 flex flex-wrap gap-2">
@@ -279,4 +291,21 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
       </div>
     </Form>
   );
+}
+
+/**
+ * Where a person added from the inbox was met: the project's codes by their names, the default booth code first
+ * (decision 60), then the plain address.
+ */
+function captureCodes(events: LeadInbox["events"]): CaptureCode[] {
+  const codes = events.flatMap((event) => {
+    // `qr:{id}`: a code (decision 54's sources); the plain link and 'not attributed' are not places to meet.
+    return event.source.startsWith("qr:") ? [{ id: event.source.slice(3), name: event.name }] : [];
+  });
+  const first = defaultBoothCode(codes.map((code) => ({ id: code.id, label: code.name })));
+  return [
+    ...codes.filter((code) => code.id === first),
+    ...codes.filter((code) => code.id !== first),
+    { id: PLAIN_PITCH_CODE, name: PLAIN_PITCH_LABEL },
+  ];
 }

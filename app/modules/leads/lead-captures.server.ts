@@ -1,0 +1,160 @@
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { isUniqueViolation } from "~/db/normalize.server";
+import { DomainError } from "~/modules/errors.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
+import { DIRECT, firstKnownSource, nameSource, readCodeNames, scanSource } from "~/modules/analytics/sources.server";
+import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";
+import { CAPTURE_KEY_REUSED_MESSAGE, type CaptureInput, type CaptureResult } from "./capture-form";
+
+
+/** The fields that make a capture what it is, canonical: the same capture sent again has the same fingerprint. */
+function captureFingerprint(input: CaptureInput): string {
+  const fields = [input.codeId, input.name, input.email, input.linkedinUrl, input.temperature, input.note];
+  return crypto.createHash("sha256").update(JSON.stringify(fields)).digest("hex");
+}
+
+const resultMessage = (name: string, merged: boolean) => (merged ? `${name} added to their lead` : `${name} added`);
+
+/** The key's capture, if one was saved: the same request answers its result again; another request is refused. */
+async function answerIfRecorded(db: Kysely<Database>, projectId: string, input: CaptureInput, fingerprint: string): Promise<CaptureResult | null> {
+  const row = await db
+    .selectFrom("lead_captures")
+    .select(["id", "lead_id", "lead_outcome", "name", "request_fingerprint"])
+    .where("project_id", "=", projectId)
+    .where("idempotency_key", "=", input.key)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.request_fingerprint !== fingerprint) throw new DomainError("unprocessable", CAPTURE_KEY_REUSED_MESSAGE);
+  const merged = row.lead_outcome === "merged";
+  return { leadId: row.lead_id, captureId: row.id, merged, message: resultMessage(row.name, merged) };
+}
+
+/** The source a capture is credited to: the code the booth showed (one of this project's), or the plain link. */
+async function captureSourceOf(db: Kysely<Database>, projectId: string, codeId: string): Promise<string> {
+  if (codeId === PLAIN_PITCH_CODE) return DIRECT;
+  const code = await db.selectFrom("qr_codes").select("id").where("id", "=", codeId).where("project_id", "=", projectId).executeTakeFirst();
+  if (!code) throw new DomainError("invalid_input", UNKNOWN_BOOTH_CODE_MESSAGE, { codeId: UNKNOWN_BOOTH_CODE_MESSAGE });
+  return scanSource(code.id);
+}
+
+/**
+ * 'Add a person' (issue 29 item 2, decision 62): a person the founder met, saved into the project's inbox. Merged by
+ * e-mail: the project's lead for that address is updated (moved to the top, the temperature set when one was
+ * picked, a first source filled in), else created. The capture itself is a row of its own, with who added them and
+ * the code the booth showed. Its key is the device's UUID: the same key with the same fields answers the first
+ * result and writes nothing; with other fields it is refused (`unprocessable`), and nothing changes.
+ */
+export async function captureLead(db: Kysely<Database>, userId: string, projectId: string, input: CaptureInput, now = new Date()): Promise<CaptureResult> {
+  // Owner, co-founder and staff add people they met; a viewer may not (decision 61).
+  const project = await requireProjectRole(db, userId, projectId, "triage");
+  const fingerprint = captureFingerprint(input);
+  const recorded = await answerIfRecorded(db, project.id, input, fingerprint);
+  if (recorded) return recorded;
+  const source = await captureSourceOf(db, project.id, input.codeId);
+  const at = now.toISOString();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const newId = crypto.randomUUID();
+      const lead = await trx
+        .insertInto("leads")
+        .values({
+          id: newId,
+          project_id: project.id,
+          email: input.email,
+          name: input.name,
+          first_seen_at: at,
+          last_activity_at: at,
+          source,
+          note: null,
+          triaged_at: null,
+          // Meeting them is the founder's response: a person added at the booth does not wait in 'Unanswered'.
+          first_response_at: at,
+          temperature: input.temperature,
+        })
+        .onConflict((oc) =>
+          oc.columns(["project_id", "email"]).doUpdateSet((eb) => ({
+            last_activity_at: eb.ref("excluded.last_activity_at"),
+            source: firstKnownSource("leads", source),
+            first_response_at: eb.fn.coalesce("leads.first_response_at", eb.ref("excluded.first_response_at")),
+            ...(input.temperature ? { temperature: eb.ref("excluded.temperature") } : {}),
+          })),
+        )
+        .returning(["id"])
+        .executeTakeFirstOrThrow();
+      const merged = lead.id !== newId;
+      const captureId = crypto.randomUUID();
+      // A second request with this key waits here until the first commits, then fails: its lead update rolls back.
+      await trx
+        .insertInto("lead_captures")
+        .values({
+          id: captureId,
+          project_id: project.id,
+          lead_id: lead.id,
+          idempotency_key: input.key,
+          request_fingerprint: fingerprint,
+          lead_outcome: merged ? "merged" : "created",
+          source,
+          added_by: userId,
+          name: input.name,
+          email: input.email,
+          linkedin_url: input.linkedinUrl,
+          temperature: input.temperature,
+          note: input.note,
+          created_at: at,
+        })
+        .execute();
+      return { leadId: lead.id, captureId, merged, message: resultMessage(input.name, merged) };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const winner = await answerIfRecorded(db, project.id, input, fingerprint);
+      if (winner) return winner;
+    }
+    throw error;
+  }
+}
+
+/** A capture as a line of the lead's history: where they were met, by whom, and the founder's line. */
+export type MetInPerson = { at: string; event: string; addedBy: string; note: string | null; linkedinUrl: string | null };
+
+/** The captures of these leads, by lead id, newest first; the code named as it is now (decision 54). */
+export async function capturesOf(db: Kysely<Database>, projectId: string, leadIds: string[], codeNames?: ReadonlyMap<string, string>): Promise<Map<string, MetInPerson[]>> {
+  const byLead = new Map<string, MetInPerson[]>();
+  if (leadIds.length === 0) return byLead;
+  const [rows, names] = await Promise.all([
+    db
+      .selectFrom("lead_captures")
+      .leftJoin("users", "users.id", "lead_captures.added_by")
+      .select(["lead_captures.lead_id", "lead_captures.created_at", "lead_captures.source", "lead_captures.note", "lead_captures.linkedin_url", "users.name as added_by_name", "users.email as added_by_email"])
+      .where("lead_captures.project_id", "=", projectId)
+      .where("lead_captures.lead_id", "in", leadIds)
+      .orderBy("lead_captures.created_at", "desc")
+      .execute(),
+    codeNames ?? readCodeNames(db, projectId),
+  ]);
+  for (const row of rows) {
+    const item: MetInPerson = {
+      at: row.created_at,
+      event: nameSource(row.source, names).name,
+      // A member who gave no name is named by their e-mail; one whose account is gone, as such.
+      addedBy: row.added_by_name?.trim() || row.added_by_email || "a former member",
+      note: row.note,
+      linkedinUrl: row.linkedin_url,
+    };
+    byLead.set(row.lead_id, [...(byLead.get(row.lead_id) ?? []), item]);
+  }
+  return byLead;
+}
+
+/** People met in person per source (distinct leads): the funnel shows them beside, never inside, visitors' numbers. */
+export async function countMetInPerson(db: Kysely<Database>, projectId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("lead_captures")
+    .select((eb) => ["source", eb.fn.count<number>("lead_id").distinct().as("people")])
+    .where("project_id", "=", projectId)
+    .groupBy("source")
+    .execute();
+  return new Map(rows.map((row) => [row.source, Number(row.people)]));
+}

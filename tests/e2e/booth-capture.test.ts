@@ -1,0 +1,190 @@
+// 'Add a person' at the booth (issue 29 item 2, decision 62), in Chromium on a phone (390x844): a signed-in founder
+// scans a vCard QR code held up to the camera (a fake camera playing a .y4m video made here from a QR code drawn
+// with the `qrcode` package), then adds a person typed in while offline, sees "not yet synced", goes online and sees
+// them saved once; the inbox shows both, once each, "Met in person at …" and "added by …".
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import QRCode from "qrcode";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PHONE, PLAYWRIGHT_CHROMIUM_FLAGS, requireChromium } from "../support/chromium.js";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { insertProject, openDatabase, withWritableDatabase } from "../support/pitch-e2e";
+import { signedInContext, uniqueEmail } from "../support/sign-up";
+import { founderPost } from "../support/leads-e2e";
+import { cookieHeader, showServerLogsOnFailure, waitForHydration } from "./support";
+
+const VCARD = ["BEGIN:VCARD", "VERSION:3.0", "N:Lovelace;Ada;;;", "FN:Ada Lovelace", "TITLE:CTO", "ORG:Analytical Engines", "EMAIL;TYPE=INTERNET:ada.lovelace@example.com", "END:VCARD"].join("\r\n");
+
+const WIDTH = 640;
+const HEIGHT = 480;
+
+/**
+ * A YUV4MPEG2 video (4:2:0) of a QR code, black modules on white with a quiet zone, centred: what Chromium's fake
+ * camera plays (in a loop) to a page that asks for the camera.
+ */
+function qrVideo(text: string, frames = 3): Buffer {
+  const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
+  const size = qr.modules.size;
+  const scale = Math.floor((HEIGHT - 40) / (size + 8));
+  const side = (size + 8) * scale;
+  const left = Math.floor((WIDTH - side) / 2);
+  const top = Math.floor((HEIGHT - side) / 2);
+  const luma = Buffer.alloc(WIDTH * HEIGHT, 235);
+  for (let row = 0; row < size; row++) {
+    for (let column = 0; column < size; column++) {
+      if (!qr.modules.get(row, column)) continue;
+      for (let y = 0; y < scale; y++) {
+        const start = (top + (row + 4) * scale + y) * WIDTH + left + (column + 4) * scale;
+        luma.fill(16, start, start + scale);
+      }
+    }
+  }
+  const chroma = Buffer.alloc((WIDTH / 2) * (HEIGHT / 2) * 2, 128);
+  const frame = Buffer.concat([Buffer.from("FRAME\n"), luma, chroma]);
+  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F30:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
+}
+
+let app: AppServer;
+let browser: Browser;
+let videoDir: string;
+
+beforeAll(async () => {
+  videoDir = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-camera-"));
+  const video = path.join(videoDir, "vcard.y4m");
+  fs.writeFileSync(video, qrVideo(VCARD));
+  // A browser of this file's own: its camera is the video above, and the camera permission is granted without a prompt.
+  [app, browser] = await Promise.all([
+    startAppServer(),
+    chromium.launch({
+      executablePath: requireChromium(),
+      headless: true,
+      args: [...PLAYWRIGHT_CHROMIUM_FLAGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${video}`],
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  if (videoDir) fs.rmSync(videoDir, { recursive: true, force: true });
+});
+
+showServerLogsOnFailure(() => [app]);
+
+function rows<T>(sql: string, ...params: unknown[]): T[] {
+  const db = openDatabase(app.dataDir);
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+const waiting = (page: Page) => page.getByRole("list", { name: "People not yet synced" });
+
+describe("capture at the booth", () => {
+  it("adds a person from their vCard QR code and one typed offline, each once, to the inbox", async () => {
+    const email = uniqueEmail("capture");
+    const context = await signedInContext(browser, app.url, email, { viewport: PHONE, hasTouch: true, isMobile: true });
+    const owner = rows<{ id: string }>("select id from users where email = ?", email)[0]!;
+    withWritableDatabase(app.dataDir, (db) => db.prepare("update users set name = 'Maya Founder' where id = ?").run(owner.id));
+    const project = insertProject(app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/project/${project.id}/booth`);
+    await waitForHydration(page);
+    await page.getByText("Scan to see the pitch · Booth · demoday-2026").waitFor();
+
+    // Scan: the sheet fills in what the card says, and the founder confirms.
+    await page.getByRole("button", { name: "Add a person" }).click();
+    const sheet = page.getByRole("dialog", { name: "Add a person" });
+    await sheet.getByRole("button", { name: "Scan their QR code" }).click();
+    await sheet.getByText("Read from their contact card. Check the details, then save.").waitFor({ timeout: 20_000 });
+    expect(await sheet.getByLabel("Name").inputValue()).toBe("Ada Lovelace");
+    expect(await sheet.getByLabel("E-mail").inputValue()).toBe("ada.lovelace@example.com");
+    expect(await sheet.getByLabel("Note (one line)").inputValue()).toBe("CTO, Analytical Engines");
+    await sheet.getByText("Hot", { exact: true }).click();
+    await sheet.getByRole("button", { name: "Save person" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved: Ada Lovelace added" }).waitFor();
+    await sheet.waitFor({ state: "detached" });
+
+    // Offline: kept on the phone, shown as not yet synced, nothing on the server.
+    await context.setOffline(true);
+    await page.getByRole("button", { name: "Add a person" }).click();
+    await sheet.getByLabel("Name").fill("Grace Hopper");
+    await sheet.getByLabel("E-mail").fill("Grace.Hopper@Example.com");
+    await sheet.getByText("Warm", { exact: true }).click();
+    await sheet.getByLabel("Note (one line)").fill("Wants the deck");
+    await sheet.getByLabel("LinkedIn (optional)").fill("https://www.linkedin.com/in/grace-hopper");
+    await sheet.getByRole("button", { name: "Save person" }).click();
+    await waiting(page).getByText("Grace Hopper — not yet synced").waitFor();
+    expect(rows("select id from lead_captures where email = ?", "grace.hopper@example.com")).toEqual([]);
+
+    // Back online: sent once, and gone from the list.
+    await context.setOffline(false);
+    await page.getByRole("status").filter({ hasText: "Saved: Grace Hopper added" }).waitFor({ timeout: 35_000 });
+    await waiting(page).waitFor({ state: "detached" });
+    const captures = rows<{ email: string; source: string; added_by: string; temperature: string }>(
+      "select email, source, added_by, temperature from lead_captures where project_id = ? order by created_at",
+      project.id,
+    );
+    expect(captures).toEqual([
+      { email: "ada.lovelace@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: owner.id, temperature: "hot" },
+      { email: "grace.hopper@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: owner.id, temperature: "warm" },
+    ]);
+    expect(rows("select email from leads where project_id = ? order by email", project.id)).toEqual([{ email: "ada.lovelace@example.com" }, { email: "grace.hopper@example.com" }]);
+
+    // The same capture sent again (a phone that never heard the answer): the same answer, nothing new. Its key with
+    // other fields is refused; without a session, nothing is taken.
+    const [grace] = rows<{ idempotency_key: string; lead_id: string }>("select idempotency_key, lead_id from lead_captures where email = ?", "grace.hopper@example.com");
+    const again = {
+      key: grace!.idempotency_key,
+      codeId: project.qrCodeIds[0]!,
+      name: "Grace Hopper",
+      email: "grace.hopper@example.com",
+      linkedinUrl: "https://www.linkedin.com/in/grace-hopper",
+      temperature: "warm",
+      note: "Wants the deck",
+    };
+    const cookie = await cookieHeader(context);
+    const repeat = await founderPost(app, cookie, `/project/${project.id}/leads/capture`, again);
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toMatchObject({ ok: true, leadId: grace!.lead_id, message: "Grace Hopper added" });
+    const changed = await founderPost(app, cookie, `/project/${project.id}/leads/capture`, { ...again, note: "Something else" });
+    expect(changed.status).toBe(422);
+    expect(await changed.json()).toMatchObject({ ok: false, formError: expect.stringContaining("already used") });
+    const signedOut = await founderPost(app, "", `/project/${project.id}/leads/capture`, { ...again, key: crypto.randomUUID() });
+    expect(signedOut.status).toBe(401);
+    expect(rows("select id from lead_captures where project_id = ?", project.id)).toHaveLength(2);
+
+    // The inbox: each person once, where and by whom they were met.
+    await page.goto(`${app.url}/project/${project.id}/leads`);
+    await waitForHydration(page);
+    for (const name of ["Ada Lovelace", "Grace Hopper"]) {
+      // The card's heading also says "New" (they arrived since the founder last looked).
+      const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+      expect(await card.count()).toBe(1);
+      const met = card.locator("[data-met-in-person]");
+      expect(await met.count()).toBe(1);
+      expect(await met.innerText()).toMatch(/^Met in person at Booth · demoday-2026 · added by Maya Founder · /);
+    }
+    const graceLinkedIn = page.locator("[data-met-in-person]").getByRole("link", { name: "LinkedIn" });
+    expect(await graceLinkedIn.getAttribute("href")).toBe("https://www.linkedin.com/in/grace-hopper");
+
+    // Analytics: beside the booth's code, apart from its visitors (none of whom acted).
+    await page.goto(`${app.url}/project/${project.id}/analytics`);
+    const events = page.getByRole("list", { name: "Events" });
+    const boothRow = events.getByRole("listitem").filter({ hasText: "demoday-2026" });
+    await boothRow.getByText("2 met in person").waitFor();
+    expect(await boothRow.getByText("People who acted", { exact: true }).locator("xpath=following-sibling::dd").innerText()).toBe("0");
+
+    await page.goto(`${app.url}/project/${project.id}/leads`);
+    await waitForHydration(page);
+    // The inbox has 'Add a person' too, where the founder says where they met (the booth's code first).
+    await page.getByRole("button", { name: "Add a person" }).click();
+    const where = page.getByRole("dialog", { name: "Add a person" }).getByLabel("Where you met");
+    expect(await where.locator("option:checked").innerText()).toBe("Booth · demoday-2026");
+    await context.close();
+  });
+});
