@@ -1,7 +1,7 @@
-// 'Add a person' at the booth (issue 29 item 2, decision 62), in Chromium on a phone (390x844): a signed-in founder
-// scans a vCard QR code held up to the camera (a fake camera playing a .y4m video made here from a QR code drawn
+// 'Add a person' at the booth (issue 29 item 2, decision 62), in Chromium on a phone (390x844): a staff member of
+// the team (invited by the owner, joined through the link) scans a vCard QR code held up to the camera (a fake camera playing a .y4m video made here from a QR code drawn
 // with the `qrcode` package), then adds a person typed in while offline, sees "not yet synced", goes online and sees
-// them saved once; the inbox shows both, once each, "Met in person at …" and "added by …".
+// them saved once; the owner's inbox shows both, once each, "Met in person at …" and "added by …".
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -86,12 +86,25 @@ const waiting = (page: Page) => page.getByRole("list", { name: "People not yet s
 
 describe("capture at the booth", () => {
   it("adds a person from their vCard QR code and one typed offline, each once, to the inbox", async () => {
-    const email = uniqueEmail("capture");
-    const context = await signedInContext(browser, app.url, email, { viewport: PHONE, hasTouch: true, isMobile: true });
-    const owner = rows<{ id: string }>("select id from users where email = ?", email)[0]!;
-    withWritableDatabase(app.dataDir, (db) => db.prepare("update users set name = 'Maya Founder' where id = ?").run(owner.id));
+    const ownerEmail = uniqueEmail("capture-owner");
+    const ownerContext = await signedInContext(browser, app.url, ownerEmail, { viewport: PHONE });
+    const owner = rows<{ id: string }>("select id from users where email = ?", ownerEmail)[0]!;
     const project = insertProject(app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
+    const email = uniqueEmail("capture-staff");
+    const context = await signedInContext(browser, app.url, email, { viewport: PHONE, hasTouch: true, isMobile: true });
+    const staff = rows<{ id: string }>("select id from users where email = ?", email)[0]!;
+    withWritableDatabase(app.dataDir, (db) => db.prepare("update users set name = 'Maya Staff' where id = ?").run(staff.id));
+
+    // The owner invites them as staff; they open the mailed link on their phone and join (decision 61).
+    const invited = await founderPost(app, await cookieHeader(ownerContext), `/project/${project.id}/team`, { intent: "invite", email, role: "staff" });
+    expect(invited.status).toBe(200);
+    const [invitation] = rows<{ text_body: string }>("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?", email);
     const page = await context.newPage();
+    await page.goto(`${app.url}${/\/team\/join\?token=[A-Za-z0-9_-]+/.exec(invitation!.text_body)![0]}`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Join the team" }).click();
+    await page.waitForURL(/\/leads$/);
+
     await page.goto(`${app.url}/project/${project.id}/booth`);
     await waitForHydration(page);
     await page.getByText("Scan to see the pitch · Booth · demoday-2026").waitFor();
@@ -130,8 +143,8 @@ describe("capture at the booth", () => {
       project.id,
     );
     expect(captures).toEqual([
-      { email: "ada.lovelace@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: owner.id, temperature: "hot" },
-      { email: "grace.hopper@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: owner.id, temperature: "warm" },
+      { email: "ada.lovelace@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: staff.id, temperature: "hot" },
+      { email: "grace.hopper@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: staff.id, temperature: "warm" },
     ]);
     expect(rows("select email from leads where project_id = ? order by email", project.id)).toEqual([{ email: "ada.lovelace@example.com" }, { email: "grace.hopper@example.com" }]);
 
@@ -158,23 +171,24 @@ describe("capture at the booth", () => {
     expect(signedOut.status).toBe(401);
     expect(rows("select id from lead_captures where project_id = ?", project.id)).toHaveLength(2);
 
-    // The inbox: each person once, where and by whom they were met.
-    await page.goto(`${app.url}/project/${project.id}/leads`);
-    await waitForHydration(page);
+    // The owner's inbox: each person once, where and by whom they were met.
+    const ownerPage = await ownerContext.newPage();
+    await ownerPage.goto(`${app.url}/project/${project.id}/leads`);
+    await waitForHydration(ownerPage);
     for (const name of ["Ada Lovelace", "Grace Hopper"]) {
       // The card's heading also says "New" (they arrived since the founder last looked).
-      const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+      const card = ownerPage.getByRole("listitem").filter({ has: ownerPage.getByRole("heading", { name }) });
       expect(await card.count()).toBe(1);
       const met = card.locator("[data-met-in-person]");
       expect(await met.count()).toBe(1);
-      expect(await met.innerText()).toMatch(/^Met in person at Booth · demoday-2026 · added by Maya Founder · /);
+      expect(await met.innerText()).toMatch(/^Met in person at Booth · demoday-2026 · added by Maya Staff · /);
     }
-    const graceLinkedIn = page.locator("[data-met-in-person]").getByRole("link", { name: "LinkedIn" });
+    const graceLinkedIn = ownerPage.locator("[data-met-in-person]").getByRole("link", { name: "LinkedIn" });
     expect(await graceLinkedIn.getAttribute("href")).toBe("https://www.linkedin.com/in/grace-hopper");
 
     // Analytics: beside the booth's code, apart from its visitors (none of whom acted).
-    await page.goto(`${app.url}/project/${project.id}/analytics`);
-    const events = page.getByRole("list", { name: "Events" });
+    await ownerPage.goto(`${app.url}/project/${project.id}/analytics`);
+    const events = ownerPage.getByRole("list", { name: "Events" });
     const boothRow = events.getByRole("listitem").filter({ hasText: "demoday-2026" });
     await boothRow.getByText("2 met in person").waitFor();
     expect(await boothRow.getByText("People who acted", { exact: true }).locator("xpath=following-sibling::dd").innerText()).toBe("0");
@@ -185,6 +199,6 @@ describe("capture at the booth", () => {
     await page.getByRole("button", { name: "Add a person" }).click();
     const where = page.getByRole("dialog", { name: "Add a person" }).getByLabel("Where you met");
     expect(await where.locator("option:checked").innerText()).toBe("Booth · demoday-2026");
-    await context.close();
+    await Promise.all([context.close(), ownerContext.close()]);
   });
 });

@@ -79,6 +79,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/project/:id/qr/:qrId/print": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print` }] },
   "/project/:id/booth": { visits: (f) => [{ path: `/project/${f.projectId}/booth` }, { path: `/project/${f.projectId}/booth?key=${f.boothKey}` }] },
   "/project/:id/booth/stream": { visits: (f) => [{ path: `/project/${f.projectId}/booth/stream`, stream: true }] },
+  "/project/:id/team": { visits: (f) => [{ path: `/project/${f.projectId}/team` }, { path: `/project/${f.projectId}/team`, ...form({ intent: "invite", email: "" }) }] },
+  "/team/join": { visits: () => [{ path: "/team/join?token=not-a-token" }, { path: "/team/join", ...form({ token: "not-a-token" }) }] },
   "/saved": { publicFor: "anonymous", visits: () => [{ path: "/saved" }] },
   "/privacy": { visits: () => [{ path: "/privacy" }] },
   "/terms": { visits: () => [{ path: "/terms" }] },
