@@ -34,6 +34,8 @@ import { qualifyingQuestion } from "./migrations/0032-qualifying-question.server
 import { leadReplies } from "./migrations/0033-lead-replies.server";
 import { boothLinkCode } from "./migrations/0034-booth-link-code.server";
 import { founderPush } from "./migrations/0035-founder-push.server";
+import { slugHistory } from "./migrations/0038-slug-history.server";
+import { codeLifecycle } from "./migrations/0039-code-lifecycle.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +74,8 @@ const migrations: Record<string, Migration> = {
   "0033-lead-replies": leadReplies,
   "0034-booth-link-code": boothLinkCode,
   "0035-founder-push": founderPush,
+  "0038-slug-history": slugHistory,
+  "0039-code-lifecycle": codeLifecycle,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

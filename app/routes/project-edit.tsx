@@ -45,6 +45,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
       deckUrl: project.deck_url ?? "",
       calendlyUrl: project.calendly_url ?? "",
       status: project.status,
+      qrCodeCount: project.qrCodeCount,
       metrics: project.metrics,
       problemPoints: project.problem_points,
       solutionPoints: project.solution_points,

@@ -3,21 +3,26 @@ import { isUniqueViolation } from "~/db/normalize.server";
 import type { Database, Project, SignalTier } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { bumpContentVersion } from "./projects.server";
-import { SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "./project-form";
+import { type ProjectFormInput } from "./project-form";
+import { claimSlug, rememberSlug, slugTaken } from "./slug-history.server";
 import { isRecordId } from "~/modules/http/id-shape";
 
 /** SPEC.md section 8: the one answer for a project that does not exist or is someone else's. */
 export const NOT_FOUND_OR_DENIED = "Project not found or access denied";
 
-export type OwnedProject = Project & { tiers: SignalTier[] };
+/** `qrCodeCount`: the project's codes, archived ones too; the slug field says they keep working when it changes. */
+export type OwnedProject = Project & { tiers: SignalTier[]; qrCodeCount: number };
 
 /** A project, only for its owner; anyone else learns nothing, not even that it exists. */
 export async function getOwnedProject(db: Kysely<Database>, ownerId: string, projectId: string): Promise<OwnedProject> {
   if (!isRecordId(projectId)) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
   const project = await db.selectFrom("projects").selectAll().where("id", "=", projectId).where("owner_id", "=", ownerId).executeTakeFirst();
   if (!project) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
-  const tiers = await db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute();
-  return { ...project, tiers };
+  const [tiers, codes] = await Promise.all([
+    db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute(),
+    db.selectFrom("qr_codes").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id).executeTakeFirstOrThrow(),
+  ]);
+  return { ...project, tiers, qrCodeCount: Number(codes.count) };
 }
 
 /** Throws unless `ownerId` owns the project; for writes that only need the check. */
@@ -49,10 +54,6 @@ function projectColumns(input: ProjectFormInput) {
   };
 }
 
-function slugTaken(): DomainError {
-  return new DomainError("conflict", SLUG_TAKEN_MESSAGE, { slug: SLUG_TAKEN_MESSAGE });
-}
-
 /** Replaces the project's tiers with the submitted list: kept ids are updated, others deleted, new ones added. */
 async function saveTiers(trx: Transaction<Database>, projectId: string, tiers: ProjectFormInput["tiers"]) {
   const existing = new Set((await trx.selectFrom("signal_tiers").select("id").where("project_id", "=", projectId).execute()).map((row) => row.id));
@@ -75,6 +76,7 @@ export async function createProject(db: Kysely<Database>, ownerId: string, input
         .insertInto("projects")
         .values({ id, owner_id: ownerId, ...projectColumns(input), last_shipped_at: null, created_at: now, updated_at: now })
         .execute();
+      await claimSlug(trx, id, input.slug);
       await saveTiers(trx, id, input.tiers);
       await trx.insertInto("project_stats").values({ project_id: id }).onConflict((oc) => oc.column("project_id").doNothing()).execute();
     });
@@ -88,6 +90,7 @@ export async function createProject(db: Kysely<Database>, ownerId: string, input
 export async function updateProject(db: Kysely<Database>, ownerId: string, projectId: string, input: ProjectFormInput): Promise<{ id: string; slug: string }> {
   try {
     await db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom("projects").select("slug").where("id", "=", projectId).where("owner_id", "=", ownerId).executeTakeFirst();
       const updated = await trx
         .updateTable("projects")
         .set({ ...projectColumns(input), updated_at: new Date().toISOString() })
@@ -95,6 +98,9 @@ export async function updateProject(db: Kysely<Database>, ownerId: string, proje
         .where("owner_id", "=", ownerId)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", NOT_FOUND_OR_DENIED);
+      // The new slug becomes this project's for good; the old one stays it, so printed codes keep opening it (decision 63).
+      if (before) await rememberSlug(trx, projectId, before.slug);
+      await claimSlug(trx, projectId, input.slug);
       await saveTiers(trx, projectId, input.tiers);
       await bumpContentVersion(trx, projectId);
     });
