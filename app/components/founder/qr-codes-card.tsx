@@ -1,6 +1,6 @@
-import { LoaderCircle, QrCode, ScanLine, Trash2 } from "lucide-react";
+import { LoaderCircle, Printer, QrCode, ScanLine, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
 import { FormAlert, TextField } from "~/components/ui/form-fields";
@@ -8,7 +8,7 @@ import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
-import { qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { eventSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { PitchQrCode, QrCodeRow, type QrCodeItem } from "./qr-code-views";
 import { ArchivedQrCodeRow, ArchiveInsteadOffer, EventEndBadge, ManageQrCode, useToastedFetcher } from "./qr-code-manage";
 
@@ -83,6 +83,15 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, re
           <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
             Active QR Codes
             <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold tabular-nums text-slate-700">{visible.length}</span>
+            {visible.length ? (
+              <Link
+                to={eventSheetPath(projectId)}
+                className="ml-auto inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:text-brand-600 hover:underline"
+              >
+                <Printer aria-hidden className="size-4" />
+                Print all on one sheet
+              </Link>
+            ) : null}
           </h3>
           {visible.length ? (
             <ul aria-label="Active QR codes" className="mt-3 space-y-3">
