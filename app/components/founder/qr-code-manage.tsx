@@ -101,11 +101,11 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
         <moveFetcher.Form method="post" action={action} className="min-w-0">
           <input type="hidden" name="intent" value="repoint-qr" />
           <input type="hidden" name="qrCodeId" value={code.id} />
-          <label htmlFor={moveId} className="block text-sm font-medium text-slate-800">
-            Open another project
-          </label>
           {repointTargets.length ? (
             <>
+              <label htmlFor={moveId} className="block text-sm font-medium text-slate-800">
+                Open another project
+              </label>
               <div className="mt-1 flex gap-2">
                 <select
                   id={moveId}
@@ -133,9 +133,10 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
               <p className="mt-1 text-xs text-slate-500">Printed copies then open that pitch; the scans so far stay with this one.</p>
             </>
           ) : (
-            <p id={moveId} className="mt-1 text-sm text-slate-600">
-              Publish another project to move this code to it.
-            </p>
+            <>
+              <p className="block text-sm font-medium text-slate-800">Open another project</p>
+              <p className="mt-1 text-sm text-slate-600">Publish another project to move this code to it.</p>
+            </>
           )}
         </moveFetcher.Form>
       </div>
