@@ -27,6 +27,9 @@ export default [
   route("project/:id/leads/capture", "routes/project.leads-capture.ts"),
   route("project/:id/leads/:leadId/reply", "routes/project-lead-reply.tsx"),
   route("project/:id/leads/:leadId/vcard.vcf", "routes/project.lead-vcf.ts"),
+  // Every chosen code of a project on one sheet (issue 30 item 3), beside each code's own card.
+  route("project/:id/qr/sheet", "routes/project-qr-sheet-page.tsx"),
+  route("project/:id/qr/sheet.svg", "routes/project.qr-sheet.ts"),
   route("project/:id/qr/:qrId/print.svg", "routes/project.qr-print.ts"),
   route("project/:id/qr/:qrId/print", "routes/project-qr-print-page.tsx"),
   route("project/:id/booth", "routes/project-booth.tsx"),

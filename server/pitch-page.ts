@@ -8,6 +8,7 @@ import { hasFlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { CachedPitchPage, EncodedBody, PitchPageCache } from "~/modules/pitch/page-cache.server";
 import { readPitchRevision } from "~/modules/pitch/pitch-page.server";
+import { codeMovedTo, currentSlugOf, MOVED_PITCH_CACHE_CONTROL, MOVED_PITCH_STATUS, movedPitchLocation } from "~/modules/pitch/moved-pitch.server";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { OFFLINE_COPY_HEADER, PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProject, type RecentPageLoads } from "~/modules/scans/page-door.server";
 import type { ScanRecorder } from "~/modules/scans/scans.server";
@@ -78,8 +79,19 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     const found = await cache.lookup(dialogsOnly ? { slug, cookie: undefined, queryKeys: [] } : { slug, cookie: req.headers.cookie, queryKeys: [...query.keys()] });
     if (!found || (dialogsOnly && !found.page.dialogs)) return false;
 
-    const started = process.hrtime.bigint();
     const { page, project } = found;
+    // A re-pointed code (decision 64) leads to its project now: redirected, not counted here.
+    const movedTo = dialogsOnly ? null : await codeMovedTo(options.db, query.get("qr"), project.projectId, null);
+    if (movedTo) {
+      res.statusCode = MOVED_PITCH_STATUS;
+      res.setHeader("Location", movedPitchLocation(movedTo, queryStart < 0 ? "" : url.slice(queryStart)));
+      res.setHeader("Cache-Control", MOVED_PITCH_CACHE_CONTROL);
+      res.end();
+      logger.info({ method: req.method, path, status: res.statusCode }, "request");
+      return true;
+    }
+
+    const started = process.hrtime.bigint();
     const requestId = crypto.randomUUID();
     for (const [name, value] of options.securityHeaders) res.setHeader(name, value);
     res.setHeader("X-Request-Id", requestId);
@@ -122,10 +134,20 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     try {
       const slug = String(req.params.slug ?? "");
       const project = await readPitchRevision(options.db, slug);
-      if (!project?.published) return next();
       const cookie = req.headers.cookie;
-      const sessionUser = await getSessionUserByCookie(options.auth, cookie);
       const qr = typeof req.query.qr === "string" ? req.query.qr : null;
+      const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+      const redirectTo = (target: string) => res.status(MOVED_PITCH_STATUS).set("Cache-Control", MOVED_PITCH_CACHE_CONTROL).redirect(MOVED_PITCH_STATUS, movedPitchLocation(target, search));
+      if (!project) {
+        // A slug the project had before (decision 63): the page it has now, query kept; the hop is not a page load.
+        const sessionUser = await getSessionUserByCookie(options.auth, cookie);
+        const current = await currentSlugOf(options.db, slug, sessionUser?.id ?? null);
+        return current ? redirectTo(current) : next();
+      }
+      if (!project.published) return next();
+      const sessionUser = await getSessionUserByCookie(options.auth, cookie);
+      const movedTo = await codeMovedTo(options.db, qr, project.projectId, sessionUser?.id ?? null);
+      if (movedTo) return redirectTo(movedTo);
       const withinPage = "dialog" in req.query || "sent" in req.query || hasFlashCookie(cookie);
       const pitch = { id: project.projectId, ownerId: project.ownerId };
       admit(door.decide(pageLoadRequest(req, clientIpOf(req), qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));

@@ -36,6 +36,8 @@ import { boothLinkCode } from "./migrations/0034-booth-link-code.server";
 import { founderPush } from "./migrations/0035-founder-push.server";
 import { projectTeams } from "./migrations/0036-project-teams.server";
 import { leadCaptures } from "./migrations/0037-lead-captures.server";
+import { slugHistory } from "./migrations/0038-slug-history.server";
+import { codeLifecycle } from "./migrations/0039-code-lifecycle.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +78,8 @@ const migrations: Record<string, Migration> = {
   "0035-founder-push": founderPush,
   "0036-project-teams": projectTeams,
   "0037-lead-captures": leadCaptures,
+  "0038-slug-history": slugHistory,
+  "0039-code-lifecycle": codeLifecycle,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -99,6 +99,26 @@ export interface QrCodesTable {
   total_scans: Generated<number>;
   unique_scans: Generated<number>;
   created_at: Generated<Timestamp>;
+  /** Left the active list (decision 64); an archived code still opens its pitch and counts. */
+  archived_at: Timestamp | null;
+  /** The event's last day, `YYYY-MM-DD`; after it the code still works and analytics say the event ended. */
+  event_ends_on: string | null;
+}
+
+/** Every slug a project has had, its current one included (decision 63): a slug belongs to one project for good. */
+export interface ProjectSlugsTable {
+  slug: string;
+  project_id: string;
+  created_at: Timestamp;
+}
+
+/** A code re-pointed from one project to another (decision 64): the project it left still names its scans. */
+export interface QrCodeMovesTable {
+  id: string;
+  qr_code_id: string;
+  from_project_id: string;
+  to_project_id: string;
+  moved_at: Timestamp;
 }
 
 export interface ScansTable {
@@ -699,6 +719,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   projects: ProjectsTable;
   qr_codes: QrCodesTable;
+  project_slugs: ProjectSlugsTable;
+  qr_code_moves: QrCodeMovesTable;
   scans: ScansTable;
   contacts: ContactsTable;
   intros: IntrosTable;

@@ -5,6 +5,7 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { pitchManifestPath, type InstallTarget } from "~/modules/icons/web-manifest";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
+import { currentSlugOf, MOVED_PITCH_CACHE_CONTROL, MOVED_PITCH_STATUS, movedPitchLocation } from "~/modules/pitch/moved-pitch.server";
 import { confirmationText, FAILURE_MESSAGES, NEXT_STEPS, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { postVisitorForm } from "~/modules/visitor-forms/visitor-submission.server";
 import { PRODUCT_NAME } from "~/product";
@@ -15,7 +16,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { auth, database } = context.services;
   const viewer = await getSessionUser(auth, request);
   const page = await loadPitchPage(database.db, params.slug, viewer?.id ?? null);
-  if (!page) return data({ page: null, publicUrl: context.services.config.publicUrl }, { status: 404 });
+  if (!page) {
+    // A slug the project had before (decision 63); the HTTP layer answers page loads the same way before this.
+    const current = await currentSlugOf(database.db, params.slug, viewer?.id ?? null);
+    if (current) throw redirect(movedPitchLocation(current, new URL(request.url).search), { status: MOVED_PITCH_STATUS, headers: { "Cache-Control": MOVED_PITCH_CACHE_CONTROL } });
+    return data({ page: null, publicUrl: context.services.config.publicUrl }, { status: 404 });
+  }
   // One counting path (decision 47): a page load is counted at the door, never by the page.
   return { page, publicUrl: context.services.config.publicUrl };
 }

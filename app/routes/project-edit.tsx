@@ -5,7 +5,7 @@ import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { getEditableProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
-import { createQrCode, deleteQrCode, renderQrSvg } from "~/modules/qr/qr-codes.server";
+import { createQrCode, deleteQrCode, renderQrSvg, repointQrCode, setQrCodeArchived, setQrCodeEventEnd } from "~/modules/qr/qr-codes.server";
 import {
   createBoothLinkSchema,
   repointBoothLinkSchema,
@@ -15,7 +15,16 @@ import {
   type RevokeBoothLinkInput,
 } from "~/modules/booth/booth-link-form";
 import { boothLinkUrl, createBoothLink, repointBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
-import { qrCodeFormSchema, type QrCodeFormInput } from "~/modules/qr/qr-form";
+import {
+  qrCodeActionSchema,
+  qrCodeEventEndSchema,
+  qrCodeFormSchema,
+  repointQrCodeSchema,
+  type QrCodeActionInput,
+  type QrCodeEventEndInput,
+  type QrCodeFormInput,
+  type RepointQrCodeInput,
+} from "~/modules/qr/qr-form";
 import { projectUpdateSchema, type ProjectUpdateInput } from "~/modules/updates/project-update-form";
 import { postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { PRODUCT_NAME } from "~/product";
@@ -27,7 +36,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /**
  * The project's Details section (the spec's edit route). Its action also takes the QR codes and Updates sections'
- * writes (`intent=create-qr|delete-qr|post-update`) and the booth links' (`create-booth-link|revoke-booth-link|repoint-booth-link`), so every workspace write has one address.
+ * writes (`intent=create-qr|delete-qr|archive-qr|restore-qr|repoint-qr|set-qr-end|post-update`) and the booth links' (`create-booth-link|revoke-booth-link|repoint-booth-link`), so every workspace write has one address.
  */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
@@ -46,6 +55,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
       deckUrl: project.deck_url ?? "",
       calendlyUrl: project.calendly_url ?? "",
       status: project.status,
+      qrCodeCount: project.qrCodeCount,
       metrics: project.metrics,
       problemPoints: project.problem_points,
       solutionPoints: project.solution_points,
@@ -60,7 +70,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "post-update", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
+const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "archive-qr", "restore-qr", "repoint-qr", "set-qr-end", "post-update", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config, events } = context.services;
@@ -91,6 +101,38 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (_input, posted) => {
           await deleteQrCode(database.db, user.id, params.id, String(posted.get("qrCodeId") ?? ""));
           return { message: "QR code deleted" };
+        },
+      },
+      "archive-qr": {
+        schema: qrCodeActionSchema,
+        failureMessage: "Failed to archive QR code",
+        run: async (input: QrCodeActionInput) => {
+          await setQrCodeArchived(database.db, user.id, params.id, input.qrCodeId, true);
+          return { message: "QR code archived: it still opens your pitch and counts", id: input.qrCodeId };
+        },
+      },
+      "restore-qr": {
+        schema: qrCodeActionSchema,
+        failureMessage: "Failed to restore QR code",
+        run: async (input: QrCodeActionInput) => {
+          await setQrCodeArchived(database.db, user.id, params.id, input.qrCodeId, false);
+          return { message: "QR code restored", id: input.qrCodeId };
+        },
+      },
+      "repoint-qr": {
+        schema: repointQrCodeSchema,
+        failureMessage: "Failed to re-point QR code",
+        run: async (input: RepointQrCodeInput) => {
+          const target = await repointQrCode(database.db, user.id, params.id, input);
+          return { message: `QR code now opens ${target.title}`, id: input.qrCodeId };
+        },
+      },
+      "set-qr-end": {
+        schema: qrCodeEventEndSchema,
+        failureMessage: "Failed to save the event's end date",
+        run: async (input: QrCodeEventEndInput) => {
+          await setQrCodeEventEnd(database.db, user.id, params.id, input);
+          return { message: input.eventEndsOn ? "Event end date saved" : "Event end date removed", id: input.qrCodeId };
         },
       },
       "post-update": {

@@ -40,7 +40,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
       createdAt: code.created_at,
       url: code.url,
       svg: code.svg,
+      eventEndsOn: code.event_ends_on,
+      archived: code.archived_at !== null,
     })),
+    repointTargets: section.repointTargets,
+    today: section.today,
   };
 }
 
@@ -56,6 +60,8 @@ export default function ProjectQrCodes({ loaderData }: Route.ComponentProps) {
         pitchUrl={loaderData.pitchUrl}
         pitchQrSvg={loaderData.pitchQrSvg}
         qrCodes={loaderData.qrCodes}
+        repointTargets={loaderData.repointTargets}
+        today={loaderData.today}
       />
       {roleAllows(loaderData.projectRole, "booth") ? (
         <BoothLinksCard projectId={project.id} links={loaderData.boothLinks} codes={loaderData.qrCodes} manageLinks={roleAllows(loaderData.projectRole, "edit")} />

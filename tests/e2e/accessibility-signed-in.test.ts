@@ -93,7 +93,16 @@ const PAGES: PageState<Project>[] = [
       await form.getByText("A QR code with this label already exists").waitFor();
     },
   },
+  {
+    name: "qr codes, archive, end date and move open",
+    path: at("/qr-codes"),
+    act: async (page) => {
+      await page.getByText("Archive, end date or move").first().click();
+      await page.getByLabel("Event ends").nth(1).waitFor();
+    },
+  },
   { name: "print page", path: (p) => `/project/${p.id}/qr/${p.qrCodeId}/print` },
+  { name: "event sheet", path: at("/qr/sheet") },
   {
     name: "booth screen",
     path: at("/booth"),

@@ -75,6 +75,8 @@ const ROUTES: Record<string, RouteCase> = {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/${f.leadId}/reply` }, { path: `/project/${f.projectId}/leads/${f.leadId}/reply`, ...form({ subject: "" }) }],
   },
   "/project/:id/leads/:leadId/vcard.vcf": { visits: (f) => [{ path: `/project/${f.projectId}/leads/${f.leadId}/vcard.vcf` }] },
+  "/project/:id/qr/sheet": { visits: (f) => [{ path: `/project/${f.projectId}/qr/sheet` }] },
+  "/project/:id/qr/sheet.svg": { visits: (f) => [{ path: `/project/${f.projectId}/qr/sheet.svg?code=${f.qrId}` }] },
   "/project/:id/qr/:qrId/print.svg": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print.svg` }] },
   "/project/:id/qr/:qrId/print": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print` }] },
   "/project/:id/booth": { visits: (f) => [{ path: `/project/${f.projectId}/booth` }, { path: `/project/${f.projectId}/booth?key=${f.boothKey}` }] },

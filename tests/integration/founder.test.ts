@@ -176,7 +176,7 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     await recordSignal(database.db, testMailLinks, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), { userId: null });
     const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
     expect(analytics).toMatchObject({ totalScans: 4, uniqueScans: 3, totalSignals: 1, actions: 1, conversionRate: 33.3 });
-    expect(analytics.qrCodes).toEqual([{ id: booth.id, label: "Booth", eventTag: "Expo", totalScans: 3, uniqueScans: 2 }]);
+    expect(analytics.qrCodes).toEqual([{ id: booth.id, label: "Booth", eventTag: "Expo", totalScans: 3, uniqueScans: 2, endedOn: null }]);
     const hourly = analytics.scansOverTime.hourly.find((series) => series.qrCodeId === booth.id);
     expect(hourly?.points.reduce((sum, point) => sum + point.scans, 0)).toBe(3);
     expect(analytics.scansOverTime.hourly.find((series) => series.qrCodeId === "")?.label).toBe("Direct link");

@@ -49,6 +49,8 @@ describeEachDialect("schema and value normalisation", (getDb) => {
         "rate_limits",
         "projects",
         "qr_codes",
+        "project_slugs",
+        "qr_code_moves",
         "scans",
         "contacts",
         "signals",

@@ -32,3 +32,28 @@ export function decodeQrInSvg(svg: string, width = 800): { text: string | null; 
   const code = jsQR(new Uint8ClampedArray(rendered.pixels), rendered.width, rendered.height);
   return { text: code?.data ?? null, width: rendered.width, height: rendered.height };
 }
+
+/**
+ * Reads every code of a multi-code sheet as a phone pointed at each one would: renders the page as a printer would,
+ * then decodes the pixels of each cell the sheet marks out for cutting (`<rect class="cell" x y width height>`, in mm).
+ */
+export function decodeQrCodesInSheet(svg: string, pixelsPerMm = 5): (string | null)[] {
+  const pageWidth = Number(/viewBox="0 0 ([\d.]+) /.exec(svg)?.[1]);
+  const rendered = new Resvg(svg, { fitTo: { mode: "width", value: Math.round(pageWidth * pixelsPerMm) }, background: "#ffffff", logLevel: "off" }).render();
+  const scale = rendered.width / pageWidth;
+  // `pixels` copies the whole image on every read: once.
+  const image = rendered.pixels;
+  const cells = [...svg.matchAll(/<rect class="cell" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map((match) => match.slice(1).map(Number) as [number, number, number, number]);
+  return cells.map(([x, y, width, height]) => {
+    const left = Math.round(x * scale);
+    const top = Math.round(y * scale);
+    const w = Math.min(Math.round(width * scale), rendered.width - left);
+    const h = Math.min(Math.round(height * scale), rendered.height - top);
+    const pixels = new Uint8ClampedArray(w * h * 4);
+    for (let row = 0; row < h; row += 1) {
+      const from = ((top + row) * rendered.width + left) * 4;
+      pixels.set(image.subarray(from, from + w * 4), row * w * 4);
+    }
+    return jsQR(pixels, w, h, { inversionAttempts: "dontInvert" })?.data ?? null;
+  });
+}

@@ -10,7 +10,7 @@ import { qrCodeFormSchema } from "~/modules/qr/qr-form";
 
 describe("the form hook's reading of a schema", () => {
   it("takes the field order from the schema as declared", () => {
-    expect(fieldNamesOf(qrCodeFormSchema)).toEqual(["label", "eventTag"]);
+    expect(fieldNamesOf(qrCodeFormSchema)).toEqual(["label", "eventTag", "eventEndsOn"]);
     expect(fieldNamesOf(leadTriageSchema)).toEqual(["leadId", "status", "note"]);
     expect(fieldNamesOf(projectFormSchema).slice(0, 3)).toEqual(["title", "slug", "oneLiner"]);
   });

@@ -12,6 +12,7 @@ import { HowWeCount } from "./insights/how-we-count";
 import { ResponseTimesCard } from "./insights/response-times";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
+import { formatEventDay } from "~/modules/qr/qr-form";
 
 /** SPEC.md section 2, Analytics: counts, conversion, key metrics, scans over time and per QR code. */
 export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics; now: string }) {
@@ -220,6 +221,9 @@ function QrBreakdown({ codes, colors }: { codes: ProjectAnalytics["qrCodes"]; co
                   <span className="flex items-center gap-2">
                     <span aria-hidden className="size-2.5 shrink-0 rounded-sm" style={{ backgroundColor: colors.get(code.id) }} />
                     <span className="min-w-0 font-medium break-words text-slate-900">{code.label}</span>
+                    {code.endedOn ? (
+                      <span className="shrink-0 rounded-md bg-slate-200 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">Ended {formatEventDay(code.endedOn)}</span>
+                    ) : null}
                   </span>
                   {code.eventTag ? <EventTag tag={code.eventTag} className="mt-1 ml-4.5 sm:hidden" /> : null}
                   <span aria-hidden className="mt-2 ml-4.5 block h-1 max-w-48 overflow-hidden rounded-full bg-slate-100">

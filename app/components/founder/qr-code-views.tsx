@@ -20,6 +20,9 @@ export type QrCodeItem = {
   url: string;
   /** SVG markup of the code, shown small beside it. */
   svg: string;
+  /** The event's last day (`YYYY-MM-DD`), or null. */
+  eventEndsOn?: string | null;
+  archived?: boolean;
 };
 
 export type Copier = ReturnType<typeof useCopy>;
@@ -83,9 +86,9 @@ function UrlBox({ url, copyLabel, copied, onCopy, small }: { url: string; copyLa
   );
 }
 
-type QrCodeRowProps = { projectId: string; code: QrCodeItem; slug: string; copier: Copier; deleteForm: ReactNode };
+type QrCodeRowProps = { projectId: string; code: QrCodeItem; slug: string; copier: Copier; deleteForm: ReactNode; badge?: ReactNode; children?: ReactNode };
 
-export function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeRowProps) {
+export function QrCodeRow({ projectId, code, slug, copier, deleteForm, badge, children }: QrCodeRowProps) {
   const hydrated = useHydrated();
   const [downloading, setDownloading] = useState(false);
   const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique`;
@@ -123,6 +126,7 @@ export function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeR
               <span className="truncate">{code.eventTag}</span>
             </span>
           ) : null}
+          {badge}
         </div>
         <p className="mt-1 text-sm text-slate-600">
           <span className="font-medium tabular-nums text-slate-800">{scans}</span>
@@ -158,6 +162,7 @@ export function QrCodeRow({ projectId, code, slug, copier, deleteForm }: QrCodeR
         <PrintLink projectId={projectId} code={code} />
         {deleteForm}
       </div>
+      {children}
     </li>
   );
 }

@@ -1,6 +1,6 @@
-import { LoaderCircle, QrCode, ScanLine, Trash2 } from "lucide-react";
+import { LoaderCircle, Printer, QrCode, ScanLine, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
 import { FormAlert, TextField } from "~/components/ui/form-fields";
@@ -9,8 +9,9 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useProjectAllows } from "./use-project-role";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
-import { qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { eventSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { PitchQrCode, QrCodeRow, type QrCodeItem } from "./qr-code-views";
+import { ArchivedQrCodeRow, ArchiveInsteadOffer, EventEndBadge, ManageQrCode, useToastedFetcher } from "./qr-code-manage";
 
 type QrCodesCardProps = {
   projectId: string;
@@ -18,8 +19,12 @@ type QrCodesCardProps = {
   pitchUrl: string;
   /** SVG markup of the untracked pitch URL's code. */
   pitchQrSvg: string;
-  /** Newest first. */
-  qrCodes: QrCodeItem[];
+  /** Newest first, archived ones too. */
+  qrCodes: (QrCodeItem & { eventEndsOn: string | null; archived: boolean })[];
+  /** The founder's other published projects, where a code can be re-pointed. */
+  repointTargets: { id: string; title: string }[];
+  /** Today in the founder's zone (`YYYY-MM-DD`), for "Ends …" / "Ended …". */
+  today: string;
 };
 
 const CREATED = "QR code created successfully";
@@ -33,7 +38,7 @@ const DELETE_CONFIRM = "Are you sure you want to delete this QR code?";
  * 'QR Codes & Event Tracking': a create form and the 'Active QR Codes' list with download and delete.
  * Create and delete post to the edit route's action (`intent=create-qr`, `intent=delete-qr`).
  */
-export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: QrCodesCardProps) {
+export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, repointTargets, today }: QrCodesCardProps) {
   const action = `/project/${projectId}/edit`;
   const copier = useCopy();
   const canEdit = useProjectAllows("edit");
@@ -41,7 +46,15 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
   const deleting = deleteFetcher.state !== "idle";
   const deletingId = deleting ? String(deleteFetcher.formData?.get("qrCodeId") ?? "") : null;
   // Hidden as soon as the founder confirms; a failed delete brings the row back.
-  const visible = qrCodes.filter((code) => code.id !== deletingId);
+  const visible = qrCodes.filter((code) => code.id !== deletingId && !code.archived);
+  const archived = qrCodes.filter((code) => code.archived);
+  // The code whose delete asked first: it has scans, so archiving it is offered instead.
+  const [askingDelete, setAskingDelete] = useState<string | null>(null);
+  // Archiving, restoring and moving take the row out of its list: the card keeps their fetchers, so the answer is shown.
+  const archive = useToastedFetcher("Failed to archive QR code");
+  const restore = useToastedFetcher("Failed to restore QR code");
+  const move = useToastedFetcher("Failed to re-point QR code");
+  const movingId = move.fetcher.formData?.get("qrCodeId") ?? move.fetcher.data?.id;
 
   useSettledResult(deleteFetcher.data, !deleting, (result) => {
     if (result.ok) toast.success(DELETED);
@@ -72,9 +85,18 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
           <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
             Active QR Codes
             <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold tabular-nums text-slate-700">{visible.length}</span>
+            {visible.length ? (
+              <Link
+                to={eventSheetPath(projectId)}
+                className="ml-auto inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:text-brand-600 hover:underline"
+              >
+                <Printer aria-hidden className="size-4" />
+                Print all on one sheet
+              </Link>
+            ) : null}
           </h3>
           {visible.length ? (
-            <ul className="mt-3 space-y-3">
+            <ul aria-label="Active QR codes" className="mt-3 space-y-3">
               {visible.map((code) => (
                 <QrCodeRow
                   key={code.id}
@@ -87,7 +109,12 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
                       method="post"
                       action={action}
                       onSubmit={(event: FormEvent<HTMLFormElement>) => {
-                        if (deleting || !window.confirm(DELETE_CONFIRM)) event.preventDefault();
+                        if (deleting) return event.preventDefault();
+                        // A code with scans offers 'Archive instead' first; asked once, the same button deletes.
+                        if (code.totalScans > 0 && askingDelete !== code.id) {
+                          event.preventDefault();
+                          setAskingDelete(code.id);
+                        } else if (code.totalScans === 0 && !window.confirm(DELETE_CONFIRM)) event.preventDefault();
                       }}
                     >
                       <input type="hidden" name="intent" value="delete-qr" />
@@ -95,15 +122,28 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
                       <button
                         type="submit"
                         disabled={deleting}
-                        aria-label={`Delete QR code ${code.label}`}
-                        title="Delete QR code"
+                        aria-label={askingDelete === code.id ? `Delete anyway: ${code.label}` : `Delete QR code ${code.label}`}
+                        title={askingDelete === code.id ? "Delete anyway" : "Delete QR code"}
                         className="inline-flex size-10 items-center justify-center rounded-lg border border-slate-200 bg-white text-slate-500 shadow-sm transition-colors hover:border-red-200 hover:bg-red-50 hover:text-red-600 disabled:cursor-not-allowed disabled:opacity-50"
                       >
                         <Trash2 aria-hidden className="size-4" />
                       </button>
                     </deleteFetcher.Form> : null
                   }
-                />
+                  badge={<EventEndBadge endsOn={code.eventEndsOn} today={today} />}
+                >
+                  {askingDelete === code.id ? (
+                    <ArchiveInsteadOffer action={action} code={code} onCancel={() => setAskingDelete(null)} archiveFetcher={archive.fetcher} />
+                  ) : null}
+                  <ManageQrCode
+                    action={action}
+                    code={code}
+                    repointTargets={repointTargets}
+                    archiveFetcher={archive.fetcher}
+                    moveFetcher={move.fetcher}
+                    moveError={movingId === code.id ? move.fieldError("targetProjectId") : undefined}
+                  />
+                </QrCodeRow>
               ))}
             </ul>
           ) : (
@@ -116,6 +156,21 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes }: 
             </div>
           )}
         </div>
+
+        {archived.length ? (
+          <div className="border-t border-slate-200 p-4 sm:p-6">
+            <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+              Archived
+              <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold tabular-nums text-slate-700">{archived.length}</span>
+            </h3>
+            <p className="mt-0.5 text-sm text-slate-600">Off your active list; printed copies still open your pitch and count here.</p>
+            <ul aria-label="Archived QR codes" className="mt-3 space-y-2">
+              {archived.map((code) => (
+                <ArchivedQrCodeRow key={code.id} action={action} code={code} today={today} restoreFetcher={restore.fetcher} />
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </section>
     </div>
   );
@@ -126,6 +181,7 @@ function CreateQrForm({ action }: { action: string }) {
   const busy = fetcher.state !== "idle";
   const [label, setLabel] = useState("");
   const [eventTag, setEventTag] = useState("");
+  const [eventEndsOn, setEventEndsOn] = useState("");
   const { form, field, formError } = useSchemaForm(qrCodeFormSchema, {
     id: "qr",
     lastResult: fetcher.data,
@@ -135,6 +191,7 @@ function CreateQrForm({ action }: { action: string }) {
       // A created code empties the form.
       setLabel("");
       setEventTag("");
+      setEventEndsOn("");
       toast.success(CREATED);
     },
   });
@@ -142,7 +199,7 @@ function CreateQrForm({ action }: { action: string }) {
   return (
     <fetcher.Form method="post" action={action} {...form} aria-label="Create QR code" className="mt-5">
       <input type="hidden" name="intent" value="create-qr" />
-      <div className="grid gap-4 sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_auto] sm:items-start">
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
         <TextField
           {...field("label")}
           label="Label"
@@ -159,6 +216,14 @@ function CreateQrForm({ action }: { action: string }) {
           placeholder="e.g. disrupt-2025"
           value={eventTag}
           onChange={(event) => setEventTag(event.target.value)}
+        />
+        <TextField
+          {...field("eventEndsOn")}
+          label="Event ends"
+          optional
+          type="date"
+          value={eventEndsOn}
+          onChange={(event) => setEventEndsOn(event.target.value)}
         />
         <button
           type="submit"

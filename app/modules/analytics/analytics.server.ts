@@ -5,10 +5,11 @@ import type { ProjectRole } from "~/modules/access/roles";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
-import { ALL_SOURCES, DIRECT, nameSource, qrCodeIdOfSource, scanSource, UNKNOWN } from "./sources.server";
+import { ALL_SOURCES, DIRECT, nameSource, qrCodeIdOfSource, readCodesMovedAway, scanSource, UNKNOWN } from "./sources.server";
 import { summariseResponseTimes, type ResponseTimes } from "./response-times";
 import { codeNamesOf } from "./source-names";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
+import { zonedCalendarDay } from "~/modules/time/zoned-slots";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
 import { countMetInPerson } from "~/modules/leads/lead-captures.server";
 
@@ -44,7 +45,8 @@ export type ProjectAnalytics = {
   totalSaves: number;
   actions: number;
   conversionRate: number;
-  qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number }[];
+  /** `endedOn`: the event's last day once it is past in the founder's zone ("Ended {date}"), else null. */
+  qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number; endedOn: string | null }[];
   /** Distinct people (e-mail addresses) who acted, and their share of unique viewers, in percent. */
   peopleWhoActed: number;
   peopleShare: number;
@@ -88,11 +90,11 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
   const currentHour = zonedHourStart(now.getTime(), timeZone);
   const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
   const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
-  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson, movedAway] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
-      .select(["id", "label", "event_tag", "total_scans", "unique_scans"])
+      .select(["id", "label", "event_tag", "total_scans", "unique_scans", "event_ends_on"])
       .where("project_id", "=", project.id)
       .orderBy("total_scans", "desc")
       .orderBy("created_at", "desc")
@@ -110,6 +112,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       .orderBy("id")
       .execute(),
     countMetInPerson(db, project.id),
+    readCodesMovedAway(db, projectId),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -118,7 +121,9 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
   const uniqueScans = Number(stats?.unique_scans ?? 0);
   const actions = totalIntros + totalSubscribers + totalSignals;
 
-  const labels = new Map(codes.map((code) => [code.id, { label: code.label, eventTag: code.event_tag }]));
+  // Codes re-pointed to another project keep their name for the scans they brought here (decision 64).
+  const labels = new Map([...movedAway, ...codes].map((code) => [code.id, { label: code.label, eventTag: code.event_tag }]));
+  const today = zonedCalendarDay(now, timeZone);
   const toSeries = (counts: BucketedScans, starts: number[]): ScanSeries[] =>
     [...counts].map(([qrCodeId, values]) => ({
       qrCodeId,
@@ -127,7 +132,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       points: values.flatMap((scans, i) => (scans > 0 ? [{ at: new Date(starts[i]!).toISOString(), scans }] : [])),
     }));
 
-  const codeNames = codeNamesOf(codes);
+  const codeNames = codeNamesOf([...movedAway, ...codes]);
   const responseTimes = summariseResponseTimes(leadClocks, now).map((row) => ({ ...row, name: nameSource(row.source, codeNames).name }));
 
   const peopleWhoActed = Number(sources.find((row) => row.source === ALL_SOURCES)?.people ?? 0);
@@ -136,7 +141,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
     project: { id: project.id, title: project.title, slug: project.slug, metrics: project.metrics, role },
     peopleWhoActed,
     peopleShare: conversionRate(peopleWhoActed, uniqueScans),
-    funnel: funnelRows(codes, sources, metInPerson),
+    funnel: funnelRows(codes, sources, metInPerson, movedAway),
     refusedLastWeek,
     heldForReview,
     excluded: {
@@ -154,7 +159,14 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
     totalSaves: Number(sources.find((row) => row.source === ALL_SOURCES)?.saves ?? 0),
     actions,
     conversionRate: conversionRate(actions, uniqueScans),
-    qrCodes: codes.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, totalScans: Number(code.total_scans), uniqueScans: Number(code.unique_scans) })),
+    qrCodes: codes.map((code) => ({
+      id: code.id,
+      label: code.label,
+      eventTag: code.event_tag,
+      totalScans: Number(code.total_scans),
+      uniqueScans: Number(code.unique_scans),
+      endedOn: code.event_ends_on !== null && code.event_ends_on < today ? code.event_ends_on : null,
+    })),
     scansOverTime: {
       hourly: toSeries(recentHours, hourStarts),
       daily: toSeries(earlierDays, dayStarts),
@@ -166,7 +178,12 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
 type SourceRow = { source: string; scans: number; viewers: number; intros: number; subscribers: number; signals: number; people: number; saves: number };
 
 /** One row per QR code (even unscanned), one for the plain link, and one for unattributed actions when there are any. */
-function funnelRows(codes: { id: string; label: string; event_tag: string | null }[], sources: SourceRow[], metInPerson: ReadonlyMap<string, number>): FunnelRow[] {
+function funnelRows(
+  codes: { id: string; label: string; event_tag: string | null }[],
+  sources: SourceRow[],
+  metInPerson: ReadonlyMap<string, number>,
+  movedAway: { id: string; label: string; event_tag: string | null }[] = [],
+): FunnelRow[] {
   const bySource = new Map(sources.map((row) => [row.source, row]));
   const row = (source: string, kind: FunnelRow["kind"], label: string, eventTag: string | null): FunnelRow => {
     const counts = bySource.get(source);
@@ -190,9 +207,12 @@ function funnelRows(codes: { id: string; label: string; event_tag: string | null
   };
   const known = new Set(codes.map((code) => scanSource(code.id)));
   const rows = codes.map((code) => row(scanSource(code.id), "qr", code.label, code.event_tag));
-  // Codes deleted after they were scanned keep their numbers.
+  // Codes deleted or re-pointed after they were scanned keep their numbers here; a re-pointed one keeps its name.
+  const moved = new Map(movedAway.map((code) => [scanSource(code.id), code]));
   for (const source of bySource.keys()) {
-    if (qrCodeIdOfSource(source) && !known.has(source)) rows.push(row(source, "qr", "Deleted QR code", null));
+    if (!qrCodeIdOfSource(source) || known.has(source)) continue;
+    const code = moved.get(source);
+    rows.push(code ? row(source, "qr", code.label, code.event_tag) : row(source, "qr", "Deleted QR code", null));
   }
   rows.push(row(DIRECT, "direct", "Direct link", null));
   const unknown = row(UNKNOWN, "unknown", "Not attributed", null);
@@ -242,3 +262,4 @@ export async function countProjectActivitySince(db: Kysely<Database>, projectId:
   const scanCount = [...scans.values()].reduce((sum, values) => sum + values[0]!, 0);
   return { since: from, scans: scanCount, peopleWhoActed: Number(people.count), intros: Number(intros.count), signals: Number(signals.count) };
 }
+

@@ -7,7 +7,7 @@ import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
 import { codeNamesOf } from "./source-names";
-import { nameSource, qrCodeIdOfSource } from "./sources.server";
+import { nameSource, qrCodeIdOfSource, readCodesMovedAway } from "./sources.server";
 
 /**
  * SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11), then
@@ -57,7 +57,12 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     .where("project_id", "=", project.id)
     .executeTakeFirstOrThrow();
 
-  const projectCodes = await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute();
+  // Codes re-pointed to another project still name the people they brought here (decision 64).
+  const [ownCodes, movedAway] = await Promise.all([
+    db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute(),
+    readCodesMovedAway(db, project.id),
+  ]);
+  const projectCodes = [...movedAway, ...ownCodes];
   const codes = new Map(projectCodes.map((code) => [code.id, code]));
   const codeNames = codeNamesOf(projectCodes);
   // The latest signal of each contact (rows come oldest first, so the latest overwrites), and who sent an intro.

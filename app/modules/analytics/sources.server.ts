@@ -75,7 +75,25 @@ export async function leadEventOf(db: Kysely<Database>, projectId: string, sourc
 
 /** The project's QR codes by id, each with its name (`codeName`), for naming the sources of a list at read time. */
 export async function readCodeNames(db: Kysely<Database>, projectId: string): Promise<Map<string, string>> {
-  return codeNamesOf(await db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").execute());
+  const [codes, moved] = await Promise.all([
+    db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").execute(),
+    readCodesMovedAway(db, projectId),
+  ]);
+  return codeNamesOf([...moved, ...codes]);
+}
+
+/**
+ * Codes re-pointed from this project to another (decision 64): the scans and actions they brought here stay here,
+ * named by the code's current name rather than as a deleted code.
+ */
+export async function readCodesMovedAway(db: Kysely<Database>, projectId: string): Promise<{ id: string; label: string; event_tag: string | null }[]> {
+  return db
+    .selectFrom("qr_codes")
+    .select(["id", "label", "event_tag"])
+    .where("project_id", "!=", projectId)
+    .where("id", "in", db.selectFrom("qr_code_moves").select("qr_code_id").where("from_project_id", "=", projectId))
+    .orderBy("created_at")
+    .execute();
 }
 
 /** A source as the inbox, the CSV and the funnel name it (decision 54), from the project's current code names. */

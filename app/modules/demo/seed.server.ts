@@ -68,6 +68,11 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       .onConflict((oc) => oc.column("slug").doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await trx
+      .insertInto("project_slugs")
+      .values({ slug: DEMO_SLUG, project_id: projectId, created_at: now.toISOString() })
+      .onConflict((oc) => oc.column("slug").doNothing())
+      .execute();
 
     const tiers = [
       { range_label: "Angel", range_min: 5_000, range_max: 25_000, perks: ["Quarterly investor update", "Name on the Recognition Wall"] },

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, Metric } from "~/db/schema";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { findViewableProjectBySlug } from "~/modules/projects/projects.server";
+import { findProjectByFormerSlug } from "~/modules/projects/slug-history.server";
 import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { questionOf } from "~/modules/leads/qualifying-question.server";
 import { readWall, type PublicWallEntry } from "~/modules/recognition/wall.server";
@@ -92,11 +93,8 @@ export async function readPitchRevision(db: Kysely<Database>, slug: string): Pro
 /** What a published pitch's web app manifest names (decision 11); drafts and unknown slugs have none. */
 export async function readPublishedPitchSummary(db: Kysely<Database>, slug: string): Promise<{ slug: string; title: string; oneLiner: string } | null> {
   if (!SLUG_PATTERN.test(slug)) return null;
-  const row = await db
-    .selectFrom("projects")
-    .select(["slug", "title", "one_liner"])
-    .where("slug", "=", slug)
-    .where("status", "=", "published")
-    .executeTakeFirst();
+  const published = (at: string) => db.selectFrom("projects").select(["slug", "title", "one_liner"]).where("slug", "=", at).where("status", "=", "published").executeTakeFirst();
+  // A slug the project had before (decision 63) names the project as it is now: its start URL is the current address.
+  const row = (await published(slug)) ?? (await findProjectByFormerSlug(db, slug).then((moved) => (moved ? published(moved.slug) : undefined)));
   return row ? { slug: row.slug, title: row.title, oneLiner: row.one_liner } : null;
 }

@@ -1,20 +1,24 @@
 import type { Kysely, Transaction } from "kysely";
 import { isUniqueViolation } from "~/db/normalize.server";
 import type { Database, Project, SignalTier } from "~/db/schema";
-import { DomainError } from "~/modules/errors.server";
 import { bumpContentVersion } from "./projects.server";
-import { SLUG_TAKEN_MESSAGE, type ProjectFormInput } from "./project-form";
+import { type ProjectFormInput } from "./project-form";
+import { claimSlug, rememberSlug, slugTaken } from "./slug-history.server";
 import { onTeamOf, requireProjectRole, rolesOn } from "~/modules/access/project-access.server";
 import type { ProjectRole } from "~/modules/access/roles";
 
-export type EditableProject = Project & { tiers: SignalTier[]; role: ProjectRole };
+/** `qrCodeCount`: the project's codes, archived ones too; the slug field says they keep working when it changes. */
+export type EditableProject = Project & { tiers: SignalTier[]; role: ProjectRole; qrCodeCount: number };
 
 /** A project with its tiers, for a member whose role may edit it; anyone else learns nothing, not even that it exists. */
 export async function getEditableProject(db: Kysely<Database>, userId: string, projectId: string): Promise<EditableProject> {
   const { role } = await requireProjectRole(db, userId, projectId, "edit");
   const project = await db.selectFrom("projects").selectAll().where("id", "=", projectId).executeTakeFirstOrThrow();
-  const tiers = await db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute();
-  return { ...project, tiers, role };
+  const [tiers, codes] = await Promise.all([
+    db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute(),
+    db.selectFrom("qr_codes").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id).executeTakeFirstOrThrow(),
+  ]);
+  return { ...project, tiers, role, qrCodeCount: Number(codes.count) };
 }
 
 function projectColumns(input: ProjectFormInput) {
@@ -31,10 +35,6 @@ function projectColumns(input: ProjectFormInput) {
     solution_points: input.solutionPoints,
     status: input.status,
   };
-}
-
-function slugTaken(): DomainError {
-  return new DomainError("conflict", SLUG_TAKEN_MESSAGE, { slug: SLUG_TAKEN_MESSAGE });
 }
 
 /** Replaces the project's tiers with the submitted list: kept ids are updated, others deleted, new ones added. */
@@ -59,6 +59,7 @@ export async function createProject(db: Kysely<Database>, ownerId: string, input
         .insertInto("projects")
         .values({ id, owner_id: ownerId, ...projectColumns(input), last_shipped_at: null, created_at: now, updated_at: now })
         .execute();
+      await claimSlug(trx, id, input.slug);
       await saveTiers(trx, id, input.tiers);
       await trx.insertInto("project_stats").values({ project_id: id }).onConflict((oc) => oc.column("project_id").doNothing()).execute();
     });
@@ -73,11 +74,15 @@ export async function updateProject(db: Kysely<Database>, userId: string, projec
   await requireProjectRole(db, userId, projectId, "edit");
   try {
     await db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom("projects").select("slug").where("id", "=", projectId).executeTakeFirstOrThrow();
       await trx
         .updateTable("projects")
         .set({ ...projectColumns(input), updated_at: new Date().toISOString() })
         .where("id", "=", projectId)
         .execute();
+      // The new slug becomes this project's for good; the old one stays it, so printed codes keep opening it (decision 63).
+      await rememberSlug(trx, projectId, before.slug);
+      await claimSlug(trx, projectId, input.slug);
       await saveTiers(trx, projectId, input.tiers);
       await bumpContentVersion(trx, projectId);
     });

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, Project } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
+import { findProjectByFormerSlug } from "./slug-history.server";
 
 /** A pitch is viewable by everyone once published; a draft only by its owner. */
 function viewableBy(project: Pick<Project, "status" | "owner_id">, viewerId: string | null): boolean {
@@ -32,7 +33,10 @@ export async function findViewableProjectRefBySlug(
   viewerId: string | null,
 ): Promise<{ id: string; slug: string } | null> {
   if (!SLUG_PATTERN.test(slug)) return null;
-  const project = await db.selectFrom("projects").select(["id", "slug", "status", "owner_id"]).where("slug", "=", slug).executeTakeFirst();
+  // A form posted to a slug the project had before (decision 63) acts on the project; its answers name the current slug.
+  const project =
+    (await db.selectFrom("projects").select(["id", "slug", "status", "owner_id"]).where("slug", "=", slug).executeTakeFirst()) ??
+    (await findProjectByFormerSlug(db, slug));
   return project && viewableBy(project, viewerId) ? { id: project.id, slug: project.slug } : null;
 }
 

@@ -5,10 +5,24 @@ import { isUniqueViolation } from "~/db/normalize.server";
 import type { Database, QrCode } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
-import type { ProjectRole } from "~/modules/access/roles";
-import { DUPLICATE_LABEL, sameLabel, type QrCodeFormInput } from "./qr-form";
+import { roleAllows, type ProjectRole } from "~/modules/access/roles";
+import { listTeamProjects } from "~/modules/projects/founder-projects.server";
+import { isDomainError } from "~/modules/errors.server";
+import {
+  DUPLICATE_LABEL,
+  EVENT_END_BEFORE_CREATION,
+  REPOINT_DRAFT,
+  REPOINT_NOT_YOURS,
+  REPOINT_SAME,
+  sameLabel,
+  type QrCodeEventEndInput,
+  type QrCodeFormInput,
+  type RepointQrCodeInput,
+} from "./qr-form";
 import { isRecordId } from "~/modules/http/id-shape";
 import { renderQrPng } from "./qr-png.server";
+import { founderTimeZone } from "~/modules/time/founder-zone";
+import { zonedCalendarDay } from "~/modules/time/zoned-slots";
 
 const CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
 
@@ -34,12 +48,21 @@ const labelTaken = () => new DomainError("conflict", DUPLICATE_LABEL, { label: D
  * folds case in JavaScript (Unicode, the same on both databases); the `(project_id, lower(label))` index catches
  * two founders' tabs racing, and its violation becomes the same message.
  */
-export async function createQrCode(db: Kysely<Database>, ownerId: string, projectId: string, input: QrCodeFormInput): Promise<QrCode> {
+export async function createQrCode(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  input: Omit<QrCodeFormInput, "eventEndsOn"> & { eventEndsOn?: string | null },
+  now = new Date(),
+): Promise<QrCode> {
   await requireProjectRole(db, ownerId, projectId, "edit");
   const label = input.label.trim();
+  const createdAt = now.toISOString();
+  const eventEndsOn = input.eventEndsOn ?? null;
+  if (eventEndsOn !== null && eventEndsOn < createdAt.slice(0, 10)) throw endBeforeCreation();
   const existing = await db.selectFrom("qr_codes").select("label").where("project_id", "=", projectId).execute();
   if (existing.some((code) => sameLabel(code.label, label))) throw labelTaken();
-  const row = { id: newQrCodeId(), project_id: projectId, label, event_tag: input.eventTag, created_at: new Date().toISOString() };
+  const row = { id: newQrCodeId(), project_id: projectId, label, event_tag: input.eventTag, event_ends_on: eventEndsOn, created_at: createdAt };
   try {
     await db.insertInto("qr_codes").values(row).execute();
   } catch (error) {
@@ -61,6 +84,77 @@ export async function deleteQrCode(db: Kysely<Database>, ownerId: string, projec
   if (!isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
   const deleted = await db.deleteFrom("qr_codes").where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", "QR code not found");
+}
+
+const codeNotFound = () => new DomainError("not_found", "QR code not found");
+const endBeforeCreation = () => new DomainError("invalid_input", EVENT_END_BEFORE_CREATION, { eventEndsOn: EVENT_END_BEFORE_CREATION });
+
+/** One of the project's codes, for a write on it; another project's (or a missing) code is not found. */
+async function ownCode(db: Kysely<Database>, projectId: string, qrCodeId: string): Promise<QrCode> {
+  if (!isRecordId(qrCodeId)) throw codeNotFound();
+  const code = await db.selectFrom("qr_codes").selectAll().where("id", "=", qrCodeId).where("project_id", "=", projectId).executeTakeFirst();
+  if (!code) throw codeNotFound();
+  return code;
+}
+
+/**
+ * Archive (issue 30 item 2, decision 64): the code leaves the active list for the Archived one, keeping its
+ * numbers; a printed copy still opens the pitch and counts. Restore brings it back. Both are idempotent.
+ */
+export async function setQrCodeArchived(db: Kysely<Database>, ownerId: string, projectId: string, qrCodeId: string, archived: boolean, now = new Date()): Promise<void> {
+  await requireProjectRole(db, ownerId, projectId, "edit");
+  const code = await ownCode(db, projectId, qrCodeId);
+  if ((code.archived_at !== null) === archived) return;
+  await db
+    .updateTable("qr_codes")
+    .set({ archived_at: archived ? now.toISOString() : null })
+    .where("id", "=", code.id)
+    .where("project_id", "=", projectId)
+    .execute();
+}
+
+/** The event's last day, set or cleared; a day before the code was made is refused, nothing changed. */
+export async function setQrCodeEventEnd(db: Kysely<Database>, ownerId: string, projectId: string, input: QrCodeEventEndInput): Promise<void> {
+  await requireProjectRole(db, ownerId, projectId, "edit");
+  const code = await ownCode(db, projectId, input.qrCodeId);
+  if (input.eventEndsOn !== null && input.eventEndsOn < String(code.created_at).slice(0, 10)) throw endBeforeCreation();
+  await db.updateTable("qr_codes").set({ event_ends_on: input.eventEndsOn }).where("id", "=", code.id).where("project_id", "=", projectId).execute();
+}
+
+const repointRefused = (message: string) => new DomainError("invalid_input", message, { targetProjectId: message });
+
+/**
+ * Re-points a printed code to another of the founder's published projects (decision 64): the code, its label and
+ * numbers move, so its printed copies open that pitch and new scans count there; the scans it counted stay with
+ * this project (each scan row keeps its project), which still names the code for them through `qr_code_moves`.
+ * The member's role must allow editing both projects (decision 61); a project of another founder and a draft are refused, nothing changed.
+ */
+export async function repointQrCode(db: Kysely<Database>, ownerId: string, projectId: string, input: RepointQrCodeInput, now = new Date()): Promise<{ slug: string; title: string }> {
+  await requireProjectRole(db, ownerId, projectId, "edit");
+  const code = await ownCode(db, projectId, input.qrCodeId);
+  if (input.targetProjectId === projectId) throw repointRefused(REPOINT_SAME);
+  const target = await requireProjectRole(db, ownerId, input.targetProjectId, "edit").catch((error: unknown) => {
+    if (isDomainError(error) && (error.code === "not_found" || error.code === "forbidden")) throw repointRefused(REPOINT_NOT_YOURS);
+    throw error;
+  });
+  if (target.status !== "published") throw repointRefused(REPOINT_DRAFT);
+  const labels = await db.selectFrom("qr_codes").select("label").where("project_id", "=", target.id).execute();
+  const clash = () => new DomainError("conflict", `${target.title} already has a QR code labelled “${code.label}”: rename one of them first`, { targetProjectId: `${target.title} already has a QR code with this label` });
+  if (labels.some((other) => sameLabel(other.label, code.label))) throw clash();
+  try {
+    await db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable("qr_codes").set({ project_id: target.id }).where("id", "=", code.id).where("project_id", "=", projectId).executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) throw codeNotFound();
+      await trx
+        .insertInto("qr_code_moves")
+        .values({ id: crypto.randomUUID(), qr_code_id: code.id, from_project_id: projectId, to_project_id: target.id, moved_at: now.toISOString() })
+        .execute();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw clash();
+    throw error;
+  }
+  return { slug: target.slug, title: target.title };
 }
 
 /** The library fits whole pixels per module inside `width`; 1200 keeps every symbol of our URLs at 1024 px or more. */
@@ -98,14 +192,24 @@ export type QrCodesSection = {
   project: Pick<QrCode, "id"> & { title: string; slug: string; status: string; role: ProjectRole };
   pitchUrl: string;
   pitchQrSvg: string;
-  /** Newest first, each with the URL it encodes and its image. */
+  /** Newest first, each with the URL it encodes and its image; archived ones too (`archived_at`). */
   codes: (QrCode & { url: string; svg: string })[];
+  /** The founder's other published projects, where a code can be re-pointed. */
+  repointTargets: { id: string; title: string }[];
+  /** Today in the founder's zone (`YYYY-MM-DD`): an event whose last day is before it has ended. */
+  today: string;
 };
 
 /** Everything the project's QR codes section shows: the pitch URL's code and every tracked code with its image. */
-export async function loadQrCodesSection(db: Kysely<Database>, ownerId: string, projectId: string, publicUrl: string): Promise<QrCodesSection> {
-  const project = await requireProjectRole(db, ownerId, projectId, "view");
-  const codes = await listQrCodes(db, ownerId, projectId);
+export async function loadQrCodesSection(db: Kysely<Database>, userId: string, projectId: string, publicUrl: string, now = new Date()): Promise<QrCodesSection> {
+  const project = await requireProjectRole(db, userId, projectId, "view");
+  const [codes, teamProjects, owner] = await Promise.all([
+    listQrCodes(db, userId, projectId),
+    listTeamProjects(db, userId),
+    db.selectFrom("users").select("time_zone").where("id", "=", project.owner_id).executeTakeFirst(),
+  ]);
+  // A code moves only between projects the member may edit both of (decision 64, with decision 61's roles).
+  const owned = teamProjects.filter((other) => roleAllows(other.role, "edit"));
   const pitchUrl = untrackedPitchUrl(publicUrl, project.slug);
   const [pitchQrSvg, ...svgs] = await Promise.all([
     renderQrSvg(pitchUrl),
@@ -116,5 +220,7 @@ export async function loadQrCodesSection(db: Kysely<Database>, ownerId: string, 
     pitchUrl,
     pitchQrSvg: pitchQrSvg!,
     codes: codes.map((code, index) => ({ ...code, url: trackedPitchUrl(publicUrl, project.slug, code.id), svg: svgs[index]! })),
+    today: zonedCalendarDay(now, founderTimeZone(owner?.time_zone ?? null)),
+    repointTargets: owned.filter((other) => other.id !== project.id && other.status === "published").map((other) => ({ id: other.id, title: other.title })),
   };
 }

@@ -91,3 +91,9 @@ export function latestDailySlot(now: Date, hour: number, timeZone: string): Dige
   }
   throw new Error("unreachable: yesterday at that hour always precedes now");
 }
+
+/** The calendar day `YYYY-MM-DD` it is at `now` in `timeZone` (an event's end date is compared with it). */
+export function zonedCalendarDay(now: Date, timeZone: string): string {
+  const { year, month, day } = localParts(now, timeZone);
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}

@@ -111,6 +111,8 @@ export type ProjectFormProject = {
   deckUrl: string;
   calendlyUrl: string;
   status: string;
+  /** The project's printed codes (edit only): the slug field says they keep working through the old address. */
+  qrCodeCount?: number;
   metrics: MetricValue[];
   problemPoints: string[];
   solutionPoints: string[];

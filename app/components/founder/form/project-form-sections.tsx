@@ -1,4 +1,4 @@
-import { AlertTriangle } from "lucide-react";
+import { Info } from "lucide-react";
 import { FormSection } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/form-fields";
 import type { FieldOf } from "~/components/ui/use-schema-form";
@@ -51,21 +51,23 @@ export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug,
         hint={
           <>
             Your project will live at <span className="break-all font-medium text-slate-700">{liveUrl}</span>
-            {isEdit && project?.slug ? (
+            {isEdit && project?.slug && (project.qrCodeCount ?? 0) > 0 ? (
               <span
+                data-slug-redirect-note
                 className={`mt-2 flex items-start gap-1.5 rounded-lg px-2.5 py-2 text-xs ${
-                  slugChanged ? "bg-amber-100 text-amber-900 ring-1 ring-amber-300" : "bg-amber-50 text-amber-800"
+                  slugChanged ? "bg-sky-100 text-sky-900 ring-1 ring-sky-300" : "bg-sky-50 text-sky-800"
                 }`}
               >
-                <AlertTriangle aria-hidden className="mt-px size-3.5 shrink-0" />
+                <Info aria-hidden className="mt-px size-3.5 shrink-0" />
                 <span>
                   {slugChanged ? (
                     <>
-                      <strong className="font-semibold">Heads up:</strong> saving this slug breaks QR codes already printed for{" "}
-                      <span className="break-all font-medium">/pitch/{project.slug}</span>.
+                      <strong className="font-semibold">Printed codes keep working:</strong> your {project.qrCodeCount === 1 ? "QR code" : `${project.qrCodeCount} QR codes`}{" "}
+                      point to <span className="break-all font-medium">/pitch/{project.slug}</span>, which will redirect to the new address and still count each
+                      scan.
                     </>
                   ) : (
-                    "Changing the slug breaks QR codes already printed: they point to the current address."
+                    "Printed QR codes keep working if you change the slug: the old address redirects to the new one."
                   )}
                 </span>
               </span>

@@ -1,0 +1,228 @@
+// Printed codes that never die (issue 30 items 1 to 3, decisions 63 and 64), in Chromium: a code printed before
+// the slug changed still opens the pitch and counts once for that code; an archived code still works; a re-pointed
+// code opens the other pitch and counts there; one sheet holds every chosen code, each decoding to its address.
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "../support/chromium.js";
+import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
+import { visitorUserAgent } from "../support/pitch-e2e";
+import { decodeQrCodesInSheet, decodeQrInSvg } from "../support/png";
+import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { collectPageErrors, newClientContext, nextClientAddress, waitForHydration } from "./support";
+
+const stamp = Date.now().toString(36);
+const FIRST_SLUG = `harbor-${stamp}`;
+const RENAMED_SLUG = `harbor-cold-${stamp}`;
+const NEXT_SLUG = `orbit-${stamp}`;
+
+const e2e = setUpAppInBrowser();
+let founder: { context: BrowserContext; page: Page; errors: string[] };
+const projects: Record<string, string> = {};
+
+function projectForm(title: string, slug: string): Record<string, string> {
+  return {
+    title,
+    slug,
+    oneLiner: `${title} in one line`,
+    status: "published",
+    metrics: "[]",
+    problemPoints: "[]",
+    solutionPoints: "[]",
+    tiers: JSON.stringify([{ rangeLabel: "Angel", rangeMin: 1000, rangeMax: null, perks: [] }]),
+  };
+}
+
+async function createProjectOverHttp(title: string, slug: string): Promise<string> {
+  const created = await founder.page.request.post(`${e2e.app.url}/project/create`, { headers: { origin: e2e.app.url }, maxRedirects: 0, form: projectForm(title, slug) });
+  expect(created.status()).toBe(302);
+  return new URL(created.headers().location ?? "", e2e.app.url).pathname.split("/")[2] ?? "";
+}
+
+function codeId(label: string): string {
+  return (e2e.db.prepare("select id from qr_codes where label = ? and project_id in (?, ?)").get(label, projects.harbor, projects.orbit) as { id: string }).id;
+}
+
+/** Scans stored for a project through a code, and the project's counted total. */
+function scansOf(projectId: string, qrCodeId: string) {
+  const rows = e2e.db.prepare("select qr_code_id from scans where project_id = ?").all(projectId) as { qr_code_id: string | null }[];
+  const stats = e2e.db.prepare("select total_scans from project_stats where project_id = ?").get(projectId) as { total_scans: number } | undefined;
+  return { viaCode: rows.filter((row) => row.qr_code_id === qrCodeId).length, all: rows.length, counted: stats?.total_scans ?? 0 };
+}
+
+/** The address a code's printed sheet encodes, read from its pixels as a phone would. */
+async function printedAddress(projectId: string, qrCodeId: string): Promise<string> {
+  const sheet = await founder.page.request.get(`${e2e.app.url}/project/${projectId}/qr/${qrCodeId}/print.svg`);
+  expect(sheet.status()).toBe(200);
+  const decoded = decodeQrInSvg(await sheet.text()).text;
+  expect(decoded).not.toBeNull();
+  return decoded!;
+}
+
+/** A visitor's phone opening a scanned address: where it lands and what it shows. */
+async function scanWithPhone(address: string): Promise<{ landedOn: string; heading: string }> {
+  const context = await e2e.browser.newContext({ viewport: PHONE, userAgent: visitorUserAgent(e2e.browser), locale: "en-US", extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
+  try {
+    const page = await context.newPage();
+    await page.goto(address);
+    const heading = (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
+    // The page drops `?qr=` from the address once the door counted the visit (decision 52): the path is where it landed.
+    return { landedOn: new URL(page.url()).pathname, heading };
+  } finally {
+    await context.close();
+  }
+}
+
+async function openQrCodes(): Promise<void> {
+  await founder.page.goto(`${e2e.app.url}/project/${projects.harbor}/qr-codes`);
+  await waitForHydration(founder.page);
+}
+
+function activeRow(label: string) {
+  return founder.page
+    .getByRole("list", { name: "Active QR codes" })
+    .locator("li")
+    .filter({ has: founder.page.getByRole("heading", { name: label, exact: true }) });
+}
+
+beforeAll(async () => {
+  const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP, acceptDownloads: true });
+  const page = await context.newPage();
+  founder = { context, page, errors: collectPageErrors(page) };
+  const email = uniqueEmail("codes");
+  await signUpThroughPage(page, e2e.app.url, email);
+  await signInThroughPage(page, e2e.app.url, email);
+  projects.harbor = await createProjectOverHttp("Harbor Cold Chain", FIRST_SLUG);
+  projects.orbit = await createProjectOverHttp("Orbit Labs", NEXT_SLUG);
+});
+
+afterAll(async () => {
+  await founder?.context.close().catch(() => undefined);
+});
+
+describe("printed codes that never die", () => {
+  it("a code printed before the slug changed still opens the pitch, and its scan counts once, for that code", async () => {
+    await openQrCodes();
+    const { page } = founder;
+    await page.getByLabel("Label", { exact: true }).fill("Flyer");
+    await page.getByRole("button", { name: "Generate QR Code" }).click();
+    await waitForToast(page, "QR code created successfully");
+    const flyer = codeId("Flyer");
+    const printed = await printedAddress(projects.harbor!, flyer);
+    expect(printed).toBe(`${e2e.app.url}/pitch/${FIRST_SLUG}?qr=${flyer}`);
+
+    // The slug field says printed codes keep working, then the founder renames it.
+    await page.goto(`${e2e.app.url}/project/${projects.harbor}/edit`);
+    await waitForHydration(page);
+    await expect.poll(() => page.locator("[data-slug-redirect-note]").innerText()).toContain("Printed QR codes keep working");
+    await page.getByLabel("URL Slug").fill(RENAMED_SLUG);
+    await expect.poll(() => page.locator("[data-slug-redirect-note]").innerText()).toContain(`/pitch/${FIRST_SLUG}, which will redirect to the new address`);
+    await page.getByRole("button", { name: "Update Project" }).click();
+    await waitForToast(page, "Project updated successfully");
+
+    // The old address answers a permanent redirect with the query kept; the hop itself counts nothing.
+    const hop = await fetch(`${printed}&utm_source=flyer`, { redirect: "manual", headers: { "user-agent": visitorUserAgent(e2e.browser), "accept-language": "en" } });
+    expect(hop.status).toBe(308);
+    expect(hop.headers.get("location")).toBe(`/pitch/${RENAMED_SLUG}?qr=${flyer}&utm_source=flyer`);
+    expect(hop.headers.get("cache-control")).toContain("no-store");
+
+    const visit = await scanWithPhone(printed);
+    expect(visit).toEqual({ landedOn: `/pitch/${RENAMED_SLUG}`, heading: "Harbor Cold Chain" });
+    await expect.poll(() => scansOf(projects.harbor!, flyer), { timeout: 10_000 }).toEqual({ viaCode: 1, all: 1, counted: 1 });
+
+    // Another project cannot take the old slug: the spec's message, and nothing changes.
+    const taken = await page.request.post(`${e2e.app.url}/project/${projects.orbit}/edit`, {
+      headers: { origin: e2e.app.url },
+      form: { intent: "save", ...projectForm("Orbit Labs", FIRST_SLUG) },
+    });
+    expect(taken.status()).toBe(409);
+    expect(await taken.text()).toContain("This URL slug is already taken. Choose another one.");
+    expect((e2e.db.prepare("select slug from projects where id = ?").get(projects.orbit) as { slug: string }).slug).toBe(NEXT_SLUG);
+  });
+
+  it("deleting a code with scans offers 'Archive instead'; an archived code still opens the pitch and counts, and is restored", async () => {
+    await openQrCodes();
+    const { page } = founder;
+    const flyer = codeId("Flyer");
+    await activeRow("Flyer").getByRole("button", { name: "Delete QR code Flyer" }).click();
+    const offer = activeRow("Flyer").getByRole("alert");
+    await expect.poll(() => offer.innerText()).toContain("Flyer has 1 scan.");
+    await offer.getByRole("button", { name: "Archive instead" }).click();
+    await waitForToast(page, "QR code archived");
+    const archived = page.getByRole("list", { name: "Archived QR codes" });
+    await expect.poll(() => archived.locator("li").innerText()).toContain("1 scan · 1 unique");
+    expect(await activeRow("Flyer").count()).toBe(0);
+    expect((e2e.db.prepare("select archived_at from qr_codes where id = ?").get(flyer) as { archived_at: string | null }).archived_at).not.toBeNull();
+
+    const visit = await scanWithPhone(await printedAddress(projects.harbor!, flyer));
+    expect(visit.heading).toBe("Harbor Cold Chain");
+    await expect.poll(() => scansOf(projects.harbor!, flyer), { timeout: 10_000 }).toEqual({ viaCode: 2, all: 2, counted: 2 });
+
+    await archived.getByRole("button", { name: "Restore Flyer" }).click();
+    await waitForToast(page, "QR code restored");
+    await activeRow("Flyer").waitFor();
+  });
+
+  it("a re-pointed code opens the other pitch and counts there; its earlier scans stay with the first project", async () => {
+    const { page } = founder;
+    const flyer = codeId("Flyer");
+    const printed = `${e2e.app.url}/pitch/${FIRST_SLUG}?qr=${flyer}`;
+    const row = activeRow("Flyer");
+    await row.getByText("Archive, end date or move").click();
+    // A draft is not offered, and a post naming one is refused with nothing changed.
+    const draft = await createProjectOverHttp("Stealth", `stealth-${stamp}`);
+    await page.request.post(`${e2e.app.url}/project/${draft}/edit`, { headers: { origin: e2e.app.url }, form: { intent: "save", ...projectForm("Stealth", `stealth-${stamp}`), status: "draft" } });
+    const refused = await page.request.post(`${e2e.app.url}/project/${projects.harbor}/edit`, {
+      headers: { origin: e2e.app.url },
+      form: { intent: "repoint-qr", qrCodeId: flyer, targetProjectId: draft },
+    });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain("That project is a draft: publish it first, so the printed code opens a pitch");
+    expect((e2e.db.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.harbor);
+
+    await row.getByLabel("Open another project").selectOption({ label: "Orbit Labs" });
+    await row.getByRole("button", { name: "Move" }).click();
+    await waitForToast(page, "QR code now opens Orbit Labs");
+    expect((e2e.db.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.orbit);
+
+    // The code printed with the first project's first slug: two hops (old slug, moved code), one count, at Orbit.
+    const visit = await scanWithPhone(printed);
+    expect(visit).toEqual({ landedOn: `/pitch/${NEXT_SLUG}`, heading: "Orbit Labs" });
+    await expect.poll(() => scansOf(projects.orbit!, flyer), { timeout: 10_000 }).toEqual({ viaCode: 1, all: 1, counted: 1 });
+    expect(scansOf(projects.harbor!, flyer)).toEqual({ viaCode: 2, all: 2, counted: 2 });
+    expect(founder.errors).toEqual([]);
+  });
+
+  it("one sheet holds every chosen code, A4 or US Letter, each decoding to its own address", async () => {
+    const { page } = founder;
+    for (const label of ["Hall A", "Hall B", "Badge"]) {
+      const made = await page.request.post(`${e2e.app.url}/project/${projects.harbor}/edit`, { headers: { origin: e2e.app.url }, form: { intent: "create-qr", label, eventTag: "demo-day" } });
+      expect(made.status()).toBe(200);
+    }
+    const address = (label: string) => `${e2e.app.url}/pitch/${RENAMED_SLUG}?qr=${codeId(label)}`;
+    await openQrCodes();
+    await page.getByRole("link", { name: "Print all on one sheet" }).click();
+    await page.waitForURL(`${e2e.app.url}/project/${projects.harbor}/qr/sheet`);
+    await waitForHydration(page);
+    // Every active code is chosen at first.
+    const boxes = page.getByRole("group", { name: "Codes on the sheet" }).getByRole("checkbox");
+    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).checked))).toEqual([true, true, true]);
+    const [first] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
+    const a4 = (await downloadBytes(first!)).toString("utf8");
+    expect(a4).toMatch(/^<svg [^>]*width="210mm" height="297mm"/);
+    expect(decodeQrCodesInSheet(a4)).toEqual(["Hall A", "Hall B", "Badge"].map(address));
+
+    await page.getByLabel("Badge").uncheck();
+    await page.getByRole("button", { name: "Update sheet" }).click();
+    await page.waitForURL(/chosen=1/);
+    await page.getByRole("group", { name: "Sheet size" }).getByRole("link", { name: "US Letter" }).click();
+    await page.waitForURL(/size=letter/);
+    await page.getByRole("group", { name: "Sheet size" }).locator('[aria-current="page"]', { hasText: "US Letter" }).waitFor();
+    const [second] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
+    const letter = (await downloadBytes(second!)).toString("utf8");
+    expect(letter).toMatch(/^<svg [^>]*width="215.9mm" height="279.4mm"/);
+    expect(decodeQrCodesInSheet(letter)).toEqual(["Hall A", "Hall B"].map(address));
+    for (const text of ["Hall A", "Hall B", "demo-day"]) expect(letter).toContain(`>${text}</text>`);
+    expect(founder.errors).toEqual([]);
+  });
+});
