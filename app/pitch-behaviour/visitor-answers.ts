@@ -1,14 +1,4 @@
-import {
-  checkVisitorForm,
-  CONFIRMATION_TOAST_MS,
-  confirmationText,
-  errorsByField,
-  FAILURE_MESSAGES,
-  FIELD_ORDER,
-  readVisitorFormValues,
-  type VisitorActionResult,
-  type VisitorIntent,
-} from "~/modules/contacts/visitor-form-rules";
+import { checkVisitorForm, CONFIRMATION_TOAST_MS, confirmationText, errorsByField, FAILURE_MESSAGES, FIELD_ORDER, readVisitorFormValues, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { showToast } from "./toasts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validate } from "~/modules/forms/validation";
-import { EMAIL_MESSAGE } from "~/modules/contacts/visitor-form-rules";
+import { EMAIL_MESSAGE } from "~/modules/forms/visitor-fields";
 import { REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import {
   isPitchSaved,

@@ -2,7 +2,7 @@ import { Bookmark, Mail } from "lucide-react";
 import { primaryButtonClass } from "~/components/ui/buttons";
 import { TextField } from "~/components/ui/form-fields";
 import { maxLengthOf } from "~/modules/forms/constraints";
-import { visitorEmail } from "~/modules/contacts/visitor-fields";
+import { visitorEmail } from "~/modules/forms/visitor-fields";
 
 /**
  * `/saved` (issue 17): the same document for everyone, like the anonymous pitch page (decision 13). The list lives

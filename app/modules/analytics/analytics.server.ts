@@ -11,7 +11,6 @@ import { codeNamesOf } from "./source-names";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { zonedCalendarDay } from "~/modules/time/zoned-slots";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
-import { countMetInPerson } from "~/modules/leads/lead-captures.server";
 
 export type FunnelRow = {
   source: string;
@@ -263,3 +262,13 @@ export async function countProjectActivitySince(db: Kysely<Database>, projectId:
   return { since: from, scans: scanCount, peopleWhoActed: Number(people.count), intros: Number(intros.count), signals: Number(signals.count) };
 }
 
+/** People met in person per source (distinct leads): the funnel shows them beside, never inside, visitors' numbers. */
+export async function countMetInPerson(db: Kysely<Database>, projectId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("lead_captures")
+    .select((eb) => ["source", eb.fn.count<number>("lead_id").distinct().as("people")])
+    .where("project_id", "=", projectId)
+    .groupBy("source")
+    .execute();
+  return new Map(rows.map((row) => [row.source, Number(row.people)]));
+}

@@ -2,6 +2,7 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { isHttpUrl, REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
+import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "~/modules/forms/visitor-fields";
 import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 
 /**
@@ -12,21 +13,8 @@ import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuest
  */
 export const ROLE_TAGS = ["Angel", "Operator", "Press", "Designer", "PM", "Founder", "Engineer"] as const;
 
-export const EMAIL_MESSAGE = "Please enter a valid email address";
 
-export const LIMITS = { name: 100, email: 255, url: 2048, note: 1000, message: 1000, tierId: 64 } as const;
 
-export const MESSAGES = {
-  nameTooLong: "Name must be less than 100 characters",
-  emailTooLong: "Email must be less than 255 characters",
-  linkedinUrl: "Please enter a valid LinkedIn URL (starting with https://)",
-  noteTooLong: "Note must be less than 1000 characters",
-  messageTooLong: "Message must be less than 1000 characters",
-  unknownRoleTag: "Unknown role tag",
-  tooManyRoleTags: "Too many role tags",
-  consent: "Please agree to receive updates.",
-  tierNotFound: "Tier not found",
-} as const;
 
 export type VisitorIntent = "intro" | "subscribe" | "signal";
 

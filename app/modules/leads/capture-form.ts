@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { optionalHttpUrl } from "~/modules/forms/fields";
-import { LIMITS } from "~/modules/contacts/visitor-form-rules";
-import { visitorEmail, visitorName } from "~/modules/contacts/visitor-fields";
+import { LIMITS } from "~/modules/forms/visitor-fields";
+import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { UNKNOWN_TEMPERATURE_MESSAGE } from "./lead-forms";
 

@@ -148,13 +148,3 @@ export async function capturesOf(db: Kysely<Database>, projectId: string, leadId
   return byLead;
 }
 
-/** People met in person per source (distinct leads): the funnel shows them beside, never inside, visitors' numbers. */
-export async function countMetInPerson(db: Kysely<Database>, projectId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom("lead_captures")
-    .select((eb) => ["source", eb.fn.count<number>("lead_id").distinct().as("people")])
-    .where("project_id", "=", projectId)
-    .groupBy("source")
-    .execute();
-  return new Map(rows.map((row) => [row.source, Number(row.people)]));
-}

@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { visitorEmail } from "~/modules/contacts/visitor-fields";
+import { visitorEmail } from "~/modules/forms/visitor-fields";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { MAX_SAVED_PITCHES_PER_MAIL, SAVED_LIST_MESSAGES } from "./saved-list-rules";
 

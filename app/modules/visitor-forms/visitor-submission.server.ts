@@ -17,20 +17,7 @@ import {
   type ClaimSubmission,
   type RecordedOutcome,
 } from "~/modules/contacts/submission-keys.server";
-import {
-  NEXT_STEPS,
-  FAILURE_MESSAGES,
-  FIELD_ORDER,
-  HELD_MESSAGE,
-  HONEYPOT_FIELD,
-  INTRO_SENT_MESSAGE,
-  ROLE_TAGS,
-  SIGNAL_RECORDED_MESSAGE,
-  SUBSCRIBED_MESSAGE,
-  visitorIntentOf,
-  type VisitorActionResult,
-  type VisitorIntent,
-} from "~/modules/contacts/visitor-form-rules";
+import { NEXT_STEPS, FAILURE_MESSAGES, FIELD_ORDER, HELD_MESSAGE, HONEYPOT_FIELD, INTRO_SENT_MESSAGE, ROLE_TAGS, SIGNAL_RECORDED_MESSAGE, SUBSCRIBED_MESSAGE, visitorIntentOf, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { DomainError } from "~/modules/errors.server";
 import { runFormAction, type FormIntent } from "~/modules/forms/form-action.server";
 import type { SubmittedValues } from "~/modules/forms/form-result";

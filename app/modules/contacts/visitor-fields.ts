@@ -1,7 +1,0 @@
-import { emailAddress, requiredText } from "~/modules/forms/fields";
-import { REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
-import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "./visitor-form-rules";
-
-/** The name and e-mail every pitch page form asks for (SPEC.md sections 4, 5, 8 and 9). */
-export const visitorName = requiredText(LIMITS.name, MESSAGES.nameTooLong);
-export const visitorEmail = emailAddress({ required: REQUIRED_MESSAGE, tooLong: MESSAGES.emailTooLong, invalid: EMAIL_MESSAGE });
