@@ -153,6 +153,16 @@ const PAGES: PageState<Project>[] = [
     },
   },
   { name: "follow-up template", path: at("/leads/template") },
+  { name: "team", path: at("/team") },
+  {
+    name: "team, invitation refused",
+    path: at("/team"),
+    act: async (page) => {
+      await page.getByLabel("E-mail").fill("not-an-address");
+      await page.getByRole("button", { name: "Send invitation" }).click();
+      await page.getByText("Invalid email address").waitFor();
+    },
+  },
   { name: "pitch page as owner", path: ownerPitch() },
   { name: "pitch page as owner, account menu open", path: ownerPitch(), act: openAccountMenu },
   { name: "pitch page as owner, intro dialog", path: ownerPitch("?dialog=intro") },

@@ -108,6 +108,7 @@ const PAGES: PageState[] = [
   { name: "unsubscribe, bad link", path: () => "/unsubscribe?token=not-a-token" },
   { name: "unsubscribe, bad confirmation link", path: () => "/unsubscribe?confirm=not-a-token" },
   { name: "saved list, bad confirmation link", path: () => "/list-mail/confirm?token=not-a-token" },
+  { name: "team invitation, link that does not work", path: () => "/team/join?token=not-a-token" },
   { name: "saved list, bad stop link", path: () => "/list-mail/stop?token=not-a-token" },
   { name: "privacy", path: () => "/privacy" },
   { name: "terms", path: () => "/terms" },

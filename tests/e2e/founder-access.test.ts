@@ -329,3 +329,53 @@ describe("owner-only actions and APIs", () => {
     expect(mine.items.map((item) => item.title)).toContain("New scan from Booth");
   });
 });
+
+// Issue 29 item 1 (decision 61): the same functions for each role of the team, over HTTP. Members join the way a
+// person does: the owner invites them, and they post the mailed link's token to /team/join.
+describe("each role over HTTP", () => {
+  const members: Record<"co-founder" | "staff" | "viewer", string> = { "co-founder": "", staff: "", viewer: "" };
+
+  beforeAll(async () => {
+    for (const role of Object.keys(members) as (keyof typeof members)[]) {
+      const email = `${role}-${Date.now()}@example.com`;
+      members[role] = await signUpAndSignIn(e2e.app.url, email);
+      const invited = await request(`/project/${projectId}/team`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "invite", email, role }) });
+      expect(invited.status).toBe(200);
+      const mail = e2e.db.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string };
+      const token = /\/team\/join\?token=([A-Za-z0-9_-]+)/.exec(mail.text_body)![1]!;
+      const joined = await request("/team/join", { cookie: members[role], method: "POST", body: new URLSearchParams({ token }) });
+      expect(locationOf(joined, e2e.app.url).pathname).toBe(`/project/${projectId}/leads`);
+    }
+  });
+
+  const post = (pathname: string, fields: Record<string, string>) => (cookie: string) => request(pathname, { cookie, method: "POST", body: new URLSearchParams(fields) });
+  /** Each function, what it needs, and who may: the roles table of decision 61. */
+  const FUNCTIONS: { name: string; call: (cookie: string) => Promise<Response>; allowed: (keyof typeof members)[]; refusal: number | "sent away" }[] = [
+    { name: "analytics page", call: (cookie) => request(`/project/${projectId}/analytics`, { cookie }), allowed: ["co-founder", "staff", "viewer"], refusal: "sent away" },
+    { name: "edit page", call: (cookie) => request(`/project/${projectId}/edit`, { cookie }), allowed: ["co-founder"], refusal: "sent away" },
+    { name: "booth screen", call: (cookie) => request(`/project/${projectId}/booth`, { cookie }), allowed: ["co-founder", "staff"], refusal: "sent away" },
+    { name: "CSV export", call: (cookie) => request(`/project/${projectId}/contacts.csv`, { cookie }), allowed: ["co-founder"], refusal: 403 },
+    { name: "vCards download", call: (cookie) => request(`/project/${projectId}/leads.vcf`, { cookie }), allowed: ["co-founder"], refusal: 403 },
+    { name: "lead status", call: (cookie) => post(`/project/${projectId}/leads`, { intent: "temperature", leadId, temperature: "warm" })(cookie), allowed: ["co-founder", "staff"], refusal: 403 },
+    { name: "QR code create", call: (cookie) => post(`/project/${projectId}/edit`, { intent: "create-qr", label: `Role ${crypto.randomUUID().slice(0, 6)}` })(cookie), allowed: ["co-founder"], refusal: "sent away" },
+    { name: "qualifying question", call: (cookie) => post(`/project/${projectId}/leads/settings`, { intent: "question", prompt: "" })(cookie), allowed: ["co-founder"], refusal: 403 },
+    { name: "team invitation", call: (cookie) => post(`/project/${projectId}/team`, { intent: "invite", email: `x-${crypto.randomUUID().slice(0, 6)}@example.com`, role: "viewer" })(cookie), allowed: [], refusal: 403 },
+  ];
+
+  it.each(FUNCTIONS)("$name: the roles that may succeed, the others are refused and nothing changes", async ({ call, allowed, refusal }) => {
+    const before = { codes: e2e.db.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.db.prepare("select count(*) as n from team_invitations").get() };
+    for (const role of (Object.keys(members) as (keyof typeof members)[]).filter((candidate) => !allowed.includes(candidate))) {
+      const response = await call(members[role]);
+      if (refusal === "sent away") {
+        expect(response.status, role).toBe(302);
+        expect(locationOf(response, e2e.app.url).pathname, role).toBe("/my-projects");
+      } else expect(response.status, role).toBe(refusal);
+    }
+    expect({ codes: e2e.db.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.db.prepare("select count(*) as n from team_invitations").get() }).toEqual(before);
+    for (const role of allowed) {
+      const response = await call(members[role]);
+      expect(response.status, role).toBe(200);
+      await response.arrayBuffer();
+    }
+  });
+});
