@@ -81,7 +81,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
               ))}
             </select>
           </label>
-          <label className={labelClass}>
+          <label className={`${labelClass} w-full min-w-0 sm:w-auto`}>
             Shows
             <select
               id={code.id}
@@ -90,7 +90,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
               aria-invalid={code.error ? true : undefined}
               aria-describedby={describedBy(code.error && `${code.id}-error`)}
               defaultValue=""
-              className="mt-1 block max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
+              className="mt-1 block w-full max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base sm:w-auto"
             >
               {codeOptions.map((option) => (
                 <option key={option.value} value={option.value}>

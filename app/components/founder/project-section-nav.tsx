@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import { roleAllows, type ProjectAction } from "~/modules/access/roles";
 import { useProjectRole } from "./use-project-role";
@@ -27,6 +27,18 @@ export function projectSectionPath(projectId: string, section: ProjectSection): 
  */
 export function ProjectSectionNav({ projectId, current }: { projectId: string; current: ProjectSection }) {
   const role = useProjectRole();
+  // On a phone the tabs scroll sideways: the current one (Team, the last) is brought into view.
+  const currentTab = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    const tab = currentTab.current;
+    const strip = tab?.closest("nav");
+    if (!tab || !strip) return;
+    // Sideways only: the page's own scroll (a lead an alert linked to) is left alone.
+    const shown = strip.getBoundingClientRect();
+    const place = tab.getBoundingClientRect();
+    if (place.right > shown.right) strip.scrollLeft += place.right - shown.right + 16;
+    else if (place.left < shown.left) strip.scrollLeft -= shown.left - place.left + 16;
+  }, [current]);
   return (
     <nav aria-label="Project sections" className="-mx-4 mt-2 mb-4 overflow-x-auto px-4 [scrollbar-width:none] print:hidden">
       <ul className="flex min-w-max border-b border-slate-200 sm:gap-1">
@@ -36,6 +48,7 @@ export function ProjectSectionNav({ projectId, current }: { projectId: string; c
             <li key={section.id}>
               <Link
                 to={projectSectionPath(projectId, section.id)}
+                ref={active ? currentTab : undefined}
                 aria-current={active ? "page" : undefined}
                 className={`-mb-px inline-flex h-11 items-center border-b-2 px-2 text-[13px] font-semibold sm:px-3 sm:text-sm whitespace-nowrap transition-colors ${
                   active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
