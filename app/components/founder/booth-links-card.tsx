@@ -60,58 +60,58 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
       }
     >
       {manageLinks ? (
-      <div className="space-y-4 px-4 pb-4 pt-3 sm:px-5 sm:pb-5">
-        <create.Form method="post" action={action} {...creating.form} className="flex flex-wrap items-end gap-3">
-          <input type="hidden" name="intent" value="create-booth-link" />
-          <label className={labelClass}>
-            Link works for
-            <select
-              id={days.id}
-              name={days.name}
-              data-error-slot={days["data-error-slot"]}
-              aria-invalid={days.error ? true : undefined}
-              aria-describedby={describedBy(days.error && `${days.id}-error`)}
-              defaultValue={String(DEFAULT_BOOTH_LINK_DAYS)}
-              className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
-            >
-              {BOOTH_LINK_DAYS.map((days) => (
-                <option key={days} value={days}>
-                  {days === 1 ? "1 day" : `${days} days`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className={`${labelClass} w-full min-w-0 sm:w-auto`}>
-            Shows
-            <select
-              id={code.id}
-              name={code.name}
-              data-error-slot={code["data-error-slot"]}
-              aria-invalid={code.error ? true : undefined}
-              aria-describedby={describedBy(code.error && `${code.id}-error`)}
-              defaultValue=""
-              className="mt-1 block w-full max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base sm:w-auto"
-            >
-              {codeOptions.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className={primaryButtonClass} disabled={create.state !== "idle"}>
-            Create booth link
-          </button>
-        </create.Form>
-        <FieldError id={`${days.id}-error`} message={days.error} />
-        <FieldError id={`${code.id}-error`} message={code.error} />
-        <FormAlert message={creating.formError} />
-        {created?.boothUrl ? (
-          <div className="rounded-xl border border-brand-100 bg-brand-50 p-3" role="status">
-            <p className="text-sm font-semibold text-slate-900">New booth link: shown only now. Open it on the staff device, or scan the code with it.</p>
-            <div className="mt-2 flex flex-wrap items-start gap-3">
-              {created.boothQrSvg ? (
-                <div aria-label="QR code of the booth link" role="img" className="size-28 shrink-0 rounded-lg bg-white p-1 [&>svg]:size-full" dangerouslySetInnerHTML={{ __html: created.boothQrSvg }} />
+        <div className="space-y-4 px-4 pb-4 pt-3 sm:px-5 sm:pb-5">
+          <create.Form method="post" action={action} {...creating.form} className="flex flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value="create-booth-link" />
+            <label className={labelClass}>
+              Link works for
+              <select
+                id={days.id}
+                name={days.name}
+                data-error-slot={days["data-error-slot"]}
+                aria-invalid={days.error ? true : undefined}
+                aria-describedby={describedBy(days.error && `${days.id}-error`)}
+                defaultValue={String(DEFAULT_BOOTH_LINK_DAYS)}
+                className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
+              >
+                {BOOTH_LINK_DAYS.map((days) => (
+                  <option key={days} value={days}>
+                    {days === 1 ? "1 day" : `${days} days`}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className={`${labelClass} w-full min-w-0 sm:w-auto`}>
+              Shows
+              <select
+                id={code.id}
+                name={code.name}
+                data-error-slot={code["data-error-slot"]}
+                aria-invalid={code.error ? true : undefined}
+                aria-describedby={describedBy(code.error && `${code.id}-error`)}
+                defaultValue=""
+                className="mt-1 block w-full max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base sm:w-auto"
+              >
+                {codeOptions.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className={primaryButtonClass} disabled={create.state !== "idle"}>
+              Create booth link
+            </button>
+          </create.Form>
+          <FieldError id={`${days.id}-error`} message={days.error} />
+          <FieldError id={`${code.id}-error`} message={code.error} />
+          <FormAlert message={creating.formError} />
+          {created?.boothUrl ? (
+            <div className="rounded-xl border border-brand-100 bg-brand-50 p-3" role="status">
+              <p className="text-sm font-semibold text-slate-900">New booth link: shown only now. Open it on the staff device, or scan the code with it.</p>
+              <div className="mt-2 flex flex-wrap items-start gap-3">
+                {created.boothQrSvg ? (
+                  <div aria-label="QR code of the booth link" role="img" className="size-28 shrink-0 rounded-lg bg-white p-1 [&>svg]:size-full" dangerouslySetInnerHTML={{ __html: created.boothQrSvg }} />
               ) : null}
               <div className="min-w-0 flex-1 basis-52 space-y-2">
                 <input readOnly aria-label="Booth link" value={created.boothUrl} className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-xs" />
