@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
-import { MESSAGES } from "~/modules/forms/visitor-fields";
+import { MESSAGES } from "~/modules/forms/visitor-limits";
 import { validate } from "~/modules/forms/validation";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { introSchema, type IntroInput } from "~/modules/contacts/intro-form";
-import { LIMITS } from "~/modules/forms/visitor-fields";
+import { LIMITS } from "~/modules/forms/visitor-limits";
 import { DomainError } from "~/modules/errors.server";
 import { constraintsOf } from "~/modules/forms/constraints";
 import { emailAddress } from "~/modules/forms/fields";

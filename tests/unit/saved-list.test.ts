@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validate } from "~/modules/forms/validation";
-import { EMAIL_MESSAGE } from "~/modules/forms/visitor-fields";
+import { EMAIL_MESSAGE } from "~/modules/forms/visitor-limits";
 import { REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import {
   isPitchSaved,

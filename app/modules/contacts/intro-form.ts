@@ -3,7 +3,7 @@ import { optionalHttpUrl, requiredText } from "~/modules/forms/fields";
 import { answerField } from "~/modules/leads/qualifying-question";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { ROLE_TAGS } from "./visitor-form-rules";
-import { LIMITS, MESSAGES } from "~/modules/forms/visitor-fields";
+import { LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";
 
 /** The intro request form (SPEC.md section 8), run by the server and the React page; every message is the spec's. */
 export const introSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { checkbox } from "~/modules/forms/fields";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
-import { MESSAGES } from "~/modules/forms/visitor-fields";
+import { MESSAGES } from "~/modules/forms/visitor-limits";
 
 /** The follow-updates form (SPEC.md section 5): consent first, as the form shows it. */
 export const subscribeSchema = z.object({

@@ -2,7 +2,7 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { isHttpUrl, REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
-import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "~/modules/forms/visitor-fields";
+import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";
 import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 
 /**

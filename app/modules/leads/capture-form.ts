@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { optionalHttpUrl } from "~/modules/forms/fields";
-import { LIMITS } from "~/modules/forms/visitor-fields";
+import { LIMITS } from "~/modules/forms/visitor-limits";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { UNKNOWN_TEMPERATURE_MESSAGE } from "./lead-forms";

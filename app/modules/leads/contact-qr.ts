@@ -1,5 +1,5 @@
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
-import { LIMITS } from "~/modules/forms/visitor-fields";
+import { LIMITS } from "~/modules/forms/visitor-limits";
 import { CAPTURE_NOTE_MAX_LENGTH, isLinkedInUrl } from "./capture-form";
 
 /**

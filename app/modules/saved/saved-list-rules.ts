@@ -1,6 +1,6 @@
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
 import { REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
-import { EMAIL_MESSAGE, MESSAGES } from "~/modules/forms/visitor-fields";
+import { EMAIL_MESSAGE, MESSAGES } from "~/modules/forms/visitor-limits";
 
 /**
  * The limits and messages of 'E-mail me this list' (issue 17), shared by the server's schema

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
-import { LIMITS, MESSAGES } from "~/modules/forms/visitor-fields";
+import { LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";
 import { checkbox, optionalText, requiredText } from "~/modules/forms/fields";
 import { answerField } from "~/modules/leads/qualifying-question";
 

@@ -1,7 +1,7 @@
 import { ClipboardPaste, CloudOff, QrCode, ScanLine, TriangleAlert, UserPlus, X } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Dialog } from "~/components/ui/dialog";
-import { LIMITS } from "~/modules/forms/visitor-fields";
+import { LIMITS } from "~/modules/forms/visitor-limits";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { validate, type FieldErrors } from "~/modules/forms/validation";
 import { CAPTURE_NOTE_MAX_LENGTH, captureSchema, SIGNED_OUT_CAPTURE_MESSAGE, type CaptureFields } from "~/modules/leads/capture-form";
