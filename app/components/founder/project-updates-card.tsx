@@ -46,6 +46,8 @@ export function ProjectUpdatesCard({
   const now = useClock(serverNow);
   const timeZone = useFounderTimeZone();
   const [body, setBody] = useState("");
+  // The card owns 'Send now': once sent, the update's buttons leave the list, and its answer is still toasted.
+  const send = useToastedFetcher("Failed to send the update");
   const { form, field, formError } = useSchemaForm(projectUpdateSchema, {
     id: "update",
     lastResult: fetcher.data,
@@ -125,6 +127,7 @@ export function ProjectUpdatesCard({
                     preview={previews.find((preview) => preview.updateId === update.id)}
                     followers={followers}
                     canSend={canPost}
+                    send={send}
                   />
                 )}
               </li>
@@ -149,14 +152,17 @@ function UnsentUpdateActions({
   preview,
   followers,
   canSend,
+  send,
 }: {
   projectId: string;
   update: ProjectUpdateItem;
   preview: UpdateMailPreviewItem | undefined;
   followers: number;
   canSend: boolean;
+  send: ReturnType<typeof useToastedFetcher>;
 }) {
-  const { fetcher, busy } = useToastedFetcher("Failed to send the update");
+  const { fetcher } = send;
+  const busy = fetcher.state !== "idle" && fetcher.formData?.get("updateId") === update.id;
   return (
     <div className="mt-3 space-y-3">
       {preview ? (

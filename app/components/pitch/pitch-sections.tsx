@@ -138,7 +138,7 @@ export function LatestUpdate({ update }: { update: PitchPage["latestUpdate"] }) 
             <Megaphone aria-hidden className="size-4 text-brand-600" />
             Latest update
           </h2>
-          <time dateTime={update.createdAt} className="text-sm text-slate-500">
+          <time dateTime={update.createdAt} data-day className="text-sm text-slate-500">
             {formatPitchDay(update.createdAt)}
           </time>
         </header>
