@@ -173,7 +173,9 @@ function UnsentUpdateActions({
           </summary>
           <div className="border-t border-slate-200 p-3">
             <p className="text-xs text-slate-600">
-              To each of your {followers === 1 ? "1 follower" : `${followers} followers`}, with their name and their own unsubscribe link
+              {followers === 0
+                ? "No followers yet: nobody would get it."
+                : `To each of your ${followers === 1 ? "1 follower" : `${followers} followers`}, with their name and their own unsubscribe link`}
             </p>
             <p className="mt-1 text-sm text-slate-900">
               <span className="font-semibold">Subject:</span> <span data-preview-subject>{preview.subject}</span>
