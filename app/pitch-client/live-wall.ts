@@ -138,11 +138,14 @@ export function enhanceLiveWall(projectId: string): void {
   });
 }
 
-/** Relative times ('5 minutes ago') kept current on the React page's clock (`subscribeToClock`, 30 s steps). */
+/**
+ * Relative times ('5 minutes ago') kept current on the React page's clock (`subscribeToClock`, 30 s steps); a
+ * `data-day` time (the latest update's date, decision 65) shows its day and is left alone.
+ */
 export function keepTimesCurrent(root: ParentNode): void {
   const update = () => {
     const now = new Date(currentClockStep());
-    for (const time of root.querySelectorAll("time[datetime]")) {
+    for (const time of root.querySelectorAll("time[datetime]:not([data-day])")) {
       const text = formatPitchTime(time.getAttribute("datetime") ?? "", now);
       if (text && time.textContent !== text) time.textContent = text;
     }

@@ -25,8 +25,9 @@ import {
   type QrCodeFormInput,
   type RepointQrCodeInput,
 } from "~/modules/qr/qr-form";
-import { projectUpdateSchema, type ProjectUpdateInput } from "~/modules/updates/project-update-form";
+import { projectUpdateSchema, sendUpdateNowSchema, type ProjectUpdateInput, type SendUpdateNowInput } from "~/modules/updates/project-update-form";
 import { postProjectUpdate } from "~/modules/updates/project-updates.server";
+import { sendUpdateNow } from "~/modules/updates/send-update-now.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-edit";
 
@@ -70,7 +71,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "archive-qr", "restore-qr", "repoint-qr", "set-qr-end", "post-update", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
+const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "archive-qr", "restore-qr", "repoint-qr", "set-qr-end", "post-update", "send-update-now", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config, events } = context.services;
@@ -141,6 +142,15 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: ProjectUpdateInput) => {
           const update = await postProjectUpdate(database.db, user.id, params.id, input);
           return { message: "Update posted", id: update.id };
+        },
+      },
+      "send-update-now": {
+        schema: sendUpdateNowSchema,
+        failureMessage: "Failed to send the update",
+        run: async (input: SendUpdateNowInput) => {
+          const { queued } = await sendUpdateNow(database.db, context.services.mailLinks, user.id, params.id, input, config.digest.timeZone);
+          if (queued > 0) context.services.mail.wake();
+          return { message: queued === 1 ? "Update sent to 1 follower" : `Update sent to ${queued} followers`, id: input.updateId };
         },
       },
       "create-booth-link": {

@@ -5,6 +5,7 @@ import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { loadProjectUpdatesSection } from "~/modules/updates/project-updates.server";
+import { countFollowers, previewUpdateMails, SENT_NOW_SLOT_PREFIX } from "~/modules/updates/send-update-now.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-updates";
 
@@ -22,7 +23,15 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     project: { id: project.id, title: project.title },
     serverNow: new Date().toISOString(),
     mailWarning: mailWarningForFounders(context.services),
-    updates: updates.map((update) => ({ id: update.id, body: update.body, createdAt: update.created_at, mailed: update.digest_slot !== null })),
+    updates: updates.map((update) => ({
+      id: update.id,
+      body: update.body,
+      createdAt: update.created_at,
+      mailed: update.digest_slot === null ? null : update.digest_slot.startsWith(SENT_NOW_SLOT_PREFIX) ? ("now" as const) : ("digest" as const),
+    })),
+    // What followers would get for each update not yet mailed, built by the digest's own function (decision 65).
+    previews: previewUpdateMails(context.services.mailLinks, project, updates, context.services.config.digest.timeZone),
+    followers: await countFollowers(database.db, project.id),
   };
 }
 
@@ -31,7 +40,13 @@ export default function ProjectUpdates({ loaderData }: Route.ComponentProps) {
   return (
     <ProjectSectionPage projectId={project.id} current="updates" title={`Updates: ${project.title}`}>
       <SetupWarningBanner warning={loaderData.mailWarning} />
-      <ProjectUpdatesCard projectId={project.id} updates={loaderData.updates} serverNow={loaderData.serverNow} />
+      <ProjectUpdatesCard
+        projectId={project.id}
+        updates={loaderData.updates}
+        previews={loaderData.previews}
+        followers={loaderData.followers}
+        serverNow={loaderData.serverNow}
+      />
     </ProjectSectionPage>
   );
 }

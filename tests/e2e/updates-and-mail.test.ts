@@ -1,6 +1,6 @@
 // E-mail as visitors and founders get it, against the built app delivering to a real SMTP server: the welcome and
 // signal confirmation with their one-click unsubscribe links, the founder's alerts, and a project update posted in
-// the browser that shows on the pitch page and in the activity feed.
+// the browser, previewed and sent now, that shows on the pitch page and in the activity feed.
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
@@ -238,7 +238,7 @@ describe("e-mail to visitors", () => {
 });
 
 describe("project updates", () => {
-  it("posts an update in the project's Updates section: refused when empty or too long, then on the pitch page and in the feed", async () => {
+  it("posts an update in the project's Updates section: refused when empty or too long, previewed and sent now, then on the pitch page (Latest update) and in the feed", async () => {
     const { context } = await newClientContext(e2e.browser, { viewport: DESKTOP });
     const page = await context.newPage();
     try {
@@ -264,12 +264,31 @@ describe("project updates", () => {
       const row = e2e.db.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
       expect(row).toMatchObject({ body: text });
 
+      // Preview the followers' e-mail, then send it now instead of on Friday (decision 65).
+      const item = recent.getByRole("listitem").filter({ hasText: text });
+      await item.getByText("Preview e-mail").click();
+      await item.getByText(`Subject: ${TITLE}: what shipped this week`).waitFor();
+      const preview = item.frameLocator("iframe");
+      await preview.getByText(text).waitFor();
+      await preview.getByText("Unsubscribe", { exact: true }).waitFor();
+      const followers = (e2e.db.prepare("select count(*) as n from contacts where project_id = ? and subscribed = 1").get(project.id) as { n: number }).n;
+      await item.getByRole("button", { name: "Send now" }).click();
+      await waitForToast(page, `Update sent to ${followers} follower${followers === 1 ? "" : "s"}`);
+      await item.getByText("Sent to followers").waitFor();
+      expect(await item.getByRole("button", { name: "Send now" }).count()).toBe(0);
+      const sent = e2e.db.prepare("select digest_slot, created_at from project_updates where project_id = ?").get(project.id) as { digest_slot: string; created_at: string };
+      expect(sent.digest_slot).toMatch(/^now:/);
+
       const visitor = await newVisitor(e2e.browser, { viewport: PHONE });
       try {
         await visitor.page.goto(`${e2e.app.url}/pitch/${project.slug}`);
         const stats = visitor.page.getByRole("region", { name: "Stats" });
         await stats.getByText("Last shipped").waitFor();
         expect(await stats.locator("time").innerText()).toMatch(/^just now$/i);
+        const latest = visitor.page.getByRole("region", { name: "Latest update" });
+        await latest.getByText(text).waitFor();
+        const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(sent.created_at));
+        expect(await latest.locator("time").innerText()).toBe(day);
       } finally {
         await visitor.context.close();
       }

@@ -7,7 +7,7 @@ import { DialogTemplates, LiveBadgeTemplate } from "./dialog-templates";
 import { PitchToasts } from "./toast-templates";
 import { IntroDialog, SignalDialog, SubscribeDialog } from "./visitor-dialogs";
 import { MobileActionBar } from "./pitch-actions";
-import { DeckSection, DraftBanner, Hero, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
+import { DeckSection, DraftBanner, Hero, LatestUpdate, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
 import { settleArrival } from "~/pitch-behaviour/arrival";
@@ -57,6 +57,7 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
             lastShippedAt={project.lastShippedAt}
             now={now}
           />
+          <LatestUpdate update={page.latestUpdate} />
           <ProblemSolution problems={project.problemPoints} solutions={project.solutionPoints} />
           <DeckSection project={project} dialogs={dialogs} />
           <RecognitionWall entries={wall.entries} hiddenSupporters={wall.hiddenSupporters} status={wall.status} now={now} dialogs={dialogs} />

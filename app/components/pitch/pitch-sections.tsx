@@ -1,8 +1,8 @@
-import { ArrowUpRight, CircleAlert, FileText, Lightbulb, QrCode, Sparkles } from "lucide-react";
+import { ArrowUpRight, CircleAlert, FileText, Lightbulb, Megaphone, QrCode, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import { httpUrlOrNull } from "./safe-url";
-import { formatPitchTime } from "~/modules/time/relative-time";
+import { formatPitchDay, formatPitchTime } from "~/modules/time/relative-time";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { HeroActions, SaveControls } from "./pitch-actions";
 import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
@@ -123,6 +123,27 @@ export function StatsStrip({ signals, supporters, metrics, lastShippedAt, now }:
           </div>
         ))}
       </dl>
+    </section>
+  );
+}
+
+/** The founder's newest update with its date (decision 65): plain markup, the same in both renderers. */
+export function LatestUpdate({ update }: { update: PitchPage["latestUpdate"] }) {
+  if (!update) return null;
+  return (
+    <section aria-labelledby="latest-update-title" className="mx-auto max-w-6xl px-4">
+      <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+        <header className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+          <h2 id="latest-update-title" className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wider text-slate-500">
+            <Megaphone aria-hidden className="size-4 text-brand-600" />
+            Latest update
+          </h2>
+          <time dateTime={update.createdAt} data-day className="text-sm text-slate-500">
+            {formatPitchDay(update.createdAt)}
+          </time>
+        </header>
+        <p className="mt-3 whitespace-pre-line break-words text-[15px] leading-relaxed text-slate-800 sm:text-base">{update.body}</p>
+      </div>
     </section>
   );
 }

@@ -31,13 +31,15 @@ export type PitchPage = {
   question: QualifyingQuestion | null;
   wall: { entries: PublicWallEntry[]; hiddenSupporters: number };
   stats: { signals: number };
+  /** The founder's newest 'what shipped' update (decision 65); null: none yet. Posting one bumps the page's version. */
+  latestUpdate: { body: string; createdAt: string } | null;
   contentVersion: number;
 };
 
 export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId: string | null): Promise<PitchPage | null> {
   const project = await findViewableProjectBySlug(db, slug, viewerId);
   if (!project) return null;
-  const [tiers, wall, signals] = await Promise.all([
+  const [tiers, wall, signals, latestUpdate] = await Promise.all([
     db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute(),
     readWall(db, project.id),
     db
@@ -45,6 +47,14 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
       .select((eb) => eb.fn.countAll<number>().as("count"))
       .where("project_id", "=", project.id)
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("project_updates")
+      .select(["body", "created_at"])
+      .where("project_id", "=", project.id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   return {
     project: {
@@ -72,6 +82,7 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
     question: questionOf(project),
     wall,
     stats: { signals: Number(signals.count) },
+    latestUpdate: latestUpdate ? { body: latestUpdate.body, createdAt: latestUpdate.created_at } : null,
     contentVersion: project.content_version,
   };
 }

@@ -56,6 +56,11 @@ export function formatPitchTime(iso: string, now: Date, timeZone?: string): stri
   return withinAWeek(iso, now) ?? pitchDate(new Date(iso), timeZone);
 }
 
+/** A day on the pitch page ('Nov 3, 2026'), the same on the server and in every browser: UTC's calendar. */
+export function formatPitchDay(iso: string): string {
+  return pitchDate(new Date(iso), "UTC");
+}
+
 /**
  * The founder's activity feed: 'just now' under 1 minute, then '{n} minute(s) ago', '{n} hour(s) ago',
  * '{n} day(s) ago'; 7 days or more shows the date on the founder's clock ('Nov 3, 2026', decision 53).

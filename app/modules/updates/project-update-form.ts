@@ -11,3 +11,13 @@ export const projectUpdateSchema = z.object({
 });
 
 export type ProjectUpdateInput = z.infer<typeof projectUpdateSchema>;
+
+/** An update's 'Send now' button: which update to mail to followers at once. */
+export const sendUpdateNowSchema = z.object({
+  updateId: z.string().check(z.trim(), z.minLength(1, "Choose an update to send")),
+});
+
+export type SendUpdateNowInput = z.infer<typeof sendUpdateNowSchema>;
+
+/** What 'Send now' answers for an update that followers already got (in a digest or sent earlier). */
+export const UPDATE_ALREADY_SENT_MESSAGE = "Followers already got this update: it is not sent again";

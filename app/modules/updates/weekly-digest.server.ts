@@ -29,6 +29,28 @@ export type DigestBatchOptions = {
 };
 
 /**
+ * One follower's digest of `updates` (oldest first): the one builder of the weekly digest, 'Send now' and its
+ * preview, so what the founder previews is what followers get, unsubscribe link included.
+ */
+export function followerDigestMail(
+  links: MailLinks,
+  project: { title: string; slug: string },
+  contact: { id: string; email: string; name: string },
+  updates: { body: string; created_at: string }[],
+  timeZone: string,
+): OutgoingMail {
+  return digestMail({
+    to: contact.email,
+    name: contact.name,
+    projectTitle: project.title,
+    updates: updates.map((update) => ({ body: update.body, createdAt: update.created_at })),
+    pitchUrl: links.pitchUrl(project.slug),
+    unsubscribe: links.unsubscribe(contact.id),
+    timeZone,
+  });
+}
+
+/**
  * Claims the digest of `slot`, once across instances: inserting its row decides who claimed it, and in the same
  * transaction the updates it will mail (published projects, posted before the slot, not yet mailed) are marked with
  * the slot. Resolves with the number of projects with something new, or null when the slot was already claimed.
@@ -121,19 +143,7 @@ export async function queueDigestBatch(
         .orderBy("created_at")
         .orderBy("id")
         .execute();
-      for (const contact of subscribers) {
-        digests.push(
-          digestMail({
-            to: contact.email,
-            name: contact.name,
-            projectTitle: project.title,
-            updates: updates.map((update) => ({ body: update.body, createdAt: update.created_at })),
-            pitchUrl: links.pitchUrl(project.slug),
-            unsubscribe: links.unsubscribe(contact.id),
-            timeZone,
-          }),
-        );
-      }
+      for (const contact of subscribers) digests.push(followerDigestMail(links, project, contact, updates, timeZone));
       cursor = { projectId: project.id, email: subscribers.at(-1)!.email };
       if (subscribers.length === room) {
         exhausted = false;
