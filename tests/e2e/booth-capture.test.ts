@@ -85,7 +85,7 @@ function rows<T>(sql: string, ...params: unknown[]): T[] {
 const waiting = (page: Page) => page.getByRole("list", { name: "People not yet synced" });
 
 describe("capture at the booth", () => {
-  it("adds a person from their vCard QR code and one typed offline, each once, to the inbox", async () => {
+  it("adds a person from their vCard QR code and one typed offline, each once, to the inbox", { timeout: 120_000 }, async () => {
     const ownerEmail = uniqueEmail("capture-owner");
     const ownerContext = await signedInContext(browser, app.url, ownerEmail, { viewport: PHONE });
     const owner = rows<{ id: string }>("select id from users where email = ?", ownerEmail)[0]!;
