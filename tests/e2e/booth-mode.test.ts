@@ -132,6 +132,8 @@ describe("booth mode", () => {
     const { context, page } = await openStaffBooth(booth.link, PHONE);
 
     await booth.founderPage.reload();
+    // The founder taps Revoke on the page once it answers taps (not a form post that leaves the page mid-way).
+    await waitForHydration(booth.founderPage);
     await booth.founderPage.getByRole("button", { name: "Revoke" }).click();
     await page.getByRole("heading", { name: "This booth link has expired or been revoked" }).waitFor(LIVE_WITHIN);
     expect(await page.locator("body").innerText()).not.toContain("Revoked Rockets");
