@@ -1,4 +1,5 @@
 import type { VisitorIntent } from "~/modules/contacts/visitor-form-rules";
+import { keyedStore } from "~/pitch-behaviour/keyed-store";
 
 /** One form submission, as posted and, when the network is gone, as kept on the phone until it can be. */
 export type Submission = {
@@ -20,26 +21,7 @@ export function canKeepOffline(): boolean {
   return typeof indexedDB !== "undefined" && "serviceWorker" in navigator;
 }
 
-function request<T>(run: (store: IDBObjectStore) => IDBRequest<T>, mode: IDBTransactionMode): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open(DATABASE, 1);
-    opening.onupgradeneeded = () => opening.result.createObjectStore(STORE, { keyPath: "key" });
-    opening.onerror = () => reject(opening.error);
-    opening.onsuccess = () => {
-      const database = opening.result;
-      const transaction = database.transaction(STORE, mode);
-      const result = run(transaction.objectStore(STORE));
-      transaction.oncomplete = () => {
-        database.close();
-        resolve(result.result);
-      };
-      transaction.onerror = transaction.onabort = () => {
-        database.close();
-        reject(transaction.error);
-      };
-    };
-  });
-}
+const request = keyedStore(DATABASE, STORE);
 
 export const keepSubmission = (submission: Submission) => request((store) => store.put(submission), "readwrite").then(() => undefined);
 export const keptSubmissions = () => request((store) => store.getAll() as IDBRequest<Submission[]>, "readonly");

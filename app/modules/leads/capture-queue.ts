@@ -1,4 +1,5 @@
 import type { CaptureFields } from "./capture-form";
+import { keyedStore } from "~/pitch-behaviour/keyed-store";
 
 /**
  * The people added on this device and not yet confirmed by the server (decision 62): each kept in IndexedDB under its
@@ -20,26 +21,7 @@ export type QueuedCapture = {
 const DATABASE = "pitchqr-captures";
 const STORE = "captures";
 
-function request<T>(run: (store: IDBObjectStore) => IDBRequest<T>, mode: IDBTransactionMode): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open(DATABASE, 1);
-    opening.onupgradeneeded = () => opening.result.createObjectStore(STORE, { keyPath: "key" });
-    opening.onerror = () => reject(opening.error);
-    opening.onsuccess = () => {
-      const database = opening.result;
-      const transaction = database.transaction(STORE, mode);
-      const result = run(transaction.objectStore(STORE));
-      transaction.oncomplete = () => {
-        database.close();
-        resolve(result.result);
-      };
-      transaction.onerror = transaction.onabort = () => {
-        database.close();
-        reject(transaction.error);
-      };
-    };
-  });
-}
+const request = keyedStore(DATABASE, STORE);
 
 const keep = (capture: QueuedCapture) => request((store) => store.put(capture), "readwrite").then(() => undefined);
 export const forgetCapture = (key: string) => request((store) => store.delete(key), "readwrite").then(() => undefined);
