@@ -15,6 +15,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-test-reports-"));
 const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each suite's wall time and its slowest files, printed at the end so a slow change shows where it went. */
+const timings = [];
 const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" };
 let failedStep = null;
 let runningChild = null;
@@ -33,6 +35,7 @@ function run(label, args) {
 
 async function runSuites(label, projects, reportName) {
   const report = path.join(reports, `${reportName}.json`);
+  const started = Date.now();
   const ok = await run(label, [
     bin("vitest", "vitest.mjs"),
     "run",
@@ -46,9 +49,26 @@ async function runSuites(label, projects, reportName) {
     totals.passed += summary.numPassedTests ?? 0;
     totals.failed += summary.numFailedTests ?? 0;
     totals.skipped += (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
+    timings.push({ label, seconds: (Date.now() - started) / 1000, files: fileDurations(summary) });
   }
   if (!ok) failedStep ??= label;
   return ok;
+}
+
+function fileDurations(summary) {
+  return (summary.testResults ?? [])
+    .map((file) => ({ name: path.relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
+    .filter((file) => Number.isFinite(file.seconds))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+function printTimings() {
+  if (!timings.length) return;
+  console.log("\n=== how long each suite took, and its slowest files ===");
+  for (const suite of timings) {
+    console.log(`${suite.label}: ${suite.seconds.toFixed(0)} s`);
+    for (const file of suite.files.slice(0, 8)) console.log(`  ${file.seconds.toFixed(1).padStart(7)} s  ${file.name}`);
+  }
 }
 
 async function startPostgres() {
@@ -97,6 +117,7 @@ if (
   }
 }
 
+printTimings();
 console.log("");
 if (failedStep) console.log(`failed at: ${failedStep}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
