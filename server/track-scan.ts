@@ -8,6 +8,7 @@ import { InMemoryWindowLimit } from "~/modules/rate-limit/address-window.server"
 import { TRACK_SCAN_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { guardedBody } from "./request-guard";
+import { classifyAudience } from "~/modules/analytics/audience";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
 
@@ -36,7 +37,8 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
       return void res.status(429).set("Retry-After", String(perAddress.secondsLeft())).json({ error: TRACK_SCAN_LIMIT.message });
     }
     try {
-      const scan = normalizeScan(input.data);
+      // A beacon comes from the browser that loaded the page: its user agent tells how that scan arrived.
+      const scan = { ...normalizeScan(input.data), audience: classifyAudience(req.get("user-agent")) };
       if (await isOwnView(services, req.headers.cookie, scan.projectId)) return void res.json({ success: true, counted: false });
       const outcome = await recordScriptedScan(services, scan, req.headers.cookie);
       if (outcome === "unknown-project") return void res.status(404).json({ error: "Project not found" });

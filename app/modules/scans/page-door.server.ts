@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
+import { classifyAudience } from "~/modules/analytics/audience";
 import type { VisitorIdentity } from "~/modules/analytics/sources.server";
 import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
 
@@ -43,8 +44,12 @@ const APP_CLIENT = /^Dalvik\/|\bCFNetwork\/|^[^(]*\bDarwin\/\d/;
  */
 const IOS_DEVICE = /\((?:iPhone|iPad|iPod)\b/;
 
-/** Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. */
-const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|WhatsApp|LinkedInBot|TelegramBot|Discordbot|SkypeUriPreview|redditbot|Embedly|iframely|Cardyb/i;
+/**
+ * Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. WhatsApp's
+ * fetcher names itself first (`WhatsApp/2.23.20.0 A`); a browser inside WhatsApp ends its user agent with the token,
+ * and is a person (decision 67).
+ */
+const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|^WhatsApp\/|LinkedInBot|TelegramBot|Discordbot|SkypeUriPreview|redditbot|Embedly|iframely|Cardyb/i;
 
 export type PageLoadRequest = {
   method: string;
@@ -131,7 +136,7 @@ export class PageDoor {
     const viewerFingerprint = storageBlocked ? null : viewerFingerprintOf((viewerId ?? newViewerId)!);
     return {
       kind: "counted",
-      scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash, cookieKept: !!viewerId },
+      scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash, cookieKept: !!viewerId, audience: classifyAudience(userAgent) },
       newViewerId,
     };
   }
