@@ -8,7 +8,6 @@ import { InMemoryWindowLimit } from "~/modules/rate-limit/address-window.server"
 import { TRACK_SCAN_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { guardedBody } from "./request-guard";
-import { classifyAudience } from "~/modules/analytics/audience";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
 
@@ -37,10 +36,9 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
       return void res.status(429).set("Retry-After", String(perAddress.secondsLeft())).json({ error: TRACK_SCAN_LIMIT.message });
     }
     try {
-      // A beacon comes from the browser that loaded the page: its user agent tells how that scan arrived.
-      const scan = { ...normalizeScan(input.data), audience: classifyAudience(req.get("user-agent")) };
+      const scan = normalizeScan(input.data);
       if (await isOwnView(services, req.headers.cookie, scan.projectId)) return void res.json({ success: true, counted: false });
-      const outcome = await recordScriptedScan(services, scan, req.headers.cookie);
+      const outcome = await recordScriptedScan(services, scan, { cookieHeader: req.headers.cookie, userAgent: req.get("user-agent") });
       if (outcome === "unknown-project") return void res.status(404).json({ error: "Project not found" });
       res.json({ success: true, counted: true, ...(outcome === "already-counted" ? { alreadyCounted: true } : {}) });
     } catch (error) {

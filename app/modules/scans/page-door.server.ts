@@ -277,15 +277,17 @@ export class RecentPageLoads {
 /**
  * A scan reported by a script through the spec's `track-scan` function. A browser with the viewer cookie is
  * that viewer, and when its page load was just counted at the door, this call is the same load: it is not
- * counted again. Resolves with what happened.
+ * counted again. The call comes from the browser that showed the page, so its user agent tells how the scan
+ * arrived (decision 67). Resolves with what happened.
  */
 export async function recordScriptedScan(
   deps: { scans: ScanRecorder; recentPageLoads: RecentPageLoads; pageDoor: PageDoor },
   scan: ScanInput,
-  cookieHeader: string | undefined,
+  request: { cookieHeader: string | undefined; userAgent: string | undefined },
 ): Promise<"counted" | "already-counted" | "unknown-project"> {
-  const viewerId = deps.pageDoor.viewerIdFromCookie(cookieHeader);
-  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId), cookieKept: true } : scan;
+  const viewerId = deps.pageDoor.viewerIdFromCookie(request.cookieHeader);
+  const audience = classifyAudience(request.userAgent);
+  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId), cookieKept: true, audience } : { ...scan, audience };
   if (counted.viewerFingerprint && viewerId && deps.recentPageLoads.claim(counted.viewerFingerprint, counted.projectId)) return "already-counted";
   return (await deps.scans.record(counted)) ? "counted" : "unknown-project";
 }
