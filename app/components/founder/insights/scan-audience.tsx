@@ -124,16 +124,18 @@ function HourOfDay({ hours, timeZone, startsAtMinute }: { hours: number[]; timeZ
       <p className="mt-2 text-sm text-slate-700">
         Busiest: <strong data-busiest-hour className="font-semibold text-slate-950 tabular-nums">{range(busiest)}</strong>, {plural(hours[busiest]!, "scan")}.
       </p>
-      <div aria-hidden className="mt-3 flex h-24 items-end gap-px sm:gap-1">
+      <div aria-hidden className="mt-3 flex h-24 items-end gap-px border-b border-slate-300 sm:gap-1">
         {hours.map((scans, hour) => (
-          <span key={hour} title={`${range(hour)}: ${plural(scans, "scan")}`} className="flex h-full min-w-0 flex-1 items-end rounded-t-sm bg-slate-200/50">
+          <span key={hour} title={`${range(hour)}: ${plural(scans, "scan")}`} className="flex h-full min-w-0 flex-1 items-end">
             <span className={`block w-full rounded-t-sm ${hour === busiest ? "bg-brand-600" : "bg-brand-400"}`} style={{ height: scans ? `${Math.max(4, (scans / max) * 100)}%` : 0 }} />
           </span>
         ))}
       </div>
-      <div aria-hidden className="mt-1 flex justify-between text-[11px] text-slate-500 tabular-nums">
-        {[0, 6, 12, 18, 23].map((hour) => (
-          <span key={hour}>{hourLabel(hour, startsAtMinute)}</span>
+      <div aria-hidden className="mt-1 flex gap-px text-[11px] text-slate-500 tabular-nums sm:gap-1">
+        {hours.map((_, hour) => (
+          <span key={hour} className="min-w-0 flex-1 overflow-visible whitespace-nowrap">
+            {hour % 6 === 0 ? hourLabel(hour, startsAtMinute) : null}
+          </span>
         ))}
       </div>
       <details className="mt-3 text-sm">
