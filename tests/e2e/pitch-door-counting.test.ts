@@ -10,6 +10,7 @@ import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../sup
 import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { USER_AGENTS } from "../support/user-agents";
+import { axeViolations } from "../support/axe";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectPageErrors, nextClientAddress, waitForHydration } from "./support";
 
@@ -224,7 +225,8 @@ function openAs(url: string, userAgent: string, address: string): Promise<number
 describe("how and when people scanned (decision 67)", () => {
   it("shows the founder each code's devices, browsers, in-app browsers and hours, on a phone and a computer, with no address stored", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("audience");
-    const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
+    // CSP bypassed only so the test can inject axe (as the accessibility sweeps do).
+    const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, bypassCSP: true });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
     withWritableDatabase(e2e.app.dataDir, (rw) => rw.prepare("update users set time_zone = 'Asia/Kolkata' where id = ?").run(ownerId));
     const project = insertProject(e2e.app.dataDir, { title: "Audience expo", ownerId, qrCodes: [{ label: "Booth", eventTag: "demoday" }, { label: "LinkedIn post" }] });
@@ -255,9 +257,11 @@ describe("how and when people scanned (decision 67)", () => {
       // Kolkata is UTC+5:30: each hour of the chart runs from :30 to :30, and the page says so.
       expect(await section.getByRole("region", { name: "Hour of day" }).textContent()).toContain("In your time zone, Asia/Kolkata. Scans are counted by the hour in UTC, so each hour here runs from :30 to :30.");
       await screenshot(section, "scan-audience-code-390");
+      expect(await axeViolations(page)).toEqual([]);
       await page.setViewportSize(DESKTOP);
       await section.getByText("Every hour").click();
       await screenshot(section, "scan-audience-code-1280");
+      expect(await axeViolations(page)).toEqual([]);
       // Nobody acted: the funnel names no best event.
       await page.getByText("No one has acted yet.").waitFor();
       expect(errors).toEqual([]);
