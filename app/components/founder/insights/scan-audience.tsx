@@ -34,7 +34,16 @@ export function ScanAudienceCard({ audience, totalScans }: { audience: ProjectAn
       icon={Smartphone}
     >
       {audience.project.scans === 0 ? (
-        <EmptyState compact icon={Smartphone} title="No scans to describe yet" text="Once people open your pitch page, their devices, browsers and hours show here." />
+        <EmptyState
+          compact
+          icon={Smartphone}
+          title="No scans to describe yet"
+          text={
+            totalScans
+              ? `${totalScans === 1 ? "Your one scan so far was" : `Your ${totalScans.toLocaleString("en-US")} scans so far were`} counted before devices were. New scans' devices, browsers and hours show here.`
+              : "Once people open your pitch page, their devices, browsers and hours show here."
+          }
+        />
       ) : (
         <div data-scan-audience className="grid gap-4">
           <nav aria-label="Show scans of" className="flex flex-wrap gap-1.5 text-sm">
