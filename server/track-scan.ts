@@ -38,7 +38,7 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
     try {
       const scan = normalizeScan(input.data);
       if (await isOwnView(services, req.headers.cookie, scan.projectId)) return void res.json({ success: true, counted: false });
-      const outcome = await recordScriptedScan(services, scan, req.headers.cookie);
+      const outcome = await recordScriptedScan(services, scan, { cookieHeader: req.headers.cookie, userAgent: req.get("user-agent") });
       if (outcome === "unknown-project") return void res.status(404).json({ error: "Project not found" });
       res.json({ success: true, counted: true, ...(outcome === "already-counted" ? { alreadyCounted: true } : {}) });
     } catch (error) {

@@ -253,6 +253,19 @@ export interface ScanHoursTable {
   scans: number;
 }
 
+/** Scans per code, UTC hour and coarse audience labels (decision 67); never a user agent or an address. */
+export interface ScanAudienceHoursTable {
+  project_id: string;
+  /** '' for scans without a QR code. */
+  qr_code_id: string;
+  hour: Timestamp;
+  device: string;
+  browser: string;
+  /** The app whose built-in browser opened the page; '' for none. */
+  in_app: string;
+  scans: number;
+}
+
 export interface ProjectViewersTable {
   project_id: string;
   viewer_fingerprint: string;
@@ -739,6 +752,7 @@ export interface Database {
   qr_code_viewers: QrCodeViewersTable;
   form_rate_limits: FormRateLimitsTable;
   scan_hours: ScanHoursTable;
+  scan_audience_hours: ScanAudienceHoursTable;
   mail_outbox: MailOutboxTable;
   project_updates: ProjectUpdatesTable;
   digest_runs: DigestRunsTable;

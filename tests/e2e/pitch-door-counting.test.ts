@@ -1,15 +1,18 @@
 // Scans counted at the door (issue 10, decision 15): the server records a pitch page load when it serves it,
 // before any script runs. Each test makes its own project and reads the server's SQLite file for the truth.
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CHROMIUM_PATH, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
+import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
-import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { USER_AGENTS } from "../support/user-agents";
+import { axeViolations } from "../support/axe";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { nextClientAddress, waitForHydration } from "./support";
+import { collectPageErrors, nextClientAddress, waitForHydration } from "./support";
 
 const e2e = setUpAppInBrowser();
 
@@ -204,3 +207,89 @@ describe("page loads that are not visitors", () => {
     }
   });
 });
+
+/** A page load as a phone's browser sends it, from `address` (the test server trusts X-Forwarded-For from loopback). */
+function openAs(url: string, userAgent: string, address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, {
+      headers: { "user-agent": userAgent, "accept-language": "en-US,en;q=0.9", accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", "x-forwarded-for": address },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", reject);
+  });
+}
+
+describe("how and when people scanned (decision 67)", () => {
+  it("shows the founder each code's devices, browsers, in-app browsers and hours, on a phone and a computer, with no address stored", { timeout: 120_000 }, async () => {
+    const email = uniqueEmail("audience");
+    // CSP bypassed only so the test can inject axe (as the accessibility sweeps do).
+    const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, bypassCSP: true });
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    withWritableDatabase(e2e.app.dataDir, (rw) => rw.prepare("update users set time_zone = 'Asia/Kolkata' where id = ?").run(ownerId));
+    const project = insertProject(e2e.app.dataDir, { title: "Audience expo", ownerId, qrCodes: [{ label: "Booth", eventTag: "demoday" }, { label: "LinkedIn post" }] });
+    const [booth, post] = project.qrCodeIds as [string, string];
+    const pitchUrl = (qr: string) => `${e2e.app.url}/pitch/${project.slug}?qr=${qr}`;
+    const visits = [
+      ...USER_AGENTS.filter((entry) => !entry.audience.inApp).map((entry) => [booth, entry.userAgent] as const),
+      ...USER_AGENTS.filter((entry) => entry.audience.inApp === "LinkedIn").flatMap((entry) => [[post, entry.userAgent] as const, [post, entry.userAgent] as const]),
+      ...USER_AGENTS.filter((entry) => entry.audience.inApp === "WhatsApp" || entry.audience.inApp === "Instagram").map((entry) => [post, entry.userAgent] as const),
+    ];
+    for (const [index, [qr, userAgent]] of visits.entries()) expect(await openAs(pitchUrl(qr), userAgent, index % 2 ? "2001:db8::77" : "203.0.113.77")).toBe(200);
+    await expect.poll(() => (e2e.db.prepare("select total_scans from project_stats where project_id = ?").get(project.id) as { total_scans: number }).total_scans).toBe(visits.length);
+
+    const page = await founder.newPage();
+    const errors = collectPageErrors(page);
+    try {
+      await page.goto(`${e2e.app.url}/project/${project.id}/analytics`);
+      await waitForHydration(page);
+      const section = page.getByRole("region", { name: "How and when people scanned" });
+      await section.getByText(`${visits.length} scans described`).waitFor();
+      await screenshot(section, "scan-audience-project-390");
+      await section.getByRole("link", { name: /^LinkedIn post/ }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get("audience")).toBe(`qr:${post}`);
+      const apps = section.getByRole("region", { name: "In-app browser" });
+      await apps.getByText("LinkedIn", { exact: true }).waitFor();
+      expect(await apps.textContent()).toMatch(/LinkedIn57% · 4.*Instagram29% · 2.*WhatsApp14% · 1/);
+      expect(await section.getByRole("region", { name: "Device" }).textContent()).toMatch(/Android57% · 4.*iOS43% · 3/);
+      // Kolkata is UTC+5:30: each hour of the chart runs from :30 to :30, and the page says so.
+      expect(await section.getByRole("region", { name: "Hour of day" }).textContent()).toContain("In your time zone, Asia/Kolkata. Scans are counted by the hour in UTC, so each hour here runs from :30 to :30.");
+      await screenshot(section, "scan-audience-code-390");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(DESKTOP);
+      await section.getByText("Every hour").click();
+      await screenshot(section, "scan-audience-code-1280");
+      expect(await axeViolations(page)).toEqual([]);
+      // Nobody acted: the funnel names no best event.
+      await page.getByText("No one has acted yet.").waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await founder.close();
+    }
+
+    // Neither address nor any user agent sent is in any text column of the server's database.
+    const needles = ["203.0.113.77", "2001:db8::77", "2001:db8::/64", ...visits.map(([, userAgent]) => userAgent)];
+    const tables = e2e.db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
+    const holding: string[] = [];
+    for (const { name: table } of tables) {
+      for (const { name: column, type } of e2e.db.prepare("select name, type from pragma_table_info(?)").all(table) as { name: string; type: string }[]) {
+        if (type && !/TEXT|CHAR|CLOB|JSON/i.test(type)) continue;
+        const hit = e2e.db.prepare(`select 1 from "${table}" where ${needles.map(() => `instr(cast("${column}" as text), ?) > 0`).join(" or ")} limit 1`).get(...needles);
+        if (hit) holding.push(`${table}.${column}`);
+      }
+    }
+    expect(holding).toEqual([]);
+  });
+});
+
+/** Phone and desktop pictures of the section, to look at (not compared). */
+async function screenshot(section: Locator, name: string): Promise<void> {
+  fs.mkdirSync("tmp/screenshots", { recursive: true });
+  const page = section.page();
+  // Scrolled to the top, the section's box is in page coordinates and the sticky header stays above it.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await section.boundingBox();
+  await page.screenshot({ path: `tmp/screenshots/${name}.png`, fullPage: true, ...(box ? { clip: box } : {}) });
+}

@@ -31,19 +31,19 @@ describeEachDialect("page loads counted at the door", (getDb) => {
 
     const cookie = door.viewerCookie(decision.newViewerId).split(";")[0]!;
     const fromScript = { projectId: project.id, qrCodeId: null, viewerFingerprint: "f".repeat(32) };
-    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, fromScript, cookie)).toBe("already-counted");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, fromScript, { cookieHeader: cookie, userAgent: PHONE })).toBe("already-counted");
     expect(await totals(db, project.id)).toEqual({ rows: 1, total: 1, unique: 1 });
 
     // A later call from the same browser is another load of the same viewer: a scan, not a viewer.
-    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, fromScript, cookie)).toBe("counted");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, fromScript, { cookieHeader: cookie, userAgent: PHONE })).toBe("counted");
     expect(await totals(db, project.id)).toEqual({ rows: 2, total: 2, unique: 1 });
   });
 
   it("counts a spec client's call without the cookie by the fingerprint it sends", async () => {
     const { db, project, scans, recentPageLoads } = await setup();
     const scan = { projectId: project.id, qrCodeId: null, viewerFingerprint: "a".repeat(32) };
-    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, scan, undefined)).toBe("counted");
-    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, { ...scan, projectId: "no-such-project" }, undefined)).toBe("unknown-project");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, scan, { cookieHeader: undefined, userAgent: PHONE })).toBe("counted");
+    expect(await recordScriptedScan({ scans, recentPageLoads, pageDoor: door }, { ...scan, projectId: "no-such-project" }, { cookieHeader: undefined, userAgent: PHONE })).toBe("unknown-project");
     expect(await totals(db, project.id)).toEqual({ rows: 1, total: 1, unique: 1 });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestEvent, sortFunnel } from "~/components/founder/insights/event-funnel";
+import { BEST_EVENT_MIN_VIEWERS, bestEvent, sortFunnel } from "~/components/founder/insights/event-funnel";
 import type { FunnelRow } from "~/modules/analytics/analytics.server";
 
 const row = (label: string, counts: Partial<FunnelRow>): FunnelRow => ({
@@ -27,6 +27,13 @@ describe("the funnel by event", () => {
 
   it("names the event with the largest share of viewers who acted, more people breaking a tie", () => {
     expect(bestEvent([badge, flyer, booth, unknown])).toBe(booth);
+  });
+
+  it("names no code with fewer than 10 unique viewers, however large its share", () => {
+    const lucky = row("Lucky", { scans: 9, viewers: 9, people: 6, share: 66.7 });
+    expect(bestEvent([badge, lucky, booth])).toBe(booth);
+    expect(bestEvent([lucky, flyer])).toBeNull();
+    expect(bestEvent([row("Ten", { scans: 10, viewers: BEST_EVENT_MIN_VIEWERS, people: 1, share: 10 })])?.label).toBe("Ten");
   });
 
   it("has no best event before anyone acted", () => {

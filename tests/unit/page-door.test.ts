@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PageDoor, RecentPageLoads, VIEWER_COOKIE, viewerFingerprintOf, type PageLoadRequest } from "~/modules/scans/page-door.server";
 import { preferredEncoding } from "../../server/pitch-page";
+import { USER_AGENTS } from "../support/user-agents";
 
 const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
 const project = { id: "project-1", ownerId: "founder-1" };
@@ -90,6 +91,15 @@ describe("PageDoor.decide", () => {
     }
     // Chrome on Android sends client hints with an Android user agent: that is what it is.
     expect(door.decide(visit({ userAgent: "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36", clientHints: '"Chromium";v="126"' }), project, null).kind).toBe("counted");
+  });
+
+  it("counts every browser of the shared table, built into an app or not, with only its coarse labels (decision 67)", () => {
+    for (const { userAgent, audience } of USER_AGENTS) {
+      const decision = door.decide(visit({ userAgent }), project, null);
+      expect(decision.kind === "counted" ? decision.scan.audience : decision, userAgent).toEqual(audience);
+    }
+    // WhatsApp's own link-preview fetcher names itself first; a page inside WhatsApp ends with the token.
+    expect(door.decide(visit({ userAgent: "WhatsApp/2.2343.4 i" }), project, null)).toEqual({ kind: "excluded", reason: "preview" });
   });
 
   it("gives a prefetched page its viewer id but counts nothing until the page's beacon says it was shown", () => {

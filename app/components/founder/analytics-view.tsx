@@ -12,6 +12,7 @@ import { HowWeCount } from "./insights/how-we-count";
 import { ResponseTimesCard } from "./insights/response-times";
 import { plural, seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
+import { ScanAudienceCard } from "./insights/scan-audience";
 import { formatEventDay } from "~/modules/qr/qr-form";
 
 /** SPEC.md section 2, Analytics: counts, conversion, key metrics, scans over time and per QR code. */
@@ -64,6 +65,7 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
       <div className="mt-4 grid gap-4">
         <ScansOverTime scansOverTime={analytics.scansOverTime} colors={colors} now={now} />
         {analytics.qrCodes.length ? <QrBreakdown codes={analytics.qrCodes} colors={colors} /> : null}
+        <ScanAudienceCard audience={analytics.audience} totalScans={analytics.totalScans} />
         <EventFunnel rows={analytics.funnel} totalSaves={analytics.totalSaves} />
         <ResponseTimesCard rows={analytics.responseTimes} projectId={project.id} />
         <HowWeCount analytics={analytics} />

@@ -7,10 +7,11 @@ import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { conversionRate } from "./conversion";
 import { ALL_SOURCES, DIRECT, nameSource, qrCodeIdOfSource, readCodesMovedAway, scanSource, UNKNOWN } from "./sources.server";
 import { summariseResponseTimes, type ResponseTimes } from "./response-times";
-import { codeNamesOf } from "./source-names";
+import { codeName, codeNamesOf, DELETED_CODE, DIRECT_EVENT } from "./source-names";
 import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { zonedCalendarDay } from "~/modules/time/zoned-slots";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
+import { loadScanAudience, type AudienceBreakdown, type ScanAudience } from "./audience.server";
 
 export type FunnelRow = {
   source: string;
@@ -64,6 +65,8 @@ export type ProjectAnalytics = {
   scansOverTime: { hourly: ScanSeries[]; daily: ScanSeries[] };
   /** The response clock per source of the people in the inbox (decision 55), named as the inbox names them. */
   responseTimes: (ResponseTimes & { name: string })[];
+  /** How and when people scanned (decision 67): for the whole project and per code, most scanned code first, the plain link last. */
+  audience: Omit<ScanAudience, "byCode"> & { codes: (AudienceBreakdown & { source: string; name: string })[] };
 };
 
 const HOUR = 3_600_000;
@@ -89,7 +92,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
   const currentHour = zonedHourStart(now.getTime(), timeZone);
   const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
   const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
-  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson, movedAway] = await Promise.all([
+  const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson, movedAway, audience] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
       .selectFrom("qr_codes")
@@ -112,6 +115,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       .execute(),
     countMetInPerson(db, project.id),
     readCodesMovedAway(db, projectId),
+    loadScanAudience(db, project.id, timeZone, now),
   ]);
 
   const totalIntros = Number(stats?.intros ?? 0);
@@ -171,6 +175,29 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       daily: toSeries(earlierDays, dayStarts),
     },
     responseTimes,
+    audience: audienceByCode(audience, codes, labels),
+  };
+}
+
+/** The audience per code in the order of the codes' list (codes gone since after them), the plain link last. */
+function audienceByCode(
+  audience: ScanAudience,
+  codes: readonly { id: string }[],
+  labels: ReadonlyMap<string, { label: string; eventTag: string | null }>,
+): ProjectAnalytics["audience"] {
+  const { byCode, ...rest } = audience;
+  const order = [...codes.map((code) => code.id), ...[...byCode.keys()].filter((id) => id && !codes.some((code) => code.id === id)), ""];
+  const nameOf = (qrCodeId: string) => {
+    if (!qrCodeId) return DIRECT_EVENT;
+    const label = labels.get(qrCodeId);
+    return label ? codeName(label.label, label.eventTag) : DELETED_CODE;
+  };
+  return {
+    ...rest,
+    codes: order.flatMap((qrCodeId) => {
+      const breakdown = byCode.get(qrCodeId);
+      return breakdown ? [{ ...breakdown, source: scanSource(qrCodeId || null), name: nameOf(qrCodeId) }] : [];
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
+import { classifyAudience } from "~/modules/analytics/audience";
 import type { VisitorIdentity } from "~/modules/analytics/sources.server";
 import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
 
@@ -43,8 +44,12 @@ const APP_CLIENT = /^Dalvik\/|\bCFNetwork\/|^[^(]*\bDarwin\/\d/;
  */
 const IOS_DEVICE = /\((?:iPhone|iPad|iPod)\b/;
 
-/** Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. */
-const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|WhatsApp|LinkedInBot|TelegramBot|Discordbot|SkypeUriPreview|redditbot|Embedly|iframely|Cardyb/i;
+/**
+ * Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. WhatsApp's
+ * fetcher names itself first (`WhatsApp/2.23.20.0 A`); a browser inside WhatsApp ends its user agent with the token,
+ * and is a person (decision 67).
+ */
+const LINK_PREVIEW = /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|^WhatsApp\/|LinkedInBot|TelegramBot|Discordbot|SkypeUriPreview|redditbot|Embedly|iframely|Cardyb/i;
 
 export type PageLoadRequest = {
   method: string;
@@ -131,7 +136,7 @@ export class PageDoor {
     const viewerFingerprint = storageBlocked ? null : viewerFingerprintOf((viewerId ?? newViewerId)!);
     return {
       kind: "counted",
-      scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash, cookieKept: !!viewerId },
+      scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash, cookieKept: !!viewerId, audience: classifyAudience(userAgent) },
       newViewerId,
     };
   }
@@ -272,15 +277,17 @@ export class RecentPageLoads {
 /**
  * A scan reported by a script through the spec's `track-scan` function. A browser with the viewer cookie is
  * that viewer, and when its page load was just counted at the door, this call is the same load: it is not
- * counted again. Resolves with what happened.
+ * counted again. The call comes from the browser that showed the page, so its user agent tells how the scan
+ * arrived (decision 67). Resolves with what happened.
  */
 export async function recordScriptedScan(
   deps: { scans: ScanRecorder; recentPageLoads: RecentPageLoads; pageDoor: PageDoor },
   scan: ScanInput,
-  cookieHeader: string | undefined,
+  request: { cookieHeader: string | undefined; userAgent: string | undefined },
 ): Promise<"counted" | "already-counted" | "unknown-project"> {
-  const viewerId = deps.pageDoor.viewerIdFromCookie(cookieHeader);
-  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId), cookieKept: true } : scan;
+  const viewerId = deps.pageDoor.viewerIdFromCookie(request.cookieHeader);
+  const audience = classifyAudience(request.userAgent);
+  const counted = viewerId ? { ...scan, viewerFingerprint: viewerFingerprintOf(viewerId), cookieKept: true, audience } : { ...scan, audience };
   if (counted.viewerFingerprint && viewerId && deps.recentPageLoads.claim(counted.viewerFingerprint, counted.projectId)) return "already-counted";
   return (await deps.scans.record(counted)) ? "counted" : "unknown-project";
 }

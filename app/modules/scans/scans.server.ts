@@ -3,6 +3,7 @@ import { z } from "zod/mini";
 import { retryOnConflict, type ConflictRetryOptions } from "~/db/retry.server";
 import type { Database } from "~/db/schema";
 import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-stats.server";
+import type { Audience } from "~/modules/analytics/audience";
 import { addToSourceStats, DIRECT, qrCodeIdOfSource, scanSource } from "~/modules/analytics/sources.server";
 import { isRecordId, isViewerFingerprint } from "~/modules/http/id-shape";
 
@@ -21,7 +22,15 @@ export const trackScanSchema = z.object({
  * the scan counts for a viewer seen with that hash today whose cookie never came back, or for the hash itself
  * (decision 52). `cookieKept`: the browser sent its viewer cookie back, so the hash never stands for it again.
  */
-export type ScanInput = { projectId: string; qrCodeId: string | null; viewerFingerprint: string | null; addressHash?: string | null; cookieKept?: boolean };
+export type ScanInput = {
+  projectId: string;
+  qrCodeId: string | null;
+  viewerFingerprint: string | null;
+  addressHash?: string | null;
+  cookieKept?: boolean;
+  /** How it arrived, from the request's user agent (decision 67): counted with the scan, in its transaction. */
+  audience?: Audience | null;
+};
 
 /** Why a page load of a published pitch was not counted as a scan (decision 15). */
 export type ExclusionReason = "bot" | "preview" | "prefetch" | "owner" | "app";
@@ -137,7 +146,7 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
   await updateLatestSources(trx, latestSource);
   await forgetAddressesOfCookieKeepers(trx, withViewer.filter((scan) => scan.cookieKept));
 
-  // The counters every instance shares, in one order: projects, sources, QR codes, hours.
+  // The counters every instance shares, in one order: projects, sources, QR codes, hours, audience hours.
   const newByProject = tally(newProjectViewers, (row) => [row.project_id]);
   for (const { key, count } of tally(valid, (scan) => [scan.projectId])) {
     await addToProjectStats(trx, key[0]!, { total_scans: count, unique_scans: newByProject.get(key) ?? 0 });
@@ -163,6 +172,19 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
       .insertInto("scan_hours")
       .values({ project_id: key[0]!, qr_code_id: key[1]!, hour, scans: count })
       .onConflict((oc) => oc.columns(["project_id", "qr_code_id", "hour"]).doUpdateSet({ scans: sql`scan_hours.scans + ${count}` }))
+      .execute();
+  }
+  for (const { key, count } of tally(
+    valid.filter((scan) => scan.audience),
+    (scan) => [scan.projectId, scan.qrCodeId ?? "", scan.audience!.device, scan.audience!.browser, scan.audience!.inApp ?? ""],
+  )) {
+    const [projectId, qrCodeId, device, browser, inApp] = key as [string, string, string, string, string];
+    await trx
+      .insertInto("scan_audience_hours")
+      .values({ project_id: projectId, qr_code_id: qrCodeId, hour, device, browser, in_app: inApp, scans: count })
+      .onConflict((oc) =>
+        oc.columns(["project_id", "qr_code_id", "hour", "device", "browser", "in_app"]).doUpdateSet({ scans: sql`scan_audience_hours.scans + ${count}` }),
+      )
       .execute();
   }
   return stored;

@@ -19,11 +19,17 @@ type SortKey = (typeof COLUMNS)[number]["key"];
 
 const isSortKey = (value: string | null): value is SortKey => COLUMNS.some((column) => column.key === value);
 
-/** The event that turned the largest share of its viewers into people who acted (more people breaks a tie). */
+/** Below this many unique viewers a share is luck (one person of three is 33 %): such a code is never named best. */
+export const BEST_EVENT_MIN_VIEWERS = 10;
+
+/**
+ * The event that turned the largest share of its viewers into people who acted (more people breaks a tie), among
+ * those with at least `BEST_EVENT_MIN_VIEWERS` unique viewers.
+ */
 export function bestEvent(rows: readonly FunnelRow[]): FunnelRow | null {
   let best: FunnelRow | null = null;
   for (const row of rows) {
-    if (row.kind === "unknown" || row.viewers === 0 || row.people === 0) continue;
+    if (row.kind === "unknown" || row.viewers < BEST_EVENT_MIN_VIEWERS || row.people === 0) continue;
     if (!best || row.share > best.share || (row.share === best.share && row.people > best.people)) best = row;
   }
   return best;
@@ -72,7 +78,11 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
           </span>
         </p>
       ) : (
-        <p className="mb-4 text-sm text-slate-600">No one has acted yet. Once people do, the event that works best shows here.</p>
+        <p data-best-event-pending className="mb-4 text-sm text-slate-600">
+          {rows.some((row) => row.kind !== "unknown" && row.people > 0)
+            ? `Best event appears once a code has ${BEST_EVENT_MIN_VIEWERS} unique viewers and someone among them acted.`
+            : "No one has acted yet. Once people do, the event that works best shows here."}
+        </p>
       )}
 
       <nav aria-label="Sort events by" className="mb-3 flex flex-wrap gap-1.5 text-xs md:hidden">

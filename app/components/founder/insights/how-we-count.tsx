@@ -67,6 +67,14 @@ export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
           </dd>
         </div>
         <div>
+          <dt className="font-semibold text-slate-950">Device, browser and app</dt>
+          <dd className="mt-1">
+            Read from how the browser describes itself when a scan is counted, and kept only as these few labels per hour,
+            never the description itself or an address. An app that opens links in a standard Safari or Chrome window
+            counts as that browser, and an iPad asking for desktop pages as a computer.
+          </dd>
+        </div>
+        <div>
           <dt className="font-semibold text-slate-950">People who acted</dt>
           <dd className="mt-1">
             Distinct e-mail addresses that requested an intro, followed updates or signalled interest:{" "}
