@@ -38,6 +38,7 @@ import { projectTeams } from "./migrations/0036-project-teams.server";
 import { leadCaptures } from "./migrations/0037-lead-captures.server";
 import { slugHistory } from "./migrations/0038-slug-history.server";
 import { codeLifecycle } from "./migrations/0039-code-lifecycle.server";
+import { morningAfterReport } from "./migrations/0040-morning-after-report.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   "0037-lead-captures": leadCaptures,
   "0038-slug-history": slugHistory,
   "0039-code-lifecycle": codeLifecycle,
+  "0040-morning-after-report": morningAfterReport,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
