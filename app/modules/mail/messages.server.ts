@@ -616,7 +616,7 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
       kind: "stats",
       items: [
         { value: count(totals.scans), label: totals.scans === 1 ? "scan" : "scans" },
-        { value: count(totals.peopleWhoActed), label: "people acted" },
+        { value: count(totals.peopleWhoActed), label: totals.peopleWhoActed === 1 ? "person acted" : "people acted" },
         { value: count(totals.intros), label: totals.intros === 1 ? "intro" : "intros" },
         { value: count(totals.signals), label: totals.signals === 1 ? "signal" : "signals" },
       ],
