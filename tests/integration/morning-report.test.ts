@@ -187,7 +187,7 @@ describeEachDialect("the morning-after report", (getDb) => {
     expect(mail.text_body).toContain("Ada Lovelace, waiting");
     expect(mail.text_body).toContain("1 scan · 1 person acted · 1 intro · 1 signal");
     expect(mail.text_body).toContain("Ada Lovelace: Lead ($1.0M+) “Ready to lead”");
-    expect(mail.text_body).toMatch(/Booth · Demo Day\n {2}Scans that day: 1\n {2}Scans: 1\n {2}Unique viewers: 1\n {2}People who acted: 1 \(100%\)\n {2}Intros: 1\n {2}Follows: 0\n {2}Signals: 1\n {2}Saves: 0/);
+    expect(mail.text_body).toMatch(/Booth · Demo Day\n {2}Scans that day: 1\n {2}Scans in all: 1\n {2}Unique viewers: 1\n {2}People who acted: 1 \(100%\)\n {2}Intros: 1\n {2}Follows: 0\n {2}Signals: 1\n {2}Saves: 0/);
     const exported = await exportContactsCsv(db, project.ownerId, project.id);
     const expected: MailAttachment = { filename: exported.fileName, contentType: "text/csv; charset=utf-8", content: await text(exported.body) };
     for (const sent of mails) expect(sent.attachments).toEqual([expected]);

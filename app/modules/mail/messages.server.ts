@@ -621,8 +621,9 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
         { value: count(totals.signals), label: totals.signals === 1 ? "signal" : "signals" },
       ],
     },
+    { kind: "link", label: "Open the analytics", url: input.analyticsUrl },
+    { kind: "p", text: "Each code scanned: the first line counts this period, the others everything since the code was printed." },
     ...input.codes.map((code): Block => ({ kind: "figures", title: code.name, rows: code.rows })),
-    { kind: "p", text: "Under each code, the first line counts this period; the others count everything since the code was printed." },
   ];
   if (input.waiting.length) {
     blocks.push(
@@ -640,15 +641,12 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
       { kind: "list", items: input.topSignals.map((signal) => (signal.leadUrl ? { text: signal.text, link: { label: "Open the lead", url: signal.leadUrl } } : signal.text)) },
     );
   }
-  blocks.push(
-    {
-      kind: "p",
-      text: input.csv
-        ? `Your contacts are attached as ${input.csv.filename}, the same file as the CSV export on the analytics page.`
-        : "Your contacts are too many to attach: download them as CSV on the analytics page.",
-    },
-    { kind: "link", label: "Open the analytics", url: input.analyticsUrl },
-  );
+  blocks.push({
+    kind: "p",
+    text: input.csv
+      ? `Your contacts are attached as ${input.csv.filename}, the same file as the CSV export on the analytics page.`
+      : "Your contacts are too many to attach: download them as CSV on the analytics page.",
+  });
   const { text, html } = compose({
     heading: `${when} at ${input.eventName}`,
     blocks,

@@ -217,7 +217,7 @@ async function readReport(db: Kysely<Database>, links: MailLinks, project: Candi
       name: codeName(row),
       rows: [
         [windowLabel, inPeriod.toLocaleString("en-US")],
-        ["Scans", row.scans.toLocaleString("en-US")],
+        ["Scans in all", row.scans.toLocaleString("en-US")],
         ["Unique viewers", row.viewers.toLocaleString("en-US")],
         ["People who acted", `${row.people.toLocaleString("en-US")} (${row.share}%)`],
         ["Intros", row.intros.toLocaleString("en-US")],
