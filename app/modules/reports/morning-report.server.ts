@@ -17,12 +17,7 @@ import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { formatWaitDuration } from "~/modules/time/relative-time";
-import { latestDailySlot, zonedInstant } from "~/modules/time/zoned-slots";
-
-export type ReportKind = "day" | "week";
-
-/** A report due for a project: the founder-local day it is about, and the instants its period spans. */
-export type DueReport = { kind: ReportKind; day: string; from: Date; to: Date };
+import { addDays, dueReports, periodOf, startOfDay, type DueReport } from "./report-days";
 
 /** How far back scans make a project a candidate: the week report's day and a margin for any zone. */
 const CANDIDATE_DAYS = 10;
@@ -31,41 +26,6 @@ const DAY_MS = 86_400_000;
 export const MAX_CSV_ATTACHMENT_BYTES = 5_000_000;
 /** Signals a report names, the largest first. */
 export const TOP_SIGNALS = 5;
-
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-function startOfDay(day: string, timeZone: string): Date {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return zonedInstant(year, month, date, 0, 0, timeZone);
-}
-
-/**
- * The reports a project whose owner lives in `timeZone` may be due at `now` (decision 66): at the latest
- * `hour`-o'clock that is not after `now` on the owner's clock, on local day S, the morning-after report on day S-1,
- * and the week report on day S-8, covering S-8 to S-1. Only the latest slot counts: a server that was down catches
- * up once and never replays older days.
- */
-export function dueReports(now: Date, hour: number, timeZone: string): DueReport[] {
-  const slot = latestDailySlot(now, hour, timeZone).slot;
-  const yesterday = addDays(slot, -1);
-  const weekDay = addDays(slot, -8);
-  return [
-    {
-      kind: "day",
-      day: yesterday,
-      from: startOfDay(yesterday, timeZone),
-      to: startOfDay(slot, timeZone),
-    },
-    {
-      kind: "week",
-      day: weekDay,
-      from: startOfDay(weekDay, timeZone),
-      to: startOfDay(slot, timeZone),
-    },
-  ];
-}
 
 type Candidate = {
   id: string;
@@ -137,24 +97,6 @@ async function readRecipients(db: Kysely<Database>, project: Candidate): Promise
   ]);
   const all = [...(owner ? [{ ...owner, role: "owner" as ProjectRole }] : []), ...members];
   return all.filter((recipient) => !recipient.email.toLowerCase().endsWith(".invalid"));
-}
-
-const PERIOD_DAY = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC",
-  weekday: "long",
-  month: "long",
-  day: "numeric",
-});
-const PERIOD_DATE = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC",
-  month: "long",
-  day: "numeric",
-});
-
-function periodOf(report: DueReport): string {
-  const first = Date.parse(`${report.day}T00:00:00.000Z`);
-  if (report.kind === "day") return PERIOD_DAY.format(first);
-  return `${PERIOD_DATE.format(first)} to ${PERIOD_DATE.format(Date.parse(`${addDays(report.day, 7)}T00:00:00.000Z`))}`;
 }
 
 function codeName(row: Pick<FunnelRow, "label" | "eventTag">): string {
