@@ -27,12 +27,7 @@ export const MAX_CSV_ATTACHMENT_BYTES = 5_000_000;
 /** Signals a report names, the largest first. */
 export const TOP_SIGNALS = 5;
 
-type Candidate = {
-  id: string;
-  title: string;
-  owner_id: string;
-  time_zone: string | null;
-};
+type Candidate = { id: string; title: string; owner_id: string; time_zone: string | null };
 
 /** Projects with the report on and a counted scan on a QR code in the last days: the only ones a report can be due for. */
 async function readCandidates(db: Kysely<Database>, now: Date): Promise<Candidate[]> {
@@ -108,16 +103,12 @@ async function contactsCsv(db: Kysely<Database>, ownerId: string, projectId: str
   const { fileName, body } = await exportContactsCsv(db, ownerId, projectId);
   const content = await text(body);
   if (Buffer.byteLength(content) > MAX_CSV_ATTACHMENT_BYTES) return null;
-  return {
-    filename: fileName,
-    contentType: "text/csv; charset=utf-8",
-    content,
-  };
+  return { filename: fileName, contentType: "text/csv; charset=utf-8", content };
 }
 
 /** Everything a report says, read before its claim: the same for each recipient but the greeting's role. */
 async function readReport(db: Kysely<Database>, links: MailLinks, project: Candidate, report: DueReport, now: Date) {
-  const windowLabel = report.kind === "day" ? "Scans that day" : "Scans that week";
+  const windowLabel = report.kind === "day" ? "Scans that day" : "Scans these 8 days";
   const [analytics, scans, totals, waiting, signals, csv] = await Promise.all([
     loadProjectAnalytics(db, project.owner_id, project.id, now),
     scansPerCode(db, project.id, report.from, report.to),
@@ -225,11 +216,7 @@ export async function sendMorningReport(db: Kysely<Database>, links: MailLinks, 
   });
 }
 
-export type MorningReportPass = {
-  reports: number;
-  messages: number;
-  finished: boolean;
-};
+export type MorningReportPass = { reports: number; messages: number; finished: boolean };
 
 /**
  * The morning-after reports (decision 66), checked every minute like the other scheduled mail: for each project with
@@ -257,11 +244,7 @@ export class MorningReportScheduler extends RecurringPass<MorningReportPass> {
 
   protected async pass(stopping: AbortSignal): Promise<MorningReportPass> {
     const now = this.options.clock?.() ?? new Date();
-    const result: MorningReportPass = {
-      reports: 0,
-      messages: 0,
-      finished: true,
-    };
+    const result: MorningReportPass = { reports: 0, messages: 0, finished: true };
     if (this.#decided.size > 100_000) this.#decided.clear();
     for (const project of await readCandidates(this.db, now)) {
       const timeZone = founderTimeZone(project.time_zone);
@@ -269,14 +252,19 @@ export class MorningReportScheduler extends RecurringPass<MorningReportPass> {
         if (stopping.aborted) return { ...result, finished: false };
         const key = `${project.id} ${report.kind} ${report.day}`;
         if (this.#decided.has(key)) continue;
-        if (await isDue(this.db, project.id, report, timeZone)) {
-          const queued = await sendMorningReport(this.db, this.links, project, report, now);
-          if (queued) {
-            result.reports += 1;
-            result.messages += queued;
+        try {
+          if (await isDue(this.db, project.id, report, timeZone)) {
+            const queued = await sendMorningReport(this.db, this.links, project, report, now);
+            if (queued) {
+              result.reports += 1;
+              result.messages += queued;
+            }
           }
+          this.#decided.add(key);
+        } catch (error) {
+          // One project's failure must not hold back the others' reports; the next pass tries it again.
+          this.logger.error({ err: error, projectId: project.id, report: report.kind, day: report.day }, "a morning-after report failed");
         }
-        this.#decided.add(key);
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
