@@ -123,7 +123,7 @@ describeEachDialect("the morning-after report", (getDb) => {
 
     const subjects = (await reportsOf(db, project.title)).map((mail) => mail.subject);
     expect(subjects.filter((subject) => subject.startsWith("Yesterday"))).toHaveLength(3);
-    expect(subjects.filter((subject) => subject.startsWith("The week after"))).toEqual([`The week after at Demo Day: 4 scans, 0 people acted — ${project.title}`]);
+    expect(subjects.filter((subject) => subject.startsWith("A week after"))).toEqual([`A week after Demo Day: 4 scans, 0 people acted — ${project.title}`]);
     const claims = await db.selectFrom("morning_reports").select(["day", "kind"]).where("project_id", "=", project.id).orderBy("kind").orderBy("day").execute();
     expect(claims).toEqual([
       { day: "2026-05-04", kind: "day" },

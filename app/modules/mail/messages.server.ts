@@ -603,7 +603,7 @@ const count = (value: number) => value.toLocaleString("en-US");
  */
 export function morningReportMail(input: MorningReportInput): OutgoingMail {
   const { totals } = input;
-  const when = input.kind === "day" ? "Yesterday" : "The week after";
+  const when = input.kind === "day" ? `Yesterday at ${input.eventName}` : `A week after ${input.eventName}`;
   const scans = `${count(totals.scans)} ${totals.scans === 1 ? "scan" : "scans"}`;
   const people = `${count(totals.peopleWhoActed)} ${totals.peopleWhoActed === 1 ? "person" : "people"} acted`;
   const opening =
@@ -648,7 +648,7 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
       : "Your contacts are too many to attach: download them as CSV on the analytics page.",
   });
   const { text, html } = compose({
-    heading: `${when} at ${input.eventName}`,
+    heading: when,
     blocks,
     footer: [
       {
@@ -658,5 +658,5 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
       { kind: "link", label: "Lead settings", url: input.settingsUrl },
     ],
   });
-  return { kind: "morning-report", to: input.to, subject: `${when} at ${input.eventName}: ${scans}, ${people} — ${input.projectTitle}`, text, html, attachments: input.csv ? [input.csv] : null };
+  return { kind: "morning-report", to: input.to, subject: `${when}: ${scans}, ${people} — ${input.projectTitle}`, text, html, attachments: input.csv ? [input.csv] : null };
 }
