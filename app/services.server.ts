@@ -18,6 +18,7 @@ import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
 import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
+import { MorningReportScheduler } from "~/modules/reports/morning-report.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
 import path from "node:path";
@@ -43,6 +44,8 @@ export type AppServices = {
   listMailCookie: ListMailCookie;
   digests: DigestScheduler;
   leadAlerts: LeadAlertScheduler;
+  /** The morning-after reports to founders (decision 66). */
+  morningReports: MorningReportScheduler;
   webhooks: WebhookWorker;
   /** Pushes to the founders' devices and posts to their projects' Slack (decision 56). */
   alerts: AlertWorker;
@@ -91,6 +94,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   if (!sqliteLeftBehind) digests.start();
   const leadAlerts = new LeadAlertScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
   if (!sqliteLeftBehind) leadAlerts.start();
+  const morningReports = new MorningReportScheduler(database.db, mailLinks, config.digest, logger, { onMailQueued: () => mail.wake() });
+  if (!sqliteLeftBehind) morningReports.start();
   const webhooks = new WebhookWorker(database.db, config.webhooks, logger, mailLinks, { onMailQueued: () => mail.wake() });
   webhooks.start();
   const alerts = new AlertWorker(database.db, { publicUrl: config.publicUrl, push: config.push, webhooks: config.webhooks }, logger);
@@ -113,6 +118,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     listMailCookie: createListMailCookie(config.authSecret, config.publicUrl.startsWith("https://")),
     digests,
     leadAlerts,
+    morningReports,
     webhooks,
     alerts,
   };
@@ -123,6 +129,7 @@ export async function stopServices(services: AppServices): Promise<void> {
   await services.scans.idle();
   await services.digests.stop();
   await services.leadAlerts.stop();
+  await services.morningReports.stop();
   await services.webhooks.stop();
   await services.alerts.stop();
   await services.mail.stop();

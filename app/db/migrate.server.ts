@@ -38,6 +38,7 @@ import { projectTeams } from "./migrations/0036-project-teams.server";
 import { leadCaptures } from "./migrations/0037-lead-captures.server";
 import { slugHistory } from "./migrations/0038-slug-history.server";
 import { codeLifecycle } from "./migrations/0039-code-lifecycle.server";
+import { morningAfterReport } from "./migrations/0040-morning-after-report.server";
 import { scanAudience } from "./migrations/0041-scan-audience.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   "0037-lead-captures": leadCaptures,
   "0038-slug-history": slugHistory,
   "0039-code-lifecycle": codeLifecycle,
+  "0040-morning-after-report": morningAfterReport,
   "0041-scan-audience": scanAudience,
 };
 

@@ -378,9 +378,14 @@ export interface MailOutboxTable {
   reply_to: string | null;
   /** An RFC 5545 `METHOD:REQUEST` calendar the message carries as its invitation, or null. */
   calendar_ics: string | null;
+  /** Files the message carries (the morning-after report's contacts CSV, decision 66), or null. */
+  attachments: MailAttachment[] | null;
   created_at: Generated<Timestamp>;
   sent_at: Timestamp | null;
 }
+
+/** A file attached to a message: text content (UTF-8), its file name and MIME type. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
 
 export interface ProjectUpdatesTable {
   id: string;
@@ -528,6 +533,8 @@ export interface ProjectAlertSettingsTable {
   slack_intro: Generated<boolean>;
   slack_signal: Generated<boolean>;
   slack_follow: Generated<boolean>;
+  /** Whether the project's owner and co-founders get the morning-after report (decision 66). */
+  morning_report: Generated<boolean>;
 }
 
 /** A device a founder turned notifications on for (decision 56): its push service endpoint and its browser's keys. */
@@ -590,6 +597,17 @@ export interface LeadAlertRunsTable {
   messages: Generated<number>;
   /** Set by the batch that found no project left; a run without it is continued by the next pass. */
   finished_at: Timestamp | null;
+}
+
+/** A morning-after report claimed (decision 66): the founder-local day it reports on and its kind, once per project. */
+export interface MorningReportsTable {
+  project_id: string;
+  /** The day ('YYYY-MM-DD', on the owner's clock) with scans the report is about. */
+  day: string;
+  /** 'day': the morning after; 'week': seven days later, covering the day and the week after it. */
+  kind: "day" | "week";
+  sent_at: Timestamp;
+  messages: Generated<number>;
 }
 
 export interface WebhookEndpointsTable {
@@ -765,6 +783,7 @@ export interface Database {
   project_alert_settings: ProjectAlertSettingsTable;
   pending_lead_alerts: PendingLeadAlertsTable;
   lead_alert_runs: LeadAlertRunsTable;
+  morning_reports: MorningReportsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   push_subscriptions: PushSubscriptionsTable;
@@ -796,6 +815,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "slack_intro",
   "slack_signal",
   "slack_follow",
+  "morning_report",
 ]);
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([
@@ -809,6 +829,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "outcome",
   "action_data",
   "submitted_fields",
+  "attachments",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

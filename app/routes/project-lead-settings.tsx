@@ -25,6 +25,8 @@ import { addWebhookEndpoint, deleteWebhookEndpoint, resumeWebhookEndpoint, sendW
 import { testMailMessage, type TestMailResult } from "~/modules/mail/test-mail";
 import { sendTestMail, smtpSecrets, TEST_MAIL_TIMEOUTS } from "~/modules/mail/test-mail.server";
 import { createMailTransport } from "~/modules/mail/transport.server";
+import { morningReportSchema, type MorningReportInput } from "~/modules/reports/morning-report-form";
+import { getMorningReportSetting, saveMorningReportSetting } from "~/modules/reports/morning-report-settings.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-settings";
 
@@ -37,12 +39,14 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const { auth, database, flashCookie, config } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const settings = await orRedirectToMyProjects(flashCookie, () => loadLeadSettings(database.db, user.id, params.id));
-  return { ...settings, vapidPublicKey: config.push.vapid.publicKey, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
+  const morningReport = await getMorningReportSetting(database.db, user.id, params.id);
+  return { ...settings, morningReport: morningReport.enabled, vapidPublicKey: config.push.vapid.publicKey, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
 }
 
 export type LeadSettingsIntent =
   | "question"
   | "alerts"
+  | "morning-report"
   | "test-mail"
   | "add-webhook"
   | "delete-webhook"
@@ -59,6 +63,7 @@ export type LeadSettingsResult = FormResult<LeadSettingsIntent, LeadSettingsExtr
 const SETTINGS_INTENTS = [
   "question",
   "alerts",
+  "morning-report",
   "test-mail",
   "add-webhook",
   "delete-webhook",
@@ -95,6 +100,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: LeadAlertSettings) => {
           await saveLeadAlertSettings(database.db, user.id, params.id, input);
           return { message: "Alert settings saved" };
+        },
+      },
+      "morning-report": {
+        schema: morningReportSchema,
+        failureMessage: "Failed to save the morning-after report setting",
+        run: async (input: MorningReportInput) => {
+          await saveMorningReportSetting(database.db, user.id, params.id, input);
+          return { message: input.morningReport === "on" ? "Morning-after report on" : "Morning-after report off" };
         },
       },
       "test-mail": {

@@ -283,6 +283,7 @@ describe("owner-only actions and APIs", () => {
     });
     for (const fields of <Record<string, string>[]>[
       { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
+      { intent: "morning-report", morningReport: "off" },
       { intent: "add-webhook", url: "https://hooks.example.com/in" },
       { intent: "channels", pushIntro: "on" },
       { intent: "slack-url", slackUrl: "https://hooks.slack.com/services/T000/B000/XXXXXXXX" },
@@ -310,11 +311,16 @@ describe("owner-only actions and APIs", () => {
     }
     const badMode = await settings(owner.cookie, { intent: "alerts", introAlerts: "hourly", signalAlerts: "off" });
     expect(badMode.status).toBe(400);
+    const badReport = await settings(owner.cookie, { intent: "morning-report", morningReport: "sometimes" });
+    expect(badReport.status).toBe(400);
+    expect(await badReport.text()).toContain("Choose whether to send the morning-after report");
     expect(rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
 
     const mine = await settings(owner.cookie, { intent: "alerts", introAlerts: "daily", signalAlerts: "off" });
     expect(mine.status).toBe(200);
     expect(rows().alerts).toEqual([{ intro_alerts: "daily", signal_alerts: "off" }]);
+    expect((await settings(owner.cookie, { intent: "morning-report", morningReport: "off" })).status).toBe(200);
+    expect(e2e.db.prepare("select morning_report from project_alert_settings where project_id = ?").get(projectId)).toEqual({ morning_report: 0 });
   });
 
   it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {
@@ -359,6 +365,12 @@ describe("each role over HTTP", () => {
     { name: "lead status", call: (cookie) => post(`/project/${projectId}/leads`, { intent: "temperature", leadId, temperature: "warm" })(cookie), allowed: ["co-founder", "staff"], refusal: 403 },
     { name: "QR code create", call: (cookie) => post(`/project/${projectId}/edit`, { intent: "create-qr", label: `Role ${crypto.randomUUID().slice(0, 6)}` })(cookie), allowed: ["co-founder"], refusal: "sent away" },
     { name: "qualifying question", call: (cookie) => post(`/project/${projectId}/leads/settings`, { intent: "question", prompt: "" })(cookie), allowed: ["co-founder"], refusal: 403 },
+    {
+      name: "morning-after report switch",
+      call: (cookie) => post(`/project/${projectId}/leads/settings`, { intent: "morning-report", morningReport: "on" })(cookie),
+      allowed: ["co-founder"],
+      refusal: 403,
+    },
     { name: "team invitation", call: (cookie) => post(`/project/${projectId}/team`, { intent: "invite", email: `x-${crypto.randomUUID().slice(0, 6)}@example.com`, role: "viewer" })(cookie), allowed: [], refusal: 403 },
   ];
 

@@ -277,6 +277,13 @@ describe("one qualifying question", () => {
       await card.getByLabel("Required").check();
       await card.getByRole("button", { name: "Save question" }).click();
       await waitForToast(page, "Question saved: your pitch page asks it now");
+      // The morning-after report (decision 66) is on until the founder turns it off for this project.
+      const report = page.getByRole("group", { name: "Morning-after report for this project" });
+      expect(await report.getByLabel("Send the morning-after report").isChecked()).toBe(true);
+      await report.getByLabel("Don't send it").check();
+      await page.getByRole("button", { name: "Save report setting" }).click();
+      await waitForToast(page, "Morning-after report off");
+      expect(e2e.db.prepare("select morning_report from project_alert_settings where project_id = ?").get(project.id)).toEqual({ morning_report: 0 });
 
       // With the page's module: refused before sending until answered, then sent with the answer.
       await visitorActs(boothId, project.slug, async (visitor) => {

@@ -68,7 +68,7 @@ describe("the end of a message's data", () => {
     const transport = createSmtpTransport(`smtp://127.0.0.1:${port}`, FROM);
     try {
       for (const length of [10, 80_000, 10]) {
-        const mail = { id: crypto.randomUUID(), kind: "notify", recipient: "order@example.com", subject: "Order", text_body: "x".repeat(length), html_body: null, mail_headers: {}, reply_to: null, calendar_ics: null, attempts: 0, outcomeUnknownSince: null, handedOverAt: null };
+        const mail = { id: crypto.randomUUID(), kind: "notify", recipient: "order@example.com", subject: "Order", text_body: "x".repeat(length), html_body: null, mail_headers: {}, reply_to: null, calendar_ics: null, attachments: null, attempts: 0, outcomeUnknownSince: null, handedOverAt: null };
         await transport.send(mail, async () => {
           events.push("hand-over");
           await new Promise((resolve) => setTimeout(resolve, 100));

@@ -6,7 +6,15 @@ import { expect, it } from "vitest";
 import { MailWorker, retryDelayMs } from "~/modules/mail/mail-worker.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { createFileTransport, createSmtpTransport } from "~/modules/mail/transport.server";
+import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
+import { submitIntro } from "~/modules/contacts/contacts.server";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { validate } from "~/modules/forms/validation";
+import { createQrCode } from "~/modules/qr/qr-codes.server";
+import { MorningReportScheduler } from "~/modules/reports/morning-report.server";
+import { recordScans } from "~/modules/scans/scans.server";
 import { describeEachDialect } from "../support/databases";
+import { createProject, createUser, testMailLinks } from "../support/fixtures";
 import { startSmtpServer } from "../support/smtp";
 
 const logger = pino({ level: "silent" });
@@ -180,6 +188,46 @@ describeEachDialect("mail without SMTP_URL", (getDb) => {
     } finally {
       await worker.stop();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeEachDialect("the morning-after report over SMTP", (getDb) => {
+  it("arrives with the contacts CSV attached under the export's file name, as text/csv", async () => {
+    const { db } = getDb();
+    const ownerEmail = `owner-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const ownerId = await createUser(db, { email: ownerEmail });
+    const project = await createProject(db, { ownerId, title: "Harbor Cold Chain" });
+    const code = await createQrCode(db, ownerId, project.id, { label: "Booth", eventTag: "Demo Day" });
+    await recordScans(db, [{ projectId: project.id, qrCodeId: code.id, viewerFingerprint: "ada" }], undefined, new Date("2026-09-14T10:00:00.000Z"));
+    const intro = validate(introSchema, { name: "Ada Lovelace", email: "ada@example.com", note: "Let's talk" });
+    if (!intro.ok) throw new Error(intro.formError);
+    await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null, sent: { at: new Date("2026-09-14T10:05:00.000Z") } });
+    await new MorningReportScheduler(db, testMailLinks, { hour: 9 }, logger, { clock: () => new Date("2026-09-15T09:01:00.000Z") }).runOnce();
+
+    const smtp = await startSmtpServer();
+    const worker = new MailWorker(db, createSmtpTransport(smtp.url, FROM), logger);
+    try {
+      while ((await worker.runOnce()) > 0);
+      const reports = smtp.received.filter((mail) => mail.subject?.startsWith("Yesterday at Demo Day"));
+      expect(reports).toHaveLength(1);
+      const [report] = reports;
+      expect(report?.to && "text" in report.to ? report.to.text : "").toBe(ownerEmail);
+      expect(report?.subject).toBe("Yesterday at Demo Day: 1 scan, 1 person acted — Harbor Cold Chain");
+      expect(report?.html).toContain("https://pitch.example/project/");
+      expect(report?.attachments).toHaveLength(1);
+      const [file] = report!.attachments;
+      expect(file?.filename).toBe("Harbor-Cold-Chain-contacts.csv");
+      expect(file?.contentType).toBe("text/csv");
+      expect(file?.contentDisposition).toBe("attachment");
+      const exported = await exportContactsCsv(db, ownerId, project.id);
+      const chunks: string[] = [];
+      for await (const chunk of exported.body) chunks.push(String(chunk));
+      expect(file?.content.toString("utf8")).toBe(chunks.join(""));
+      expect(file?.content.toString("utf8")).toContain("Ada Lovelace");
+    } finally {
+      await worker.stop();
+      await smtp.close();
     }
   });
 });

@@ -246,7 +246,7 @@ function funnelRows(
   return rows;
 }
 
-/** The analytics page's headline figures restricted to what happened from `since` on (the booth's "today"). */
+/** The analytics page's headline figures restricted to what happened from `since` on (the booth's "today"), or up to `until`. */
 export type CountsSince = { since: string; scans: number; peopleWhoActed: number; intros: number; signals: number };
 
 /**
@@ -254,22 +254,25 @@ export type CountsSince = { since: string; scans: number; peopleWhoActed: number
  * e-mail addresses, with an intro or a signal since, or whose first action was since, which covers a new
  * subscriber), intros and signals, for one project. Four indexed reads; the caller checks who may see them.
  */
-export async function countProjectActivitySince(db: Kysely<Database>, projectId: string, since: Date): Promise<CountsSince> {
+export async function countProjectActivitySince(db: Kysely<Database>, projectId: string, since: Date, until?: Date): Promise<CountsSince> {
   const from = since.toISOString();
+  // Without `until`, a day ahead is later than anything stored by now.
+  const to = (until ?? new Date(since.getTime() + 2 * 24 * HOUR)).toISOString();
   const [scans, intros, signals, people] = await Promise.all([
-    // One bucket from `since` on; a day ahead is later than any scan stored by now.
-    countScansInBuckets(db, projectId, [since.getTime()], since.getTime() + 2 * 24 * HOUR),
+    countScansInBuckets(db, projectId, [since.getTime()], Date.parse(to)),
     db
       .selectFrom("intros")
       .select((eb) => eb.fn.countAll<number>().as("count"))
       .where("project_id", "=", projectId)
       .where("created_at", ">=", from)
+      .where("created_at", "<", to)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("signals")
       .select((eb) => eb.fn.countAll<number>().as("count"))
       .where("project_id", "=", projectId)
       .where("created_at", ">=", from)
+      .where("created_at", "<", to)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom(
@@ -278,8 +281,9 @@ export async function countProjectActivitySince(db: Kysely<Database>, projectId:
           .select("contact_id")
           .where("project_id", "=", projectId)
           .where("created_at", ">=", from)
-          .union(db.selectFrom("signals").select("contact_id").where("project_id", "=", projectId).where("created_at", ">=", from))
-          .union(db.selectFrom("contacts").select("id as contact_id").where("project_id", "=", projectId).where("created_at", ">=", from))
+          .where("created_at", "<", to)
+          .union(db.selectFrom("signals").select("contact_id").where("project_id", "=", projectId).where("created_at", ">=", from).where("created_at", "<", to))
+          .union(db.selectFrom("contacts").select("id as contact_id").where("project_id", "=", projectId).where("created_at", ">=", from).where("created_at", "<", to))
           .as("acted"),
       )
       .select((eb) => eb.fn.countAll<number>().as("count"))

@@ -113,7 +113,7 @@ export const WAITING_LISTED = 10;
  * The leads of these projects still waiting for a first answer (decision 55): per project the first WAITING_LISTED,
  * the longest waiting first, and how many wait in all. One query whose answer stays small however many wait.
  */
-async function readWaitingLeads(db: Kysely<Database>, projectIds: string[]) {
+export async function readWaitingLeads(db: Kysely<Database>, projectIds: string[]) {
   const ranked = db
     .selectFrom("leads")
     .select((eb) => [

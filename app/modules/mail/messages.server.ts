@@ -3,6 +3,7 @@ import { formatAmountRange } from "~/modules/formats/amount";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { listedWithAnd } from "~/modules/formats/listing";
 import type { UnsubscribeLinks } from "./mail-links.server";
+import type { MailAttachment } from "~/db/schema";
 import type { OutgoingMail } from "./outbox.server";
 
 /**
@@ -13,7 +14,14 @@ import type { OutgoingMail } from "./outbox.server";
 type Link = { label: string; url: string };
 /** A list item is a line of text, optionally with a link under it. */
 type ListItem = string | { text: string; link: Link };
-type Block = { kind: "p"; text: string } | { kind: "quote"; text: string } | ({ kind: "link" } & Link) | { kind: "list"; items: ListItem[] };
+/** `figures`: a titled two-column table of labels and numbers; `stats`: a row of headline numbers with their labels. */
+type Block =
+  | { kind: "p"; text: string }
+  | { kind: "quote"; text: string }
+  | ({ kind: "link" } & Link)
+  | { kind: "list"; items: ListItem[] }
+  | { kind: "figures"; title: string; rows: [label: string, value: string][] }
+  | { kind: "stats"; items: { value: string; label: string }[] };
 
 type Letter = { heading: string; blocks: Block[]; footer: Block[] };
 
@@ -39,6 +47,10 @@ function blockText(block: Block): string {
         .map((item) => (typeof item === "string" ? item : `${item.text}\n${item.link.label}: ${item.link.url}`))
         .map((item) => `- ${item.replace(/\n/g, "\n  ")}`)
         .join("\n");
+    case "figures":
+      return [block.title, ...block.rows.map(([label, value]) => `  ${label}: ${value}`)].join("\n");
+    case "stats":
+      return block.items.map((item) => `${item.value} ${item.label}`).join(" · ");
   }
 }
 
@@ -53,6 +65,25 @@ function blockHtml(block: Block): string {
       return `<p style="margin:0 0 16px"><a href="${escapeHtml(block.url)}" style="color:#4f46e5;font-weight:600">${escapeHtml(block.label)}</a></p>`;
     case "list":
       return `<ul style="margin:0 0 16px;padding-left:20px">${block.items.map((item) => `<li style="margin:0 0 8px">${listItemHtml(item, text)}</li>`).join("")}</ul>`;
+    case "figures":
+      return [
+        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="width:100%;border-collapse:separate;border-spacing:0;margin:0 0 16px;border:1px solid #e2e8f0;border-radius:8px;font-size:15px">`,
+        `<tr><th colspan="2" align="left" style="padding:10px 12px;background:#f1f5f9;border-radius:8px 8px 0 0;font-size:15px;text-align:left">${text(block.title)}</th></tr>`,
+        ...block.rows.map(
+          ([label, value]) =>
+            `<tr><td style="padding:7px 12px;border-top:1px solid #e2e8f0;color:#475569">${text(label)}</td><td align="right" style="padding:7px 12px;border-top:1px solid #e2e8f0;font-weight:600;text-align:right;white-space:nowrap">${text(value)}</td></tr>`,
+        ),
+        "</table>",
+      ].join("");
+    case "stats":
+      return [
+        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="width:100%;border-collapse:collapse;margin:0 0 20px;table-layout:fixed"><tr>`,
+        ...block.items.map(
+          (item) =>
+            `<td align="center" valign="top" style="padding:10px 4px;background:#eef2ff;border:4px solid #ffffff;border-radius:10px;text-align:center"><div style="font-size:24px;font-weight:700;line-height:1.2;color:#312e81">${text(item.value)}</div><div style="font-size:12px;line-height:1.3;color:#475569">${text(item.label)}</div></td>`,
+        ),
+        "</tr></table>",
+      ].join("");
   }
 }
 
@@ -537,4 +568,95 @@ export function passwordResetMail(input: PasswordResetInput): OutgoingMail {
     footer: [{ kind: "p", text: `You received this because a password reset was requested for this address on ${PRODUCT_NAME}.` }],
   });
   return { kind: "password-reset", to: input.to, subject: `Reset your ${PRODUCT_NAME} password`, text, html };
+}
+
+export type MorningReportInput = {
+  to: string;
+  projectTitle: string;
+  /** 'day': the morning after a day with scans; 'week': seven days later, the day and the week after it. */
+  kind: "day" | "week";
+  /** The event tag or name of the code scanned most in the period. */
+  eventName: string;
+  /** 'Thursday, November 26' or 'November 19 to November 26', on the owner's clock. */
+  period: string;
+  totals: { scans: number; peopleWhoActed: number; intros: number; signals: number };
+  /** Per code scanned in the period (the most scanned first): its name and its funnel. */
+  codes: { name: string; rows: [string, string][] }[];
+  waiting: { name: string; waited: string; leadUrl: string }[];
+  moreWaiting: number;
+  unansweredUrl: string;
+  topSignals: { text: string; leadUrl: string | null }[];
+  analyticsUrl: string;
+  settingsUrl: string;
+  /** The contacts CSV, as the export downloads it; null when it was too large to attach. */
+  csv: MailAttachment | null;
+  /** The recipient's role, lower-case ('owner', 'co-founder'). */
+  roleLabel: string;
+};
+
+const count = (value: number) => value.toLocaleString("en-US");
+
+/**
+ * To the owner and each co-founder, the morning after a day with scans and again a week later (issue 30 item 4,
+ * decision 66): what the period brought, each code's funnel, who still waits for an answer, the top signals, and
+ * the contacts CSV attached, so the founder knows what happened without opening the app.
+ */
+export function morningReportMail(input: MorningReportInput): OutgoingMail {
+  const { totals } = input;
+  const when = input.kind === "day" ? `Yesterday at ${input.eventName}` : `A week after ${input.eventName}`;
+  const scans = `${count(totals.scans)} ${totals.scans === 1 ? "scan" : "scans"}`;
+  const people = `${count(totals.peopleWhoActed)} ${totals.peopleWhoActed === 1 ? "person" : "people"} acted`;
+  const opening =
+    input.kind === "day"
+      ? `What ${input.eventName} brought ${input.projectTitle} on ${input.period}:`
+      : `A week on, what ${input.projectTitle} got from ${input.eventName} and the days after it, ${input.period}:`;
+  const blocks: Block[] = [
+    { kind: "p", text: opening },
+    {
+      kind: "stats",
+      items: [
+        { value: count(totals.scans), label: totals.scans === 1 ? "scan" : "scans" },
+        { value: count(totals.peopleWhoActed), label: totals.peopleWhoActed === 1 ? "person acted" : "people acted" },
+        { value: count(totals.intros), label: totals.intros === 1 ? "intro" : "intros" },
+        { value: count(totals.signals), label: totals.signals === 1 ? "signal" : "signals" },
+      ],
+    },
+    { kind: "link", label: "Open the analytics", url: input.analyticsUrl },
+    { kind: "p", text: "Each code scanned: the first line counts this period, the others everything since the code was printed." },
+    ...input.codes.map((code): Block => ({ kind: "figures", title: code.name, rows: code.rows })),
+  ];
+  if (input.waiting.length) {
+    blocks.push(
+      { kind: "p", text: "Still waiting for your answer, the longest first:" },
+      { kind: "list", items: input.waiting.map((person) => ({ text: `${person.name}, waiting ${person.waited}`, link: { label: "Answer", url: person.leadUrl } })) },
+    );
+    if (input.moreWaiting) blocks.push({ kind: "p", text: `And ${input.moreWaiting} more.` });
+    blocks.push({ kind: "link", label: "See everyone waiting", url: input.unansweredUrl });
+  } else {
+    blocks.push({ kind: "p", text: "Nobody is waiting for an answer from you." });
+  }
+  if (input.topSignals.length) {
+    blocks.push(
+      { kind: "p", text: "The largest interest signals of this period:" },
+      { kind: "list", items: input.topSignals.map((signal) => (signal.leadUrl ? { text: signal.text, link: { label: "Open the lead", url: signal.leadUrl } } : signal.text)) },
+    );
+  }
+  blocks.push({
+    kind: "p",
+    text: input.csv
+      ? `Your contacts are attached as ${input.csv.filename}, the same file as the CSV export on the analytics page.`
+      : "Your contacts are too many to attach: download them as CSV on the analytics page.",
+  });
+  const { text, html } = compose({
+    heading: when,
+    blocks,
+    footer: [
+      {
+        kind: "p",
+        text: `You receive this report as ${input.roleLabel} of ${input.projectTitle} on ${PRODUCT_NAME}: it goes to the owner and co-founders, who may export the contacts it carries. Turn it off for this project in Lead settings.`,
+      },
+      { kind: "link", label: "Lead settings", url: input.settingsUrl },
+    ],
+  });
+  return { kind: "morning-report", to: input.to, subject: `${when}: ${scans}, ${people} — ${input.projectTitle}`, text, html, attachments: input.csv ? [input.csv] : null };
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { dialectOf } from "~/db/dialect.server";
-import type { Database, MailOutboxTable } from "~/db/schema";
+import type { Database, MailAttachment, MailOutboxTable } from "~/db/schema";
 import { isSingleMailbox } from "~/modules/formats/email-address";
 
 export type OutgoingMail = {
@@ -15,9 +15,11 @@ export type OutgoingMail = {
   replyTo?: string | null;
   /** An RFC 5545 calendar with `METHOD:REQUEST`, sent as the message's invitation (a `text/calendar` alternative). */
   calendarIcs?: string | null;
+  /** Files the message carries (the morning-after report's CSV). */
+  attachments?: MailAttachment[] | null;
 };
 
-export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts" | "reply_to" | "calendar_ics"> & {
+export type QueuedMail = Pick<Selectable<MailOutboxTable>, "id" | "kind" | "recipient" | "subject" | "text_body" | "html_body" | "mail_headers" | "attempts" | "reply_to" | "calendar_ics" | "attachments"> & {
   /** When an earlier holder began a send whose outcome it never recorded (it died or lost its claim), if so. */
   outcomeUnknownSince: string | null;
   /**
@@ -44,6 +46,9 @@ function outboxRow(mail: OutgoingMail, now: Date) {
     html_body: mail.html ?? null,
     reply_to: mail.replyTo ? singleLine(mail.replyTo) : null,
     calendar_ics: mail.calendarIcs ?? null,
+    attachments: mail.attachments?.length
+      ? mail.attachments.map((file) => ({ ...file, filename: singleLine(file.filename), contentType: singleLine(file.contentType) }))
+      : null,
     mail_headers: Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [singleLine(name), singleLine(value)])),
     next_attempt_at: now.toISOString(),
     created_at: now.toISOString(),
@@ -118,7 +123,7 @@ export async function claimDueMail(db: Kysely<Database>, limit: number, claim: C
       .updateTable("mail_outbox")
       .set({ locked_until: lockedUntil, claimed_by: claim.owner })
       .where("id", "in", ids)
-      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "reply_to", "calendar_ics", "attempts", "attempt_started_at", "handed_over_at"])
+      .returning(["id", "kind", "recipient", "subject", "text_body", "html_body", "mail_headers", "reply_to", "calendar_ics", "attachments", "attempts", "attempt_started_at", "handed_over_at"])
       .execute();
     return rows.map(({ attempt_started_at, handed_over_at, ...mail }) => ({
       ...mail,

@@ -43,6 +43,7 @@ export async function sendTestMail(
         mail_headers: mail.headers ?? {},
         reply_to: null,
         calendar_ics: null,
+        attachments: null,
         attempts: 0,
         outcomeUnknownSince: null,
         handedOverAt: null,

@@ -37,6 +37,8 @@ function message(from: string, mail: QueuedMail) {
     ...(mail.reply_to ? { replyTo: { name: "", address: mail.reply_to } } : {}),
     // A `text/calendar; method=REQUEST` alternative: what Gmail, Apple Mail and Outlook show as an invitation.
     ...(mail.calendar_ics ? { icalEvent: { method: "REQUEST", filename: "invite.ics", content: mail.calendar_ics } } : {}),
+    // Named files (the morning-after report's CSV, decision 66), each with its own content type.
+    ...(mail.attachments?.length ? { attachments: mail.attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.content })) } : {}),
     headers: mail.mail_headers,
     messageId: `<${mail.id}@pitchqr.outbox>`,
   };
