@@ -225,6 +225,9 @@ describeEachDialect("the morning-after report over SMTP", (getDb) => {
       for await (const chunk of exported.body) chunks.push(String(chunk));
       expect(file?.content.toString("utf8")).toBe(chunks.join(""));
       expect(file?.content.toString("utf8")).toContain("Ada Lovelace");
+      // Once sent, the outbox keeps the message, not its copy of the contacts.
+      const settled = await db.selectFrom("mail_outbox").select(["status", "attachments"]).where("kind", "=", "morning-report").execute();
+      expect(settled).toEqual([{ status: "sent", attachments: null }]);
     } finally {
       await worker.stop();
       await smtp.close();

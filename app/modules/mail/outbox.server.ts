@@ -178,14 +178,18 @@ export async function markHandedOver(db: Kysely<Database>, id: string, owner: st
 export async function markSentUnconfirmed(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
   const result = await settleHeld(db, id, owner)
     .where("handed_over_at", "is not", null)
-    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, last_error: "handed over; the server's answer was never recorded" })
+    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, attachments: null, last_error: "handed over; the server's answer was never recorded" })
     .executeTakeFirst();
   return changed(result);
 }
 
+/**
+ * A settled message keeps its row (what went to whom, and when) but not its attachments: an attached contacts export
+ * (decision 66) is a copy of the project's contacts that no one needs once it is sent or given up.
+ */
 export async function markSent(db: Kysely<Database>, id: string, owner: string, now = new Date()): Promise<boolean> {
   const result = await settleHeld(db, id, owner)
-    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, handed_over_at: null, last_error: null })
+    .set({ status: "sent", sent_at: now.toISOString(), locked_until: null, attempt_started_at: null, handed_over_at: null, attachments: null, last_error: null })
     .executeTakeFirst();
   return changed(result);
 }
@@ -200,7 +204,7 @@ export async function markForRetry(db: Kysely<Database>, id: string, owner: stri
 
 export async function markFailed(db: Kysely<Database>, id: string, owner: string, error: string): Promise<boolean> {
   const result = await settleHeld(db, id, owner)
-    .set({ status: "failed", locked_until: null, attempt_started_at: null, handed_over_at: null, last_error: error.slice(0, 1000) })
+    .set({ status: "failed", locked_until: null, attempt_started_at: null, handed_over_at: null, attachments: null, last_error: error.slice(0, 1000) })
     .executeTakeFirst();
   return changed(result);
 }
