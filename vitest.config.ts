@@ -11,6 +11,11 @@ const waitForPages = { poll: { timeout: 10_000 } };
 // from 112 s to 62 s here. The browser suites are CPU-bound (Chromium and the app take turns on the cores, 15 %
 // idle): a third worker on two cores made every file slower and the whole no faster.
 const workers = os.availableParallelism();
+// Each worker keeps its imported modules from one test file to the next (`isolate: false`): re-importing the app's
+// modules, zod, Kysely and Playwright for every file was two thirds of the unit suite's time and 47 s of the integration
+// suite's 163 s. Test files share no state through modules: none mocks a module, fakes timers or sets process.env,
+// and fixtures are made per test (decision 69).
+const isolate = false;
 
 export default defineConfig({
   resolve: { alias },
@@ -18,7 +23,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node", maxWorkers: workers },
+        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node", maxWorkers: workers, isolate },
       },
       {
         resolve: { alias },
@@ -29,6 +34,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: workers,
+          isolate,
         },
       },
       {
@@ -41,6 +47,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: workers,
+          isolate,
         },
       },
       {
@@ -66,6 +73,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           maxWorkers: workers,
+          isolate,
         },
       },
     ],
