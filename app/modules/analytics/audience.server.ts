@@ -73,7 +73,7 @@ export async function loadScanAudience(db: Kysely<Database>, projectId: string, 
     timeZone,
     hourStartsAtMinute: (localParts(now, timeZone).minute - now.getUTCMinutes() + 60) % 60,
     project: breakdownOf(project),
-    byCode: new Map([...byCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, tally]) => [id, breakdownOf(tally)])),
+    byCode: new Map([...byCode].sort(([a], [b]) => inCodeUnitOrder(a, b)).map(([id, tally]) => [id, breakdownOf(tally)])),
   };
 }
 
@@ -89,7 +89,12 @@ function add(counts: Map<string, number>, label: string, scans: number): void {
 function shares(counts: Map<string, number>): AudienceShare[] {
   return [...counts]
     .map(([label, scans]) => ({ label, scans }))
-    .sort((a, b) => b.scans - a.scans || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    .sort((a, b) => b.scans - a.scans || inCodeUnitOrder(a.label, b.label));
+}
+
+/** The same order on every database and in every locale (localeCompare's would depend on the server's ICU). */
+function inCodeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function breakdownOf(tally: Tally): AudienceBreakdown {

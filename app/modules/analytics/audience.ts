@@ -58,7 +58,8 @@ const APP_TOKENS: readonly (readonly [InAppBrowser, RegExp])[] = [
   ["Discord", /\bDiscord\/\d/],
 ];
 
-const IOS = /\((?:iPhone|iPad|iPod)\b/;
+/** An iPhone, iPad or iPod, as its user agent's platform names it. */
+export const IOS_DEVICE = /\((?:iPhone|iPad|iPod)\b/;
 /** Android's web view marks itself `; wv)`: an app showing the page, whichever app it is. */
 const ANDROID_WEB_VIEW = /; wv\)/;
 
@@ -70,7 +71,7 @@ export function classifyAudience(userAgent: string | null | undefined): Audience
 }
 
 function deviceFamilyOf(agent: string): DeviceFamily {
-  if (IOS.test(agent)) return "iOS";
+  if (IOS_DEVICE.test(agent)) return "iOS";
   if (/\bAndroid\b/.test(agent)) return "Android";
   if (/\b(?:Windows NT|Macintosh|X11|CrOS)\b/.test(agent)) return "Desktop";
   return "Other";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
-import { classifyAudience } from "~/modules/analytics/audience";
+import { classifyAudience, IOS_DEVICE } from "~/modules/analytics/audience";
 import type { VisitorIdentity } from "~/modules/analytics/sources.server";
 import type { ExclusionReason, ScanInput, ScanRecorder } from "./scans.server";
 
@@ -37,12 +37,6 @@ const TEAM_DEVICE_MAX_MEMBERS = 8;
  * (`Dalvik/2.1.0 …`) and iOS's (`QRReader/2.3 CFNetwork/1410 Darwin/22.6`). No browser's user agent carries them.
  */
 const APP_CLIENT = /^Dalvik\/|\bCFNetwork\/|^[^(]*\bDarwin\/\d/;
-/**
- * A user agent that says it is Safari (or another browser) on an iPhone, iPad or iPod. Every browser there runs
- * WebKit, which sends no Chromium client hints: a request that says iOS and sends `Sec-CH-UA` is Chromium (a
- * headless script) wearing an iPhone's user agent.
- */
-const IOS_DEVICE = /\((?:iPhone|iPad|iPod)\b/;
 
 /**
  * Link-preview fetchers (chat apps and social networks unfurling a shared link), told apart from crawlers. WhatsApp's
@@ -119,6 +113,8 @@ export class PageDoor {
     const userAgent = request.userAgent ?? "";
     if (!userAgent) return { kind: "excluded", reason: "bot" };
     if (LINK_PREVIEW.test(userAgent)) return { kind: "excluded", reason: "preview" };
+    // Every browser on an iPhone, iPad or iPod runs WebKit, which sends no Chromium client hints: a request that says
+    // iOS and sends `Sec-CH-UA` is Chromium (a headless script) wearing an iPhone's user agent.
     if (isbot(userAgent) || (IOS_DEVICE.test(userAgent) && !!request.clientHints)) return { kind: "excluded", reason: "bot" };
 
     const cookie = this.#readViewerCookie(request.cookieHeader);
