@@ -10,10 +10,10 @@ import {
   DAY_MS,
   labelIndexes,
   niceTicks,
-  plural,
   SERIES_COLORS,
   seriesColors,
 } from "~/components/founder/insights/format";
+import { plural } from "~/modules/formats/counts";
 import { formatFounderDate } from "~/modules/formats/founder-dates";
 
 const now = Date.parse("2026-03-10T12:34:56.000Z");

@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from "~/product";
 import { formatAmountRange } from "~/modules/formats/amount";
+import { plural } from "~/modules/formats/counts";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { listedWithAnd } from "~/modules/formats/listing";
 import type { UnsubscribeLinks } from "./mail-links.server";
@@ -604,8 +605,8 @@ const count = (value: number) => value.toLocaleString("en-US");
 export function morningReportMail(input: MorningReportInput): OutgoingMail {
   const { totals } = input;
   const when = input.kind === "day" ? `Yesterday at ${input.eventName}` : `A week after ${input.eventName}`;
-  const scans = `${count(totals.scans)} ${totals.scans === 1 ? "scan" : "scans"}`;
-  const people = `${count(totals.peopleWhoActed)} ${totals.peopleWhoActed === 1 ? "person" : "people"} acted`;
+  const scans = plural(totals.scans, "scan");
+  const people = `${plural(totals.peopleWhoActed, "person", "people")} acted`;
   const opening =
     input.kind === "day"
       ? `What ${input.eventName} brought ${input.projectTitle} on ${input.period}:`

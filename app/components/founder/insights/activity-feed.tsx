@@ -7,7 +7,7 @@ import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ActivityItem, ActivityType } from "~/modules/activity/activity.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
-import { plural } from "./format";
+import { plural } from "~/modules/formats/counts";
 
 /** SPEC.md section 9: refresh every 10 s, 20 items shown. */
 export const ACTIVITY_REFRESH_MS = 10_000;

@@ -1,3 +1,4 @@
+import { plural } from "~/modules/formats/counts";
 import { formatFounderDay, formatFounderDayHour } from "~/modules/formats/founder-dates";
 import { zonedDayStart, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 
@@ -145,10 +146,6 @@ export function labelIndexes(length: number, count: number): number[] {
 /** A bucket's name on the founder's clock: 'Mar 5, 3 PM' for an hour, 'Mar 5' for a day. */
 export function bucketLabel(range: ChartRange, ms: number, timeZone: string): string {
   return range === "hourly" ? formatFounderDayHour(ms, timeZone) : formatFounderDay(ms, timeZone);
-}
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** The chart's text alternative: the range, the total, the busiest bucket and each code's share. */

@@ -4,7 +4,7 @@ import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import type { AudienceBreakdown, AudienceShare } from "~/modules/analytics/audience.server";
 import { SectionCard } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
-import { plural } from "./format";
+import { plural } from "~/modules/formats/counts";
 
 const PROJECT = "all";
 const percent = (scans: number, of: number) => (of ? `${Math.round((scans / of) * 100)}%` : "–");

@@ -5,7 +5,8 @@ import { SectionCard } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { formatFounderDay, formatFounderHour } from "~/modules/formats/founder-dates";
-import { bucketLabel, buildChartData, chartSummary, labelIndexes, niceTicks, plural, type ChartData, type ChartRange } from "./format";
+import { plural } from "~/modules/formats/counts";
+import { bucketLabel, buildChartData, chartSummary, labelIndexes, niceTicks, type ChartData, type ChartRange } from "./format";
 
 const RANGES: { value: ChartRange; label: string }[] = [
   { value: "hourly", label: "Last 48 hours" },
