@@ -6,9 +6,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import QRCode from "qrcode";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE, PLAYWRIGHT_CHROMIUM_FLAGS, requireChromium } from "../support/chromium.js";
+import { launchTestBrowser, PHONE } from "../support/chromium.js";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { insertProject, openDatabase, withWritableDatabase } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
@@ -57,11 +57,7 @@ beforeAll(async () => {
   // A browser of this file's own: its camera is the video above, and the camera permission is granted without a prompt.
   [app, browser] = await Promise.all([
     startAppServer(),
-    chromium.launch({
-      executablePath: requireChromium(),
-      headless: true,
-      args: [...PLAYWRIGHT_CHROMIUM_FLAGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${video}`],
-    }),
+    launchTestBrowser(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${video}`]),
   ]);
 });
 

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, PHONE } from "../support/chromium.js";
+import { launchTestBrowser, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
@@ -19,7 +19,7 @@ const servers: AppServer[] = [];
 showServerLogsOnFailure(() => servers);
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchTestBrowser();
 });
 
 afterAll(async () => {

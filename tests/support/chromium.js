@@ -82,9 +82,22 @@ const BROWSER_UI_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
 /** CHROMIUM_FLAGS for a browser Playwright drives: without the browser's own UI pages no test ever shows. */
 export const PLAYWRIGHT_CHROMIUM_FLAGS = [...CHROMIUM_FLAGS, `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...BROWSER_UI_FEATURES].join(",")}`];
 
-/** The local Chromium with those flags; Playwright gives it a fresh profile. */
-export function launchBrowser() {
-  return chromium.launch({ executablePath: requireChromium(), headless: true, args: PLAYWRIGHT_CHROMIUM_FLAGS });
+/** The local Chromium with those flags (and `extraArgs`); Playwright gives it a fresh profile. */
+export function launchBrowser(extraArgs = []) {
+  return chromium.launch({ executablePath: requireChromium(), headless: true, args: [...PLAYWRIGHT_CHROMIUM_FLAGS, ...extraArgs] });
+}
+
+/**
+ * The browser the test suites drive: like launchBrowser, but every context it opens prefers reduced motion unless
+ * the test asks otherwise. The "Live" badges ping forever, and each open page then redraws sixty times a second:
+ * with forty phones open the compositor alone took a core (decision 70). No test asserts motion; one that does
+ * opens its context with `reducedMotion: "no-preference"`.
+ */
+export async function launchTestBrowser(extraArgs = []) {
+  const browser = await launchBrowser(extraArgs);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ reducedMotion: "reduce", ...options });
+  return browser;
 }
 
 export const PHONE = { width: 390, height: 844 };

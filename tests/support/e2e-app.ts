@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { showServerLogsOnFailure } from "../e2e/support";
 import { startAppServer, type AppServer } from "./app-server";
-import { launchBrowser } from "./chromium.js";
+import { launchTestBrowser } from "./chromium.js";
 import { openDatabase } from "./pitch-e2e";
 
 export type E2eApp = { app: AppServer; browser: Browser; db: Database.Database };
@@ -20,7 +20,7 @@ export function setUpAppInBrowser(options: { env?: Record<string, string> | (() 
   const e2e = {} as E2eApp;
   beforeAll(async () => {
     const env = typeof options.env === "function" ? options.env() : options.env;
-    [e2e.app, e2e.browser] = await Promise.all([startAppServer({ env }), launchBrowser()]);
+    [e2e.app, e2e.browser] = await Promise.all([startAppServer({ env }), launchTestBrowser()]);
     e2e.db = openDatabase(e2e.app.dataDir);
   });
   afterAll(async () => {
