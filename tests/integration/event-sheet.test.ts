@@ -6,13 +6,16 @@ import { describeEachDialect } from "../support/databases";
 import { createProject, TEST_PUBLIC_URL } from "../support/fixtures";
 import { decodeQrCodesInSheet } from "../support/png";
 
+/** The sheet lists codes in the order they were made: each test code gets a minute of its own, never a shared millisecond. */
+const minutesInto = (minutes: number) => new Date(Date.UTC(2026, 10, 2, 9, minutes));
+
 describeEachDialect("one sheet for the whole event", (get) => {
   it("puts every active code on one A4 page by default, each decoding to its tracked address, labels under each", async () => {
     const { db } = get();
     const project = await createProject(db, { title: "Harbor Cold Chain" });
     const labels = ["Hall A", "Hall B", "Badge"];
     const codes = [];
-    for (const label of labels) codes.push(await createQrCode(db, project.ownerId, project.id, { label, eventTag: "demo-day" }));
+    for (const [index, label] of labels.entries()) codes.push(await createQrCode(db, project.ownerId, project.id, { label, eventTag: "demo-day" }, minutesInto(index)));
     await setQrCodeArchived(db, project.ownerId, project.id, codes[2]!.id, true);
 
     const sheet = await loadEventSheet(db, project.ownerId, TEST_PUBLIC_URL, project.id, null, "a4");
@@ -34,7 +37,7 @@ describeEachDialect("one sheet for the whole event", (get) => {
     const stranger = await createProject(db);
     const foreign = await createQrCode(db, stranger.ownerId, stranger.id, { label: "Theirs", eventTag: null });
     const codes = [];
-    for (let index = 1; index <= 7; index += 1) codes.push(await createQrCode(db, project.ownerId, project.id, { label: `Table ${index}`, eventTag: null }));
+    for (let index = 1; index <= 7; index += 1) codes.push(await createQrCode(db, project.ownerId, project.id, { label: `Table ${index}`, eventTag: null }, minutesInto(index)));
     await setQrCodeArchived(db, project.ownerId, project.id, codes[6]!.id, true);
 
     const chosen = await loadEventSheet(db, project.ownerId, TEST_PUBLIC_URL, project.id, [codes[6]!.id, codes[1]!.id, foreign.id], "letter");
