@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { launchTestBrowser, PHONE } from "../support/chromium.js";
+import { PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
@@ -19,11 +19,11 @@ const servers: AppServer[] = [];
 showServerLogsOnFailure(() => servers);
 
 beforeAll(async () => {
-  browser = await launchTestBrowser();
+  browser = await sharedTestBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await Promise.all(servers.map((server) => server.stop()));
 });
 

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVITATION_ENDED_MESSAGE, INVITATION_REQUIRED_MESSAGE, SIGNUP_CLOSED_MESSAGE } from "~/modules/auth/invitations.server";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { DESKTOP, launchTestBrowser, PHONE } from "../support/chromium.js";
+import { DESKTOP, PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { openDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
@@ -31,11 +31,11 @@ const userCount = (email: string) => {
 };
 
 beforeAll(async () => {
-  [, browser] = await Promise.all([restartWith("open"), launchTestBrowser()]);
+  [, browser] = await Promise.all([restartWith("open"), sharedTestBrowser()]);
   await signUpAndSignIn(url(), founder.email, founder.password);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await app?.stop();
 });
 showServerLogsOnFailure(() => [app]);

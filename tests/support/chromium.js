@@ -100,5 +100,26 @@ export async function launchTestBrowser(extraArgs = []) {
   return browser;
 }
 
+/** @type {Promise<import("playwright-core").Browser> | undefined} */
+let workerBrowser;
+
+/**
+ * The test browser this worker's files share (decision 71): a launch costs Chromium half a second of CPU, and a file
+ * only ever uses contexts of its own. Each file hands it back with `releaseBrowser`, which closes what the file left
+ * open, so the next file starts with no context, page or connection of the last. A browser that crashed is replaced.
+ */
+export async function sharedTestBrowser() {
+  const current = workerBrowser && (await workerBrowser.catch(() => undefined));
+  if (current?.isConnected()) return current;
+  workerBrowser = launchTestBrowser();
+  workerBrowser.catch(() => (workerBrowser = undefined));
+  return workerBrowser;
+}
+
+/** Closes every context `browser` has open: the end of a file's use of the shared browser. */
+export async function releaseBrowser(browser) {
+  if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
