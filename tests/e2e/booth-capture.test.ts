@@ -85,7 +85,7 @@ describe("capture at the booth", () => {
     const ownerEmail = uniqueEmail("capture-owner");
     const ownerContext = await signedInContext(browser, app.url, ownerEmail, { viewport: PHONE });
     const owner = rows<{ id: string }>("select id from users where email = ?", ownerEmail)[0]!;
-    const project = insertProject(app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
+    const project = await insertProject(app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
     const email = uniqueEmail("capture-staff");
     const context = await signedInContext(browser, app.url, email, { viewport: PHONE, hasTouch: true, isMobile: true });
     const staff = rows<{ id: string }>("select id from users where email = ?", email)[0]!;

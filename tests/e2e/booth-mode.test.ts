@@ -31,7 +31,7 @@ async function boothForNewFounder(title: string): Promise<Booth> {
   const email = uniqueEmail("booth");
   const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
   const ownerId = (e2e.db.prepare("select id from users where email = ?").get(email) as { id: string }).id;
-  const project = insertProject(e2e.app.dataDir, {
+  const project = await insertProject(e2e.app.dataDir, {
     title,
     ownerId,
     tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],

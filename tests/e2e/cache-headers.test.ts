@@ -187,8 +187,8 @@ describe("caching: nothing personal is stored anywhere, on every route (issue 24
     const email = uniqueEmail("cache-owner");
     ownerCookie = await signUpAndSignIn(e2e.app.url, email);
     const ownerId = (e2e.db.prepare("select id from users where email = ?").get(email) as { id: string }).id;
-    const project = insertProject(e2e.app.dataDir, { title: "Cache Walk", ownerId, qrCodes: [{ label: "Stand" }], tiers: [{ label: "$1k", min: 1000, max: null }] });
-    const draft = insertProject(e2e.app.dataDir, { title: "Cache Walk Draft", ownerId, status: "draft" });
+    const project = await insertProject(e2e.app.dataDir, { title: "Cache Walk", ownerId, qrCodes: [{ label: "Stand" }], tiers: [{ label: "$1k", min: 1000, max: null }] });
+    const draft = await insertProject(e2e.app.dataDir, { title: "Cache Walk Draft", ownerId, status: "draft" });
     await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name: "Lead Person", email: "lead.person@example.com", note: "Met at the stand" });
     const lead = e2e.db.prepare("select id from leads where project_id = ?").get(project.id) as { id: string };
     const created = await founderPost(e2e.app, ownerCookie, `/project/${project.id}/edit`, { intent: "create-booth-link", days: "3" });

@@ -33,7 +33,7 @@ const QR_CREATED = "2026-11-20T20:00:00.000Z";
 const LEAD_AT = "2026-11-21T02:00:00.000Z";
 
 async function seed(ownerId: string, tag: string) {
-  const project = insertProject(e2e.app.dataDir, { ownerId, title: `Clock ${tag}`, qrCodes: [{ label: "Door", eventTag: "Demo Day" }] });
+  const project = await insertProject(e2e.app.dataDir, { ownerId, title: `Clock ${tag}`, qrCodes: [{ label: "Door", eventTag: "Demo Day" }] });
   const [qrCodeId] = project.qrCodeIds as [string];
   const { db } = database;
   await db.updateTable("qr_codes").set({ created_at: QR_CREATED }).where("id", "=", qrCodeId).execute();

@@ -144,7 +144,7 @@ function phoneVisitor() {
  * draft project nobody contacted (made after it, so listed first).
  */
 async function harborVisitedAndQuietPilot(ownerId: string) {
-  const harbor = insertHarbor(ownerId, { qrCodes: [BOOTH] });
+  const harbor = await insertHarbor(ownerId, { qrCodes: [BOOTH] });
   const [boothId] = harbor.qrCodeIds as [string];
   const booth = pitchUrl(harbor.slug, `?qr=${boothId}`);
   const angel = tierRows(harbor.id)[0]!;
@@ -160,7 +160,7 @@ async function harborVisitedAndQuietPilot(ownerId: string) {
   await third.open(pitchUrl(harbor.slug), harbor.id);
   await third.post(pitchUrl(harbor.slug), { intent: "signal", tierId: angel.id, name: BACKER.name, email: BACKER.email, message: BACKER.message, showName: "on" });
 
-  const quiet = insertProject(e2e.app.dataDir, { ownerId, title: SECOND.title, slug: `${SECOND.slug}-${marker("")}`, oneLiner: SECOND.oneLiner, status: "draft" });
+  const quiet = await insertProject(e2e.app.dataDir, { ownerId, title: SECOND.title, slug: `${SECOND.slug}-${marker("")}`, oneLiner: SECOND.oneLiner, status: "draft" });
   return { harbor, second: quiet, boothId };
 }
 
@@ -384,7 +384,7 @@ describe("a founder's journey", () => {
   it("refuses a javascript: deck URL in the browser and from a post without scripts, changing nothing", async () => {
     const founder = await signedInFounder();
     const { page } = founder;
-    const harbor = insertHarbor(founder.id);
+    const harbor = await insertHarbor(founder.id);
     const projectId = harbor.id;
     await goto(page, `/project/${projectId}/edit`);
 
@@ -421,7 +421,7 @@ describe("a founder's journey", () => {
   it("says a taken slug is taken, creates nothing and keeps what was typed; another slug creates a draft", { timeout: 60_000 }, async () => {
     const founder = await signedInFounder();
     const { page } = founder;
-    const harbor = insertHarbor(founder.id);
+    const harbor = await insertHarbor(founder.id);
 
     // A second project on the same slug: the slug field says it is taken, and nothing is created.
     await goto(page, "/project/create");
@@ -448,7 +448,7 @@ describe("a founder's journey", () => {
   it("creates, downloads and deletes tracked QR codes in the project's QR codes section", { timeout: 90_000 }, async () => {
     const founder = await signedInFounder();
     const { page } = founder;
-    const harbor = insertHarbor(founder.id);
+    const harbor = await insertHarbor(founder.id);
     const projectId = harbor.id;
     await goto(page, `/project/${projectId}/qr-codes`);
     const card = page.getByRole("region", { name: "QR Codes & Event Tracking" });
@@ -521,7 +521,7 @@ describe("a founder's journey", () => {
 
   it("counts visitors scanning the Booth code and the plain link, and stores their intro, follow and signal", { timeout: 90_000 }, async () => {
     const founder = await signedInFounder();
-    const harbor = insertHarbor(founder.id, { qrCodes: [BOOTH] });
+    const harbor = await insertHarbor(founder.id, { qrCodes: [BOOTH] });
     const projectId = harbor.id;
     const [boothId] = harbor.qrCodeIds;
     const boothUrl = pitchUrl(harbor.slug, `?qr=${boothId}`);
@@ -717,7 +717,7 @@ describe("a founder's journey", () => {
   it("takes the project back to draft: the public pitch answers 404 and Preview Live is gone", { timeout: 60_000 }, async () => {
     const founder = await signedInFounder();
     const { page } = founder;
-    const harbor = insertHarbor(founder.id, { qrCodes: [BOOTH] });
+    const harbor = await insertHarbor(founder.id, { qrCodes: [BOOTH] });
     const projectId = harbor.id;
     const [boothId] = harbor.qrCodeIds;
     // The anonymous page is served (and cached) while published.

@@ -28,7 +28,7 @@ it("pushes a visitor's intro to the founder's phone, whose tap opens that lead; 
   const email = uniqueEmail("push");
   const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
   const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-  const project = insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", qrCodes: [{ label: "Demo Day hall A", eventTag: null }] });
+  const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", qrCodes: [{ label: "Demo Day hall A", eventTag: null }] });
   const settingsUrl = `${e2e.app.url}/project/${project.id}/leads/settings`;
   const page = await context.newPage();
   const errors = collectPageErrors(page);

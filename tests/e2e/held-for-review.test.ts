@@ -44,7 +44,7 @@ describe("forms held for review", () => {
     const founderEmail = uniqueEmail("held");
     const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
-    const project = insertProject(e2e.app.dataDir, {
+    const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Held Review",
       tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],

@@ -47,7 +47,7 @@ describe.each([
     const email = uniqueEmail(`leads-${device}`);
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport, acceptDownloads: true });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-    const project = insertProject(e2e.app.dataDir, {
+    const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: `Harbor ${device}`,
       oneLiner: "Solar cold rooms for clinics",
@@ -251,7 +251,7 @@ describe("one qualifying question", () => {
     const email = uniqueEmail("question");
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-    const project = insertProject(e2e.app.dataDir, {
+    const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Harbor Question",
       oneLiner: "Solar cold rooms for clinics",

@@ -44,7 +44,7 @@ describe("replying from a lead on a phone", () => {
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
     withWritableDatabase(e2e.app.dataDir, (db) => db.prepare("update users set time_zone = ? where id = ?").run(TIME_ZONE, ownerId));
-    const project = insertProject(e2e.app.dataDir, {
+    const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Harbor Reply",
       deckUrl: "https://deck.example/harbor",

@@ -46,7 +46,7 @@ async function founderWithProject(app: AppServer, tag: string, viewport = PHONE)
   const db = openDatabase(app.dataDir);
   const { id: ownerId } = db.prepare("select id from users where email = ?").get(email) as { id: string };
   db.close();
-  const project = insertProject(app.dataDir, { ownerId, title: `Harbor ${tag}`, tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
+  const project = await insertProject(app.dataDir, { ownerId, title: `Harbor ${tag}`, tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
   return { email, context, project };
 }
 

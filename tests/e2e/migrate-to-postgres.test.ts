@@ -105,7 +105,7 @@ describe("npm run db:migrate-to-postgres", () => {
     const owner = openSqliteFile(dataDir);
     const { id: ownerId } = owner.prepare("select id from users where email = ?").get(email) as { id: string };
     owner.close();
-    const project = insertProject(dataDir, {
+    const project = await insertProject(dataDir, {
       ownerId,
       title: "Harbor Move",
       oneLiner: "Solar cold rooms for clinics",

@@ -39,8 +39,8 @@ function counts(projectId: string): Counts {
 
 const NONE: Counts = { scans: 0, viewers: 0, totalScans: 0, uniqueScans: 0, bots: 0, previews: 0, prefetches: 0, ownerViews: 0 };
 
-function newProject(title: string) {
-  const project = insertProject(e2e.app.dataDir, { title });
+async function newProject(title: string) {
+  const project = await insertProject(e2e.app.dataDir, { title });
   const qrId = `door${project.id.slice(0, 6)}`;
   withWritableDatabase(e2e.app.dataDir, (rw) => {
     rw.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)").run(qrId, project.id, "Booth", "door-expo");
@@ -61,7 +61,7 @@ function samePhone(): Parameters<Browser["newContext"]>[0] {
 
 describe("a page load is counted by the server that serves it", () => {
   it("counts a visitor with JavaScript disabled: one scan, one viewer", async () => {
-    const project = newProject("Door no-JS");
+    const project = await newProject("Door no-JS");
     const context = await e2e.browser.newContext({ ...samePhone(), javaScriptEnabled: false });
     try {
       const page = await context.newPage();
@@ -76,7 +76,7 @@ describe("a page load is counted by the server that serves it", () => {
   });
 
   it("counts a visitor who leaves at DOMContentLoaded on Slow 3G", async () => {
-    const project = newProject("Door quick glance");
+    const project = await newProject("Door quick glance");
     const context = await e2e.browser.newContext(samePhone());
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -89,7 +89,7 @@ describe("a page load is counted by the server that serves it", () => {
   });
 
   it("tells 20 identical phones behind one address apart, and counts their refreshes as scans, not viewers", { timeout: 180_000 }, async () => {
-    const project = newProject("Door twenty phones");
+    const project = await newProject("Door twenty phones");
     const contexts = await Promise.all(Array.from({ length: 20 }, () => e2e.browser.newContext(samePhone())));
     try {
       const pages = await Promise.all(contexts.map((context) => context.newPage()));
@@ -103,7 +103,7 @@ describe("a page load is counted by the server that serves it", () => {
   });
 
   it("counts a signed-in visitor's React page once per load, at the door: the page reports nothing another instance could count again", async () => {
-    const project = newProject("Door signed in");
+    const project = await newProject("Door signed in");
     const context = await e2e.browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
     try {
       const page = await context.newPage();
@@ -129,7 +129,7 @@ describe("a page load is counted by the server that serves it", () => {
   });
 
   it("counts a browser that blocks site data as one viewer however often it reloads", async () => {
-    const project = newProject("Door no cookies");
+    const project = await newProject("Door no cookies");
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-blocked-"));
     fs.mkdirSync(path.join(profile, "Default"));
     // Chromium's own setting "Don't allow sites to save data", as a visitor would set it.
@@ -174,7 +174,7 @@ describe("page loads that are not visitors", () => {
   ];
 
   it("counts no link preview, crawler, prefetch or HEAD request, and tallies each exclusion", async () => {
-    const project = newProject("Door previews");
+    const project = await newProject("Door previews");
     const get = (headers: Record<string, string>, method = "GET") => fetch(project.url, { method, headers: { "x-forwarded-for": nextClientAddress(), ...headers } });
     for (const userAgent of PREVIEWS) expect((await get({ "user-agent": userAgent })).status).toBe(200);
     for (const userAgent of CRAWLERS) expect((await get({ "user-agent": userAgent })).status).toBe(200);
@@ -188,7 +188,7 @@ describe("page loads that are not visitors", () => {
   });
 
   it("counts no view of the project's own founder, signed in", async () => {
-    const project = newProject("Door owner");
+    const project = await newProject("Door owner");
     const context = await e2e.browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
     try {
       const page = await context.newPage();
@@ -229,7 +229,7 @@ describe("how and when people scanned (decision 67)", () => {
     const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, bypassCSP: true });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
     withWritableDatabase(e2e.app.dataDir, (rw) => rw.prepare("update users set time_zone = 'Asia/Kolkata' where id = ?").run(ownerId));
-    const project = insertProject(e2e.app.dataDir, { title: "Audience expo", ownerId, qrCodes: [{ label: "Booth", eventTag: "demoday" }, { label: "LinkedIn post" }] });
+    const project = await insertProject(e2e.app.dataDir, { title: "Audience expo", ownerId, qrCodes: [{ label: "Booth", eventTag: "demoday" }, { label: "LinkedIn post" }] });
     const [booth, post] = project.qrCodeIds as [string, string];
     const pitchUrl = (qr: string) => `${e2e.app.url}/pitch/${project.slug}?qr=${qr}`;
     const visits = [

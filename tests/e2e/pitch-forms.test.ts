@@ -15,8 +15,8 @@ let project: { id: string; slug: string };
 /** E-mails, LinkedIn URLs and intro notes submitted in this file: none may ever appear on the public page. */
 const privateValues: string[] = [];
 
-beforeAll(() => {
-  project = insertProject(e2e.app.dataDir, {
+beforeAll(async () => {
+  project = await insertProject(e2e.app.dataDir, {
     title: "Harbor Cold Chain",
     oneLiner: "Solar cold rooms that keep vaccines potent from port to clinic",
     tiers: [

@@ -16,7 +16,7 @@ let project: { id: string; slug: string };
 
 beforeAll(async () => {
   proxy = await startCuttableProxy(e2e.app.port);
-  project = insertProject(e2e.app.dataDir, {
+  project = await insertProject(e2e.app.dataDir, {
     title: "Live Wall Labs",
     tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],
     wall: [{ displayName: "Early Backer" }, { displayName: "Pilot Clinic", type: "Pilot" }],

@@ -156,7 +156,7 @@ describe("the demo pitch page", () => {
 
   it("hides a draft project from anonymous visitors (404, nothing of it in the page)", async () => {
     const title = marker("Secret Draft ");
-    const draft = insertProject(e2e.app.dataDir, { title, oneLiner: marker("draft one-liner "), status: "draft" });
+    const draft = await insertProject(e2e.app.dataDir, { title, oneLiner: marker("draft one-liner "), status: "draft" });
     for (const path of [`/pitch/${draft.slug}`, `/pitch/${draft.slug}?qr=x`, `/pitch/${draft.slug}?dialog=intro`]) {
       const response = await fetch(`${e2e.app.url}${path}`);
       expect(response.status, path).toBe(404);
@@ -169,7 +169,7 @@ describe("the demo pitch page", () => {
 
   it("shows a disabled 'Calendar Coming Soon' without a booking URL, and opens the booking URL in a new tab with one", async () => {
     const booking = "https://calendly.com/e2e-founder/intro";
-    const withCalendar = insertProject(e2e.app.dataDir, { title: marker("Bookable "), calendlyUrl: booking });
+    const withCalendar = await insertProject(e2e.app.dataDir, { title: marker("Bookable "), calendlyUrl: booking });
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
@@ -323,16 +323,16 @@ describe("text that looks like markup", () => {
   const wallMessage = `Great team ${script}`;
   let slug: string;
 
-  beforeAll(() => {
-    slug = insertProject(e2e.app.dataDir, {
+  beforeAll(async () => {
+    slug = (await insertProject(e2e.app.dataDir, {
       title,
       oneLiner,
       problemPoints: [`Problem ${img}`],
       solutionPoints: [`Solution ${script}`],
-      metrics: [{ label: `Users ${img}`, value: "10" }],
+      metrics: [{ label: `Use ${img}`, value: "10" }],
       wall: [{ displayName: wallName, message: wallMessage, roleTags: ["Angel"] }],
       tiers: [{ label: "Angel", min: 1_000, max: 5_000 }],
-    }).slug;
+    })).slug;
   });
 
   /** Scripts that ran and CSP refusals (an injected handler would be refused and logged). */
@@ -366,7 +366,7 @@ describe("text that looks like markup", () => {
       await page.getByText(oneLiner, { exact: true }).waitFor();
       await page.getByText(`Problem ${img}`, { exact: true }).waitFor();
       await page.getByText(`Solution ${script}`, { exact: true }).waitFor();
-      await page.getByText(`Users ${img}`, { exact: true }).waitFor();
+      await page.getByText(`Use ${img}`, { exact: true }).waitFor();
       const entry = page.getByRole("list", { name: "Wall entries, newest first" }).getByRole("listitem").filter({ hasText: "Mallory" }).first();
       await entry.getByText(wallName, { exact: true }).waitFor();
       expect(await entry.textContent()).toContain(wallMessage);

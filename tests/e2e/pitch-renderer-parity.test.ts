@@ -18,14 +18,14 @@ beforeAll(async () => {
   const email = uniqueEmail("parity-owner");
   ownerCookie = await signUpAndSignIn(e2e.app.url, email);
   const owner = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-  slug = insertProject(e2e.app.dataDir, {
+  slug = (await insertProject(e2e.app.dataDir, {
     title: "Parity Cold Chain",
     ownerId: owner.id,
     tiers: [
       { label: "Angel", min: 5_000, max: 25_000, perks: ["Quarterly update"] },
       { label: "Lead", min: 250_000, max: null },
     ],
-  }).slug;
+  })).slug;
 });
 
 type Renderer = "module" | "react";

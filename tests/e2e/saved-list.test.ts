@@ -42,9 +42,9 @@ describe("the investor's saved list", () => {
     const otherFounder = uniqueEmail("lantern");
     await signUpAndSignIn(e2e.app.url, otherFounder);
     const { id: otherFounderId } = e2e.db.prepare("select id from users where email = ?").get(otherFounder) as { id: string };
-    const harbor = insertProject(e2e.app.dataDir, { title: `Harbor Cold Chain ${marker("h")}`, oneLiner: "Solar vaccine fridges", qrCodes: [{ label: "Booth", eventTag: "Demo Day Berlin" }] });
-    const tidal = insertProject(e2e.app.dataDir, { title: `Tidal Grid ${marker("t")}`, oneLiner: "Batteries for harbours" });
-    const lantern = insertProject(e2e.app.dataDir, { title: `Lantern Labs ${marker("l")}`, oneLiner: "Light for night markets", ownerId: otherFounderId, qrCodes: [{ label: "Badge" }] });
+    const harbor = await insertProject(e2e.app.dataDir, { title: `Harbor Cold Chain ${marker("h")}`, oneLiner: "Solar vaccine fridges", qrCodes: [{ label: "Booth", eventTag: "Demo Day Berlin" }] });
+    const tidal = await insertProject(e2e.app.dataDir, { title: `Tidal Grid ${marker("t")}`, oneLiner: "Batteries for harbours" });
+    const lantern = await insertProject(e2e.app.dataDir, { title: `Lantern Labs ${marker("l")}`, oneLiner: "Light for night markets", ownerId: otherFounderId, qrCodes: [{ label: "Badge" }] });
     const titles = (slug: string) => (e2e.db.prepare("select title from projects where slug = ?").get(slug) as { title: string }).title;
 
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });

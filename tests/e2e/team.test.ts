@@ -69,7 +69,7 @@ describe("a team of three on one project", () => {
     const db = openDatabase(e2e.app.dataDir);
     const { id: ownerId } = db.prepare("select id from users where email = ?").get(ownerEmail) as { id: string };
     db.close();
-    const project = insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
+    const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
     await visitorAction(e2e.app, project.slug, null, { intent: "intro", name: "Ada Lovelace", email: "ada@example.com", note: "Let's talk" });
 
     // The owner, one-handed at 390 px: the Team tab, two invitations.

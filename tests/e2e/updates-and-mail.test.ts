@@ -35,7 +35,7 @@ beforeAll(async () => {
   } finally {
     await context.close();
   }
-  project = insertProject(e2e.app.dataDir, {
+  project = await insertProject(e2e.app.dataDir, {
     title: TITLE,
     tiers: [
       { label: "Angel", min: 5_000, max: 25_000 },

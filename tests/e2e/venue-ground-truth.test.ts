@@ -28,7 +28,7 @@ describe("a venue's numbers on the founder's screen", () => {
     const founderContext = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
     const founder = await founderContext.newPage();
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-    const project = insertProject(e2e.app.dataDir, {
+    const project = await insertProject(e2e.app.dataDir, {
       title: "Venue Truth",
       ownerId,
       tiers: [{ label: "Angel", min: 5_000, max: 25_000 }],

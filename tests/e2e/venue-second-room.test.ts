@@ -69,7 +69,7 @@ describe("a second room's numbers on the founder's screen", () => {
     const email = uniqueEmail("second-room");
     await signUpThroughPage(founder, e2e.app.url, email);
     await signInThroughPage(founder, e2e.app.url, email);
-    const project = insertProject(e2e.app.dataDir, { title: "Second Room" });
+    const project = await insertProject(e2e.app.dataDir, { title: "Second Room" });
     const codeIds = new Map<Source, string>(CODES.map((label, index) => [label, `room${index}${project.id.slice(0, 5)}`]));
     const boothToken = randomBytes(32).toString("base64url");
     withWritableDatabase(e2e.app.dataDir, (db) => {

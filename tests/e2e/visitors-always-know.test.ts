@@ -26,7 +26,7 @@ async function follow(page: Page, email: string) {
 
 describe("Follow on this device", () => {
   it("reads 'Following' after following on the anonymous page, also after a reload, and only for that project", { timeout: 60_000 }, async () => {
-    const project = insertProject(e2e.app.dataDir, { title: "Harbor Follow", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
+    const project = await insertProject(e2e.app.dataDir, { title: "Harbor Follow", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, serviceWorkers: "block" });
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
@@ -59,7 +59,7 @@ describe("Follow on this device", () => {
     const email = uniqueEmail("follow-owner");
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-    const project = insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Owner Follow" });
+    const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Owner Follow" });
     const page = await context.newPage();
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);
@@ -77,7 +77,7 @@ describe("Follow on this device", () => {
 
 describe("the signal form", () => {
   it("keeps 'Show my name' on and says beside it what becomes public and what stays private; its toast says what happens next", { timeout: 60_000 }, async () => {
-    const project = insertProject(e2e.app.dataDir, { title: "Harbor Signal", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
+    const project = await insertProject(e2e.app.dataDir, { title: "Harbor Signal", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, serviceWorkers: "block" });
     try {
       await page.goto(`${e2e.app.url}/pitch/${project.slug}`);

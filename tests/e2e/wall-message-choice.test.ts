@@ -16,7 +16,7 @@ let project: { id: string; slug: string };
 let watcher: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
-  project = insertProject(e2e.app.dataDir, { title: "Wall Choice Labs", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
+  project = await insertProject(e2e.app.dataDir, { title: "Wall Choice Labs", tiers: [{ label: "Angel", min: 5_000, max: 25_000 }] });
   watcher = await newVisitor(e2e.browser, { viewport: DESKTOP });
   await watcher.page.goto(pitchUrl());
   await waitForEnhancement(watcher.page);

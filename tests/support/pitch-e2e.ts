@@ -5,7 +5,11 @@ import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from "playwright-core";
-import { newQrCodeId } from "~/modules/qr/qr-codes.server";
+import { openDatabase as openAppDatabase } from "~/db/client.server";
+import { createProject } from "~/modules/projects/founder-projects.server";
+import { projectFormSchema } from "~/modules/projects/project-form";
+import { createQrCode } from "~/modules/qr/qr-codes.server";
+import { qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { newClientContext, nextClientAddress } from "../e2e/support";
 
 export const DEMO_SLUG = "demo-project";
@@ -110,52 +114,63 @@ export type ProjectFixture = {
 };
 
 /**
- * Inserts a project straight into the test server's database (with its wall entries, tiers and QR codes), as the
- * Epic Stack's fixtures do; returns its id, slug, and the ids of its tiers and QR codes (in the order given).
+ * Creates a project in the test server's database through the founder's own domain functions: the project form's
+ * `createProject` (its slug claimed, its tiers and counters made as the form makes them) and the QR page's
+ * `createQrCode`, each input checked by the form's schema. Wall entries, which only visitors' forms make (behind their
+ * limits and review), are written as rows. Returns the project's id, slug, and the ids of its tiers and QR codes (in
+ * the order given).
  */
-export function insertProject(dataDir: string, fixture: ProjectFixture): { id: string; slug: string; tierIds: string[]; qrCodeIds: string[] } {
-  const id = crypto.randomUUID();
-  const slug = fixture.slug ?? `e2e-${id.slice(0, 8)}`;
-  const now = new Date().toISOString();
-  const tierIds = (fixture.tiers ?? []).map(() => crypto.randomUUID());
-  const qrCodeIds = (fixture.qrCodes ?? []).map(() => newQrCodeId());
-  withWritableDatabase(dataDir, (db) => {
-    db.transaction(() => {
-      db.prepare(
-        `insert into projects (id, owner_id, title, slug, one_liner, summary, deck_url, calendly_url, metrics, problem_points, solution_points, status, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        id,
-        fixture.ownerId ?? "demo-owner",
-        fixture.title,
-        slug,
-        fixture.oneLiner ?? "A one-liner for an end-to-end test.",
-        fixture.summary ?? null,
-        fixture.deckUrl ?? null,
-        fixture.calendlyUrl ?? null,
-        JSON.stringify(fixture.metrics ?? []),
-        JSON.stringify(fixture.problemPoints ?? []),
-        JSON.stringify(fixture.solutionPoints ?? []),
-        fixture.status ?? "published",
-        now,
-        now,
-      );
-      const entry = db.prepare(
-        `insert into recognition_entries (project_id, type, display_name, role_tags, message, is_public, hidden, wall_seq, created_at) values (?, ?, ?, ?, ?, 1, 0, ?, ?)`,
-      );
-      const wall = fixture.wall ?? [];
-      wall.forEach((item, index) => entry.run(id, item.type ?? "Supporter", item.displayName, JSON.stringify(item.roleTags ?? []), item.message ?? null, index + 1, now));
-      db.prepare("update projects set wall_seq = ? where id = ?").run(wall.length, id);
-      const tier = db.prepare(`insert into signal_tiers (id, project_id, range_label, range_min, range_max, perks, sort_order) values (?, ?, ?, ?, ?, ?, ?)`);
-      (fixture.tiers ?? []).forEach((item, index) => tier.run(tierIds[index], id, item.label, item.min, item.max, JSON.stringify(item.perks ?? []), index));
-      // One millisecond apart, so "newest first" lists them in a known order.
-      const code = db.prepare("insert into qr_codes (id, project_id, label, event_tag, created_at) values (?, ?, ?, ?, ?)");
-      (fixture.qrCodes ?? []).forEach((item, index) =>
-        code.run(qrCodeIds[index], id, item.label, item.eventTag ?? null, new Date(Date.parse(now) + index).toISOString()),
-      );
-    })();
+export async function insertProject(dataDir: string, fixture: ProjectFixture): Promise<{ id: string; slug: string; tierIds: string[]; qrCodeIds: string[] }> {
+  const ownerId = fixture.ownerId ?? "demo-owner";
+  const input = projectFormSchema.parse({
+    title: fixture.title,
+    slug: fixture.slug ?? `e2e-${crypto.randomUUID().slice(0, 8)}`,
+    oneLiner: fixture.oneLiner ?? "A one-liner for an end-to-end test.",
+    summary: fixture.summary ?? "",
+    videoUrl: "",
+    deckUrl: fixture.deckUrl ?? "",
+    calendlyUrl: fixture.calendlyUrl ?? "",
+    status: fixture.status ?? "published",
+    metrics: fixture.metrics ?? [],
+    problemPoints: fixture.problemPoints ?? [],
+    solutionPoints: fixture.solutionPoints ?? [],
+    tiers: (fixture.tiers ?? []).map((tier) => ({ rangeLabel: tier.label, rangeMin: tier.min, rangeMax: tier.max, perks: tier.perks ?? [] })),
   });
-  return { id, slug, tierIds, qrCodeIds };
+  const { db, close } = openAppDatabase({ dialect: "sqlite", file: path.join(dataDir, "app.sqlite") });
+  try {
+    const { id, slug } = await createProject(db, ownerId, input);
+    const created = Date.now();
+    const qrCodeIds: string[] = [];
+    // One millisecond apart, so "newest first" lists them in a known order.
+    for (const [index, code] of (fixture.qrCodes ?? []).entries()) {
+      qrCodeIds.push((await createQrCode(db, ownerId, id, qrCodeFormSchema.parse({ label: code.label, eventTag: code.eventTag ?? "", eventEndsOn: "" }), new Date(created + index))).id);
+    }
+    const wall = fixture.wall ?? [];
+    if (wall.length) {
+      const now = new Date().toISOString();
+      await db
+        .insertInto("recognition_entries")
+        .values(
+          wall.map((item, index) => ({
+            project_id: id,
+            type: item.type ?? "Supporter",
+            display_name: item.displayName,
+            role_tags: item.roleTags ?? [],
+            message: item.message ?? null,
+            is_public: true,
+            hidden: false,
+            wall_seq: index + 1,
+            created_at: now,
+          })),
+        )
+        .execute();
+      await db.updateTable("projects").set({ wall_seq: wall.length }).where("id", "=", id).execute();
+    }
+    const tiers = await db.selectFrom("signal_tiers").select("id").where("project_id", "=", id).orderBy("sort_order").execute();
+    return { id, slug, tierIds: tiers.map((tier) => tier.id), qrCodeIds };
+  } finally {
+    await close();
+  }
 }
 
 /** The demo project's id. */
