@@ -40,11 +40,8 @@ function counts(projectId: string): Counts {
 const NONE: Counts = { scans: 0, viewers: 0, totalScans: 0, uniqueScans: 0, bots: 0, previews: 0, prefetches: 0, ownerViews: 0 };
 
 async function newProject(title: string) {
-  const project = await insertProject(e2e.app.dataDir, { title });
-  const qrId = `door${project.id.slice(0, 6)}`;
-  withWritableDatabase(e2e.app.dataDir, (rw) => {
-    rw.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)").run(qrId, project.id, "Booth", "door-expo");
-  });
+  const project = await insertProject(e2e.app.dataDir, { title, qrCodes: [{ label: "Booth", eventTag: "door-expo" }] });
+  const qrId = project.qrCodeIds[0]!;
   return { ...project, url: `${e2e.app.url}/pitch/${project.slug}?qr=${qrId}`, qrId };
 }
 

@@ -69,13 +69,15 @@ describe("a second room's numbers on the founder's screen", () => {
     const email = uniqueEmail("second-room");
     await signUpThroughPage(founder, e2e.app.url, email);
     await signInThroughPage(founder, e2e.app.url, email);
-    const project = await insertProject(e2e.app.dataDir, { title: "Second Room" });
-    const codeIds = new Map<Source, string>(CODES.map((label, index) => [label, `room${index}${project.id.slice(0, 5)}`]));
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const project = await insertProject(e2e.app.dataDir, {
+      title: "Second Room",
+      ownerId,
+      qrCodes: CODES.map((label) => ({ label, eventTag: label === "Stage" ? null : "Demo Day" })),
+    });
+    const codeIds = new Map<Source, string>(CODES.map((label, index) => [label, project.qrCodeIds[index]!]));
     const boothToken = randomBytes(32).toString("base64url");
     withWritableDatabase(e2e.app.dataDir, (db) => {
-      db.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(email, project.id);
-      const insert = db.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)");
-      for (const [label, id] of codeIds) insert.run(id, project.id, label, label === "Stage" ? null : "Demo Day");
       db.prepare("insert into booth_links (id, project_id, token_hash, created_at, expires_at) values (?, ?, ?, ?, ?)").run(
         crypto.randomUUID(),
         project.id,
