@@ -239,9 +239,11 @@ describeEachDialect("team invitations", (getDb) => {
     const email = "sam@example.com";
     const sam = await createUser(db, { email });
     const mallory = await createUser(db, { email: "mallory@example.com" });
-    const invite = () => inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role: "staff" }));
+    // Each invitation gets its own minute, so "the newest mail" is never a tie between two made in one millisecond.
+    const invite = (minutesAgo: number) =>
+      inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role: "staff" }), new Date(Date.now() - minutesAgo * 60_000));
 
-    await invite();
+    await invite(3);
     const expiring = await invitationTokenFor(db, email);
     const later = new Date(Date.now() + 7 * DAY + 60_000);
     await expect(acceptTeamInvitation(db, { id: sam, email }, expiring, later)).rejects.toMatchObject({ message: INVITATION_PROBLEMS.expired });
@@ -257,9 +259,9 @@ describeEachDialect("team invitations", (getDb) => {
     await expect(acceptTeamInvitation(db, { id: sam, email }, "x".repeat(43))).rejects.toMatchObject({ code: "not_found", message: INVITATION_PROBLEMS.unknown });
 
     // A second invitation withdraws the first: only the newest link works.
-    await invite();
+    await invite(2);
     const first = await invitationTokenFor(db, email);
-    await invite();
+    await invite(1);
     const second = await invitationTokenFor(db, email);
     await expect(acceptTeamInvitation(db, { id: sam, email }, first)).rejects.toMatchObject({ message: INVITATION_PROBLEMS.revoked });
     expect(await db.selectFrom("project_members").selectAll().where("project_id", "=", project.id).execute()).toEqual([]);
