@@ -20,7 +20,9 @@ function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unkno
   return result.data;
 }
 
-const visitor = (viewerFingerprint: string) => ({ userId: null, identity: { viewerFingerprint, addressHash: null } });
+const visitor = (viewerFingerprint: string, at?: Date) => ({ userId: null, identity: { viewerFingerprint, addressHash: null }, ...(at ? { sent: { at } } : {}) });
+/** Each action its own minute, so rows read back in creation order are never a tie between two made in one millisecond. */
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 describeEachDialect("every action attributed to the event it came from", (getDb) => {
   async function setup() {
@@ -47,12 +49,12 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
       { projectId: project.id, qrCodeId: codes.badge, viewerFingerprint: "bo" },
       { projectId: project.id, qrCodeId: null, viewerFingerprint: "cy" },
     ]);
-    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada", email: "ada@example.com", note: "hi" }), visitor("ada"));
-    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Ada", email: "ADA@example.com" }), visitor("ada"));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada", email: "ada@example.com", note: "hi" }), visitor("ada", minutesAgo(5)));
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Ada", email: "ADA@example.com" }), visitor("ada", minutesAgo(4)));
     const signal = parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Ada", email: "ada@example.com" });
-    const recorded = await recordSignal(db, testMailLinks, project.id, signal, visitor("ada"));
-    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Bo", email: "bo@example.com", note: "hi" }), visitor("bo"));
-    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Cy", email: "cy@example.com" }), visitor("cy"));
+    const recorded = await recordSignal(db, testMailLinks, project.id, signal, visitor("ada", minutesAgo(3)));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Bo", email: "bo@example.com", note: "hi" }), visitor("bo", minutesAgo(2)));
+    await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Cy", email: "cy@example.com" }), visitor("cy", minutesAgo(1)));
 
     const contacts = await db.selectFrom("contacts").select(["email", "intent", "source"]).where("project_id", "=", project.id).orderBy("created_at").execute();
     expect(contacts).toEqual([
@@ -87,9 +89,9 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
     await recordScans(db, [{ projectId: project.id, qrCodeId: codes.booth, viewerFingerprint: "dee" }]);
     // Back by the plain address (a reload after it dropped ?qr=, a reopened tab), with the cookie the door gave.
     await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "dee", cookieKept: true }]);
-    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee@example.com", note: "hi" }), visitor("dee"));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee@example.com", note: "hi" }), visitor("dee", minutesAgo(2)));
     await recordScans(db, [{ projectId: project.id, qrCodeId: codes.badge, viewerFingerprint: "dee", cookieKept: true }]);
-    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee.work@example.com", note: "again" }), visitor("dee"));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Dee", email: "dee.work@example.com", note: "again" }), visitor("dee", minutesAgo(1)));
     const contacts = await db.selectFrom("contacts").select("source").where("project_id", "=", project.id).orderBy("created_at").execute();
     expect(contacts.map((contact) => contact.source)).toEqual([`qr:${codes.booth}`, `qr:${codes.badge}`]);
     const analytics = await loadProjectAnalytics(db, project.ownerId, project.id);
@@ -126,9 +128,10 @@ describeEachDialect("one name for one code (decision 54)", (getDb) => {
   it("the inbox, the CSV and the funnel name each person's code the same, two codes of one event apart", async () => {
     const { db } = getDb();
     const project = await createProject(db);
-    const hallA = await createQrCode(db, project.ownerId, project.id, { label: "Hall A", eventTag: "Demo Day" });
-    const hallB = await createQrCode(db, project.ownerId, project.id, { label: "Hall B", eventTag: "Demo Day" });
-    const flyer = await createQrCode(db, project.ownerId, project.id, { label: "Flyer", eventTag: null });
+    // The inbox lists the codes oldest first: each made in its own minute, never a tie.
+    const hallA = await createQrCode(db, project.ownerId, project.id, { label: "Hall A", eventTag: "Demo Day" }, minutesAgo(3));
+    const hallB = await createQrCode(db, project.ownerId, project.id, { label: "Hall B", eventTag: "Demo Day" }, minutesAgo(2));
+    const flyer = await createQrCode(db, project.ownerId, project.id, { label: "Flyer", eventTag: null }, minutesAgo(1));
     await recordScans(db, [
       { projectId: project.id, qrCodeId: hallA.id, viewerFingerprint: "ada" },
       { projectId: project.id, qrCodeId: hallB.id, viewerFingerprint: "bo" },

@@ -222,11 +222,14 @@ describeEachDialect("booth counters and ticker", (getDb) => {
     const { db } = getDb();
     const project = await createProject(db);
     const other = await createProject(db);
-    const from = new Date(Date.now() - 1_000).toISOString();
-    await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" }]);
-    await recordScans(db, [{ projectId: other.id, qrCodeId: null, viewerFingerprint: "v1" }]);
-    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), visitor);
-    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[1]!.id, name: "Cy", email: "cy@example.com" }), visitor);
+    // Each happening in its own minute: two in one millisecond would be ordered by their ids, not as they happened.
+    const start = Date.now() - 10 * 60_000;
+    const minute = (n: number) => new Date(start + n * 60_000);
+    const from = minute(0).toISOString();
+    await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" }], undefined, minute(1));
+    await recordScans(db, [{ projectId: other.id, qrCodeId: null, viewerFingerprint: "v1" }], undefined, minute(1));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), { ...visitor, sent: { at: minute(2) } });
+    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[1]!.id, name: "Cy", email: "cy@example.com" }), { ...visitor, sent: { at: minute(3) } });
 
     const items = await readTickerSince(db, project.id, from);
     expect(items.map((item) => item.kind)).toEqual(["scan", "intro", "signal"]);
@@ -316,11 +319,16 @@ describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
 
     const names = ["Ana Karenina", "Bo Diddley", "Cy Twombly", "Di Fletcher", "Ed Ruscha"];
     const scans: Promise<unknown>[] = [];
+    // Each intro its own millisecond, on the clock the burst's scans carry: two in one millisecond would be ordered by
+    // their ids, not as they were made.
+    let introAt = 0;
     for (let index = 0; index < 300; index += 1) {
       scans.push(recorder.record({ projectId: project.id, qrCodeId: null, viewerFingerprint: `burst-${index}` }));
       if (index % 60 === 30) {
         // An intro in the middle of the burst, with scans queued before and after it.
-        await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: names[(index - 30) / 60]!, email: `i${index}@example.com`, note: "hi" }), visitor);
+        introAt = Math.max(Date.now(), introAt + 1);
+        const introVisitor = { ...visitor, sent: { at: new Date(introAt) } };
+        await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: names[(index - 30) / 60]!, email: `i${index}@example.com`, note: "hi" }), introVisitor);
         await events.publish({ projectId: project.id, kind: "activity" });
       }
     }

@@ -90,13 +90,21 @@ describeEachDialect("capture at the booth", (getDb) => {
   it("merges into the visitor's lead with the same e-mail: updated, not duplicated", async () => {
     const { db } = getDb();
     const project = await boothProject(db);
+    // The lead's history reads newest first: the intro and each meeting in its own minute, never a tie.
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     const intro = validate(introSchema, { name: "Ada Visitor", email: "ada@example.com", note: "Hello" });
     if (!intro.ok) throw new Error(intro.formError);
-    await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null });
+    await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null, sent: { at: minutesAgo(3) } });
     const before = await openLeadInbox(db, project.ownerId, project.id, ANY);
     expect(before.leads).toHaveLength(1);
 
-    const result = await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Ada V.", email: "ADA@example.com", temperature: "warm", note: "Met at the coffee line" }));
+    const result = await captureLead(
+      db,
+      project.ownerId,
+      project.id,
+      capture({ codeId: project.booth.id, name: "Ada V.", email: "ADA@example.com", temperature: "warm", note: "Met at the coffee line" }),
+      minutesAgo(2),
+    );
     expect(result).toMatchObject({ leadId: before.leads[0]!.id, merged: true, message: "Ada V. added to their lead" });
 
     const after = await openLeadInbox(db, project.ownerId, project.id, ANY);
@@ -115,7 +123,7 @@ describeEachDialect("capture at the booth", (getDb) => {
     // Met again by a member who gave no name: named by their e-mail.
     await db.updateTable("users").set({ name: "" }).where("id", "=", project.ownerId).execute();
     const owner = await db.selectFrom("users").select("email").where("id", "=", project.ownerId).executeTakeFirstOrThrow();
-    await captureLead(db, project.ownerId, project.id, capture({ codeId: "plain", name: "Ada V.", email: "ada@example.com" }));
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: "plain", name: "Ada V.", email: "ada@example.com" }), minutesAgo(1));
     const [again] = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
     expect(again!.activity[0]).toMatchObject({ kind: "met", event: "Direct link", addedBy: owner.email, note: null });
     expect(again!.temperature).toBe("warm");

@@ -13,6 +13,8 @@ import { createTestDatabase, DIALECTS, describeEachDialect, type TestDatabase } 
 import { createProject, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
+/** An anonymous visitor acting `minutes` ago: each action its own minute, so rows read back in creation order never tie. */
+const anonymousAt = (minutes: number) => ({ userId: null, sent: { at: new Date(Date.now() - minutes * 60_000) } });
 
 function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
   const result = validate(schema, input);
@@ -57,17 +59,17 @@ describeEachDialect("one contact per address per project", (getDb) => {
       testMailLinks,
       project.id,
       parse(introSchema, { name: "Ada", email: "Ada@Example.com", note: "Two cold-chain buyers", roleTags: ["Angel"], linkedinUrl: "https://www.linkedin.com/in/ada" }),
-      anonymous,
+      anonymousAt(4),
     );
-    const subscription = await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Ada L.", email: "ADA@example.com" }), anonymous);
+    const subscription = await subscribeToUpdates(db, testMailLinks, project.id, parse(subscribeSchema, { consent: "on", name: "Ada L.", email: "ADA@example.com" }), anonymousAt(3));
     const signal = await recordSignal(
       db,
       testMailLinks,
       project.id,
       parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Ada Lovelace", email: "ada@EXAMPLE.com", message: "In!", showName: "on" }),
-      anonymous,
+      anonymousAt(2),
     );
-    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada Lovelace", email: "ada@example.com", note: "And a distributor", roleTags: ["Operator"] }), anonymous);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada Lovelace", email: "ada@example.com", note: "And a distributor", roleTags: ["Operator"] }), anonymousAt(1));
 
     expect(subscription).toEqual({ created: false });
     const contacts = await db.selectFrom("contacts").selectAll().where("project_id", "=", project.id).execute();

@@ -63,14 +63,19 @@ async function invitationTokenFor(db: Kysely<Database>, email: string): Promise<
   return token;
 }
 
-/** A new user on the project's team with `role`, joined the way a person joins: invited by the owner, link accepted. */
-async function memberWith(db: Kysely<Database>, project: { id: string; ownerId: string }, role: Exclude<ProjectRole, "owner">) {
+/**
+ * A new user on the project's team with `role`, joined the way a person joins: invited by the owner, link accepted,
+ * both at `at` when given (a test that reads members in the order they joined gives each its own minute).
+ */
+async function memberWith(db: Kysely<Database>, project: { id: string; ownerId: string }, role: Exclude<ProjectRole, "owner">, at?: Date) {
   const email = `${role}-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const id = await createUser(db, { email });
-  await inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role }));
-  await acceptTeamInvitation(db, { id, email }, await invitationTokenFor(db, email));
+  await inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role }), at);
+  await acceptTeamInvitation(db, { id, email }, await invitationTokenFor(db, email), at);
   return { id, email };
 }
+
+const minutesEarlier = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 function projectInput(slug: string): ProjectFormInput {
   return parse(projectFormSchema, {
@@ -288,15 +293,16 @@ describeEachDialect("ownership and leaving", (getDb) => {
     const { db } = getDb();
     const project = await createProject(db);
     const ref = { id: project.id, ownerId: project.ownerId };
-    const ana = await memberWith(db, ref, "co-founder");
-    const sam = await memberWith(db, ref, "staff");
+    // Members are listed in the order they joined: each joins (and the old owner becomes a member) in its own minute.
+    const ana = await memberWith(db, ref, "co-founder", minutesEarlier(3));
+    const sam = await memberWith(db, ref, "staff", minutesEarlier(2));
 
     await expect(leaveProject(db, project.ownerId, project.id)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
     await expect(removeMember(db, project.ownerId, project.id, project.ownerId)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
     await expect(transferOwnership(db, project.ownerId, project.id, sam.id)).rejects.toMatchObject({ code: "invalid_input" });
     await expect(transferOwnership(db, ana.id, project.id, ana.id)).rejects.toMatchObject({ code: "forbidden" });
 
-    await transferOwnership(db, project.ownerId, project.id, ana.id);
+    await transferOwnership(db, project.ownerId, project.id, ana.id, minutesEarlier(1));
     const team = await loadTeam(db, ana.id, project.id);
     expect(team.project.role).toBe("owner");
     expect(team.members.map((member) => [member.userId, member.role])).toEqual([
