@@ -92,14 +92,18 @@ async function runOnce(chrome, url) {
  */
 async function measureInTurn(chrome, urls) {
   const results = urls.map(() => ({ runs: [], failed: [] }));
+  const lcpDifferences = [];
   for (let i = 0; i < RUNS; i += 1) {
+    const round = [];
     for (const [index, url] of urls.entries()) {
       const { run, failed } = await runOnce(chrome, url);
+      round.push(run);
       if (run) results[index].runs.push(run);
       else results[index].failed.push(failed);
     }
+    if (round[0] && round[1]) lcpDifferences.push(round[0].lcp - round[1].lcp);
   }
-  return results.map(({ runs, failed }, index) => summarise(urls[index], runs, failed));
+  return { summaries: results.map(({ runs, failed }, index) => summarise(urls[index], runs, failed)), lcpDifferences };
 }
 
 function summarise(url, runs, failed) {
@@ -149,13 +153,20 @@ export default async function lighthouseRun() {
     await fetch(`${server.url}${PAGE}`); // warm the page cache, as a live page would be
     const pageDocument = await rawGet(`${server.url}${PAGE}`, { "accept-encoding": "br" });
     floor = await startFloorServer(server.url);
-    const [page, floorFigures] = await measureInTurn(chrome, [`${server.url}${PAGE}`, `${floor.url}${PAGE}`]);
-    const lcpOverFloor = page.lcp - floorFigures.lcp;
+    const {
+      summaries: [page, floorFigures],
+      lcpDifferences,
+    } = await measureInTurn(chrome, [`${server.url}${PAGE}`, `${floor.url}${PAGE}`]);
+    // Each run's simulated LCP lands in one of two modes about 140 ms apart, page and floor alike (it comes with the
+    // web app manifest's requests: the same page without its manifest link gave 0.71–0.72 s in every run), so the two
+    // medians can differ by a mode with nothing changed: the page is judged by the median of each round's
+    // page-minus-floor difference.
+    const lcpOverFloor = median(lcpDifferences);
     const met = (ok) => (ok ? "met" : "MISSED");
     return {
       [`pitch page (median of ${RUNS})`]: row(page, pageDocument.body.length),
       [`floor, same page without scripts (median of ${RUNS})`]: row(floorFigures, floor.documentBrotliBytes),
-      [`target: LCP within ${TARGETS.lcpOverFloorMs} ms of the floor`]: `${Math.round(lcpOverFloor)} ms: ${met(lcpOverFloor <= TARGETS.lcpOverFloorMs)}`,
+      [`target: LCP within ${TARGETS.lcpOverFloorMs} ms of the floor`]: `${Math.round(lcpOverFloor)} ms (median of the ${lcpDifferences.length} rounds' differences: ${lcpDifferences.map((ms) => Math.round(ms)).join(", ")}; medians apart: ${Math.round(page.lcp - floorFigures.lcp)} ms): ${met(lcpOverFloor <= TARGETS.lcpOverFloorMs)}`,
       [`target: at most ${TARGETS.transferKb} KB transferred`]: `${kb(page.transfer)} KB: ${met(page.transfer <= TARGETS.transferKb * 1024)}`,
       [`target: score ${TARGETS.score}`]: `${page.score}: ${met(page.score >= TARGETS.score)}`,
       [`target: TBT at most ${TARGETS.tbtMs} ms`]: `${Math.round(page.tbt)} ms: ${met(page.tbt <= TARGETS.tbtMs)}`,

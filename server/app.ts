@@ -253,7 +253,8 @@ function assignRequestContext(logger: Logger, ipv6LimitPrefix: number, isShuttin
     locals.logger = logger.child({ requestId });
     // The only client address the app trusts: Express derives it from TRUST_PROXY, never from raw headers.
     setClientAddressHeaders(req.headers, req.ip ?? req.socket.remoteAddress, ipv6LimitPrefix);
-    res.setHeader("X-Request-Id", requestId);
+    // The request log names every request by its id; a passive resource's answer does not repeat it (decision 73).
+    if (!isPassiveResource(req.path)) res.setHeader("X-Request-Id", requestId);
     if (isShuttingDown?.()) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
     res.on("finish", () => {

@@ -200,8 +200,10 @@ describe("Safety", () => {
     }
   });
 
-  it("keeps the document headers off what is never a document (decision 51), and on SVG, the service worker and the dialogs", async () => {
-    const html = await (await fetch(`${e2e.app.url}/pitch/demo-project`)).text();
+  it("keeps the document headers and the request id off what is never a document (decisions 51, 73), and on SVG, the service worker and the dialogs", async () => {
+    const documentResponse = await fetch(`${e2e.app.url}/pitch/demo-project`, { headers: { "accept-encoding": "br" } });
+    expect(documentResponse.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const html = await documentResponse.text();
     const modulePath = /import\("([^"]+)"\)/.exec(html)?.[1] ?? "";
     const passive = [modulePath, "/icons/icon-192.png", "/pitch/demo-project/manifest.webmanifest", "/manifest.webmanifest"];
     for (const path of passive) {
@@ -211,7 +213,13 @@ describe("Safety", () => {
       expect(response.headers.get("cross-origin-resource-policy"), path).toBe("same-origin");
       expect(response.headers.get("content-security-policy"), path).toBeNull();
       expect(response.headers.get("x-frame-options"), path).toBeNull();
+      expect(response.headers.get("x-request-id"), path).toBeNull();
     }
+    // The module as compressed at build time: immutable, so with no validators to revalidate it by.
+    const script = await fetch(`${e2e.app.url}${modulePath}`, { headers: { "accept-encoding": "br" } });
+    expect(script.headers.get("content-encoding")).toBe("br");
+    expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect([script.headers.get("etag"), script.headers.get("last-modified"), script.headers.get("accept-ranges")]).toEqual([null, null, null]);
     const serviceWorker = /data-service-worker="([^"]+)"/.exec(html)?.[1] ?? "";
     for (const path of ["/favicon.svg", serviceWorker, "/pitch/demo-project/dialogs"]) {
       const response = await fetch(`${e2e.app.url}${path}`);

@@ -121,7 +121,7 @@ export function paletteRows(rgba: Uint8Array, width: number, height: number, max
     for (const color of box.colors) for (let c = 0; c < 3; c += 1) sums[c]! += channel(color, c) * counts.get(color)!;
     return { box, rgb: sums.map((sum) => Math.round(sum / box.pixels)) as [number, number, number] };
   });
-  // Ordered by brightness, neighbouring pixels of a gradient get neighbouring indices, which row filters shrink.
+  // Ordered by brightness: the same image always gets the same palette, dark to light.
   means.sort((a, b) => a.rgb[0] * 299 + a.rgb[1] * 587 + a.rgb[2] * 114 - (b.rgb[0] * 299 + b.rgb[1] * 587 + b.rgb[2] * 114));
   const palette = Buffer.alloc(means.length * 3);
   for (const [index, { rgb }] of means.entries()) palette.set(rgb, index * 3);
@@ -140,33 +140,17 @@ export function paletteRows(rgba: Uint8Array, width: number, height: number, max
   for (let pixel = 0; pixel < width * height; pixel += 1) {
     indices[pixel] = indexOf.get((rgba[pixel * 4]! << 16) | (rgba[pixel * 4 + 1]! << 8) | rgba[pixel * 4 + 2]!)!;
   }
-  return { palette, rows: filterRows(indices, width, height) };
+  return { palette, rows: unfilteredRows(indices, width, height) };
 }
 
 /**
- * One byte per pixel, each row with the filter (None, Sub or Up) whose output has the smallest sum of absolute
- * values: the usual heuristic for choosing PNG filters.
+ * One byte per pixel, every row unfiltered ("None"). A palette index is a name for a colour, not a quantity, so
+ * differences between neighbouring indices (Sub, Up, Paeth) only scramble the runs deflate finds: measured on the
+ * 192 px icon, 4,156 bytes of compressed rows unfiltered against 4,545 with the per-row heuristic (libpng's
+ * default for palette images, too).
  */
-function filterRows(pixels: Buffer, width: number, height: number): Buffer {
+function unfilteredRows(pixels: Buffer, width: number, height: number): Buffer {
   const rows = Buffer.alloc((width + 1) * height);
-  const candidate = Buffer.alloc(width);
-  for (let y = 0; y < height; y += 1) {
-    const row = pixels.subarray(y * width, (y + 1) * width);
-    let bestCost = Infinity;
-    for (const filter of [0, 1, 2]) {
-      let cost = 0;
-      for (let x = 0; x < width; x += 1) {
-        const previous = filter === 1 ? (x > 0 ? row[x - 1]! : 0) : filter === 2 && y > 0 ? pixels[(y - 1) * width + x]! : 0;
-        const value = (row[x]! - previous) & 0xff;
-        candidate[x] = value;
-        cost += value < 128 ? value : 256 - value;
-      }
-      if (cost < bestCost) {
-        bestCost = cost;
-        rows[y * (width + 1)] = filter;
-        candidate.copy(rows, y * (width + 1) + 1);
-      }
-    }
-  }
+  for (let y = 0; y < height; y += 1) pixels.copy(rows, y * (width + 1) + 1, y * width, (y + 1) * width);
   return rows;
 }
