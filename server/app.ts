@@ -64,8 +64,11 @@ export async function createApp(options: AppOptions = {}) {
   app.use(requestGuard());
 
   // The anonymous pitch page is answered from memory ahead of Express (see `handle` below).
+  // React Router derives its route tables (every route flattened, ranked and compiled) from the build on each request
+  // when handed a function, and once when handed the build: a function only where the build changes, under Vite.
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
-  const renderAnonymously = createCoreRequestHandler(loadBuild, config.env === "development" ? "development" : "production");
+  const build = config.env === "development" ? loadBuild : await loadBuild();
+  const renderAnonymously = createCoreRequestHandler(build, config.env === "development" ? "development" : "production");
   const pitchCache = new PitchPageCache(services.database.db, (slug) =>
     renderAnonymously(
       new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }),
@@ -131,7 +134,7 @@ export async function createApp(options: AppOptions = {}) {
   app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
   const handleWithRouter = createRequestHandler({
-      build: loadBuild,
+      build,
       getLoadContext(_req, res) {
         const locals = res.locals as Locals;
         return appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce });
