@@ -64,11 +64,10 @@ export async function createApp(options: AppOptions = {}) {
   app.use(requestGuard());
 
   // The anonymous pitch page is answered from memory ahead of Express (see `handle` below).
-  // React Router derives its route tables (every route flattened, ranked and compiled) from the build on each request
-  // when handed a function, and once when handed the build: a function only where the build changes, under Vite.
-  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
-  const build = config.env === "development" ? loadBuild : await loadBuild();
-  const renderAnonymously = createCoreRequestHandler(build, config.env === "development" ? "development" : "production");
+  const routers = routerHandlers(config, (locals) =>
+    appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce }),
+  );
+  const renderAnonymously = async (request: Request, context: RouterContextProvider) => (await routers()).renderAnonymously(request, context);
   const pitchCache = new PitchPageCache(services.database.db, (slug) =>
     renderAnonymously(
       new Request(`${config.publicUrl}/pitch/${encodeURIComponent(slug)}`, { headers: { accept: "text/html" } }),
@@ -133,14 +132,9 @@ export async function createApp(options: AppOptions = {}) {
   app.post("/api/functions/track-scan", ...trackScanEndpoint(services));
   app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
-  const handleWithRouter = createRequestHandler({
-      build,
-      getLoadContext(_req, res) {
-        const locals = res.locals as Locals;
-        return appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce });
-      },
-    });
-  app.all("/{*path}", (req, res, next) => handleWithRouter(withGuardedBody(req), res, next));
+  app.all("/{*path}", (req, res, next) => {
+    routers().then((handlers) => handlers.handleWithRouter(withGuardedBody(req), res, next), next);
+  });
 
   app.use(unexpectedError);
 
@@ -240,6 +234,26 @@ export function privateUnlessMarkedPublic(): RequestHandler {
 /** A document or a page's data: what a layout renders with the visitor's session (a name, a menu). */
 function isPersonalAnswer(path: string, contentType: string): boolean {
   return path.endsWith(".data") || /^text\/html\b/i.test(contentType);
+}
+
+/**
+ * React Router's two request handlers (Express's, and the page cache's renderer of anonymous pages), made on first
+ * use so that start-up does not wait for the server build. Each is handed the build itself, not a function returning
+ * it: given a function, React Router derives its route tables (every route flattened, ranked and compiled) again on
+ * each request (decision 74). Only under Vite (`npm run dev`), where the build changes as files do, is it a function.
+ */
+function routerHandlers(config: AppConfig, loadContext: (locals: Locals) => RouterContextProvider) {
+  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const development = config.env === "development";
+  let made: Promise<{ handleWithRouter: RequestHandler; renderAnonymously: (request: Request, context: RouterContextProvider) => Promise<Response> }> | undefined;
+  return () =>
+    (made ??= (async () => {
+      const build = development ? loadBuild : await loadBuild();
+      return {
+        handleWithRouter: createRequestHandler({ build, getLoadContext: (_req, res) => loadContext(res.locals as Locals) }),
+        renderAnonymously: createCoreRequestHandler(build, development ? "development" : "production"),
+      };
+    })());
 }
 
 function appendVary(res: ServerResponse, field: string): void {
