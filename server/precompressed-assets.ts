@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { pipeline } from "node:stream";
 import type { RequestHandler } from "express";
 import { preferredEncoding } from "./pitch-page";
 
@@ -19,19 +18,10 @@ export function precompressedAssets(dir: string): RequestHandler {
     if ((req.method !== "GET" && req.method !== "HEAD") || !compressed.has(name)) return next();
     res.vary("Accept-Encoding");
     if (preferredEncoding(req.headers["accept-encoding"]) !== "br") return next();
-    const file = path.join(dir, `${name}.br`);
-    fs.stat(file, (error, stats) => {
-      if (error) return next(error);
-      // A hashed file never changes and is never asked for again: no validators (Express's sendFile would add an
-      // ETag whatever it is told), and no ranges of a compressed body.
-      res.setHeader("Content-Encoding", "br");
-      res.type(path.extname(name));
-      res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
-      res.setHeader("Content-Length", stats.size);
-      if (req.method === "HEAD") return void res.end();
-      pipeline(fs.createReadStream(file), res, (failure) => {
-        if (failure && !res.headersSent) next(failure);
-      });
+    res.setHeader("Content-Encoding", "br");
+    res.type(path.extname(name));
+    res.sendFile(path.join(dir, `${name}.br`), { immutable: true, maxAge: "1y" }, (error) => {
+      if (error) next(error);
     });
   };
 }

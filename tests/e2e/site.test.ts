@@ -215,11 +215,14 @@ describe("Safety", () => {
       expect(response.headers.get("x-frame-options"), path).toBeNull();
       expect(response.headers.get("x-request-id"), path).toBeNull();
     }
-    // The module as compressed at build time: immutable, so with no validators to revalidate it by.
+    // The module as compressed at build time, immutable, and with its validators: without them Chromium's renderers
+    // worked three times as hard in the signed-in sweep (3.1 → 9.5 s of CPU), as if each page compiled the scripts
+    // afresh (decision 73).
     const script = await fetch(`${e2e.app.url}${modulePath}`, { headers: { "accept-encoding": "br" } });
     expect(script.headers.get("content-encoding")).toBe("br");
     expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect([script.headers.get("etag"), script.headers.get("last-modified"), script.headers.get("accept-ranges")]).toEqual([null, null, null]);
+    expect(script.headers.get("last-modified")).not.toBeNull();
+    expect(script.headers.get("etag")).not.toBeNull();
     const serviceWorker = /data-service-worker="([^"]+)"/.exec(html)?.[1] ?? "";
     for (const path of ["/favicon.svg", serviceWorker, "/pitch/demo-project/dialogs"]) {
       const response = await fetch(`${e2e.app.url}${path}`);
