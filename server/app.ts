@@ -132,9 +132,8 @@ export async function createApp(options: AppOptions = {}) {
   app.post("/api/functions/track-scan", ...trackScanEndpoint(services));
   app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
-  app.all("/{*path}", (req, res, next) => {
-    routers().then((handlers) => handlers.handleWithRouter(withGuardedBody(req), res, next), next);
-  });
+  // Express 5 passes a rejected promise (a build that would not load) to the error handler.
+  app.all("/{*path}", (req, res, next) => routers().then((handlers) => handlers.handleWithRouter(withGuardedBody(req), res, next)));
 
   app.use(unexpectedError);
 
