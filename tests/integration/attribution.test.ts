@@ -11,7 +11,7 @@ import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";
-import { createProject, testMailLinks } from "../support/fixtures";
+import { createProject, minutesAgo, testMailLinks } from "../support/fixtures";
 import { parseCsv } from "../support/founder-e2e";
 
 function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
@@ -21,8 +21,6 @@ function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unkno
 }
 
 const visitor = (viewerFingerprint: string, at?: Date) => ({ userId: null, identity: { viewerFingerprint, addressHash: null }, ...(at ? { sent: { at } } : {}) });
-/** Each action its own minute, so rows read back in creation order are never a tie between two made in one millisecond. */
-const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 describeEachDialect("every action attributed to the event it came from", (getDb) => {
   async function setup() {

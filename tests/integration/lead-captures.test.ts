@@ -12,7 +12,7 @@ import { openLeadInbox } from "~/modules/leads/leads.server";
 import { NOT_FOUND_OR_DENIED } from "~/modules/access/project-access.server";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
-import { createProject, createUser, testMailLinks } from "../support/fixtures";
+import { createProject, createUser, minutesAgo, testMailLinks } from "../support/fixtures";
 
 const ANY: LeadFilters = { action: null, event: null, status: null, q: null, after: null };
 
@@ -91,7 +91,6 @@ describeEachDialect("capture at the booth", (getDb) => {
     const { db } = getDb();
     const project = await boothProject(db);
     // The lead's history reads newest first: the intro and each meeting in its own minute, never a tie.
-    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     const intro = validate(introSchema, { name: "Ada Visitor", email: "ada@example.com", note: "Hello" });
     if (!intro.ok) throw new Error(intro.formError);
     await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null, sent: { at: minutesAgo(3) } });

@@ -10,11 +10,11 @@ import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { createTestDatabase, DIALECTS, describeEachDialect, type TestDatabase } from "../support/databases";
-import { createProject, testMailLinks } from "../support/fixtures";
+import { createProject, minutesAgo, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
 /** An anonymous visitor acting `minutes` ago: each action its own minute, so rows read back in creation order never tie. */
-const anonymousAt = (minutes: number) => ({ userId: null, sent: { at: new Date(Date.now() - minutes * 60_000) } });
+const anonymousAt = (minutes: number) => ({ userId: null, sent: { at: minutesAgo(minutes) } });
 
 function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
   const result = validate(schema, input);

@@ -38,7 +38,7 @@ import { INVITATION_PROBLEMS, teamInvitationSchema } from "~/modules/team/team-f
 import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
 import { describeEachDialect } from "../support/databases";
-import { createProject, createUser, testMailLinks } from "../support/fixtures";
+import { createProject, createUser, minutesAgo, testMailLinks } from "../support/fixtures";
 
 const PUBLIC_URL = "https://pitch.example";
 const DAY = 24 * 3_600_000;
@@ -74,8 +74,6 @@ async function memberWith(db: Kysely<Database>, project: { id: string; ownerId: 
   await acceptTeamInvitation(db, { id, email }, await invitationTokenFor(db, email), at);
   return { id, email };
 }
-
-const minutesEarlier = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 function projectInput(slug: string): ProjectFormInput {
   return parse(projectFormSchema, {
@@ -245,8 +243,8 @@ describeEachDialect("team invitations", (getDb) => {
     const sam = await createUser(db, { email });
     const mallory = await createUser(db, { email: "mallory@example.com" });
     // Each invitation gets its own minute, so "the newest mail" is never a tie between two made in one millisecond.
-    const invite = (minutesAgo: number) =>
-      inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role: "staff" }), new Date(Date.now() - minutesAgo * 60_000));
+    const invite = (minutes: number) =>
+      inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role: "staff" }), minutesAgo(minutes));
 
     await invite(3);
     const expiring = await invitationTokenFor(db, email);
@@ -294,15 +292,15 @@ describeEachDialect("ownership and leaving", (getDb) => {
     const project = await createProject(db);
     const ref = { id: project.id, ownerId: project.ownerId };
     // Members are listed in the order they joined: each joins (and the old owner becomes a member) in its own minute.
-    const ana = await memberWith(db, ref, "co-founder", minutesEarlier(3));
-    const sam = await memberWith(db, ref, "staff", minutesEarlier(2));
+    const ana = await memberWith(db, ref, "co-founder", minutesAgo(3));
+    const sam = await memberWith(db, ref, "staff", minutesAgo(2));
 
     await expect(leaveProject(db, project.ownerId, project.id)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
     await expect(removeMember(db, project.ownerId, project.id, project.ownerId)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
     await expect(transferOwnership(db, project.ownerId, project.id, sam.id)).rejects.toMatchObject({ code: "invalid_input" });
     await expect(transferOwnership(db, ana.id, project.id, ana.id)).rejects.toMatchObject({ code: "forbidden" });
 
-    await transferOwnership(db, project.ownerId, project.id, ana.id, minutesEarlier(1));
+    await transferOwnership(db, project.ownerId, project.id, ana.id, minutesAgo(1));
     const team = await loadTeam(db, ana.id, project.id);
     expect(team.project.role).toBe("owner");
     expect(team.members.map((member) => [member.userId, member.role])).toEqual([
