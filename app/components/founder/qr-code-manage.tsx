@@ -116,7 +116,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
                   className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
                 >
                   <option value="" disabled>
-                    Choose a published project
+                    Choose a project
                   </option>
                   {repointTargets.map((target) => (
                     <option key={target.id} value={target.id}>
