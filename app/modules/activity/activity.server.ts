@@ -43,6 +43,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .select(["intros.id", "intros.created_at", "contacts.name", "projects.slug", "projects.title as project_title"])
       .where(onTeamOf(ownerId))
       .orderBy("intros.created_at", "desc")
+      .orderBy("intros.id", "desc")
       .limit(PER_SOURCE)
       .execute(),
     db
@@ -61,6 +62,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       ])
       .where(onTeamOf(ownerId))
       .orderBy("signals.created_at", "desc")
+      .orderBy("signals.id", "desc")
       .limit(PER_SOURCE)
       .execute(),
     db
@@ -69,6 +71,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
       .select(["project_updates.id", "project_updates.created_at", "project_updates.body", "projects.slug", "projects.title as project_title"])
       .where(onTeamOf(ownerId))
       .orderBy("project_updates.created_at", "desc")
+      .orderBy("project_updates.id", "desc")
       .limit(PER_SOURCE)
       .execute(),
   ]);

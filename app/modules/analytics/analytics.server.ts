@@ -100,6 +100,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       .where("project_id", "=", project.id)
       .orderBy("total_scans", "desc")
       .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
       .execute(),
     countScansInBuckets(db, project.id, hourStarts, currentHour + 2 * HOUR),
     countScansInBuckets(db, project.id, dayStarts, hourStarts[0]!),

@@ -76,7 +76,7 @@ export async function leadEventOf(db: Kysely<Database>, projectId: string, sourc
 /** The project's QR codes by id, each with its name (`codeName`), for naming the sources of a list at read time. */
 export async function readCodeNames(db: Kysely<Database>, projectId: string): Promise<Map<string, string>> {
   const [codes, moved] = await Promise.all([
-    db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").execute(),
+    db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at").orderBy("id").execute(),
     readCodesMovedAway(db, projectId),
   ]);
   return codeNamesOf([...moved, ...codes]);
@@ -93,6 +93,7 @@ export async function readCodesMovedAway(db: Kysely<Database>, projectId: string
     .where("project_id", "!=", projectId)
     .where("id", "in", db.selectFrom("qr_code_moves").select("qr_code_id").where("from_project_id", "=", projectId))
     .orderBy("created_at")
+    .orderBy("id")
     .execute();
 }
 

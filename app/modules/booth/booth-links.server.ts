@@ -99,6 +99,7 @@ export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string
     .where("expires_at", ">", now.toISOString())
     .where("revoked_at", "is", null)
     .orderBy("expires_at", "desc")
+    .orderBy("id", "desc")
     .execute();
   return rows.map((row) => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, codeId: row.code_id }));
 }

@@ -122,6 +122,7 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       .where("intros.project_id", "=", projectId)
       .where("intros.created_at", ">=", from)
       .orderBy("intros.created_at", "desc")
+      .orderBy("intros.id", "desc")
       .limit(TICKER_READ_LIMIT)
       .execute(),
     db
@@ -130,6 +131,7 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       .where("project_id", "=", projectId)
       .where("created_at", ">=", from)
       .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
       .limit(TICKER_READ_LIMIT)
       .execute(),
   ]);

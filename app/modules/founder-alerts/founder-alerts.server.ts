@@ -155,7 +155,7 @@ export async function removePushSubscription(db: Kysely<Database>, userId: strin
 }
 
 export async function listPushDevices(db: Kysely<Database>, userId: string): Promise<PushDevice[]> {
-  const rows = await db.selectFrom("push_subscriptions").select(["id", "device", "endpoint", "created_at"]).where("user_id", "=", userId).orderBy("created_at").execute();
+  const rows = await db.selectFrom("push_subscriptions").select(["id", "device", "endpoint", "created_at"]).where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
   return rows.map((row) => ({ id: row.id, device: row.device, endpoint: row.endpoint, createdAt: row.created_at }));
 }
 

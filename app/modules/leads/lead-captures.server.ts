@@ -131,6 +131,7 @@ export async function capturesOf(db: Kysely<Database>, projectId: string, leadId
       .where("lead_captures.project_id", "=", projectId)
       .where("lead_captures.lead_id", "in", leadIds)
       .orderBy("lead_captures.created_at", "desc")
+      .orderBy("lead_captures.id", "desc")
       .execute(),
     codeNames ?? readCodeNames(db, projectId),
   ]);

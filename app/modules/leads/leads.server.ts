@@ -251,6 +251,7 @@ async function followUpsOf(db: Kysely<Database>, leadIds: string[], viewerId: st
       .where("lead_events.lead_id", "in", leadIds)
       .orderBy("lead_events.created_at")
       .orderBy("lead_events.kind")
+      .orderBy("lead_events.id")
       .execute(),
   ]);
   const add = (leadId: string, item: LeadActivityItem) => byLead.set(leadId, [...(byLead.get(leadId) ?? []), item]);

@@ -120,6 +120,7 @@ export async function listTeamProjects(db: Kysely<Database>, userId: string): Pr
     ])
     .where(onTeamOf(userId))
     .orderBy("projects.created_at", "desc")
+    .orderBy("projects.id", "desc")
     .execute();
   const roles = await rolesOn(db, userId, rows);
   return rows.map(({ owner_id: _owner, ...row }) => ({ ...row, role: roles.get(row.id) ?? "viewer", signals: Number(row.signals ?? 0), intros: Number(row.intros ?? 0), subscribers: Number(row.subscribers ?? 0) }));

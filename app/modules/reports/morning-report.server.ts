@@ -124,6 +124,7 @@ async function readReport(db: Kysely<Database>, links: MailLinks, project: Candi
       .where("signals.created_at", "<", report.to.toISOString())
       .orderBy("signals.range_min", "desc")
       .orderBy("signals.created_at")
+      .orderBy("signals.id")
       .limit(TOP_SIGNALS)
       .execute(),
     contactsCsv(db, project.owner_id, project.id),

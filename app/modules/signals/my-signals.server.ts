@@ -41,6 +41,7 @@ export async function listMySignals(db: Kysely<Database>, user: { id: string; em
     )
     .where("projects.status", "=", "published")
     .orderBy("signals.created_at", "desc")
+    .orderBy("signals.id", "desc")
     .limit(100)
     .execute();
   return rows.map((row) => ({

@@ -102,6 +102,7 @@ export async function recordSignal(
       .where("signal_tier_id", "=", tier.id)
       .where("created_at", ">=", new Date(Date.parse(now) - REPEAT_SIGNAL_WINDOW_MS).toISOString())
       .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst();
     if (earlier) {

@@ -64,6 +64,7 @@ export async function loadTeam(db: Kysely<Database>, userId: string, projectId: 
           .where("revoked_at", "is", null)
           .where("expires_at", ">", now.toISOString())
           .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
           .execute()
       : [],
   ]);

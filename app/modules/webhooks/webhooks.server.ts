@@ -222,6 +222,7 @@ export async function listWebhookEndpoints(db: Kysely<Database>, ownerId: string
     .select(["id", "url", "created_at", "failing_since", "paused_at"])
     .where("project_id", "=", project.id)
     .orderBy("created_at")
+    .orderBy("id")
     .execute();
   return Promise.all(
     endpoints.map(async (endpoint) => {
