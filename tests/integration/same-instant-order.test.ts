@@ -27,10 +27,9 @@ function visitorAt(viewer: string, userId: string | null = null) {
   return { userId, identity: { viewerFingerprint: viewer, addressHash: null }, sent: { at: INSTANT } };
 }
 
-const byIdDescending = (ids: string[]) => [...ids].sort().reverse();
-
-async function idsOf(db: Kysely<Database>, table: "intros" | "signals", projectId: string): Promise<string[]> {
-  return (await db.selectFrom(table).select("id").where("project_id", "=", projectId).execute()).map((row) => row.id);
+/** The rows' ids, highest first, as the database compares them (its collation, not JavaScript's). */
+async function idsDescending(db: Kysely<Database>, table: "intros" | "signals", projectId: string): Promise<string[]> {
+  return (await db.selectFrom(table).select("id").where("project_id", "=", projectId).orderBy("id", "desc").execute()).map((row) => row.id);
 }
 
 describeEachDialect("rows made in one millisecond", (getDb) => {
@@ -43,7 +42,7 @@ describeEachDialect("rows made in one millisecond", (getDb) => {
     }
 
     const shown = (await loadActivityFeed(db, project.ownerId)).filter((item) => item.type === "intro").map((item) => item.id);
-    expect(shown).toEqual(byIdDescending(await idsOf(db, "intros", project.id)).slice(0, 10).map((id) => `intro-${id}`));
+    expect(shown).toEqual((await idsDescending(db, "intros", project.id)).slice(0, 10).map((id) => `intro-${id}`));
   });
 
   it("My Signals lists signals made at once in one order", async () => {
@@ -57,16 +56,16 @@ describeEachDialect("rows made in one millisecond", (getDb) => {
     }
 
     const listed = await listMySignals(db, { id: investorId, email: investorEmail, emailVerified: false });
-    expect(listed.map((signal) => signal.id)).toEqual(byIdDescending(await idsOf(db, "signals", project.id)));
+    expect(listed.map((signal) => signal.id)).toEqual(await idsDescending(db, "signals", project.id));
   });
 
   it("My Projects lists projects made in one instant in one order", async () => {
     const { db } = getDb();
     const ownerId = await createUser(db);
-    const ids = [];
-    for (let index = 0; index < 4; index += 1) ids.push((await createProject(db, { ownerId })).id);
+    for (let index = 0; index < 4; index += 1) await createProject(db, { ownerId });
     await db.updateTable("projects").set({ created_at: INSTANT.toISOString() }).where("owner_id", "=", ownerId).execute();
+    const ids = await db.selectFrom("projects").select("id").where("owner_id", "=", ownerId).orderBy("id", "desc").execute();
 
-    expect((await listTeamProjects(db, ownerId)).map((project) => project.id)).toEqual(byIdDescending(ids));
+    expect((await listTeamProjects(db, ownerId)).map((project) => project.id)).toEqual(ids.map((row) => row.id));
   });
 });
