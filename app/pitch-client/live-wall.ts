@@ -11,6 +11,7 @@ import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 import { formatPitchTime } from "~/modules/time/relative-time";
 import { currentClockStep, subscribeToClock } from "~/pitch-behaviour/clock";
 import { followWallStream } from "~/pitch-behaviour/wall-stream";
+import { replayLivePing } from "~/pitch-behaviour/live-ping";
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -127,6 +128,7 @@ export function enhanceLiveWall(projectId: string): void {
       list.prepend(entryItem(entry));
       overflowIntoEarlier(container, list);
       showSupporters();
+      replayLivePing(wall);
     },
     onStats(stats) {
       if (stats.signals !== undefined) setStat("signals", stats.signals, "Interest signal", "Interest signals");

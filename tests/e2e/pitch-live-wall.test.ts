@@ -2,10 +2,11 @@
 // without a reload, once, at the top; an entry made while a browser was offline arrives once it reconnects.
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP } from "../support/chromium.js";
+import { DESKTOP, PHONE } from "../support/chromium.js";
 import { insertProject, marker, newVisitor, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement } from "./support";
+import { signedInContext, uniqueEmail } from "../support/sign-up";
+import { waitForEnhancement, waitForHydration } from "./support";
 
 const e2e = setUpAppInBrowser();
 /** Browser B reaches the app through this proxy, so its connection can be cut. */
@@ -107,5 +108,53 @@ describe("the live Recognition Wall", () => {
     // Every name on the wall once (the earlier live entry was not sent again on reconnect).
     expect(new Set(names).size).toBe(names.length);
     expect(await b.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  }, 60_000);
+});
+
+/** The Live dot's animation: how many pings it was given, and whether it is still running. */
+const livePing = (page: Page) =>
+  page.evaluate(() => {
+    const ping = document.querySelector<HTMLElement>("[data-live-wall] [data-live-ping]");
+    const [animation] = ping?.getAnimations() ?? [];
+    return { found: Boolean(ping), pings: animation?.effect?.getComputedTiming().iterations ?? null, running: animation?.playState === "running" };
+  });
+
+/** Lets the dot's current pings end at once, as they would after three seconds. */
+const finishPing = (page: Page) => page.evaluate(() => document.querySelector<HTMLElement>("[data-live-wall] [data-live-ping]")?.getAnimations().forEach((animation) => animation.finish()));
+
+describe("the Live dot (decision 76)", () => {
+  it("pings three times when the wall goes live and again for each new entry, then rests, for visitors and for the owner", async () => {
+    const email = uniqueEmail("live-owner");
+    const owner = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, reducedMotion: "no-preference" });
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const own = await insertProject(e2e.app.dataDir, { title: "Own Live Labs", ownerId, tiers: [{ label: "Angel", min: 5_000, max: 25_000 }], wall: [{ displayName: "First Backer" }] });
+    const visitor = await newVisitor(e2e.browser, { viewport: PHONE, reducedMotion: "no-preference" });
+    const signer = await newVisitor(e2e.browser, { viewport: DESKTOP });
+    try {
+      const ownerPage = await owner.newPage();
+      await ownerPage.goto(`${e2e.app.url}/pitch/${own.slug}`);
+      await waitForHydration(ownerPage);
+      await visitor.page.goto(`${e2e.app.url}/pitch/${own.slug}`);
+      await waitForEnhancement(visitor.page);
+      for (const page of [visitor.page, ownerPage]) {
+        await liveBadge(page).waitFor();
+        expect(await livePing(page)).toEqual({ found: true, pings: 3, running: true });
+        await finishPing(page);
+        expect(await livePing(page)).toEqual({ found: true, pings: null, running: false });
+      }
+
+      await signer.page.goto(`${e2e.app.url}/pitch/${own.slug}`);
+      await waitForEnhancement(signer.page);
+      const name = marker("Pinged Backer ");
+      await signalPublicly(signer.page, name);
+      for (const page of [visitor.page, ownerPage]) {
+        await expect.poll(async () => (await wallNames(page))[0], { timeout: 10_000 }).toBe(name);
+        expect(await livePing(page)).toEqual({ found: true, pings: 3, running: true });
+      }
+    } finally {
+      await owner.close();
+      await visitor.context.close();
+      await signer.context.close();
+    }
   }, 60_000);
 });

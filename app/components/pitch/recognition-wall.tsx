@@ -28,7 +28,7 @@ export function RecognitionWall({ entries, hiddenSupporters, status, now, dialog
           </h2>
           <p className="mt-1 text-sm text-slate-600">Supporters, intros and pilots behind this project.</p>
         </div>
-        {status === "live" ? <LiveBadge /> : null}
+        {status === "live" ? <LiveBadge latest={entries[0]?.id} /> : null}
       </div>
 
       {empty ? (

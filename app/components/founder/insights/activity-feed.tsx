@@ -94,7 +94,7 @@ export function ActivityFeed({ initial, now, className = "" }: { initial: Activi
       description="Scans, intros, signals and updates on your projects, as they happen"
       icon={Activity}
       className={className}
-      actions={<LiveBadge />}
+      actions={<LiveBadge latest={items[0]?.id} />}
     >
       <p role="status" className="sr-only">
         {freshCount ? `${plural(freshCount, "new activity item")}` : ""}
