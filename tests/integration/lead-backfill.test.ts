@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backfillLeads } from "~/db/migrations/0008-lead-inbox.server";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../support/databases";
-import { createProject } from "../support/fixtures";
+import { insertProjectRows } from "../support/fixtures";
 
 describe.each(DIALECTS)("migration 0006 fills the leads of existing contacts [%s]", (dialect) => {
   let database: TestDatabase;
@@ -14,8 +14,8 @@ describe.each(DIALECTS)("migration 0006 fills the leads of existing contacts [%s
 
   it("merges each project's contacts by e-mail, with first and last activity, actions and the signal's event", async () => {
     const { db } = database;
-    const project = await createProject(db);
-    const other = await createProject(db);
+    const project = await insertProjectRows(db);
+    const other = await insertProjectRows(db);
     const contact = (id: string, projectId: string, name: string, email: string, intent: "Intro" | "Supporter" | "Subscriber", at: string, subscribed = false) =>
       db
         .insertInto("contacts")

@@ -10,7 +10,7 @@ import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { createTestDatabase, DIALECTS, describeEachDialect, type TestDatabase } from "../support/databases";
-import { createProject, minutesAgo, testMailLinks } from "../support/fixtures";
+import { createProject, insertProjectRows, minutesAgo, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
 /** An anonymous visitor acting `minutes` ago: each action its own minute, so rows read back in creation order never tie. */
@@ -119,8 +119,8 @@ describe.each(DIALECTS)("migration 0012 merges the contacts of one address [%s]"
 
   it("keeps every action on the earliest contact, keeps old unsubscribe links working and recounts subscribers", async () => {
     const { db } = database;
-    const project = await createProject(db);
-    const other = await createProject(db);
+    const project = await insertProjectRows(db);
+    const other = await insertProjectRows(db);
     const contact = (id: string, projectId: string, name: string, email: string, intent: "Intro" | "Supporter" | "Subscriber", at: string, extra: { subscribed?: boolean; note?: string; roleTags?: string[] } = {}) =>
       db
         .insertInto("contacts")

@@ -2,6 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database, ProjectStatus } from "~/db/schema";
 import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
 import { createMailLinks } from "~/modules/mail/mail-links.server";
+import { createProject as createProjectThroughForm } from "~/modules/projects/founder-projects.server";
+import { projectFormSchema } from "~/modules/projects/project-form";
 
 /**
  * `minutes` before now. Tests that read rows back in the order they were made give each its own minute through the
@@ -20,20 +22,57 @@ export async function createUser(db: Kysely<Database>, overrides: { email?: stri
   return id;
 }
 
-/** A project with two signal tiers, owned by a new user unless one is given. */
+/**
+ * A project with two signal tiers (Angel $5k–$25k, Lead $1M+), owned by a new user unless one is given, made by the
+ * project form's own `createProject` with the form's schema: its slug claimed, its tiers and counters made as the
+ * founder's form makes them (decision 72).
+ */
 export async function createProject(
   db: Kysely<Database>,
   overrides: { ownerId?: string; status?: ProjectStatus; slug?: string; title?: string } = {},
 ) {
   const ownerId = overrides.ownerId ?? (await createUser(db));
+  const input = projectFormSchema.parse({
+    title: overrides.title ?? "Harbor Cold Chain",
+    slug: overrides.slug ?? `project-${crypto.randomUUID().slice(0, 8)}`,
+    oneLiner: "Solar vaccine fridges",
+    summary: "",
+    videoUrl: "",
+    deckUrl: "",
+    calendlyUrl: "",
+    status: overrides.status ?? "published",
+    metrics: [],
+    problemPoints: [],
+    solutionPoints: [],
+    tiers: [
+      { rangeLabel: "Angel", rangeMin: 5_000, rangeMax: 25_000, perks: ["Updates"] },
+      { rangeLabel: "Lead", rangeMin: 1_000_000, rangeMax: null, perks: ["Updates"] },
+    ],
+  });
+  const { id, slug } = await createProjectThroughForm(db, ownerId, input);
+  const tiers = await db
+    .selectFrom("signal_tiers")
+    .select(["id", "range_label", "range_min", "range_max", "sort_order"])
+    .where("project_id", "=", id)
+    .orderBy("sort_order")
+    .execute();
+  return { id, slug, ownerId, tiers };
+}
+
+/**
+ * A project and its two tiers written as rows, for a database migrated only part of the way (`upTo`), where today's
+ * `createProject` would write tables and columns that do not exist yet. Everywhere else, use `createProject`.
+ */
+export async function insertProjectRows(db: Kysely<Database>, overrides: { ownerId?: string } = {}) {
+  const ownerId = overrides.ownerId ?? (await createUser(db));
   const id = crypto.randomUUID();
-  const slug = overrides.slug ?? `project-${id.slice(0, 8)}`;
+  const slug = `project-${id.slice(0, 8)}`;
   await db
     .insertInto("projects")
     .values({
       id,
       owner_id: ownerId,
-      title: overrides.title ?? "Harbor Cold Chain",
+      title: "Harbor Cold Chain",
       slug,
       one_liner: "Solar vaccine fridges",
       summary: null,
@@ -43,7 +82,7 @@ export async function createProject(
       metrics: [],
       problem_points: [],
       solution_points: [],
-      status: overrides.status ?? "published",
+      status: "published",
       last_shipped_at: null,
     })
     .execute();
