@@ -28,7 +28,7 @@ import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 import { parseCsv } from "../support/founder-e2e";
-import { createProject, createUser, testMailLinks } from "../support/fixtures";
+import { createProject, createUser, minutesAgo, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
 const ANY: LeadFilters = { action: null, event: null, status: null, q: null, after: null };
@@ -41,35 +41,43 @@ function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unkno
 
 type Db = TestDatabase["db"];
 
-function intro(db: Db, projectId: string, fields: { name: string; email: string; note?: string; roleTags?: string[]; linkedinUrl?: string; answer?: string }) {
-  return submitIntro(db, testMailLinks, projectId, parse(introSchema, { note: "Let's talk", ...fields }), anonymous);
+/**
+ * The visitor's actions below happen now, or at `at` when a test reads them back in the order they happened: each
+ * such action gets its own minute (`minutesAgo`), so two are never made in one millisecond.
+ */
+const sentAt = (at?: Date) => (at ? { sent: { at } } : {});
+
+function intro(db: Db, projectId: string, fields: { name: string; email: string; note?: string; roleTags?: string[]; linkedinUrl?: string; answer?: string }, at?: Date) {
+  return submitIntro(db, testMailLinks, projectId, parse(introSchema, { note: "Let's talk", ...fields }), { ...anonymous, ...sentAt(at) });
 }
 
-function subscribe(db: Db, projectId: string, fields: { name: string; email: string }) {
-  return subscribeToUpdates(db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", ...fields }), anonymous);
+function subscribe(db: Db, projectId: string, fields: { name: string; email: string }, at?: Date) {
+  return subscribeToUpdates(db, testMailLinks, projectId, parse(subscribeSchema, { consent: "on", ...fields }), { ...anonymous, ...sentAt(at) });
 }
 
 /** A signal from a visitor who came through `qrCodeId` (their page load is recorded first, as the door does). */
-async function signal(db: Db, projectId: string, tierId: string, fields: { name: string; email: string; message?: string; answer?: string }, qrCodeId: string | null = null) {
+async function signal(
+  db: Db,
+  projectId: string,
+  tierId: string,
+  fields: { name: string; email: string; message?: string; answer?: string },
+  qrCodeId: string | null = null,
+  at?: Date,
+) {
   const viewerFingerprint = `viewer-${fields.email}`;
-  if (qrCodeId) await recordScans(db, [{ projectId, qrCodeId, viewerFingerprint }]);
+  if (qrCodeId) await recordScans(db, [{ projectId, qrCodeId, viewerFingerprint }], undefined, at);
   const visitor = qrCodeId ? { userId: null, identity: { viewerFingerprint, addressHash: null } } : anonymous;
-  return recordSignal(db, testMailLinks, projectId, parse(signalSchema, { tierId, showName: "on", ...fields }), visitor);
+  return recordSignal(db, testMailLinks, projectId, parse(signalSchema, { tierId, showName: "on", ...fields }), { ...visitor, ...sentAt(at) });
 }
-
-/** The clock moves on between writes, so 'newest activity first' has a well-defined order on both databases. */
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describeEachDialect("lead inbox", (getDb) => {
   it("merges a person's contacts by e-mail into one lead, newest activity first, with what each did", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     const expo = await createQrCode(db, project.ownerId, project.id, { label: "Booth 4", eventTag: "Expo" });
-    await intro(db, project.id, { name: "Ada", email: "Ada@Example.com", note: "Two buyers", roleTags: ["Angel", "Operator"], linkedinUrl: "https://linkedin.com/in/ada" });
-    await tick();
-    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo Chen", email: "bo@example.com", message: "Ping me" }, expo.id);
-    await tick();
-    await subscribe(db, project.id, { name: "Ada L.", email: "ADA@example.com" });
+    await intro(db, project.id, { name: "Ada", email: "Ada@Example.com", note: "Two buyers", roleTags: ["Angel", "Operator"], linkedinUrl: "https://linkedin.com/in/ada" }, minutesAgo(3));
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo Chen", email: "bo@example.com", message: "Ping me" }, expo.id, minutesAgo(2));
+    await subscribe(db, project.id, { name: "Ada L.", email: "ADA@example.com" }, minutesAgo(1));
 
     const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
     expect(inbox.total).toBe(2);
@@ -100,10 +108,9 @@ describeEachDialect("lead inbox", (getDb) => {
     const project = await createProject(db);
     const expo = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "Expo" });
     const demo = await createQrCode(db, project.ownerId, project.id, { label: "Demo Day", eventTag: null });
-    await signal(db, project.id, project.tiers[0]!.id, { name: "Ada Lovelace", email: "ada@example.com" }, expo.id);
-    await tick();
-    await signal(db, project.id, project.tiers[1]!.id, { name: "Bo_Chen", email: "bo@example.com" }, demo.id);
-    await intro(db, project.id, { name: "Cy 100%", email: "cy@sample.org" });
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Ada Lovelace", email: "ada@example.com" }, expo.id, minutesAgo(3));
+    await signal(db, project.id, project.tiers[1]!.id, { name: "Bo_Chen", email: "bo@example.com" }, demo.id, minutesAgo(2));
+    await intro(db, project.id, { name: "Cy 100%", email: "cy@sample.org" }, minutesAgo(1));
 
     const names = async (filters: Partial<LeadFilters>) =>
       (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters })).leads.map((lead) => lead.name).sort();
@@ -195,38 +202,38 @@ describeEachDialect("lead inbox", (getDb) => {
   it("counts new leads since the owner last looked, per project, the same on My Projects as in the inbox at the same moment", async () => {
     const { db } = getDb();
     const project = await createProject(db);
-    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
-    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo", email: "bo@example.com" });
-    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 2 });
-    const first = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    // The founder's looks and the visitors' actions each at their own minute, in this order.
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" }, minutesAgo(120));
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo", email: "bo@example.com" }, null, minutesAgo(119));
+    const firstLook = minutesAgo(118);
+    expect(await countNewLeads(db, project.ownerId, firstLook)).toEqual({ [project.id]: 2 });
+    const first = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: firstLook });
     expect(first.newSinceLastVisit).toBe(2);
     // The inbox still says 2 new while the founder is at it (its first sitting): so does My Projects.
-    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 2 });
-    await tick();
-    await intro(db, project.id, { name: "Cy", email: "cy@example.com" });
-    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
-    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 3 });
-    await tick();
+    expect(await countNewLeads(db, project.ownerId, firstLook)).toEqual({ [project.id]: 2 });
+    await intro(db, project.id, { name: "Cy", email: "cy@example.com" }, minutesAgo(117));
+    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" }, minutesAgo(116));
+    const lastLook = minutesAgo(115);
+    expect(await countNewLeads(db, project.ownerId, lastLook)).toEqual({ [project.id]: 3 });
     // Still the first sitting (a note saved, the next page): the same leads are new.
-    const sameSitting = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    const sameSitting = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: lastLook });
     expect(sameSitting.previousVisitAt).toBeNull();
     expect(sameSitting.newSinceLastVisit).toBe(3);
-    expect(await countNewLeads(db, project.ownerId)).toEqual({ [project.id]: 3 });
+    expect(await countNewLeads(db, project.ownerId, lastLook)).toEqual({ [project.id]: 3 });
     // Half an hour after the last look the sitting is over: nothing is new until another lead comes.
-    const afterSitting = new Date(Date.now() + 40 * 60_000);
+    const afterSitting = minutesAgo(115 - 40);
     expect(await countNewLeads(db, project.ownerId, afterSitting)).toEqual({});
-    // Di comes after the last look: never in its millisecond, where 'new since' would not count her.
-    await tick();
-    await intro(db, project.id, { name: "Di", email: "di@example.com" });
-    // An hour later: a new sitting, counting from the last look of the one before, in both places.
-    const secondAt = new Date(Date.now() + 3_600_000);
+    // Di comes after the last look.
+    await intro(db, project.id, { name: "Di", email: "di@example.com" }, minutesAgo(70));
+    // An hour after the last look: a new sitting, counting from the last look of the one before, in both places.
+    const secondAt = minutesAgo(115 - 60);
     expect(await countNewLeads(db, project.ownerId, secondAt)).toEqual({ [project.id]: 1 });
     const second = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: secondAt });
     expect(second.previousVisitAt).not.toBeNull();
     expect(second.newSinceLastVisit).toBe(1);
     expect(await countNewLeads(db, project.ownerId, secondAt)).toEqual({ [project.id]: 1 });
     expect(second.leads.filter((lead) => lead.firstSeenAt > second.previousVisitAt!).map((lead) => lead.name)).toEqual(["Di"]);
-    const again = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(Date.now() + 3_700_000) });
+    const again = await openLeadInbox(db, project.ownerId, project.id, ANY, { now: new Date(secondAt.getTime() + 100_000) });
     expect(again.previousVisitAt).toBe(second.previousVisitAt);
     const intruder = await createUser(db);
     expect(await countNewLeads(db, intruder)).toEqual({});
@@ -242,9 +249,8 @@ describeEachDialect("lead inbox", (getDb) => {
       note: "Line one; with semicolon\nLine two, with comma \\ and backslash. 日本語のメモ",
       roleTags: ["Angel"],
       linkedinUrl: "https://www.linkedin.com/in/zoe",
-    });
-    await tick();
-    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo Chen", email: "bo@example.com", message: "END:VCARD\nBEGIN:VCARD" }, expo.id);
+    }, minutesAgo(2));
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo Chen", email: "bo@example.com", message: "END:VCARD\nBEGIN:VCARD" }, expo.id, minutesAgo(1));
     const [bo, zoe] = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
     await updateLeadTriage(db, project.ownerId, project.id, { leadId: zoe!.id, status: "contacted", note: "Met; liked it" });
 
@@ -305,9 +311,8 @@ describeEachDialect("one lead by its address (issue 23: where founder alerts lin
     const { db } = getDb();
     const project = await createProject(db);
     const other = await createProject(db);
-    await intro(db, project.id, { name: "Ada", email: "ada@example.com" });
-    await tick();
-    await intro(db, project.id, { name: "Bo", email: "bo@example.com" });
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com" }, minutesAgo(2));
+    await intro(db, project.id, { name: "Bo", email: "bo@example.com" }, minutesAgo(1));
     await intro(db, other.id, { name: "Zoe", email: "zoe@example.com" });
     const { readLeadFilters } = await import("~/modules/leads/lead-forms");
     const leadOf = (projectId: string, email: string) =>
@@ -415,9 +420,8 @@ describeEachDialect("hot, warm or cold (issue 28 item 5)", (getDb) => {
     const { db } = getDb();
     const project = await createProject(db);
     const temperatures: Record<string, LeadTemperature | null> = { Ada: "cold", Bo: "hot", Cy: null, Di: "warm", Eve: "hot", Fay: null };
-    for (const name of Object.keys(temperatures)) {
-      await intro(db, project.id, { name, email: `${name.toLowerCase()}@example.com` });
-      await tick();
+    for (const [index, name] of Object.keys(temperatures).entries()) {
+      await intro(db, project.id, { name, email: `${name.toLowerCase()}@example.com` }, minutesAgo(10 - index));
     }
     const leads = (await openLeadInbox(db, project.ownerId, project.id, ANY)).leads;
     for (const lead of leads) {
@@ -514,12 +518,10 @@ describeEachDialect("one qualifying question (issue 28 item 4)", (getDb) => {
     expect(await db.selectFrom("leads").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
     expect(await db.selectFrom("intros").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
 
-    await intro(db, project.id, { name: "Ada", email: "ada@example.com", answer: "Seed" });
-    await tick();
-    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo", email: "bo@example.com", answer: "Series A" });
-    await tick();
+    await intro(db, project.id, { name: "Ada", email: "ada@example.com", answer: "Seed" }, minutesAgo(3));
+    await signal(db, project.id, project.tiers[0]!.id, { name: "Bo", email: "bo@example.com", answer: "Series A" }, null, minutesAgo(2));
     // A subscription asks nothing and leaves Ada's answer standing.
-    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" });
+    await subscribe(db, project.id, { name: "Ada", email: "ada@example.com" }, minutesAgo(1));
 
     const leadsOf = async (filters: Partial<LeadFilters> = {}) => (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, ...filters })).leads;
     expect(Object.fromEntries((await leadsOf()).map((lead) => [lead.name, lead.answer]))).toEqual({
