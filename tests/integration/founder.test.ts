@@ -27,7 +27,7 @@ import { NOT_FOUND_OR_DENIED } from "~/modules/access/project-access.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
-import { createUser, testMailLinks } from "../support/fixtures";
+import { createUser, minutesAgo, testMailLinks } from "../support/fixtures";
 
 const PUBLIC_URL = "https://pitch.example";
 
@@ -143,9 +143,8 @@ describeEachDialect("QR codes and analytics", (getDb) => {
   it("creates, lists (newest first), renders and deletes codes that encode the tracked pitch URL", async () => {
     const database = getDb();
     const { ownerId, projectId, slug } = await founderWithProject(database);
-    const booth = await createQrCode(database.db, ownerId, projectId, { label: "Booth A", eventTag: "TechCrunch" });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const badge = await createQrCode(database.db, ownerId, projectId, { label: "Badge", eventTag: null });
+    const booth = await createQrCode(database.db, ownerId, projectId, { label: "Booth A", eventTag: "TechCrunch" }, minutesAgo(2));
+    const badge = await createQrCode(database.db, ownerId, projectId, { label: "Badge", eventTag: null }, minutesAgo(1));
     expect(booth.id).toMatch(/^[a-z2-9]{8}$/);
     expect((await listQrCodes(database.db, ownerId, projectId)).map((code) => code.label)).toEqual(["Badge", "Booth A"]);
 
