@@ -82,19 +82,21 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, re
         </div>
 
         <div className="border-t border-slate-200 bg-slate-50/60 p-4 sm:p-6">
-          <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
-            Active QR Codes
-            <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold tabular-nums text-slate-700">{visible.length}</span>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+              Active QR Codes
+              <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold tabular-nums text-slate-700">{visible.length}</span>
+            </h3>
             {visible.length ? (
               <Link
                 to={eventSheetPath(projectId)}
-                className="ml-auto inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:text-brand-600 hover:underline"
+                className="ml-auto inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-brand-700 hover:text-brand-600 hover:underline"
               >
                 <Printer aria-hidden className="size-4" />
                 Print all on one sheet
               </Link>
             ) : null}
-          </h3>
+          </div>
           {visible.length ? (
             <ul aria-label="Active QR codes" className="mt-3 space-y-3">
               {visible.map((code) => (
