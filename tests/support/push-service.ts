@@ -9,10 +9,9 @@ export type ReceivedPush = { path: string; headers: http.IncomingHttpHeaders; bo
 
 /**
  * A push service of the test's own on 127.0.0.1 (decision 56): it keeps every POST and answers what `answer`
- * says for its path (201 by default, as FCM and autopush do), or closes the connection without a word ("hang up"),
- * as a server does with a kept-alive connection it has just timed out.
+ * says for its path (201 by default, as FCM and autopush do).
  */
-export async function startTestPushService(answer: (push: ReceivedPush) => number | "hang up" = () => 201) {
+export async function startTestPushService(answer: (push: ReceivedPush) => number = () => 201) {
   const received: ReceivedPush[] = [];
   const waiters = new Set<() => void>();
   const server = http.createServer((request, response) => {
@@ -20,10 +19,8 @@ export async function startTestPushService(answer: (push: ReceivedPush) => numbe
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const push = { path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks), receivedAt: performance.now() };
-      const status = answer(push);
-      if (status === "hang up") return request.socket.destroy();
       received.push(push);
-      response.writeHead(status).end();
+      response.writeHead(answer(push)).end();
       for (const wake of waiters) wake();
     });
   });

@@ -70,12 +70,6 @@ export async function claimDueAlerts(db: Kysely<Database>, limit: number, claim:
   });
 }
 
-/** Fetch's error when the server closed the connection before answering (undici's "other side closed"). */
-function isClosedConnection(error: unknown): boolean {
-  const cause = error instanceof TypeError ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET";
-}
-
 /** Slack's `text` escapes &, < and > (its link and mention syntax): a visitor's name cannot ping a channel or hide a link. */
 export function slackEscape(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -191,24 +185,13 @@ export class AlertWorker extends RecurringPass<number> {
       urgency: "high",
       contentEncoding: "aes128gcm",
     });
-    const send = () =>
-      fetch(request.endpoint, {
-        method: "POST",
-        headers: request.headers,
-        body: new Uint8Array(request.body),
-        redirect: "manual",
-        signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), stopping]),
-      });
-    let response: Response;
-    try {
-      response = await send();
-    } catch (error) {
-      // A kept-alive connection the push service had just closed fails before any answer; the push goes again at
-      // once on a new connection rather than a backoff later (a founder at a booth waits for it). Pushes are tagged
-      // per lead, so one that did arrive is replaced on the device, never shown twice.
-      if (!isClosedConnection(error)) throw error;
-      response = await send();
-    }
+    const response = await fetch(request.endpoint, {
+      method: "POST",
+      headers: request.headers,
+      body: new Uint8Array(request.body),
+      redirect: "manual",
+      signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), stopping]),
+    });
     await response.body?.cancel();
     if (response.status >= 200 && response.status < 300) return { kind: "sent", status: response.status };
     if (response.status === 404 || response.status === 410) return { kind: "expired", status: response.status };
