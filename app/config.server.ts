@@ -5,7 +5,7 @@ import { z } from "zod";
 import { DEFAULT_IPV6_LIMIT_PREFIX } from "~/modules/http/ip-address.server";
 import { smtpTimeoutsOf } from "~/modules/mail/transport.server";
 import { KNOWN_PUSH_SERVICES, parsePushServiceOrigins, type PushService } from "~/modules/founder-alerts/push-services";
-import { generateVapidKeys, isVapidKeyPair, type VapidKeys } from "~/modules/founder-alerts/vapid-keys.server";
+import { generateVapidKeys, isVapidKeyPair, withFullLengthPrivateKey, type VapidKeys } from "~/modules/founder-alerts/vapid-keys.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
 import { isValidTimeZone } from "~/modules/time/zoned-slots";
 
@@ -162,7 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     digest: { hour: vars.DIGEST_HOUR, timeZone: vars.DIGEST_TIME_ZONE },
     webhooks: { allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true" },
     push: {
-      vapid: vars.VAPID_PUBLIC_KEY && vars.VAPID_PRIVATE_KEY ? { publicKey: vars.VAPID_PUBLIC_KEY, privateKey: vars.VAPID_PRIVATE_KEY } : readOrCreateVapidKeys(dataDir),
+      vapid: withFullLengthPrivateKey(
+        vars.VAPID_PUBLIC_KEY && vars.VAPID_PRIVATE_KEY ? { publicKey: vars.VAPID_PUBLIC_KEY, privateKey: vars.VAPID_PRIVATE_KEY } : readOrCreateVapidKeys(dataDir),
+      ),
       subject: `mailto:${vars.SUPPORT_EMAIL}`,
       services: [...KNOWN_PUSH_SERVICES, ...parsePushServiceOrigins(vars.PUSH_SERVICE_ORIGINS)],
     },

@@ -1,7 +1,9 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import webPush from "web-push";
 import { browserSettings, loadConfig } from "~/config.server";
 import { formatEffectiveDate } from "~/modules/operator/operator-settings";
 import { isAllowedPushEndpoint } from "~/modules/founder-alerts/push-services";
@@ -35,6 +37,34 @@ describe("loadConfig", () => {
   it("uses PostgreSQL when DATABASE_URL is a postgres URL", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: "postgres://u@db:5432/app" });
     expect(config.database).toEqual({ dialect: "postgres", url: "postgres://u@db:5432/app" });
+  });
+
+  it("writes the VAPID private key in full 32 bytes, generated, configured or kept by an earlier version, so web-push signs with it", () => {
+    // A private scalar that starts with a zero byte: Node's ECDH writes it in 31 bytes (about one key in 240).
+    let ecdh: crypto.ECDH;
+    do {
+      ecdh = crypto.createECDH("prime256v1");
+      ecdh.generateKeys();
+    } while (ecdh.getPrivateKey().length === 32);
+    const short = { publicKey: ecdh.getPublicKey().toString("base64url"), privateKey: ecdh.getPrivateKey().toString("base64url") };
+    const device = { endpoint: "https://fcm.googleapis.com/fcm/send/abc", keys: { p256dh: crypto.createECDH("prime256v1").generateKeys().toString("base64url"), auth: crypto.randomBytes(16).toString("base64url") } };
+    const signs = (keys: { publicKey: string; privateKey: string }) => () => webPush.generateRequestDetails(device, "A lead", { vapidDetails: { subject: "mailto:support@pitch.example", ...keys } });
+    expect(signs(short)).toThrow("32 bytes");
+
+    const configured = loadConfig({ DATA_DIR: tempDir(), VAPID_PUBLIC_KEY: short.publicKey, VAPID_PRIVATE_KEY: short.privateKey }).push.vapid;
+    const keptDir = tempDir();
+    fs.writeFileSync(path.join(keptDir, "vapid-keys.json"), JSON.stringify(short));
+    const kept = loadConfig({ DATA_DIR: keptDir }).push.vapid;
+    for (const keys of [configured, kept]) {
+      // The same key, written in full: devices already subscribed with its public key keep working.
+      expect(keys.publicKey).toBe(short.publicKey);
+      expect(Buffer.from(keys.privateKey, "base64url")).toHaveLength(32);
+      expect(isVapidKeyPair(keys)).toBe(true);
+      expect(signs(keys)).not.toThrow();
+    }
+    // Generated keys: with one in 240 short, 2,000 would all but surely include one.
+    const lengths = new Set(Array.from({ length: 2_000 }, () => Buffer.from(generateVapidKeys().privateKey, "base64url").length));
+    expect([...lengths]).toEqual([32]);
   });
 
   it("generates the VAPID key pair once into the data directory unless configured; pushes may go to the browsers' push services and the operator's", () => {
