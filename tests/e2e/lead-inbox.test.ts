@@ -39,6 +39,12 @@ async function visitorActs(qrCodeId: string, slug: string, act: (page: Page) => 
   }
 }
 
+/** On a phone the inbox's filters other than the search fold under "More filters": opens them when folded. */
+async function showMoreFilters(page: Page): Promise<void> {
+  const toggle = page.getByText(/^More filters/);
+  if ((await toggle.isVisible()) && !(await page.getByRole("checkbox", { name: /^More filters/ }).isChecked())) await toggle.click();
+}
+
 describe.each([
   { device: "phone", viewport: PHONE },
   { device: "laptop", viewport: DESKTOP },
@@ -168,9 +174,15 @@ describe.each([
       // Filtered by event.
       await page.getByRole("link", { name: "Clear" }).click();
       await expect.poll(() => leads.count()).toBe(3);
+      // On a phone the choices fold under "More filters", so the first lead is on the first screen.
+      expect(await page.getByLabel("Event").isVisible()).toBe(device === "laptop");
+      await showMoreFilters(page);
       await page.getByLabel("Event").selectOption({ label: "Booth 4 · Web Summit" });
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
+      // A choice in use keeps them open, and says so.
+      expect(await page.getByLabel("Event").isVisible()).toBe(true);
+      if (device === "phone") await page.getByText("More filters (in use)").waitFor();
       await page.getByLabel("Event").selectOption({ label: "Stage · Demo Day" });
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Grace Lin"), expect.stringContaining("Ada Marsh")]);
@@ -210,12 +222,14 @@ describe.each([
       await omarHot.click();
       await expect.poll(() => omarHot.getAttribute("aria-pressed")).toBe("true");
       await expect.poll(() => e2e.db.prepare("select temperature from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ temperature: "hot" });
+      await showMoreFilters(page);
       await page.getByLabel("Temperature").selectOption("hot");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
       await page.getByRole("link", { name: "Clear" }).click();
       await expect.poll(() => leads.count()).toBe(3);
       // Hottest first: Omar leads the list although Grace acted after him.
+      await showMoreFilters(page);
       await page.getByLabel("Order").selectOption("temperature");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").first().innerText()).toContain("Omar Haddad");
@@ -327,6 +341,7 @@ describe("one qualifying question", () => {
       await expect.poll(() => leads.count()).toBe(2);
       const ana = leads.filter({ has: page.getByRole("heading", { name: /Ana Kovač/ }) });
       expect(await ana.locator("[data-qualifying-answer]").innerText()).toBe("What stage do you invest in?\nSeed");
+      await showMoreFilters(page);
       await page.getByLabel("Answer", { exact: true }).selectOption("Series A");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);

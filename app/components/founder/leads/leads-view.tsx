@@ -1,4 +1,4 @@
-import { ChevronRight, Contact, Download, FilePenLine, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
+import { ChevronDown, ChevronRight, Contact, Download, FilePenLine, Inbox, SearchX, Settings2, ShieldAlert } from "lucide-react";
 import { Form, Link, useRevalidator } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { inputClass, labelClass } from "~/components/ui/form-fields";
@@ -191,6 +191,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null,
 
 function FilterBar({ filters, events, question, action }: { filters: LeadFilters; events: LeadInbox["events"]; question: LeadInbox["question"]; action: string }) {
   const selectClass = `${inputClass} pr-8`;
+  const refined = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.sort);
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       {filters.view ? <input type="hidden" name="view" value={filters.view} /> : null}
@@ -201,84 +202,96 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
           </label>
           <input id="lead-search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Name or e-mail" maxLength={LEAD_SEARCH_MAX_LENGTH} className={inputClass} />
         </div>
-        <div>
-          <label htmlFor="lead-action" className={labelClass}>
-            Action
-          </label>
-          <select id="lead-action" name="action" defaultValue={filters.action ?? ""} className={selectClass}>
-            <option value="">Any action</option>
-            {LEAD_ACTIONS.map((value) => (
-              <option key={value} value={value}>
-                {LEAD_ACTION_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="lead-event" className={labelClass}>
-            Event
-          </label>
-          <select id="lead-event" name="event" defaultValue={filters.event ?? ""} className={selectClass}>
-            <option value="">Any event</option>
-            {events.map((event) => (
-              <option key={event.source} value={event.source}>
-                {event.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="lead-status" className={labelClass}>
-            Status
-          </label>
-          <select id="lead-status" name="status" defaultValue={filters.status ?? ""} className={selectClass}>
-            <option value="">Any status</option>
-            {LEAD_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {LEAD_STATUS_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="lead-temperature" className={labelClass}>
-            Temperature
-          </label>
-          <select id="lead-temperature" name="temperature" defaultValue={filters.temperature ?? ""} className={selectClass}>
-            <option value="">Any</option>
-            {LEAD_TEMPERATURES.map((value) => (
-              <option key={value} value={value}>
-                {LEAD_TEMPERATURE_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        {question?.options.length ? (
-          <div className="col-span-2 sm:col-span-1">
-            <label htmlFor="lead-answer" className={labelClass}>
-              Answer
+        {/* On a phone the choices below fold under "More filters" (a checkbox, so it works before and without
+            JavaScript), open when one of them is in use; from sm up they are always shown. */}
+        <input id="lead-more-filters" type="checkbox" defaultChecked={refined} className="peer sr-only sm:hidden" />
+        <label
+          htmlFor="lead-more-filters"
+          className="col-span-2 flex min-h-11 cursor-pointer items-center justify-between rounded-lg border border-slate-200 px-3 text-sm font-semibold text-slate-800 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500 sm:hidden"
+        >
+          <span>More filters{refined ? " (in use)" : ""}</span>
+          <ChevronDown aria-hidden className="size-4 text-slate-500" />
+        </label>
+        <div className="col-span-2 hidden grid-cols-2 gap-3 peer-checked:grid sm:col-span-4 sm:grid sm:grid-cols-4 lg:contents">
+          <div>
+            <label htmlFor="lead-action" className={labelClass}>
+              Action
             </label>
-            <select id="lead-answer" name="answer" defaultValue={filters.answer ?? ""} aria-describedby="lead-answer-question" className={selectClass}>
-              <option value="">Any answer</option>
-              {question.options.map((option) => (
-                <option key={option} value={option}>
-                  {option}
+            <select id="lead-action" name="action" defaultValue={filters.action ?? ""} className={selectClass}>
+              <option value="">Any action</option>
+              {LEAD_ACTIONS.map((value) => (
+                <option key={value} value={value}>
+                  {LEAD_ACTION_LABELS[value]}
                 </option>
               ))}
             </select>
-            <span id="lead-answer-question" className="sr-only">
-              {question.prompt}
-            </span>
           </div>
-        ) : null}
-        <div className="col-span-2 sm:col-span-1">
-          <label htmlFor="lead-sort" className={labelClass}>
-            Order
-          </label>
-          <select id="lead-sort" name="sort" defaultValue={filters.sort ?? ""} className={selectClass}>
-            <option value="">{filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}</option>
-            <option value="temperature">Hottest first</option>
-          </select>
+          <div>
+            <label htmlFor="lead-event" className={labelClass}>
+              Event
+            </label>
+            <select id="lead-event" name="event" defaultValue={filters.event ?? ""} className={selectClass}>
+              <option value="">Any event</option>
+              {events.map((event) => (
+                <option key={event.source} value={event.source}>
+                  {event.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="lead-status" className={labelClass}>
+              Status
+            </label>
+            <select id="lead-status" name="status" defaultValue={filters.status ?? ""} className={selectClass}>
+              <option value="">Any status</option>
+              {LEAD_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {LEAD_STATUS_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="lead-temperature" className={labelClass}>
+              Temperature
+            </label>
+            <select id="lead-temperature" name="temperature" defaultValue={filters.temperature ?? ""} className={selectClass}>
+              <option value="">Any</option>
+              {LEAD_TEMPERATURES.map((value) => (
+                <option key={value} value={value}>
+                  {LEAD_TEMPERATURE_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+          {question?.options.length ? (
+            <div className="col-span-2 sm:col-span-1">
+              <label htmlFor="lead-answer" className={labelClass}>
+                Answer
+              </label>
+              <select id="lead-answer" name="answer" defaultValue={filters.answer ?? ""} aria-describedby="lead-answer-question" className={selectClass}>
+                <option value="">Any answer</option>
+                {question.options.map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+              </select>
+              <span id="lead-answer-question" className="sr-only">
+                {question.prompt}
+              </span>
+            </div>
+          ) : null}
+          <div className="col-span-2 sm:col-span-1">
+            <label htmlFor="lead-sort" className={labelClass}>
+              Order
+            </label>
+            <select id="lead-sort" name="sort" defaultValue={filters.sort ?? ""} className={selectClass}>
+              <option value="">{filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}</option>
+              <option value="temperature">Hottest first</option>
+            </select>
+          </div>
         </div>
         <div className="col-span-2 flex gap-2 sm:col-span-3 sm:items-end lg:col-span-1">
           <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
