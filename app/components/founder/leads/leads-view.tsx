@@ -190,7 +190,6 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null,
 }
 
 function FilterBar({ filters, events, question, action }: { filters: LeadFilters; events: LeadInbox["events"]; question: LeadInbox["question"]; action: string }) {
-  const selectClass = `${inputClass} pr-8`;
   const refined = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.sort);
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -213,81 +212,32 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
           <ChevronDown aria-hidden className="size-4 text-slate-500" />
         </label>
         <div className="col-span-2 hidden grid-cols-2 gap-3 peer-checked:grid sm:col-span-4 sm:grid sm:grid-cols-4 lg:contents">
-          <div>
-            <label htmlFor="lead-action" className={labelClass}>
-              Action
-            </label>
-            <select id="lead-action" name="action" defaultValue={filters.action ?? ""} className={selectClass}>
-              <option value="">Any action</option>
-              {LEAD_ACTIONS.map((value) => (
-                <option key={value} value={value}>
-                  {LEAD_ACTION_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="lead-event" className={labelClass}>
-              Event
-            </label>
-            <select id="lead-event" name="event" defaultValue={filters.event ?? ""} className={selectClass}>
-              <option value="">Any event</option>
-              {events.map((event) => (
-                <option key={event.source} value={event.source}>
-                  {event.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="lead-status" className={labelClass}>
-              Status
-            </label>
-            <select id="lead-status" name="status" defaultValue={filters.status ?? ""} className={selectClass}>
-              <option value="">Any status</option>
-              {LEAD_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {LEAD_STATUS_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="lead-temperature" className={labelClass}>
-              Temperature
-            </label>
-            <select id="lead-temperature" name="temperature" defaultValue={filters.temperature ?? ""} className={selectClass}>
-              <option value="">Any</option>
-              {LEAD_TEMPERATURES.map((value) => (
-                <option key={value} value={value}>
-                  {LEAD_TEMPERATURE_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterChoice name="action" label="Action" any="Any action" value={filters.action} options={LEAD_ACTIONS.map((value) => [value, LEAD_ACTION_LABELS[value]])} />
+          <FilterChoice name="event" label="Event" any="Any event" value={filters.event} options={events.map((event) => [event.source, event.name])} />
+          <FilterChoice name="status" label="Status" any="Any status" value={filters.status} options={LEAD_STATUSES.map((value) => [value, LEAD_STATUS_LABELS[value]])} />
+          <FilterChoice
+            name="temperature"
+            label="Temperature"
+            any="Any"
+            value={filters.temperature}
+            options={LEAD_TEMPERATURES.map((value) => [value, LEAD_TEMPERATURE_LABELS[value]])}
+          />
           {question?.options.length ? (
-            <div className="col-span-2 sm:col-span-1">
-              <label htmlFor="lead-answer" className={labelClass}>
-                Answer
-              </label>
-              <select id="lead-answer" name="answer" defaultValue={filters.answer ?? ""} aria-describedby="lead-answer-question" className={selectClass}>
-                <option value="">Any answer</option>
-                {question.options.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </select>
-              <span id="lead-answer-question" className="sr-only">
-                {question.prompt}
-              </span>
-            </div>
+            <FilterChoice
+              name="answer"
+              label="Answer"
+              any="Any answer"
+              value={filters.answer}
+              options={question.options.map((option) => [option, option])}
+              description={question.prompt}
+              className="col-span-2 sm:col-span-1"
+            />
           ) : null}
           <div className="col-span-2 sm:col-span-1">
             <label htmlFor="lead-sort" className={labelClass}>
               Order
             </label>
-            <select id="lead-sort" name="sort" defaultValue={filters.sort ?? ""} className={selectClass}>
+            <select id="lead-sort" name="sort" defaultValue={filters.sort ?? ""} className={FILTER_SELECT_CLASS}>
               <option value="">{filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}</option>
               <option value="temperature">Hottest first</option>
             </select>
@@ -303,6 +253,49 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
         </div>
       </div>
     </Form>
+  );
+}
+
+const FILTER_SELECT_CLASS = `${inputClass} pr-8`;
+
+/** One of the inbox's filters: a labelled select whose first option, "any", leaves it out. */
+function FilterChoice({
+  name,
+  label,
+  any,
+  value,
+  options,
+  description,
+  className,
+}: {
+  name: string;
+  label: string;
+  any: string;
+  value: string | null | undefined;
+  options: [value: string, label: string][];
+  description?: string;
+  className?: string;
+}) {
+  const id = `lead-${name}`;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} aria-describedby={description ? `${id}-description` : undefined} className={FILTER_SELECT_CLASS}>
+        <option value="">{any}</option>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+      {description ? (
+        <span id={`${id}-description`} className="sr-only">
+          {description}
+        </span>
+      ) : null}
+    </div>
   );
 }
 
