@@ -233,15 +233,14 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
               className="col-span-2 sm:col-span-1"
             />
           ) : null}
-          <div className="col-span-2 sm:col-span-1">
-            <label htmlFor="lead-sort" className={labelClass}>
-              Order
-            </label>
-            <select id="lead-sort" name="sort" defaultValue={filters.sort ?? ""} className={FILTER_SELECT_CLASS}>
-              <option value="">{filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}</option>
-              <option value="temperature">Hottest first</option>
-            </select>
-          </div>
+          <FilterChoice
+            name="sort"
+            label="Order"
+            any={filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}
+            value={filters.sort}
+            options={[["temperature", "Hottest first"]]}
+            className="col-span-2 sm:col-span-1"
+          />
         </div>
         <div className="col-span-2 flex gap-2 sm:col-span-3 sm:items-end lg:col-span-1">
           <button type="submit" className={`${primaryButtonClass} flex-1 lg:flex-none`}>
@@ -256,9 +255,7 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
   );
 }
 
-const FILTER_SELECT_CLASS = `${inputClass} pr-8`;
-
-/** One of the inbox's filters: a labelled select whose first option, "any", leaves it out. */
+/** One of the inbox's filters or its order: a labelled select whose first option (`any`) leaves it at its default. */
 function FilterChoice({
   name,
   label,
@@ -282,7 +279,7 @@ function FilterChoice({
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <select id={id} name={name} defaultValue={value ?? ""} aria-describedby={description ? `${id}-description` : undefined} className={FILTER_SELECT_CLASS}>
+      <select id={id} name={name} defaultValue={value ?? ""} aria-describedby={description ? `${id}-description` : undefined} className={`${inputClass} pr-8`}>
         <option value="">{any}</option>
         {options.map(([optionValue, optionLabel]) => (
           <option key={optionValue} value={optionValue}>
