@@ -11,7 +11,7 @@ import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect } from "../support/databases";
-import { createProject, minutesAgo, testMailLinks } from "../support/fixtures";
+import { createProject, minutesAgo, sentAt, testMailLinks } from "../support/fixtures";
 import { parseCsv } from "../support/founder-e2e";
 
 function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unknown) {
@@ -20,7 +20,7 @@ function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unkno
   return result.data;
 }
 
-const visitor = (viewerFingerprint: string, at?: Date) => ({ userId: null, identity: { viewerFingerprint, addressHash: null }, ...(at ? { sent: { at } } : {}) });
+const visitor = (viewerFingerprint: string, at?: Date) => ({ userId: null, identity: { viewerFingerprint, addressHash: null }, ...sentAt(at) });
 
 describeEachDialect("every action attributed to the event it came from", (getDb) => {
   async function setup() {

@@ -28,7 +28,7 @@ import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 import { parseCsv } from "../support/founder-e2e";
-import { createProject, createUser, minutesAgo, testMailLinks } from "../support/fixtures";
+import { createProject, createUser, minutesAgo, sentAt, testMailLinks } from "../support/fixtures";
 
 const anonymous = { userId: null };
 const ANY: LeadFilters = { action: null, event: null, status: null, q: null, after: null };
@@ -41,11 +41,8 @@ function parse<S extends Parameters<typeof validate>[0]>(schema: S, input: unkno
 
 type Db = TestDatabase["db"];
 
-/**
- * The visitor's actions below happen now, or at `at` when a test reads them back in the order they happened: each
- * such action gets its own minute (`minutesAgo`), so two are never made in one millisecond.
- */
-const sentAt = (at?: Date) => (at ? { sent: { at } } : {});
+// The visitor's actions below happen now, or at `at` when a test reads them back in the order they happened: each
+// such action gets its own minute (`minutesAgo`), so two are never made in one millisecond.
 
 function intro(db: Db, projectId: string, fields: { name: string; email: string; note?: string; roleTags?: string[]; linkedinUrl?: string; answer?: string }, at?: Date) {
   return submitIntro(db, testMailLinks, projectId, parse(introSchema, { note: "Let's talk", ...fields }), { ...anonymous, ...sentAt(at) });

@@ -11,6 +11,9 @@ import { projectFormSchema } from "~/modules/projects/project-form";
  */
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
+/** A visitor's action dated `at` (as a form kept offline and sent later is), or now when no time is given. */
+export const sentAt = (at?: Date) => (at ? { sent: { at } } : {});
+
 /** A user row, as better-auth would create it. */
 export async function createUser(db: Kysely<Database>, overrides: { email?: string } = {}) {
   const id = crypto.randomUUID();
