@@ -95,6 +95,8 @@ export type AppConfig = {
   database: DatabaseTarget;
   publicUrl: string;
   publicOrigin: string;
+  /** Whether PUBLIC_URL was set, or is the default made of PORT (which no proxy's public address is). */
+  publicUrlSource: "environment" | "default";
   authSecret: string;
   /** Where the secret came from: AUTH_SECRET, or generated into DATA_DIR (one instance's own). */
   authSecretSource: "environment" | "generated";
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database,
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
+    publicUrlSource: vars.PUBLIC_URL ? "environment" : "default",
     authSecret: vars.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     authSecretSource: vars.AUTH_SECRET ? "environment" : "generated",
     trustProxy: parseTrustProxy(vars.TRUST_PROXY),

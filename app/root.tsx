@@ -16,6 +16,7 @@ import {
   type UIMatch,
 } from "react-router";
 import { toast as showToast, Toaster } from "sonner";
+import { ConfirmEmailBanner, showsConfirmBanner } from "~/components/founder/confirm-email-banner";
 import { ProjectGridSkeleton } from "~/components/founder/project-grid-skeleton";
 import { SiteHeader } from "~/components/site-header";
 import { browserSettings } from "~/config.server";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = flash ? { "Set-Cookie": await clearFlash(flashCookie) } : undefined;
   return data(
     {
-      user: user ? { email: user.email, name: user.name, timeZone: user.timeZone } : null,
+      user: user ? { email: user.email, name: user.name, timeZone: user.timeZone, emailConfirmed: user.emailConfirmed } : null,
       toast: flash?.toast ? { ...flash.toast, id: crypto.randomUUID() } : null,
       introBlurb: flash?.introBlurb ?? null,
       cspNonce: context.cspNonce,
@@ -88,7 +89,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = rootData?.cspNonce;
   const matches = useMatches();
+  const { pathname, search } = useLocation();
   const install = installTarget(matches);
+  const unconfirmed = rootData?.user && !rootData.user.emailConfirmed && showsConfirmBanner(pathname, search) ? rootData.user.email : null;
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
@@ -128,6 +131,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh">
         {isFullScreen(matches) ? null : <SiteHeader user={rootData?.user ?? null} />}
+        {unconfirmed && !isFullScreen(matches) ? <ConfirmEmailBanner email={unconfirmed} /> : null}
         {children}
         <Toaster position="top-center" richColors closeButton />
         <ScrollRestoration nonce={nonce} />

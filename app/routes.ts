@@ -6,10 +6,12 @@ export default [
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
   route("auth/reset-password", "routes/auth.reset-password.tsx"),
+  route("auth/confirm-email", "routes/auth.confirm-email.tsx"),
   route("pitch/:slug", "routes/pitch.tsx"),
   route("pitch/:slug/submit", "routes/pitch.submit.ts"),
   route("dashboard", "routes/dashboard.tsx"),
   route("my-projects", "routes/my-projects.tsx"),
+  route("operator-banner/dismiss", "routes/operator-banner.dismiss.ts"),
   route("project/create", "routes/project-create.tsx"),
   // The founder workspace's own manifest and push-only service worker (decision 56), whose scope is /project/.
   route("project/manifest.webmanifest", "routes/project.manifest.ts"),
@@ -23,6 +25,7 @@ export default [
   route("project/:id/leads.vcf", "routes/project.leads-vcf.ts"),
   route("project/:id/leads/settings", "routes/project-lead-settings.tsx"),
   route("project/:id/leads/held", "routes/project-leads-held.tsx"),
+  route("project/:id/leads/report", "routes/project-morning-report.tsx"),
   route("project/:id/leads/template", "routes/project-reply-template.tsx"),
   route("project/:id/leads/capture", "routes/project.leads-capture.ts"),
   route("project/:id/leads/:leadId/reply", "routes/project-lead-reply.tsx"),
@@ -40,6 +43,7 @@ export default [
   // Not under /saved: that prefix is a service worker's scope (decision 36), and these pages must never be cached.
   route("list-mail/confirm", "routes/list-mail.confirm.tsx"),
   route("list-mail/stop", "routes/list-mail.stop.tsx"),
+  route("follow/confirm", "routes/follow.confirm.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("terms", "routes/terms.tsx"),
   route("support", "routes/support.tsx"),

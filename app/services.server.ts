@@ -1,8 +1,9 @@
-import type { AppConfig } from "~/config.server";
+import type { AppConfig, DatabaseTarget } from "~/config.server";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { findSqliteDataLeftBehind } from "~/db/copy-to-postgres.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
+import { queueEmailConfirmationMail } from "~/modules/auth/email-confirmation.server";
 import { queuePasswordResetMail } from "~/modules/auth/password-reset.server";
 import { seedDemoProject } from "~/modules/demo/seed.server";
 import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.server";
@@ -15,11 +16,13 @@ import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createMailTransport } from "~/modules/mail/transport.server";
 import { createListMailCookie, type ListMailCookie } from "~/modules/saved/list-mail-cookie.server";
 import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
+import type { SharedPageLoad } from "~/modules/scans/page-loads-elsewhere.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
 import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
 import { MorningReportScheduler } from "~/modules/reports/morning-report.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
+import { HeldFormExpiry } from "~/modules/held/held-expiry.server";
 import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
 import path from "node:path";
 
@@ -49,6 +52,8 @@ export type AppServices = {
   webhooks: WebhookWorker;
   /** Pushes to the founders' devices and posts to their projects' Slack (decision 56). */
   alerts: AlertWorker;
+  /** Deletes held forms after 30 days, once an hour across instances (decision 80). */
+  heldExpiry: HeldFormExpiry;
   /**
    * What this start did to the database, for the start-up lines server.js prints; and, on an empty PostgreSQL
    * database, the SQLite database with projects still in the data folder (its data was not moved).
@@ -57,8 +62,8 @@ export type AppServices = {
 };
 
 export async function startServices(config: AppConfig, logger: Logger): Promise<AppServices> {
-  const database = openDatabase(config.database, (error) => logger.warn({ err: error }, "idle database connection closed"));
-  const applied = await migrateToLatest(database.db.withoutPlugins());
+  const database = openDatabase(config.database, { onIdleConnectionError: (error) => logger.warn({ err: error }, "idle database connection closed") });
+  const applied = await migrate(config.database, database);
   const sqliteLeftBehind =
     config.database.dialect === "postgres" ? await findSqliteDataLeftBehind(database.db, path.join(config.dataDir, "app.sqlite")) : null;
   // Such a database is left empty for the copy, which goes only into an empty database (decision: SQLite to
@@ -73,7 +78,16 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     onScansStored: (projectIds) => {
       for (const projectId of projectIds) void announce(events, logger, { projectId, kind: "activity" });
     },
+    // Only PostgreSQL is shared by several instances; one process on SQLite has nobody to tell (decision 80).
+    ...(config.database.dialect === "postgres"
+      ? {
+          onScansQueued: (loads: SharedPageLoad[]) => {
+            events.sharePageLoads(loads).catch((error: unknown) => logger.warn({ err: error }, "page loads could not be shared with the other instances"));
+          },
+        }
+      : {}),
   });
+  events.onPageLoads((loads) => scans.elsewhere.remember(loads));
   const pageDoor = new PageDoor({ secret: config.authSecret, secureCookie: config.publicUrl.startsWith("https://") });
   const transport = createMailTransport(config);
   const mail = new MailWorker(database.db, transport, logger);
@@ -84,6 +98,10 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     dialect: database.dialect,
     sendPasswordReset: async (reset) => {
       await queuePasswordResetMail(database.db, config.publicUrl, reset);
+      mail.wake();
+    },
+    sendEmailConfirmation: async (confirmation) => {
+      await queueEmailConfirmationMail(database.db, config.publicUrl, confirmation);
       mail.wake();
     },
     logger,
@@ -100,6 +118,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   webhooks.start();
   const alerts = new AlertWorker(database.db, { publicUrl: config.publicUrl, push: config.push, webhooks: config.webhooks }, logger);
   alerts.start();
+  const heldExpiry = new HeldFormExpiry(database.db, logger);
+  if (!sqliteLeftBehind) heldExpiry.start();
   return {
     startup: { migrationsApplied: applied, demoSeeded, sqliteLeftBehind },
     config,
@@ -121,6 +141,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     morningReports,
     webhooks,
     alerts,
+    heldExpiry,
   };
 }
 
@@ -132,7 +153,22 @@ export async function stopServices(services: AppServices): Promise<void> {
   await services.morningReports.stop();
   await services.webhooks.stop();
   await services.alerts.stop();
+  await services.heldExpiry.stop();
   await services.mail.stop();
   await services.events.close();
   await services.database.close();
+}
+
+/**
+ * Brings the schema up to date. A migration may rightly take long (an index over a big table): on PostgreSQL it runs
+ * over a connection of its own, without the serving pool's time limits; SQLite's one connection has none.
+ */
+async function migrate(target: DatabaseTarget, serving: AppDatabase): Promise<string[]> {
+  if (target.dialect === "sqlite") return migrateToLatest(serving.db.withoutPlugins());
+  const unbounded = openDatabase(target, { use: "unbounded" });
+  try {
+    return await migrateToLatest(unbounded.db.withoutPlugins());
+  } finally {
+    await unbounded.close();
+  }
 }

@@ -57,10 +57,10 @@ async function openBooth(url, projectId, token) {
     }
   })();
   return {
-    /** The time the first ticker line passing `test` arrived, or null when none did within 10 s. */
+    /** The time the first ticker line passing `test` arrived, or null when none did within 25 s. */
     waitFor(test) {
       return new Promise((resolve) => {
-        const timer = setTimeout(() => waiter.resolve(null), 10_000);
+        const timer = setTimeout(() => waiter.resolve(null), 25_000);
         const waiter = { test, resolve: (at) => (clearTimeout(timer), waiters.delete(waiter), resolve(at)) };
         waiters.add(waiter);
       });
@@ -84,7 +84,9 @@ async function probe(server, booth, ids, index) {
   const scanOnBooth = scanSeenAt === null ? null : scanSeenAt - started;
 
   const name = `Probe${index} Visitor`;
-  const introSeen = booth.waitFor((item) => item.kind === "intro" && item.name.startsWith(`Probe${index} `));
+  // The ticker names nobody ("Someone requested an intro"), and shows a form once its burst window has passed
+  // (10 s, decision 95): the probe's intro is the only one in flight.
+  const introSeen = booth.waitFor((item) => item.kind === "intro");
   started = performance.now();
   const intro = await post(
     `${server.url}/api/functions/submit-intro`,

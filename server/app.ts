@@ -2,15 +2,16 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import helmet from "helmet";
 import { createRequestHandler as createCoreRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { loadConfig, type AppConfig } from "~/config.server";
+import { DatabaseUnanswered } from "~/db/postgres-pool.server";
 import { hasSessionCookie } from "~/modules/auth/session.server";
 import { setClientAddressHeaders } from "~/modules/http/client-ip.server";
 import { isCrossSiteWrite } from "~/modules/http/origin.server";
+import { createRequestOrigin } from "~/modules/http/request-origin.server";
 import { createLogger, type Logger } from "~/modules/logging/logger.server";
 import { PitchPageCache, type CachedPitchPage } from "~/modules/pitch/page-cache.server";
 import { createPitchPageServing } from "./pitch-page";
@@ -18,6 +19,7 @@ import { precompressedAssets } from "./precompressed-assets";
 import { startServices, stopServices, type AppServices } from "~/services.server";
 import { startupReport } from "./startup-report";
 import { requestGuard, withGuardedBody } from "./request-guard";
+import { createRouterRequestHandler } from "./router-request";
 import { trackScanEndpoint } from "./track-scan";
 
 export { loadConfig };
@@ -57,14 +59,33 @@ export async function createApp(options: AppOptions = {}) {
 
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  const requestOrigin = createRequestOrigin({
+    configuredPublicOrigin: config.publicUrlSource === "environment" ? config.publicOrigin : undefined,
+    trusts: app.get("trust proxy fn") as (address: string, hop: number) => boolean,
+    warn: (message, details) => logger.warn(details, message),
+  });
+  const originOf = (req: express.Request) =>
+    requestOrigin({ encrypted: "encrypted" in req.socket && req.socket.encrypted === true, remoteAddress: req.socket.remoteAddress, headers: req.headers });
+  // A post is same-origin when it comes from the request's origin, PUBLIC_URL, or the browser's own scheme and Host
+  // (a second address of the app, a LAN address at a booth): whichever origin the proxy's headers make the request's.
+  const sameOrigins = (req: express.Request) => [
+    originOf(req),
+    config.publicOrigin,
+    `${"encrypted" in req.socket && req.socket.encrypted === true ? "https" : "http"}://${req.headers.host ?? ""}`,
+  ];
+  // React Router repeats the check against `request.url`: a post that passed ours is at the origin it came from.
+  const routerOriginOf = (req: express.Request) => {
+    const origin = req.get("origin");
+    return origin && sameOrigins(req).includes(origin) ? origin : originOf(req);
+  };
   app.use(assignRequestContext(logger, config.ipv6LimitPrefix, options.isShuttingDown));
   app.use(refusalsCarryTheirHeaders());
   app.use(privateUnlessMarkedPublic());
   app.use(securityHeaders(config));
-  app.use(requestGuard());
+  app.use(requestGuard(originOf));
 
   // The anonymous pitch page is answered from memory ahead of Express (see `handle` below).
-  const routers = routerHandlers(config, (locals) =>
+  const routers = routerHandlers(config, routerOriginOf, (locals) =>
     appContext({ services, logger: locals.logger, requestId: locals.requestId, cspNonce: locals.cspNonce }),
   );
   const renderAnonymously = async (request: Request, context: RouterContextProvider) => (await routers()).renderAnonymously(request, context);
@@ -120,15 +141,21 @@ export async function createApp(options: AppOptions = {}) {
         .set("Cache-Control", "no-store")
         .json({ status: "ok", realtime: services.events.status(), eventLoopMaxDelayMs: takeEventLoopMaxDelayMs() });
     } catch (error) {
+      // Answered within PING_TIMEOUT_MS even when the database's packets are dropped: pages that need it fail too.
       (res.locals as Locals).logger.error({ err: error }, "health check failed");
       res
         .status(503)
         .set("Cache-Control", "no-store")
-        .json({ status: "unavailable", realtime: services.events.status(), eventLoopMaxDelayMs: takeEventLoopMaxDelayMs() });
+        .json({
+          status: "degraded",
+          database: error instanceof DatabaseUnanswered ? "unanswered" : "failing",
+          realtime: services.events.status(),
+          eventLoopMaxDelayMs: takeEventLoopMaxDelayMs(),
+        });
     }
   });
 
-  app.use(refuseCrossSiteWrites(config));
+  app.use(refuseCrossSiteWrites(sameOrigins));
   app.post("/api/functions/track-scan", ...trackScanEndpoint(services));
   app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
@@ -241,7 +268,7 @@ function isPersonalAnswer(path: string, contentType: string): boolean {
  * it: given a function, React Router derives its route tables (every route flattened, ranked and compiled) again on
  * each request (decision 74). Only under Vite (`npm run dev`), where the build changes as files do, is it a function.
  */
-function routerHandlers(config: AppConfig, loadContext: (locals: Locals) => RouterContextProvider) {
+function routerHandlers(config: AppConfig, originOf: (req: express.Request) => string, loadContext: (locals: Locals) => RouterContextProvider) {
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
   const development = config.env === "development";
   let made: Promise<{ handleWithRouter: RequestHandler; renderAnonymously: (request: Request, context: RouterContextProvider) => Promise<Response> }> | undefined;
@@ -249,7 +276,12 @@ function routerHandlers(config: AppConfig, loadContext: (locals: Locals) => Rout
     (made ??= (async () => {
       const build = development ? loadBuild : await loadBuild();
       return {
-        handleWithRouter: createRequestHandler({ build, getLoadContext: (_req, res) => loadContext(res.locals as Locals) }),
+        handleWithRouter: createRouterRequestHandler({
+          build,
+          mode: development ? "development" : "production",
+          originOf,
+          loadContext: (_req, res) => loadContext(res.locals as Locals),
+        }),
         renderAnonymously: createCoreRequestHandler(build, development ? "development" : "production"),
       };
     })());
@@ -383,19 +415,15 @@ function headersSetBy(middleware: RequestHandler): Array<[string, string]> {
   return [...headers];
 }
 
-function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
+function refuseCrossSiteWrites(sameOrigins: (req: express.Request) => string[]): RequestHandler {
   return (req, res, next) => {
     // RFC 8058: mail providers POST the List-Unsubscribe link from their own servers, with any Origin. The signed
     // token is the authority there, and a cross-site POST with it can do no more than following the link does.
     if (req.path === "/unsubscribe/one-click") return next();
+    const [requestOrigin = "", ...alsoSameOrigin] = sameOrigins(req);
     const refused = isCrossSiteWrite(
-      {
-        method: req.method,
-        origin: req.get("origin"),
-        secFetchSite: req.get("sec-fetch-site"),
-        requestOrigin: `${req.protocol}://${req.get("host")}`,
-      },
-      [config.publicOrigin],
+      { method: req.method, origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site"), requestOrigin },
+      alsoSameOrigin,
     );
     if (!refused) return next();
     (res.locals as Locals).logger.warn({ origin: req.get("origin"), path: req.path }, "cross-site write refused");

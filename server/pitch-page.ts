@@ -12,6 +12,7 @@ import { codeMovedTo, currentSlugOf, MOVED_PITCH_CACHE_CONTROL, MOVED_PITCH_STAT
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { OFFLINE_COPY_HEADER, PageDoor, type PageLoadDecision, type PageLoadRequest, type PitchProject, type RecentPageLoads } from "~/modules/scans/page-door.server";
 import type { ScanRecorder } from "~/modules/scans/scans.server";
+import { pitchTeam } from "~/modules/scans/team-devices.server";
 import type { Database } from "~/db/schema";
 import type { Kysely } from "kysely";
 import { isRecordId } from "~/modules/http/id-shape";
@@ -77,6 +78,17 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     const query = new URLSearchParams(queryStart < 0 ? "" : url.slice(queryStart + 1));
     // The dialogs are the anonymous page's, whoever asks.
     const found = await cache.lookup(dialogsOnly ? { slug, cookie: undefined, queryKeys: [] } : { slug, cookie: req.headers.cookie, queryKeys: [...query.keys()] });
+    if (!found && dialogsOnly) {
+      // A page opened before its slug was renamed (decision 63) still asks for its dialogs at the old address.
+      const current = await currentSlugOf(options.db, slug, null);
+      if (!current) return false;
+      res.statusCode = MOVED_PITCH_STATUS;
+      res.setHeader("Location", `${movedPitchLocation(current, "")}${DIALOGS_SUFFIX}${queryStart < 0 ? "" : url.slice(queryStart)}`);
+      res.setHeader("Cache-Control", MOVED_PITCH_CACHE_CONTROL);
+      res.end();
+      logger.info({ method: req.method, path, status: res.statusCode }, "request");
+      return true;
+    }
     if (!found || (dialogsOnly && !found.page.dialogs)) return false;
 
     const { page, project } = found;
@@ -111,7 +123,7 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
     }
 
     let setsCookie = false;
-    const pitch = { id: project.projectId, ownerId: project.ownerId };
+    const pitch = await pitchTeam(options.db, door, project, null, req.headers.cookie);
     admit(
       door.decide(pageLoadRequest(req, networkKeyOf(proxyaddr(req, options.trustProxy), options.ipv6LimitPrefix), query.get("qr"), false), pitch, null),
       pitch,
@@ -149,7 +161,7 @@ export function createPitchPageServing(options: PitchPageServingOptions) {
       const movedTo = await codeMovedTo(options.db, qr, project.projectId, sessionUser?.id ?? null);
       if (movedTo) return redirectTo(movedTo);
       const withinPage = "dialog" in req.query || "sent" in req.query || hasFlashCookie(cookie);
-      const pitch = { id: project.projectId, ownerId: project.ownerId };
+      const pitch = await pitchTeam(options.db, door, project, sessionUser?.id ?? null, cookie);
       admit(door.decide(pageLoadRequest(req, clientIpOf(req), qr, withinPage), pitch, sessionUser?.id ?? null), pitch, (name, value) => res.append(name, value));
       // A founder signed in before devices were marked at sign-in: this device is their team's from now on.
       if (sessionUser && !door.teamMembersOf(cookie).includes(sessionUser.id)) res.append("Set-Cookie", door.teamDeviceCookie(sessionUser.id, cookie));

@@ -54,7 +54,7 @@ function acceptanceOf(path: string): Acceptance {
 
 const bufferedBodies = new WeakMap<IncomingMessage, Buffer>();
 
-export function requestGuard(): RequestHandler {
+export function requestGuard(originOf: (req: Request) => string): RequestHandler {
   return (req, res, next) => {
     const logger = (res.locals as { logger: Logger }).logger;
     const refuse = (status: number, message: string, headers: Record<string, string> = {}) => {
@@ -71,7 +71,7 @@ export function requestGuard(): RequestHandler {
       return refuse(400, "Malformed address");
     }
 
-    if (req.path !== "/healthz" && !hostMakesAnAddress(req)) return refuse(400, "Malformed Host header");
+    if (req.path !== "/healthz" && !hostMakesAnAddress(req, originOf)) return refuse(400, "Malformed Host header");
     if (isEventStreamDataPath(req.path)) return refuse(404, "Not found");
 
     const accepted = acceptanceOf(req.path);
@@ -102,12 +102,12 @@ export function requestGuard(): RequestHandler {
 }
 
 /**
- * Whether React Router's Express adapter can make the request's URL from its Host (or, behind a trusted proxy,
- * X-Forwarded-Host) header, built as the adapter builds it: `new URL` throws on a host like `a b` or a port past
- * 65535, which was a 500 logged as an error (issue 24). `/healthz` is exempt: a load balancer's probe may send no Host.
+ * Whether the Host (or, behind a trusted proxy, X-Forwarded-Host) header names an address, and the request's origin
+ * (`originOf`, which React Router's request URL is made of) is one: `new URL` throws on a host like `a b` or a port
+ * past 65535, which was a 500 logged as an error. `/healthz` is exempt: a load balancer's probe may send no Host.
  */
-function hostMakesAnAddress(req: Request): boolean {
-  if (!req.hostname) return false;
+function hostMakesAnAddress(req: Request, originOf: (req: Request) => string): boolean {
+  if (!req.hostname || !URL.canParse(`${originOf(req)}/`)) return false;
   const portOf = (host: string | undefined) => Number.parseInt(host?.split(":")[1] ?? "", 10);
   const port = [req.app.enabled("trust proxy") ? portOf(req.get("x-forwarded-host")) : Number.NaN, portOf(req.get("host"))].find(Number.isSafeInteger);
   const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";

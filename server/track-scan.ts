@@ -9,7 +9,8 @@ import { TRACK_SCAN_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { guardedBody } from "./request-guard";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
-import { normalizeScan, readProjectOwnerId, trackScanSchema } from "~/modules/scans/scans.server";
+import { normalizeScan, trackScanSchema } from "~/modules/scans/scans.server";
+import { isTeamDevice } from "~/modules/scans/team-devices.server";
 
 /**
  * POST /api/functions/track-scan, the busiest endpoint (every page view): answered by Express directly
@@ -37,7 +38,11 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
     }
     try {
       const scan = normalizeScan(input.data);
-      if (await isOwnView(services, req.headers.cookie, scan.projectId)) return void res.json({ success: true, counted: false });
+      const user = await getSessionUserByCookie(services.auth, req.headers.cookie);
+      // The team looking at its own page is not a visitor, signed in or on a device a member marked.
+      if (await isTeamDevice(services.database.db, services.pageDoor, scan.projectId, user?.id ?? null, req.headers.cookie)) {
+        return void res.json({ success: true, counted: false });
+      }
       const outcome = await recordScriptedScan(services, scan, { cookieHeader: req.headers.cookie, userAgent: req.get("user-agent") });
       if (outcome === "unknown-project") return void res.status(404).json({ error: "Project not found" });
       res.json({ success: true, counted: true, ...(outcome === "already-counted" ? { alreadyCounted: true } : {}) });
@@ -49,8 +54,3 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
   return [handle];
 }
 
-/** The founder looking at their own page is not a visitor. */
-async function isOwnView(services: Pick<AppServices, "auth" | "database">, cookieHeader: string | undefined, projectId: string): Promise<boolean> {
-  const user = await getSessionUserByCookie(services.auth, cookieHeader);
-  return !!user && (await readProjectOwnerId(services.database.db, projectId)) === user.id;
-}

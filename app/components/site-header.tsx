@@ -2,7 +2,14 @@ import { ArrowLeft, Sparkles } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { AvatarBadge } from "~/components/ui/avatar";
+import { authPathFor } from "~/modules/auth/return-to";
 import { PRODUCT_NAME } from "~/product";
+
+/** Where Sign In returns to: the page it was asked from, My Projects from the home page (a founder's start). */
+function signInPath(pathname: string, search: string): string {
+  if (pathname.startsWith("/auth")) return "/auth";
+  return authPathFor(pathname === "/" ? "/my-projects" : `${pathname}${search}`);
+}
 
 type HeaderUser = { email: string; name: string } | null;
 
@@ -25,7 +32,7 @@ export function SiteHeader({ user }: { user: HeaderUser }) {
           </Suspense>
         ) : (
           <Link
-            to="/auth"
+            to={signInPath(location.pathname, location.search)}
             className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
           >
             Sign In

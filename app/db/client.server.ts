@@ -2,17 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
 import type { DatabaseTarget } from "~/config.server";
 import type { Dialect } from "./dialect.server";
 import { NormalizeValuesPlugin } from "./normalize.server";
+import { createPostgresPool, ping, type IdleConnectionErrorHandler, type PoolUse } from "./postgres-pool.server";
 import type { Database } from "./schema";
 
 export type AppDatabase = {
   /** Query builder with values normalised across drivers; what domain code uses. */
   db: Kysely<Database>;
   dialect: Dialect;
-  /** Checks the database answers; used by /healthz. */
+  /** Checks the database answers (on PostgreSQL, within PING_TIMEOUT_MS); used by /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;
 };
@@ -42,16 +42,13 @@ function withStatementCache(connection: SQLite.Database): SQLite.Database {
   });
 }
 
-const PG_INT8 = 20;
-const PG_NUMERIC = 1700;
+export type OpenDatabaseOptions = {
+  /** On PostgreSQL, whether queries are bounded in time (the default) or may run as long as they take. */
+  use?: PoolUse;
+  onIdleConnectionError?: IdleConnectionErrorHandler;
+};
 
-/**
- * An idle PostgreSQL connection can be closed by the server (restart, failover, a dropped database); the pool
- * replaces it and the next query reports any real outage. Without a listener such an error would end the process.
- */
-export type IdleConnectionErrorHandler = (error: Error) => void;
-
-export function openDatabase(target: DatabaseTarget, onIdleConnectionError: IdleConnectionErrorHandler = () => {}): AppDatabase {
+export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): AppDatabase {
   if (target.dialect === "sqlite") {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
     const connection = new SQLite(target.file);
@@ -73,19 +70,7 @@ export function openDatabase(target: DatabaseTarget, onIdleConnectionError: Idle
     };
   }
 
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: 10,
-    types: {
-      // Counts and sums arrive as text by default; every such value here fits a JS number.
-      getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        oid === PG_INT8 || oid === PG_NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  });
-  pool.on("error", onIdleConnectionError);
-  // A connection lost while checked out fails its query (and so the caller's work), but pg also emits "error" on
-  // the client, where the pool listens only while it is idle; unheard, that event would end the process.
-  pool.on("connect", (client) => client.on("error", ignoreErrorAlreadyGivenToTheQuery));
+  const pool = createPostgresPool(target.url, options.use ?? "serving", options.onIdleConnectionError ?? (() => {}));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new NormalizeValuesPlugin("postgres")],
@@ -93,11 +78,7 @@ export function openDatabase(target: DatabaseTarget, onIdleConnectionError: Idle
   return {
     db,
     dialect: "postgres",
-    async ping() {
-      await pool.query("select 1");
-    },
+    ping: () => ping(pool),
     close: () => db.destroy(),
   };
 }
-
-function ignoreErrorAlreadyGivenToTheQuery(): void {}

@@ -43,7 +43,7 @@ export async function copySqliteToPostgres(options: {
   const { sqliteFile, postgresUrl, onTableCopied = () => {}, now = new Date() } = options;
   if (!fs.existsSync(sqliteFile)) throw new DomainError("not_found", `There is no SQLite database at ${sqliteFile}.`);
   const source = openDatabase({ dialect: "sqlite", file: sqliteFile });
-  const target = openDatabase({ dialect: "postgres", url: postgresUrl });
+  const target = openDatabase({ dialect: "postgres", url: postgresUrl }, { use: "unbounded" });
   try {
     const sourceMigrations = await migrateToLatest(source.db.withoutPlugins());
     const targetMigrations = await migrateToLatest(target.db.withoutPlugins());

@@ -7,13 +7,6 @@ export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 
-/** The UTC calendar day ('YYYY-MM-DD') of a timestamp column, spelled for each database. */
-export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
-  return dialect === "postgres"
-    ? sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`substr(${sql.ref(column)}, 1, 10)`;
-}
-
 /**
  * The UTC quarter hour a timestamp column falls in, as 'YYYY-MM-DDTHH:MM' (minutes 00, 15, 30 or 45), spelled for
  * each database: every time zone's offset is a whole number of quarter hours, so these split exactly at any

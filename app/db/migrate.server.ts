@@ -40,6 +40,16 @@ import { slugHistory } from "./migrations/0038-slug-history.server";
 import { codeLifecycle } from "./migrations/0039-code-lifecycle.server";
 import { morningAfterReport } from "./migrations/0040-morning-after-report.server";
 import { scanAudience } from "./migrations/0041-scan-audience.server";
+import { outreachLimits } from "./migrations/0042-outreach-limits.server";
+import { whatMembersSetUp } from "./migrations/0043-what-members-set-up.server";
+import { sentNowRuns } from "./migrations/0044-sent-now-runs.server";
+import { recurringJobRuns } from "./migrations/0045-recurring-job-runs.server";
+import { slackHandedOver } from "./migrations/0046-slack-handed-over.server";
+import { emailConfirmation } from "./migrations/0048-email-confirmation.server";
+import { responseClockStart } from "./migrations/0049-response-clock-start.server";
+import { recordedAt } from "./migrations/0052-recorded-at.server";
+import { acceptedForms } from "./migrations/0053-accepted-forms.server";
+import { peopleMetWithoutEmail } from "./migrations/0054-people-met-without-email.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -84,6 +94,16 @@ const migrations: Record<string, Migration> = {
   "0039-code-lifecycle": codeLifecycle,
   "0040-morning-after-report": morningAfterReport,
   "0041-scan-audience": scanAudience,
+  "0042-outreach-limits": outreachLimits,
+  "0043-what-members-set-up": whatMembersSetUp,
+  "0044-sent-now-runs": sentNowRuns,
+  "0045-recurring-job-runs": recurringJobRuns,
+  "0046-slack-handed-over": slackHandedOver,
+  "0048-email-confirmation": emailConfirmation,
+  "0049-response-clock-start": responseClockStart,
+  "0052-recorded-at": recordedAt,
+  "0053-accepted-forms": acceptedForms,
+  "0054-people-met-without-email": peopleMetWithoutEmail,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -10,7 +10,10 @@ export interface UsersTable {
   id: string;
   name: string;
   email: string;
+  /** The address was confirmed through the link mailed at sign-up (better-auth's e-mail verification). */
   email_verified: boolean;
+  /** Made before addresses were confirmed (decision 83): mailed as if confirmed, never treated as proven. */
+  email_confirmation_waived: Generated<boolean>;
   image: string | null;
   /** The founder's IANA time zone (decision 53); null shows dates in UTC until one is set. */
   time_zone: string | null;
@@ -155,6 +158,8 @@ export interface ContactsTable {
    */
   source: Generated<string>;
   created_at: Generated<Timestamp>;
+  /** Subscribed by the project's own team and not yet confirmed by the address: no updates until it is (decision 79). */
+  awaiting_confirmation: Generated<boolean>;
 }
 
 /** One intro request, as the visitor wrote it. */
@@ -168,6 +173,8 @@ export interface IntrosTable {
   user_id: string | null;
   source: Generated<string>;
   created_at: Generated<Timestamp>;
+  /** When the row was written (a held or offline form acted earlier, `created_at`); null only if written without one. */
+  recorded_at: Timestamp | null;
   /** The answer to the project's qualifying question, if it asked one (issue 28 item 4). */
   answer: Generated<string | null>;
 }
@@ -208,6 +215,8 @@ export interface SignalsTable {
   /** The answer to the project's qualifying question, if it asked one (issue 28 item 4). */
   answer: Generated<string | null>;
   created_at: Generated<Timestamp>;
+  /** When the row was written (a held or offline form acted earlier, `created_at`); null only if written without one. */
+  recorded_at: Timestamp | null;
   /** The wall entry this signal put up, if any (migration "repeat-signals"). */
   wall_entry_id: Generated<number | null>;
 }
@@ -299,7 +308,10 @@ export interface PitchSavesTable {
 export interface FormRefusalsTable {
   id: string;
   project_id: string;
-  /** Which limit refused it: `browser`, `address` or `email`; since decision 50, only the ceilings on held forms (`browser`, `address`). */
+  /**
+   * Which limit refused it: `browser`, `address` or `email`; since decision 50, only the ceilings on held forms
+   * (`browser`, `address`, and since decision 80 `project`).
+   */
   reason: string;
   refused_at: Timestamp;
 }
@@ -325,7 +337,62 @@ export interface HeldSubmissionsTable {
   /** The browser it came from (viewer cookie and address hash), so the same browser's next forms are held too. */
   browser_key: string;
   received_at: Timestamp;
+  /** When the person sent it (a phone's offline time included), restored on accept; null on rows before it was kept. */
+  sent_at: Timestamp | null;
 }
+
+/**
+ * A visitor form accepted within the burst window, with what its write did (decision 95), so that a burst found
+ * by the same browser's next form moves it to held as well. Dropped once older than the window.
+ */
+export interface AcceptedFormsTable {
+  id: string;
+  project_id: string;
+  browser_key: string;
+  intent: "intro" | "subscribe" | "signal";
+  name: string;
+  email: string;
+  submitted_fields: Record<string, unknown>;
+  source: string;
+  user_id: string | null;
+  sent_at: Timestamp;
+  received_at: Timestamp;
+  receipt: FormReceipt;
+}
+
+/** What one accepted visitor form wrote, as much as moving it to held must undo. */
+export type FormReceipt = {
+  /** The intro's or signal's row; none for a subscription, or a signal that only updated an earlier one. */
+  rowId?: string;
+  /** The signal repeated an earlier one (its row was updated, not written): nothing of it can be taken back. */
+  repeated?: boolean;
+  contact?: { id: string; created: boolean };
+  /** A subscription this form turned on (off before). */
+  subscribed?: boolean;
+  /** The source keys under which this form made the person new (`source_people` rows it inserted). */
+  newPeople?: string[];
+  /** The lead the form wrote to, and its state before (null: the form created it). */
+  lead?: { id: string; before: LeadSnapshot | null };
+  /** The lead event's id: its alerts and webhook deliveries carry it. */
+  eventId?: string;
+  /** The mails queued to the visitor. */
+  mailIds?: string[];
+  wallEntryId?: number;
+};
+
+/** A lead's columns a visitor action changes, as they were before it. */
+export type LeadSnapshot = {
+  name: string;
+  last_activity_at: string;
+  did_intro: boolean;
+  did_subscribe: boolean;
+  did_signal: boolean;
+  source: string;
+  awaiting_since: string | null;
+  first_response_at: string | null;
+  question: string | null;
+  answer: string | null;
+};
 
 export interface SourceViewersTable {
   project_id: string;
@@ -408,6 +475,18 @@ export interface DigestRunsTable {
   cursor_email: string | null;
   /** Set by the batch that found nobody left; a run without it is continued by the next pass. */
   finished_at: Timestamp | null;
+  /** A run of one update sent now (slot `now:{update id}`, decision 79): its project; null for a Friday's run. */
+  project_id: string | null;
+  /** The zone the dates of a run sent now are written in; null for a Friday's run (the digest's own zone). */
+  time_zone: string | null;
+}
+
+/** A recurring job's run for one slot (the UTC hour), claimed by the instance that runs it (decision 80). */
+export interface RecurringJobRunsTable {
+  job: string;
+  /** The UTC hour it ran for, e.g. '2026-12-02T03'. */
+  slot: string;
+  started_at: Timestamp;
 }
 
 /** A public form's idempotency key, with the answer a repeat of that submission gets (decision 13). */
@@ -427,8 +506,16 @@ export type LeadStatus = "new" | "contacted" | "meeting" | "passed";
 export interface LeadsTable {
   id: string;
   project_id: string;
-  /** Lower-case, as every contact's e-mail is stored. */
-  email: string;
+  /**
+   * Lower-case, as every contact's e-mail is stored; null for a person met in person without one (decision 92),
+   * until the team adds it.
+   */
+  email: string | null;
+  /**
+   * What tells a person met in person again without an e-mail (decision 92): `linkedin:{in/slug}` or `phone:{digits}`,
+   * unique per project; null when no capture named one.
+   */
+  met_key: string | null;
   /** The name they gave most recently. */
   name: string;
   first_seen_at: Timestamp;
@@ -447,6 +534,11 @@ export interface LeadsTable {
   triaged_at: Timestamp | null;
   /** The founder's first response (a status change, a reply or a logged call), null while the lead waits: the response clock (issue 28). */
   first_response_at: Timestamp | null;
+  /**
+   * Where the response clock starts (decision 84): the first visitor action, or when the founder marked a person met
+   * in person as awaiting a follow-up; null for someone only met in person, who is not waiting.
+   */
+  awaiting_since: Timestamp | null;
   /** The founder's hot, warm or cold, null until chosen (issue 28 item 5). */
   temperature: "hot" | "warm" | "cold" | null;
   /** Their latest answer to the project's qualifying question, and that question as it was asked (issue 28 item 4). */
@@ -456,7 +548,7 @@ export interface LeadsTable {
 
 /**
  * A person a founder met and added at the booth or from the inbox (issue 29 item 2, decision 62), merged into the
- * project's lead for that e-mail. One row per capture; the key is the capturing device's UUID, unique per project.
+ * project's lead for that e-mail, or for their LinkedIn profile or phone when they gave none (decision 92). One row per capture; the key is the capturing device's UUID, unique per project.
  */
 export interface LeadCapturesTable {
   id: string;
@@ -472,8 +564,10 @@ export interface LeadCapturesTable {
   /** The signed-in user who added them. */
   added_by: string;
   name: string;
-  email: string;
+  /** Null for a person met without an e-mail (decision 92). */
+  email: string | null;
   linkedin_url: string | null;
+  phone: string | null;
   temperature: "hot" | "warm" | "cold" | null;
   /** The founder's one line about them. */
   note: string | null;
@@ -498,6 +592,8 @@ export interface LeadFollowUpsTable {
   meeting_time_zone: string | null;
   /** The reply's message in `mail_outbox`. */
   mail_id: string | null;
+  /** A reply to a person who had not acted on the pitch page themselves when it was sent (decision 77's stricter cap). */
+  to_met_only: Generated<boolean>;
   created_at: Timestamp;
 }
 
@@ -533,6 +629,8 @@ export interface ProjectAlertSettingsTable {
   slack_intro: Generated<boolean>;
   slack_signal: Generated<boolean>;
   slack_follow: Generated<boolean>;
+  /** The member who set the Slack URL (decision 78); null while there is none. */
+  slack_added_by: string | null;
   /** Whether the project's owner and co-founders get the morning-after report (decision 66). */
   morning_report: Generated<boolean>;
 }
@@ -569,6 +667,8 @@ export interface AlertDeliveriesTable {
   locked_until: Timestamp | null;
   claimed_by: string | null;
   attempt_started_at: Timestamp | null;
+  /** A Slack post's holder had sent all but its last byte and was sending that: Slack may have it, never post again. */
+  handed_over_at: Timestamp | null;
   last_error: string | null;
   response_status: number | null;
   created_at: Timestamp;
@@ -621,6 +721,8 @@ export interface WebhookEndpointsTable {
   failing_since: Timestamp | null;
   /** Set when it had failed for WEBHOOK_PAUSE_AFTER_MS: nothing is posted to it until the founder resumes it. */
   paused_at: Timestamp | null;
+  /** The member who added it (decision 78); null only on a row inserted without one. */
+  added_by: string | null;
 }
 
 export type WebhookDeliveryStatus = "pending" | "sent" | "failed";
@@ -658,6 +760,8 @@ export interface BoothLinksTable {
   revoked_at: Timestamp | null;
   /** The code its screen shows: a QR code's id, `plain`, or null for the project's default booth code (issue 29). */
   code_id: Generated<string | null>;
+  /** The member who made it (decision 78). */
+  added_by: string | null;
 }
 
 /** A single-use link mailed to an address to prove its owner asked (decision 37); only the token's sha256 is kept. */
@@ -731,6 +835,22 @@ export interface LeadEventsTable {
   created_at: Timestamp;
 }
 
+export type LeftoverKind = "webhook" | "slack" | "booth" | "push";
+
+/**
+ * Something a member set up for a project before they were removed or left (decision 78): disabled, nothing
+ * delivered to it and no booth opened with it, until the owner keeps or deletes it.
+ */
+export interface MemberLeftoversTable {
+  project_id: string;
+  kind: LeftoverKind;
+  /** The webhook endpoint's, booth link's or push subscription's id; `slack` for the project's Slack channel. */
+  item_id: string;
+  /** The member who had set it up. */
+  added_by: string;
+  removed_at: Timestamp;
+}
+
 /** A member's own alerts on one project (decision 61); the owner's are the project's settings. */
 export interface MemberAlertSettingsTable {
   project_id: string;
@@ -764,6 +884,7 @@ export interface Database {
   source_stats: SourceStatsTable;
   form_refusals: FormRefusalsTable;
   held_submissions: HeldSubmissionsTable;
+  accepted_forms: AcceptedFormsTable;
   source_viewers: SourceViewersTable;
   source_people: SourcePeopleTable;
   pitch_saves: PitchSavesTable;
@@ -774,6 +895,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   project_updates: ProjectUpdatesTable;
   digest_runs: DigestRunsTable;
+  recurring_job_runs: RecurringJobRunsTable;
   visitor_submissions: VisitorSubmissionsTable;
   leads: LeadsTable;
   lead_inbox_views: LeadInboxViewsTable;
@@ -796,13 +918,16 @@ export interface Database {
   team_invitations: TeamInvitationsTable;
   lead_events: LeadEventsTable;
   member_alert_settings: MemberAlertSettingsTable;
+  member_leftovers: MemberLeftoversTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
 export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "email_verified",
+  "email_confirmation_waived",
   "question_required",
   "subscribed",
+  "awaiting_confirmation",
   "is_public",
   "message_public",
   "hidden",
@@ -816,6 +941,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "slack_signal",
   "slack_follow",
   "morning_report",
+  "to_met_only",
 ]);
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([
@@ -830,6 +956,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "action_data",
   "submitted_fields",
   "attachments",
+  "receipt",
 ]);
 
 export type Project = Selectable<ProjectsTable>;

@@ -39,11 +39,12 @@ const settled = new Set<string>();
 /**
  * What the pitch page does once it is shown, in both renderers (decision 52): a page fetched ahead of the tap,
  * which the door did not count, is counted once through `track-scan` (the viewer cookie the prefetch was given
- * says who); then the address drops `?qr=`, so a link shared from the page or the address bar is the plain link
- * and credits no event. Where the browser keeps no cookies the code stays: its reloads are how the server knows
- * which code brought it.
+ * says who). The address keeps `?qr=` while the visitor is on the page, so an in-app browser's "Open in Chrome"
+ * (which opens the address as it stands) still arrives through the event's code; as the page is left, the
+ * history entry drops it, so coming back to it from history or a restored tab is the plain link. Where the
+ * browser keeps no cookies the code stays there too: its reloads are how the server knows which code brought it.
  */
-export function settleArrival(projectId: string, replaceAddress: (address: string) => void): void {
+export function settleArrival(projectId: string): void {
   if (settled.has(projectId)) return;
   settled.add(projectId);
   const address = new URL(location.href);
@@ -52,8 +53,13 @@ export function settleArrival(projectId: string, replaceAddress: (address: strin
   whenShown(() => {
     if (servedAhead()) reportShown(projectId, qrCodeId);
     if (qrCodeId === null || !keepsCookies()) return;
-    address.searchParams.delete("qr");
-    replaceAddress(address.pathname + address.search + address.hash);
+    addEventListener("pagehide", () => {
+      const current = new URL(location.href);
+      if (current.searchParams.get("qr") !== qrCodeId) return;
+      current.searchParams.delete("qr");
+      // The page is going away: the history entry changes, not the page (either renderer's router included).
+      history.replaceState(history.state, "", current.pathname + current.search + current.hash);
+    });
   });
 }
 

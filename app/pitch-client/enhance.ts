@@ -105,6 +105,15 @@ async function register(scope: string): Promise<ServiceWorkerRegistration | null
 }
 
 /**
+ * Whether this document came through the worker (which kept it as it passed). A worker that took control of the
+ * page later, by `clients.claim()` as it activated, did not see the document and has no copy of it.
+ */
+function servedByWorker(): boolean {
+  const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+  return Boolean(navigator.serviceWorker.controller) && (navigation?.workerStart ?? 0) > 0;
+}
+
+/**
  * Registers the service worker for this page's scope. A page served through it is already kept; on the first
  * visit it was not, so the worker is asked to keep this page and its scripts now. `data-offline-ready` says
  * when they are kept.
@@ -113,7 +122,7 @@ async function registerServiceWorker(scope: string, urls: string[]) {
   try {
     const registration = await register(scope);
     if (!registration) return;
-    if (!navigator.serviceWorker.controller) {
+    if (!servedByWorker()) {
       const worker = await activeWorker(registration);
       if (worker) await keepOffline(worker, urls);
     }
@@ -152,7 +161,7 @@ function enhance(page: HTMLElement) {
     if (dialog.name === "phone") void drawPhoneCode(dialog);
     else enhanceForm(dialog, projectTitle, () => dialogs);
   });
-  if (page.dataset.projectId) settleArrival(page.dataset.projectId, (address) => history.replaceState(history.state, "", address));
+  if (page.dataset.projectId) settleArrival(page.dataset.projectId);
   enhanceVideo();
   enhanceBackButton();
   keepTimesCurrent(page);

@@ -1,4 +1,5 @@
 import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
+import { guardConfirmationClose } from "~/pitch-behaviour/confirmation-guard";
 import { rememberFollowing, showFollowing } from "~/components/pitch/following";
 import { FAILURE_MESSAGES, KEPT_REQUEST_NAMES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { savedListStorage } from "~/modules/saved/saved-list";
@@ -126,6 +127,8 @@ function showBlurb(replaced: Element, blurb: string, subject: string, sentLater:
     reset = setTimeout(() => showCopied(false), COPIED_MS);
   });
   replaced.replaceWith(view);
+  const done = view.querySelector<HTMLElement>("[data-intro-done]");
+  if (done) guardConfirmationClose(done);
   if (matchMedia("(pointer: fine)").matches) copy?.focus({ preventScroll: true });
 }
 

@@ -5,8 +5,8 @@ import { FormAlert, TextField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useBrowserTimeZone } from "~/components/ui/use-clock";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "~/modules/auth/auth-form";
-import { signIn, signUp } from "~/modules/auth/gateway.server";
-import { signUpAccess } from "~/modules/auth/invitations.server";
+import { signIn, signInToJoinTeam, signUp, type AuthOutcome } from "~/modules/auth/gateway.server";
+import { invitedAddress, signUpAccess } from "~/modules/auth/invitations.server";
 import { AuthCard, AuthNotice } from "~/components/auth/auth-card";
 import { safeReturnTo } from "~/modules/auth/return-to";
 import { getSessionUser } from "~/modules/auth/session.server";
@@ -25,7 +25,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { auth, config, database } = context.services;
   const returnTo = safeReturnTo(url.searchParams.get("returnTo"));
   if (await getSessionUser(auth, request)) throw redirect(returnTo);
-  return { returnTo, signUp: await signUpAccess(database.db, config.signup, url.searchParams.get("invitation")) };
+  const invitation = url.searchParams.get("invitation");
+  const [signUpOffer, invitedEmail] = await Promise.all([signUpAccess(database.db, config.signup, invitation), invitedAddress(database.db, invitation)]);
+  return { returnTo, signUp: signUpOffer, invitedEmail };
 }
 
 /** What a failed sign-in or sign-up shows again in its form (never the password). */
@@ -34,6 +36,15 @@ const echoAccount = (form: FormData): SubmittedValues => ({ email: String(form.g
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, config, database, flashCookie, pageDoor } = context.services;
   const form = await readFormData(request);
+  /** The session's cookies, this device marked as the team's (decision 52), and the toast to show where it lands. */
+  const signedIn = async (outcome: AuthOutcome, message: string) => {
+    const headers = new Headers();
+    for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
+    // The device is now the team's, also once signed out: its visits to the team's pitches are not visitors' (decision 52).
+    if (outcome.userId) headers.append("Set-Cookie", pageDoor.teamDeviceCookie(outcome.userId, request.headers.get("cookie")));
+    headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message } }));
+    return headers;
+  };
   return handleFormAction<Mode>({
     form,
     logger: context.logger,
@@ -44,12 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         echo: echoAccount,
         run: async (input: SignInInput) => {
           const outcome = await signIn(auth, config, request, input);
-          const headers = new Headers();
-          for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-          // The device is now the team's, also once signed out: its visits to the team's pitches are not visitors' (decision 52).
-          if (outcome.userId) headers.append("Set-Cookie", pageDoor.teamDeviceCookie(outcome.userId, request.headers.get("cookie")));
-          headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message: "Successfully signed in!" } }));
-          return redirect(safeReturnTo(formToObject(form).returnTo), { headers });
+          return redirect(safeReturnTo(formToObject(form).returnTo), { headers: await signedIn(outcome, "Successfully signed in!") });
         },
       },
       signup: {
@@ -57,6 +63,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         echo: echoAccount,
         run: async (input: SignUpInput) => {
           await signUp(auth, database.db, config, request, input);
+          const joining = await signInToJoinTeam(auth, database.db, config, request, input);
+          if (joining) return redirect(joining.joinPath, { headers: await signedIn(joining.outcome, "Account created: you are signed in") });
           return { message: "Account created! You can now sign in." };
         },
       },
@@ -113,6 +121,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
           mode={mode}
           returnTo={loaderData.returnTo}
           invitation={access.invitation}
+          invitedEmail={loaderData.invitedEmail}
           failure={failure}
         />
       )}
@@ -120,7 +129,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-function AuthForm(props: { mode: Mode; returnTo: string; invitation: string; failure?: FormFailure<Mode> | undefined }) {
+function AuthForm(props: { mode: Mode; returnTo: string; invitation: string; invitedEmail: string; failure?: FormFailure<Mode> | undefined }) {
   const { mode, returnTo, failure } = props;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === mode;
@@ -142,7 +151,7 @@ function AuthForm(props: { mode: Mode; returnTo: string; invitation: string; fai
         // A name past the limit is refused with its message rather than cut while typing (sign-up.test.ts).
         <TextField {...field("name")} maxLength={undefined} label="Name" optional autoComplete="name" defaultValue={failure?.values?.name} />
       ) : null}
-      <TextField {...field("email")} label="Email" requiredMark={false} type="email" autoComplete="email" inputMode="email" defaultValue={failure?.values?.email} />
+      <TextField {...field("email")} label="Email" requiredMark={false} type="email" autoComplete="email" inputMode="email" defaultValue={failure?.values?.email ?? (props.invitedEmail || undefined)} />
       <TextField
         {...field("password")}
         label="Password"

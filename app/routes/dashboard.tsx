@@ -3,7 +3,7 @@ import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { countNewLeads } from "~/modules/leads/leads.server";
 import { listTeamProjects } from "~/modules/projects/founder-projects.server";
-import { publicUrlWarning } from "~/modules/qr/public-url";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { listMySignals } from "~/modules/signals/my-signals.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/dashboard";
@@ -11,7 +11,7 @@ import type { Route } from "./+types/dashboard";
 export const meta: Route.MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
-  const { auth, database, config } = context.services;
+  const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const session = await auth.api.getSession({ headers: request.headers });
   const [projects, mySignals, newLeads] = await Promise.all([
@@ -20,9 +20,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     countNewLeads(database.db, user.id),
   ]);
   const isFounder = projects.length > 0;
-  const warning = isFounder ? publicUrlWarning(config.publicUrl) : null;
   return {
-    qrAddressWarning: warning && { title: warning.title, message: warning.message },
+    // The owner of any project is the one who can act on the operator's set-up.
+    setupBanner: operatorBannerFor(context.services, request, url, projects.some((project) => project.role === "owner") ? "owner" : null, ["qr-address"]),
     isFounder,
     projects: projects.map(({ id, title, slug, status, role }) => ({ id, title, slug, status, role, newLeads: newLeads[id] ?? 0 })),
     activity: isFounder ? await loadActivityFeed(database.db, user.id) : [],

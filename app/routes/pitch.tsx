@@ -7,7 +7,7 @@ import { serializeFlash } from "~/modules/flash/flash.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
 import { currentSlugOf, MOVED_PITCH_CACHE_CONTROL, MOVED_PITCH_STATUS, movedPitchLocation } from "~/modules/pitch/moved-pitch.server";
 import { confirmationText, FAILURE_MESSAGES, NEXT_STEPS, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
-import { postVisitorForm } from "~/modules/visitor-forms/visitor-submission.server";
+import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-http.server";
 import { PRODUCT_NAME } from "~/product";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/pitch";
@@ -98,7 +98,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
       const params = new URLSearchParams(url.search);
       params.delete("dialog");
       params.delete("sent");
-      // The address dropping `?qr=` once the visit was counted (decision 52) changes nothing on the page.
+      // `?qr=` names the code that brought the visitor (decision 94); it changes nothing on the page.
       params.delete("qr");
       return params.toString();
     };

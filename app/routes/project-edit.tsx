@@ -6,6 +6,7 @@ import { getEditableProject, updateProject } from "~/modules/projects/founder-pr
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
 import { createQrCode, deleteQrCode, renderQrSvg, repointQrCode, setQrCodeArchived, setQrCodeEventEnd } from "~/modules/qr/qr-codes.server";
+import { moveQrCodeBack } from "~/modules/qr/qr-code-moves.server";
 import {
   createBoothLinkSchema,
   repointBoothLinkSchema,
@@ -27,7 +28,7 @@ import {
 } from "~/modules/qr/qr-form";
 import { projectUpdateSchema, sendUpdateNowSchema, type ProjectUpdateInput, type SendUpdateNowInput } from "~/modules/updates/project-update-form";
 import { postProjectUpdate } from "~/modules/updates/project-updates.server";
-import { sendUpdateNow } from "~/modules/updates/send-update-now.server";
+import { sendUpdateNow, sentNowMessage } from "~/modules/updates/send-update-now.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-edit";
 
@@ -37,7 +38,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /**
  * The project's Details section (the spec's edit route). Its action also takes the QR codes and Updates sections'
- * writes (`intent=create-qr|delete-qr|archive-qr|restore-qr|repoint-qr|set-qr-end|post-update`) and the booth links' (`create-booth-link|revoke-booth-link|repoint-booth-link`), so every workspace write has one address.
+ * writes (`intent=create-qr|delete-qr|archive-qr|restore-qr|repoint-qr|move-qr-back|set-qr-end|post-update|send-update-now`) and the booth links' (`create-booth-link|revoke-booth-link|repoint-booth-link`), so every workspace write has one address.
  */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, config, flashCookie } = context.services;
@@ -71,7 +72,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "archive-qr", "restore-qr", "repoint-qr", "set-qr-end", "post-update", "send-update-now", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
+const EDIT_INTENTS = ["save", "create-qr", "delete-qr", "archive-qr", "restore-qr", "repoint-qr", "move-qr-back", "set-qr-end", "post-update", "send-update-now", "create-booth-link", "revoke-booth-link", "repoint-booth-link"] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database, config, events } = context.services;
@@ -128,6 +129,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message: `QR code now opens ${target.title}`, id: input.qrCodeId };
         },
       },
+      "move-qr-back": {
+        schema: qrCodeActionSchema,
+        failureMessage: "Failed to move the QR code back",
+        run: async (input: QrCodeActionInput) => {
+          const moved = await moveQrCodeBack(database.db, user.id, params.id, input.qrCodeId);
+          return { message: `${moved.label} opens this project again`, id: input.qrCodeId };
+        },
+      },
       "set-qr-end": {
         schema: qrCodeEventEndSchema,
         failureMessage: "Failed to save the event's end date",
@@ -148,9 +157,10 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         schema: sendUpdateNowSchema,
         failureMessage: "Failed to send the update",
         run: async (input: SendUpdateNowInput) => {
-          const { queued } = await sendUpdateNow(database.db, context.services.mailLinks, user.id, params.id, input, config.digest.timeZone);
-          if (queued > 0) context.services.mail.wake();
-          return { message: queued === 1 ? "Update sent to 1 follower" : `Update sent to ${queued} followers`, id: input.updateId };
+          const sent = await sendUpdateNow(database.db, context.services.mailLinks, user.id, params.id, input, config.digest.timeZone);
+          if (sent.queued > 0) context.services.mail.wake();
+          if (!sent.finished) context.services.digests.wake();
+          return { message: sentNowMessage(sent), id: input.updateId };
         },
       },
       "create-booth-link": {

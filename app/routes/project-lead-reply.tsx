@@ -8,7 +8,7 @@ import { formToObject } from "~/modules/forms/validation";
 import { readFormData } from "~/modules/http/form-body.server";
 import { openReplyComposer, sendLeadReply } from "~/modules/leads/lead-replies.server";
 import { leadReplySchema, type LeadReplyInput } from "~/modules/leads/reply-form";
-import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-reply";
 
@@ -25,10 +25,21 @@ async function orNotFound<T>(load: () => Promise<T>): Promise<T> {
 }
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { auth, database, mailLinks } = context.services;
+  const { auth, database, mailLinks, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const composer = await orNotFound(() => openReplyComposer(database.db, mailLinks, user, params.id, params.leadId));
-  return { composer, projectRole: composer.project.role, founderEmail: user.email, timeZoneSet: user.timeZoneSet, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
+  const composer = await orNotFound(async () => {
+    try {
+      return await openReplyComposer(database.db, mailLinks, user, params.id, params.leadId);
+    } catch (error) {
+      // A person met without an e-mail (decision 92): back to their card, where the e-mail is added.
+      if (isDomainError(error) && error.code === "conflict") {
+        const toLead = `/project/${encodeURIComponent(params.id)}/leads?lead=${encodeURIComponent(params.leadId)}`;
+        throw redirect(toLead, { headers: { "Set-Cookie": await serializeFlash(flashCookie, { toast: { type: "error", message: error.message } }) } });
+      }
+      throw error;
+    }
+  });
+  return { composer, projectRole: composer.project.role, founderEmail: user.email, timeZoneSet: user.timeZoneSet, now: new Date().toISOString(), setupBanner: operatorBannerFor(context.services, request, url, composer.project.role, ["mail"]) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { WORKSPACE_INSTALL } from "~/modules/icons/web-manifest";
 import { readFormData } from "~/modules/http/form-body.server";
-import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
@@ -27,6 +27,8 @@ import { sendTestMail, smtpSecrets, TEST_MAIL_TIMEOUTS } from "~/modules/mail/te
 import { createMailTransport } from "~/modules/mail/transport.server";
 import { morningReportSchema, type MorningReportInput } from "~/modules/reports/morning-report-form";
 import { getMorningReportSetting, saveMorningReportSetting } from "~/modules/reports/morning-report-settings.server";
+import { morningReportSchedule, sendYesterdayReportNow } from "~/modules/reports/morning-report-now.server";
+import { roleAllows } from "~/modules/access/roles";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-lead-settings";
 
@@ -40,13 +42,15 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const user = await requireSessionUser(auth, request, url);
   const settings = await orRedirectToMyProjects(flashCookie, () => loadLeadSettings(database.db, user.id, params.id));
   const morningReport = await getMorningReportSetting(database.db, user.id, params.id);
-  return { ...settings, morningReport: morningReport.enabled, vapidPublicKey: config.push.vapid.publicKey, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services) };
+  const reportSchedule = roleAllows(settings.projectRole, "export") ? await morningReportSchedule(database.db, user.id, params.id, config.digest.hour) : null;
+  return { ...settings, morningReport: morningReport.enabled, reportSchedule, vapidPublicKey: config.push.vapid.publicKey, now: new Date().toISOString(), setupBanner: operatorBannerFor(context.services, request, url, settings.projectRole, ["mail"]) };
 }
 
 export type LeadSettingsIntent =
   | "question"
   | "alerts"
   | "morning-report"
+  | "report-now"
   | "test-mail"
   | "add-webhook"
   | "delete-webhook"
@@ -64,6 +68,7 @@ const SETTINGS_INTENTS = [
   "question",
   "alerts",
   "morning-report",
+  "report-now",
   "test-mail",
   "add-webhook",
   "delete-webhook",
@@ -77,7 +82,7 @@ const SETTINGS_INTENTS = [
 ] as const;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const { auth, database, config, webhooks } = context.services;
+  const { auth, database, config, webhooks, mailLinks, mail } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
   return handleFormAction<LeadSettingsIntent, LeadSettingsExtra>({
@@ -108,6 +113,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: MorningReportInput) => {
           await saveMorningReportSetting(database.db, user.id, params.id, input);
           return { message: input.morningReport === "on" ? "Morning-after report on" : "Morning-after report off" };
+        },
+      },
+      "report-now": {
+        failureMessage: "Failed to send the report",
+        run: async () => {
+          await sendYesterdayReportNow(database.db, mailLinks, user, params.id);
+          mail.wake();
+          return { message: `Yesterday's report is on its way to ${user.email}` };
         },
       },
       "test-mail": {

@@ -2,8 +2,8 @@ import { readFormData } from "~/modules/http/form-body.server";
 import { HeldForReviewView } from "~/components/founder/leads/held-for-review-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
-import { heldReviewSchema, type HeldReviewInput, type HeldReviewIntent } from "~/modules/held/held-forms";
-import { discardHeldSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
+import { heldDiscardLikeSchema, heldReviewSchema, type HeldDiscardLikeInput, type HeldReviewInput, type HeldReviewIntent } from "~/modules/held/held-forms";
+import { discardHeldLike, discardHeldSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { acceptHeldSubmission } from "~/modules/visitor-forms/held-review.server";
 import { PRODUCT_NAME } from "~/product";
@@ -14,13 +14,18 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Hel
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const list = await orRedirectToMyProjects(flashCookie, () => listHeldSubmissions(database.db, user.id, params.id));
+  const page = Number(url.searchParams.get("page") ?? "1");
+  const like = url.searchParams.get("like");
+  const list = await orRedirectToMyProjects(flashCookie, () => listHeldSubmissions(database.db, user.id, params.id, { page, like }));
   return { ...list, projectRole: list.project.role, now: new Date().toISOString() };
 }
 
-const REVIEW_INTENTS = ["accept", "discard"] as const;
+const REVIEW_INTENTS = ["accept", "discard", "discard-like"] as const;
 
-/** POST intent=accept|discard with heldId: only the project's owner may (the domain functions check it). */
+/**
+ * POST intent=accept|discard with heldId, or intent=discard-like with reason and hour: only the project's owner may
+ * (the domain functions check it).
+ */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
@@ -44,6 +49,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         run: async (input: HeldReviewInput) => {
           await discardHeldSubmission(database.db, user.id, params.id, input.heldId);
           return { message: "Discarded" };
+        },
+      },
+      "discard-like": {
+        schema: heldDiscardLikeSchema,
+        failureMessage: "Failed to discard the submissions",
+        run: async (input: HeldDiscardLikeInput) => {
+          const count = await discardHeldLike(database.db, user.id, params.id, input);
+          return { message: `Discarded ${count.toLocaleString("en-US")} ${count === 1 ? "form" : "forms"}` };
         },
       },
     },

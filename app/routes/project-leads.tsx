@@ -1,14 +1,25 @@
 import { WORKSPACE_INSTALL } from "~/modules/icons/web-manifest";
 import { readFormData } from "~/modules/http/form-body.server";
 import { data } from "react-router";
-import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { LeadsView } from "~/components/founder/leads/leads-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { formToObject } from "~/modules/forms/validation";
-import { leadTemperatureSchema, leadTriageSchema, readLeadFilters, type LeadTemperatureInput, type LeadTriageInput } from "~/modules/leads/lead-forms";
-import { openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
+import {
+  leadAwaitingSchema,
+  leadEmailSchema,
+  leadTemperatureSchema,
+  leadTriageSchema,
+  readLeadFilters,
+  type LeadAwaitingInput,
+  type LeadEmailInput,
+  type LeadTemperatureInput,
+  type LeadTriageInput,
+} from "~/modules/leads/lead-forms";
+import { markAwaitingFollowUp, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
 import { logLeadCall } from "~/modules/leads/lead-replies.server";
+import { addLeadEmail } from "~/modules/leads/lead-email.server";
 import { leadCallSchema, type LeadCallInput } from "~/modules/leads/reply-form";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
@@ -27,7 +38,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const inbox = await orRedirectToMyProjects(flashCookie, () => openLeadInbox(database.db, user.id, params.id, filters));
   const serverTiming = `leads;desc="lead inbox load";dur=${(performance.now() - started).toFixed(2)}`;
   return data(
-    { inbox, projectRole: inbox.project.role, filters, now: new Date().toISOString(), mailWarning: mailWarningForFounders(context.services), memberId: user.id },
+    { inbox, projectRole: inbox.project.role, filters, now: new Date().toISOString(), setupBanner: operatorBannerFor(context.services, request, url, inbox.project.role, ["mail"]), memberId: user.id },
     { headers: { "Server-Timing": serverTiming } },
   );
 }
@@ -39,13 +50,17 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
   return headers;
 };
 
-export type LeadsIntent = "triage" | "temperature" | "call";
+export type LeadsIntent = "triage" | "temperature" | "call" | "awaiting" | "email";
 
 /**
  * POST intent=triage: a lead's status and private note; intent=temperature: hot, warm, cold or none; intent=call: a
- * logged call (a history line that counts as the response). Another founder's post answers 'not found' (a document
+ * logged call (a history line that counts as the response); intent=awaiting: a person met in person now waits for a
+ * follow-up; intent=email: a person met without an e-mail gets one, so they can be answered. Another founder's post answers 'not found' (a document
  * post then follows the loader to /my-projects, as on the edit screen); a lead of another project changes nothing.
  */
+/** The lead a failure is about, so only its card shows the error. */
+const leadOf = (form: FormData) => formToObject(form).leadId;
+
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
@@ -53,20 +68,38 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   return handleFormAction<LeadsIntent>({
     form,
     logger: context.logger,
-    intent: intentOf(form, ["triage", "temperature", "call"]),
+    intent: intentOf(form, ["triage", "temperature", "call", "awaiting", "email"]),
     intents: {
       triage: {
         schema: leadTriageSchema,
-        subjectOf: (form) => formToObject(form).leadId,
+        subjectOf: leadOf,
         failureMessage: "Failed to save the lead",
         run: async (input: LeadTriageInput) => {
           await updateLeadTriage(database.db, user.id, params.id, input);
           return { message: "Lead saved", id: input.leadId };
         },
       },
+      awaiting: {
+        schema: leadAwaitingSchema,
+        subjectOf: leadOf,
+        failureMessage: "Failed to save the lead",
+        run: async (input: LeadAwaitingInput) => {
+          await markAwaitingFollowUp(database.db, user.id, params.id, input.leadId);
+          return { message: "Waiting for your follow-up", id: input.leadId };
+        },
+      },
+      email: {
+        schema: leadEmailSchema,
+        subjectOf: leadOf,
+        failureMessage: "Failed to save the e-mail",
+        run: async (input: LeadEmailInput) => {
+          await addLeadEmail(database.db, user.id, params.id, input);
+          return { message: "E-mail added: you can reply now", id: input.leadId };
+        },
+      },
       temperature: {
         schema: leadTemperatureSchema,
-        subjectOf: (form) => formToObject(form).leadId,
+        subjectOf: leadOf,
         failureMessage: "Failed to save the lead",
         run: async (input: LeadTemperatureInput) => {
           await setLeadTemperature(database.db, user.id, params.id, input);
@@ -75,7 +108,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       },
       call: {
         schema: leadCallSchema,
-        subjectOf: (form) => formToObject(form).leadId,
+        subjectOf: leadOf,
         failureMessage: "Failed to log the call",
         run: async (input: LeadCallInput) => {
           await logLeadCall(database.db, user.id, params.id, input);

@@ -7,7 +7,7 @@ import { requireSessionUser } from "~/modules/auth/session.server";
 import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { loadPrintPageSheet, parsePrintSheetSize } from "~/modules/qr/print-sheet.server";
-import { publicUrlWarning } from "~/modules/qr/public-url";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { PRINT_SHEET_SIZES, printPagePath, printSheetPath, type PrintSheetSize } from "~/modules/qr/qr-form";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-qr-print-page";
@@ -24,7 +24,6 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const user = await requireSessionUser(auth, request, url);
   const size = await orErrorPage(() => parsePrintSheetSize(url.searchParams.get("size")));
   const sheet = await orRedirectToMyProjects(flashCookie, () => loadPrintPageSheet(database.db, user.id, config.publicUrl, params.id, params.qrId, size));
-  const warning = publicUrlWarning(config.publicUrl);
   return {
     projectRole: sheet.role,
     projectId: params.id,
@@ -33,7 +32,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     label: sheet.label,
     title: sheet.title,
     svg: sheet.svg,
-    qrAddressWarning: warning && { title: warning.title, message: warning.message },
+    setupBanner: operatorBannerFor(context.services, request, url, sheet.role, ["qr-address"]),
   };
 }
 
@@ -49,7 +48,7 @@ export default function PrintQrSheet({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-600">
           {loaderData.title} · prints at actual size; choose 100% (no scaling) in the print dialog.
         </p>
-        <SetupWarningBanner warning={loaderData.qrAddressWarning} className="mt-4" />
+        <SetupWarningBanner banner={loaderData.setupBanner} className="mt-4" />
         <div className="mt-4 flex flex-wrap items-center gap-2">
           <div role="group" aria-label="Sheet size" className="flex rounded-lg shadow-sm">
             {PRINT_SHEET_SIZES.map((option, index) => (

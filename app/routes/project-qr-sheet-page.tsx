@@ -8,7 +8,7 @@ import { requireSessionUser } from "~/modules/auth/session.server";
 import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { loadEventSheet, parseEventSheetSize } from "~/modules/qr/print-sheet.server";
-import { publicUrlWarning } from "~/modules/qr/public-url";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { chosenSheetCodes, EVENT_SHEET_SIZES, eventSheetPath, eventSheetSvgPath, type EventSheetSize } from "~/modules/qr/qr-form";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-qr-sheet-page";
@@ -23,8 +23,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const user = await requireSessionUser(auth, request, url);
   const size = await orErrorPage(() => parseEventSheetSize(url.searchParams.get("size")));
   const sheet = await orRedirectToMyProjects(flashCookie, () => loadEventSheet(database.db, user.id, config.publicUrl, params.id, chosenSheetCodes(url.searchParams), size));
-  const warning = publicUrlWarning(config.publicUrl);
-  return { ...sheet, qrAddressWarning: warning && { title: warning.title, message: warning.message } };
+  return { ...sheet, setupBanner: operatorBannerFor(context.services, request, url, sheet.projectRole, ["qr-address"]) };
 }
 
 export default function PrintEventSheet({ loaderData }: Route.ComponentProps) {
@@ -40,7 +39,7 @@ export default function PrintEventSheet({ loaderData }: Route.ComponentProps) {
           {project.title} · six codes a page, each with its label; prints at actual size, choose 100% (no scaling) in the print dialog, then cut along
           the marks.
         </p>
-        <SetupWarningBanner warning={loaderData.qrAddressWarning} className="mt-4" />
+        <SetupWarningBanner banner={loaderData.setupBanner} className="mt-4" />
         <Form method="get" className="mt-4 rounded-xl bg-white p-4 ring-1 ring-slate-200">
           <input type="hidden" name="chosen" value="1" />
           {size === "a4" ? null : <input type="hidden" name="size" value={size} />}

@@ -1,4 +1,4 @@
-import { mailWarningForFounders } from "~/modules/mail/mail-warning.server";
+import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { ProjectSectionPage } from "~/components/founder/project-section-nav";
 import { ProjectUpdatesCard } from "~/components/founder/project-updates-card";
@@ -22,7 +22,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     projectRole: project.role,
     project: { id: project.id, title: project.title },
     serverNow: new Date().toISOString(),
-    mailWarning: mailWarningForFounders(context.services),
+    setupBanner: operatorBannerFor(context.services, request, url, project.role, ["mail"]),
     updates: updates.map((update) => ({
       id: update.id,
       body: update.body,
@@ -39,7 +39,7 @@ export default function ProjectUpdates({ loaderData }: Route.ComponentProps) {
   const { project } = loaderData;
   return (
     <ProjectSectionPage projectId={project.id} current="updates" title={`Updates: ${project.title}`}>
-      <SetupWarningBanner warning={loaderData.mailWarning} />
+      <SetupWarningBanner banner={loaderData.setupBanner} />
       <ProjectUpdatesCard
         projectId={project.id}
         updates={loaderData.updates}

@@ -9,6 +9,7 @@ import { serializeFlash } from "~/modules/flash/flash.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from "~/modules/access/roles";
 import { INVITATION_PROBLEMS } from "~/modules/team/team-forms";
+import { teamProjectOfLink } from "~/modules/team/team-links.server";
 import { acceptTeamInvitation, readTeamInvitation } from "~/modules/team/team.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/team.join";
@@ -19,14 +20,20 @@ const REFUSED_TITLE = "This invitation does not work";
 
 /**
  * A team invitation's link (decision 61). Opening it changes nothing (mail scanners open links): it says which
- * project and role, and asks to sign in or sign up with the invited address; the button joins.
+ * project and role, and asks to sign in or sign up with the invited address (filled in there); the button joins.
+ * Someone already on the team who opens a link that no longer works (the one they joined with) lands on the project.
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
-  const { auth, database } = context.services;
+  const { auth, database, flashCookie } = context.services;
   const token = url.searchParams.get("token") ?? "";
   const [invitation, user] = await Promise.all([readTeamInvitation(database.db, token), getSessionUser(auth, request)]);
   const here = `${url.pathname}${url.search}`;
   if (invitation.kind === "refused") {
+    const projectId = user ? await teamProjectOfLink(database.db, user.id, token) : null;
+    if (projectId) {
+      const flash = await serializeFlash(flashCookie, { toast: { type: "success", message: "You are on this team already" } });
+      throw redirect(`/project/${encodeURIComponent(projectId)}/leads`, { headers: { "Set-Cookie": flash } });
+    }
     return data({ token, invitation: null, failure: { title: REFUSED_TITLE, message: INVITATION_PROBLEMS[invitation.problem] }, signedInAs: user?.email ?? null, authPath: authPathFor(here) }, { status: 400 });
   }
   return { token, invitation, failure: null, signedInAs: user?.email ?? null, authPath: authPathFor(here) };
@@ -38,9 +45,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
   try {
-    const { projectId, ownerId } = await acceptTeamInvitation(database.db, user, String(form.get("token") ?? ""));
+    const { projectId, ownerId, keptRole } = await acceptTeamInvitation(database.db, user, String(form.get("token") ?? ""));
+    const message = keptRole ? `You are already on the team as ${ROLE_LABELS[keptRole]}: your role stays as it is` : "You joined the team";
     const headers = new Headers();
-    headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message: "You joined the team" } }));
+    headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message } }));
     // This device is now the team's: its own visits to the pitch are not visitors' (decision 52).
     headers.append("Set-Cookie", pageDoor.teamDeviceCookie(ownerId, request.headers.get("cookie")));
     return redirect(`/project/${encodeURIComponent(projectId)}/leads`, { headers });
@@ -75,10 +83,10 @@ export default function JoinTeam({ loaderData, actionData }: Route.ComponentProp
                 Sign in or create an account with <strong className="font-semibold break-all text-slate-900">{invitation.email}</strong> to join.
               </p>
               <div className="mt-6 grid gap-2">
-                <a href={`${loaderData.authPath}&mode=signup`} className={`${primaryButtonClass} w-full`}>
+                <a href={`${loaderData.authPath}&mode=signup&invitation=${encodeURIComponent(loaderData.token)}`} className={`${primaryButtonClass} w-full`}>
                   Create an account
                 </a>
-                <a href={loaderData.authPath} className={`${secondaryButtonClass} w-full`}>
+                <a href={`${loaderData.authPath}&invitation=${encodeURIComponent(loaderData.token)}`} className={`${secondaryButtonClass} w-full`}>
                   Sign in
                 </a>
               </div>

@@ -2,12 +2,20 @@
 // in (a project with metrics, points and tiers; QR codes with and without an event; an update; an intro, a follower
 // and a signal), the account menu open, the pitch page as its owner sees it with each dialog open, and the toasts.
 // axe-core (WCAG 2.0/2.1 A and AA, best practices) must find nothing. Adding a page is one line in PAGES.
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "~/db/client.server";
+import { BEST_EVENT_MIN_VIEWERS } from "~/components/founder/insights/event-funnel";
+import { submitIntro } from "~/modules/contacts/contacts.server";
+import { introSchema } from "~/modules/contacts/intro-form";
+import { validate } from "~/modules/forms/validation";
+import { recordScans } from "~/modules/scans/scans.server";
+import { testMailLinks } from "../support/fixtures";
 import { axeViolations, formatViolations, openAccountMenu, waitForPageReady, type PageState } from "../support/axe";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { founderPost, visitorAction } from "../support/leads-e2e";
-import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
+import { confirmFromOutbox, signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { newClientContext } from "./support";
 
@@ -19,6 +27,8 @@ let project: Project;
 beforeAll(async () => {
   const email = uniqueEmail("a11y");
   founder = { email, cookie: await signUpAndSignIn(e2e.app.url, email) };
+  // Its address confirmed, so its test e-mail goes out; the banner an unconfirmed founder sees is checked in email-confirmation.test.ts.
+  await confirmFromOutbox(e2e.db, email);
   const slug = `a11y-${Date.now().toString(36)}`;
   const created = await founderPost(e2e.app, founder.cookie, "/project/create", {
     title: "Harbor Cold Chain",
@@ -52,9 +62,48 @@ beforeAll(async () => {
   await visitorAction(e2e.app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
   await visitorAction(e2e.app, slug, null, { intent: "signal", tierId, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
   project.leadId = (e2e.db.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "ada@example.com") as { id: string }).id;
+  // A person met at the booth with only a LinkedIn URL and a phone: their card asks for an e-mail (decision 92).
+  const met = await founderPost(e2e.app, founder.cookie, `/project/${project.id}/leads/capture`, {
+    key: crypto.randomUUID(),
+    codeId: code!.id,
+    name: "Jane Doe",
+    email: "",
+    linkedinUrl: "https://www.linkedin.com/in/jane-doe-1234",
+    phone: "+49 151 1234 5678",
+    temperature: "hot",
+    note: "",
+  });
+  if (met.status !== 200) throw new Error(`capture answered ${met.status}: ${await met.text()}`);
+  project.metLeadId = ((await met.json()) as { leadId: string }).leadId;
+  // Enough unique viewers on the booth's code, one of whom acted, for analytics to name it the best event, with its badge.
+  const database = openDatabase({ dialect: "sqlite", file: path.join(e2e.app.dataDir, "app.sqlite") });
+  try {
+    const viewers = Array.from({ length: BEST_EVENT_MIN_VIEWERS }, (_, index) => ({ projectId: project.id, qrCodeId: code!.id, viewerFingerprint: `a11y-viewer-${index}` }));
+    const intro = validate(introSchema, { name: "Bea Scanned", email: "bea@example.com", note: "Met you at the booth" });
+    if (!intro.ok) throw new Error(intro.formError);
+    await whileLocked(() => recordScans(database.db, viewers));
+    await whileLocked(() => submitIntro(database.db, testMailLinks, project.id, intro.data, { userId: null, identity: { viewerFingerprint: viewers[0]!.viewerFingerprint, addressHash: null } }));
+  } finally {
+    await database.close();
+  }
 });
 
-type Project = { id: string; slug: string; qrCodeId?: string; leadId?: string };
+
+/**
+ * Runs a set-up transaction beside the running app's: SQLite refuses ("database is locked") a transaction whose read
+ * snapshot went stale when the app wrote before it could write, and the same transaction run again succeeds.
+ */
+async function whileLocked<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof Error) || !error.message.includes("database is locked")) throw error;
+    }
+  }
+}
+
+type Project = { id: string; slug: string; qrCodeId?: string; leadId?: string; metLeadId?: string };
 const at = (suffix: string) => (p: Project) => `/project/${p.id}${suffix}`;
 const ownerPitch = (query = "") => (p: Project) => `/pitch/${p.slug}${query}`;
 
@@ -122,6 +171,13 @@ const PAGES: PageState<Project>[] = [
   },
   { name: "updates", path: at("/updates") },
   { name: "analytics", path: at("/analytics") },
+  {
+    name: "analytics, the best event's badge",
+    path: at("/analytics"),
+    act: async (page) => {
+      await page.getByText("Best", { exact: true }).locator("visible=true").first().waitFor();
+    },
+  },
   { name: "leads", path: at("/leads") },
   {
     name: "leads, add a person",
@@ -142,6 +198,16 @@ const PAGES: PageState<Project>[] = [
     },
   },
   { name: "leads, one lead from an alert link", path: at("/leads?lead=no-such-lead") },
+  {
+    name: "leads, a person met without an e-mail, e-mail refused",
+    path: (p) => `/project/${p.id}/leads?lead=${p.metLeadId}`,
+    act: async (page) => {
+      const form = page.getByRole("form", { name: "Add an e-mail for Jane Doe" });
+      await form.getByLabel("Add an e-mail to reply").fill("not-an-address");
+      await form.getByRole("button", { name: "Save e-mail" }).click();
+      await form.getByText("Please enter a valid email address").waitFor();
+    },
+  },
   { name: "reply composer", path: (p) => `/project/${p.id}/leads/${p.leadId}/reply` },
   {
     name: "reply composer, meeting fields refused",
@@ -158,7 +224,7 @@ const PAGES: PageState<Project>[] = [
     name: "team, invitation refused",
     path: at("/team"),
     act: async (page) => {
-      await page.getByLabel("E-mail").fill("not-an-address");
+      await page.getByRole("textbox", { name: "E-mail" }).fill("not-an-address");
       await page.getByRole("button", { name: "Send invitation" }).click();
       await page.getByText("Invalid email address").waitFor();
     },

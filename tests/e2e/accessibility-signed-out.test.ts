@@ -71,6 +71,8 @@ const PAGES: PageState[] = [
     },
   },
   { name: "reset password, link that does not work", path: () => "/auth/reset-password?token=AAAAAAAAAAAAAAAAAAAAAAAA" },
+  { name: "confirm e-mail, a link to confirm", path: () => "/auth/confirm-email?token=aaaa.bbbb.cccc" },
+  { name: "confirm e-mail, link that does not work", path: () => "/auth/confirm-email?token=not-a-token" },
   { name: "pitch page", path: () => pitch() },
   { name: "pitch page, intro dialog", path: () => pitch("?dialog=intro") },
   { name: "pitch page, subscribe dialog", path: () => pitch("?dialog=subscribe") },

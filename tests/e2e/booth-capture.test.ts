@@ -1,7 +1,8 @@
 // 'Add a person' at the booth (issue 29 item 2, decision 62), in Chromium on a phone (390x844): a staff member of
 // the team (invited by the owner, joined through the link) scans a vCard QR code held up to the camera (a fake camera playing a .y4m video made here from a QR code drawn
 // with the `qrcode` package), then adds a person typed in while offline, sees "not yet synced", goes online and sees
-// them saved once; the owner's inbox shows both, once each, "Met in person at …" and "added by …".
+// them saved once; the owner's inbox shows both, once each, "Met in person at …" and "added by …". Past the
+// account's 60 people an hour (decision 77), the next one waits on the phone and the list says until when.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -81,7 +82,7 @@ function rows<T>(sql: string, ...params: unknown[]): T[] {
 const waiting = (page: Page) => page.getByRole("list", { name: "People not yet synced" });
 
 describe("capture at the booth", () => {
-  it("adds a person from their vCard QR code and one typed offline, each once, to the inbox", { timeout: 120_000 }, async () => {
+  it("adds a person from their vCard QR code and one typed offline, each once, to the inbox; past 60 an hour the person waits, and the list says until when", { timeout: 120_000 }, async () => {
     const ownerEmail = uniqueEmail("capture-owner");
     const ownerContext = await signedInContext(browser, app.url, ownerEmail, { viewport: PHONE });
     const owner = rows<{ id: string }>("select id from users where email = ?", ownerEmail)[0]!;
@@ -125,7 +126,7 @@ describe("capture at the booth", () => {
     await sheet.getByLabel("E-mail").fill("Grace.Hopper@Example.com");
     await sheet.getByText("Warm", { exact: true }).click();
     await sheet.getByLabel("Note (one line)").fill("Wants the deck");
-    await sheet.getByLabel("LinkedIn (optional)").fill("https://www.linkedin.com/in/grace-hopper");
+    await sheet.getByLabel("LinkedIn").fill("https://www.linkedin.com/in/grace-hopper");
     await sheet.getByRole("button", { name: "Save person" }).click();
     await waiting(page).getByText("Grace Hopper — not yet synced").waitFor();
     expect(rows("select id from lead_captures where email = ?", "grace.hopper@example.com")).toEqual([]);
@@ -171,6 +172,8 @@ describe("capture at the booth", () => {
     const ownerPage = await ownerContext.newPage();
     await ownerPage.goto(`${app.url}/project/${project.id}/leads`);
     await waitForHydration(ownerPage);
+    // The header says what it counts: nobody acted yet, two were met in person.
+    await ownerPage.getByText(/^0 people asked, followed or signaled · 2 met in person( · \d+ new since you last looked)?$/).waitFor();
     for (const name of ["Ada Lovelace", "Grace Hopper"]) {
       // The card's heading also says "New" (they arrived since the founder last looked).
       const card = ownerPage.getByRole("listitem").filter({ has: ownerPage.getByRole("heading", { name }) });
@@ -179,6 +182,13 @@ describe("capture at the booth", () => {
       expect(await met.count()).toBe(1);
       expect(await met.innerText()).toMatch(/^Met in person at Booth · demoday-2026 · added by Maya Staff · /);
     }
+    // Met in person, they wait for nobody: no clock, no 'Answered in 0 min', until the founder says they owe a follow-up.
+    const adaCard = ownerPage.getByRole("listitem").filter({ has: ownerPage.getByRole("heading", { name: "Ada Lovelace" }) });
+    await adaCard.getByText("Met in person: not waiting for an answer.").waitFor();
+    expect(await adaCard.getByText(/Answered in/).count()).toBe(0);
+    await adaCard.getByRole("button", { name: "Awaiting my follow-up" }).click();
+    await adaCard.getByText(/^Waiting /).waitFor();
+    expect(await adaCard.getByText("Met in person: not waiting for an answer.").count()).toBe(0);
     const graceLinkedIn = ownerPage.locator("[data-met-in-person]").getByRole("link", { name: "LinkedIn" });
     expect(await graceLinkedIn.getAttribute("href")).toBe("https://www.linkedin.com/in/grace-hopper");
 
@@ -195,6 +205,22 @@ describe("capture at the booth", () => {
     await page.getByRole("button", { name: "Add a person" }).click();
     const where = page.getByRole("dialog", { name: "Add a person" }).getByLabel("Where you met");
     expect(await where.locator("option:checked").innerText()).toBe("Booth · demoday-2026");
+
+    // 60 people an hour per account (decision 77): past them the sheet's person waits on the phone, and the list
+    // says why and from when it is sent; nothing is saved.
+    for (let i = 0; i < 58; i++) {
+      const fields = { key: crypto.randomUUID(), codeId: "plain", name: `Walk-up ${i}`, email: `walk-up-${i}-${crypto.randomUUID().slice(0, 6)}@example.com`, linkedinUrl: "", temperature: "", note: "" };
+      expect((await founderPost(app, cookie, `/project/${project.id}/leads/capture`, fields)).status).toBe(200);
+    }
+    const sheetOnInbox = page.getByRole("dialog", { name: "Add a person" });
+    await sheetOnInbox.getByLabel("Name").fill("One Too Many");
+    await sheetOnInbox.getByLabel("E-mail").fill("one.too.many@example.com");
+    await sheetOnInbox.getByRole("button", { name: "Save person" }).click();
+    await waiting(page).getByText("One Too Many — not yet synced").waitFor();
+    await waiting(page)
+      .getByText(/^Not saved yet: You have added 60 people in the last hour, the most one account may add\. You can add more from .+ \(UTC\)\. They wait on this device/)
+      .waitFor();
+    expect(rows("select id from lead_captures where email = ?", "one.too.many@example.com")).toEqual([]);
     await Promise.all([context.close(), ownerContext.close()]);
   });
 });

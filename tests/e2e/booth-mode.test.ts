@@ -3,6 +3,7 @@
 // restart, and stops at once when the founder revokes the link. The token opens that one booth and nothing else.
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { TICKER_SETTLE_MS } from "~/modules/booth/booth.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
@@ -23,6 +24,8 @@ afterAll(async () => {
  * 2 s) is a figure, not a test: `npm run bench booth` prints it beside the visitor's own round trip.
  */
 const LIVE_WITHIN = { timeout: 7_500 };
+/** A form reaches the ticker once its browser's burst window has passed (decision 95). */
+const SETTLED_WITHIN = { timeout: TICKER_SETTLE_MS + LIVE_WITHIN.timeout };
 
 type Booth = { projectId: string; slug: string; qrCodeIds: string[]; founder: BrowserContext; founderPage: Page; link: string };
 
@@ -84,12 +87,14 @@ describe("booth mode", () => {
     const visitorPage = await visitor.newPage();
     await visitorPage.goto(`${e2e.app.url}/pitch/${booth.slug}`);
     await readThePage(visitorPage, e2e.app.dataDir);
+    // The visitor's own page load reaches the screen as a second scan before they ask for an intro.
+    await expect.poll(() => page.getByRole("definition").first().textContent(), LIVE_WITHIN).toBe("2");
     const dialog = await openPitchDialog(visitorPage, "Request Intro");
     await dialog.getByLabel("Name", { exact: true }).fill("Ana Karenina");
     await dialog.getByLabel("Email", { exact: true }).fill("ana.k@example.com");
     await dialog.getByLabel("Note", { exact: true }).fill("Met you at the booth");
     await dialog.getByRole("button", { name: "Request Intro" }).click();
-    await ticker(page).getByText("Ana K. requested an intro").waitFor(LIVE_WITHIN);
+    await ticker(page).getByText("Someone requested an intro").waitFor(SETTLED_WITHIN);
     await expect.poll(() => page.getByRole("definition").allTextContents(), LIVE_WITHIN).toEqual(["2", "1", "1", "0"]);
     // Never the full name or the address on a screen anyone walking past can read.
     expect(await page.locator("main").textContent()).not.toMatch(/Karenina|ana\.k@example\.com/);

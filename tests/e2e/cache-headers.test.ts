@@ -30,6 +30,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/auth": { visits: () => [{ path: "/auth" }, { path: "/auth", ...form({ intent: "signin", email: "nobody@example.com", password: "wrong-password" }) }] },
   "/auth/sign-out": { visits: () => [{ path: "/auth/sign-out" }] },
   "/auth/forgot-password": { visits: () => [{ path: "/auth/forgot-password" }, { path: "/auth/forgot-password", ...form({ email: "nobody@example.com" }) }] },
+  "/auth/confirm-email": {
+    visits: () => [{ path: "/auth/confirm-email?token=a.b.c" }, { path: "/auth/confirm-email", ...form({ intent: "confirm", token: "a.b.c" }) }],
+  },
   "/auth/reset-password": {
     visits: () => [{ path: "/auth/reset-password?token=not-a-token" }, { path: "/auth/reset-password", ...form({ token: "not-a-token", password: "secret123" }) }],
   },
@@ -50,6 +53,9 @@ const ROUTES: Record<string, RouteCase> = {
     ],
   },
   "/dashboard": { visits: () => [{ path: "/dashboard" }] },
+  "/operator-banner/dismiss": {
+    visits: () => [{ path: "/operator-banner/dismiss" }, { path: "/operator-banner/dismiss", ...form({ kind: "mail", returnTo: "/dashboard" }) }],
+  },
   "/my-projects": { visits: () => [{ path: "/my-projects" }] },
   "/project/create": { visits: () => [{ path: "/project/create" }, { path: "/project/create", ...form({ intent: "save" }) }] },
   "/project/:id/edit": { visits: (f) => [{ path: `/project/${f.projectId}/edit` }, { path: `/project/${f.projectId}/edit`, ...form({ intent: "post-update" }) }] },
@@ -65,6 +71,7 @@ const ROUTES: Record<string, RouteCase> = {
   "/project/:id/leads/held": {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/held` }, { path: `/project/${f.projectId}/leads/held`, ...form({ intent: "discard", heldId: "none" }) }],
   },
+  "/project/:id/leads/report": { visits: (f) => [{ path: `/project/${f.projectId}/leads/report` }] },
   "/project/:id/leads/template": {
     visits: (f) => [{ path: `/project/${f.projectId}/leads/template` }, { path: `/project/${f.projectId}/leads/template`, ...form({ subject: "Hi {nobody}" }) }],
   },
@@ -100,6 +107,7 @@ const ROUTES: Record<string, RouteCase> = {
   },
   "/list-mail/confirm": { visits: () => [{ path: "/list-mail/confirm?token=not-a-token" }, { path: "/list-mail/confirm", ...form({ token: "not-a-token" }) }] },
   "/list-mail/stop": { visits: () => [{ path: "/list-mail/stop?token=not-a-token" }, { path: "/list-mail/stop", ...form({ token: "not-a-token" }) }] },
+  "/follow/confirm": { visits: () => [{ path: "/follow/confirm?token=not-a-token" }, { path: "/follow/confirm", ...form({ token: "not-a-token" }) }] },
   "/unsubscribe/one-click": { visits: () => [{ path: "/unsubscribe/one-click?token=not-a-token", ...form({ "List-Unsubscribe": "One-Click" }) }] },
   "/app-icon-generator": { visits: () => [{ path: "/app-icon-generator" }] },
   "/manifest.webmanifest": { publicFor: "everyone", visits: () => [{ path: "/manifest.webmanifest" }] },

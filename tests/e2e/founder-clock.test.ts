@@ -44,7 +44,7 @@ async function seed(ownerId: string, tag: string) {
   // The intro happened at LEAD_AT: its rows say so.
   await db.updateTable("intros").set({ created_at: LEAD_AT }).where("project_id", "=", project.id).execute();
   await db.updateTable("contacts").set({ created_at: LEAD_AT }).where("project_id", "=", project.id).execute();
-  await db.updateTable("leads").set({ first_seen_at: LEAD_AT, last_activity_at: LEAD_AT }).where("project_id", "=", project.id).execute();
+  await db.updateTable("leads").set({ first_seen_at: LEAD_AT, awaiting_since: LEAD_AT, last_activity_at: LEAD_AT }).where("project_id", "=", project.id).execute();
   return project;
 }
 

@@ -633,7 +633,7 @@ describe("a founder's journey", () => {
     const csv = parseCsv(bytes.subarray(3).toString("utf8"));
     expect(csv[0]).toEqual([
       ...["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"],
-      ...["Status", "Temperature", "Founder note", "First response at", "Minutes to first response", "Qualifying answer"],
+      ...["Status", "Temperature", "Founder note", "First response at", "Minutes to first response", "Qualifying answer", "Met in person", "Phone"],
     ]);
     const data = csv.slice(1);
     expect(data).toHaveLength(3);

@@ -1,8 +1,14 @@
 // Issue 27, item 1 (decision 50), on the built app in Chromium with a real SMTP server: a staff phone typing in 15
 // walk-ups one every 15 s is never held or refused; a script that opens the page and sends 30 forms has all 30 held,
 // none a lead, none mailed; the founder reads the held list on a phone and accepts one, which becomes a lead with
-// its original time and gets its mail.
+// its original time and gets its mail. Issue 39, item 6 (decision 80): on a phone the founder pages through 120
+// held forms with their true total, sees the refused ones and the 30 days, and discards a flood's hour at once.
 import fs from "node:fs";
+import path from "node:path";
+import { openDatabase as openAppDatabase } from "~/db/client.server";
+import type { HoldReason } from "~/db/schema";
+import { holdSubmission } from "~/modules/held/held-submissions.server";
+import { recordFormRefusal } from "~/modules/rate-limit/form-refusals.server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
@@ -108,7 +114,9 @@ describe("forms held for review", () => {
     await expect.poll(() => cards.count()).toBe(30);
     const card = (name: string) => cards.filter({ has: page.getByRole("heading", { name, exact: true }) });
     const first = card("Flood 0");
-    await first.getByText(/^Held: Sent \d+(\.\d)? seconds? after the page was opened$/).waitFor();
+    // Sent within 3 s of the page, it is held for its speed; on a machine slow enough that it came later, it was
+    // accepted, and taken back with the burst the next forms made (decision 95). Either way it waits, saying why.
+    await first.getByText(/^Held: (Sent (under )?\d+(\.\d)? seconds? after the page was opened|Accepted at first, then moved here: a later form from this browser was part of a burst)$/).waitFor();
     expect(await first.textContent()).toContain(`flood0.${tag}@example.com`);
     expect(await first.textContent()).toContain("Great pitch");
     expect(await first.textContent()).toContain("Booth · Demo Day");
@@ -137,7 +145,96 @@ describe("forms held for review", () => {
     await page.getByRole("region", { name: "How we count" }).getByRole("link", { name: "28 held for review" }).waitFor();
     await founder.close();
   });
+
+  it("pages through 120 held forms on a phone with their true total, and discards a flood's hour after confirming its count", { timeout: 300_000 }, async () => {
+    const founderEmail = uniqueEmail("held-pages");
+    const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
+    const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Held Pages" });
+    // A flood's 100 forms within one hour three hours ago, and 20 sent seconds after opening the page a day ago.
+    const floodHour = Math.floor((Date.now() - 3 * 3_600_000) / 3_600_000) * 3_600_000;
+    await keepHeld(project.id, "burst", floodHour + 60_000, 100, 20_000, "Flood", 3);
+    await keepHeld(project.id, "speed", floodHour - 24 * 3_600_000, 20, 60_000, "Quick");
+
+    const page = await founder.newPage();
+    await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "120 held for review" }).click();
+    await page.waitForURL(`**/project/${project.id}/leads/held`);
+    await waitForHydration(page);
+    await page.getByText(/^120 forms kept apart from your leads and numbers/).waitFor();
+    await page.getByText("Held forms are deleted after 30 days.", { exact: false }).waitFor();
+    await page.getByText("3 more refused").waitFor();
+    const cards = page.getByRole("list", { name: "Held for review, newest first" }).locator(":scope > li");
+    const pager = page.getByRole("navigation", { name: "Held forms pages" }).first();
+    await expect.poll(() => pager.textContent()).toContain("1–50 of 120 · page 1 of 3");
+    expect(await cards.count()).toBe(50);
+    await screenshot(page, "held-pages-390");
+
+    // Older, twice: every form is there, the last page holds the 20 quick ones.
+    await pager.getByRole("link", { name: "Older" }).click();
+    await expect.poll(() => pager.textContent()).toContain("51–100 of 120 · page 2 of 3");
+    await pager.getByRole("link", { name: "Older" }).click();
+    await expect.poll(() => pager.textContent()).toContain("101–120 of 120 · page 3 of 3");
+    await expect.poll(() => cards.count()).toBe(20);
+    expect(await cards.first().textContent()).toContain("Quick 19");
+    await pager.getByRole("link", { name: "Newer" }).click();
+    await expect.poll(() => pager.textContent()).toContain("51–100 of 120 · page 2 of 3");
+    await pager.getByRole("link", { name: "Newer" }).click();
+    await expect.poll(() => pager.textContent()).toContain("1–50 of 120 · page 1 of 3");
+
+    // Discard all like this: the card asks first, naming the count and the hour; the 20 others stay.
+    const flood = cards.filter({ has: page.getByRole("heading", { name: "Flood 99", exact: true }) });
+    await flood.getByRole("link", { name: "Discard all 100 like this" }).click();
+    const confirmation = flood.getByRole("group", { name: /^Discard all 100 forms held as a burst from one browser, sent .+\? This can't be undone\.$/ });
+    await confirmation.waitFor();
+    expect(await page.evaluate(() => window.innerWidth >= document.documentElement.scrollWidth)).toBe(true);
+    await screenshot(page, "held-discard-like-390");
+    await confirmation.getByRole("button", { name: "Discard 100 forms" }).click();
+    await page.getByRole("status").getByText("Discarded 100 forms").waitFor();
+    await expect.poll(() => cards.count()).toBe(20);
+    await page.getByText(/^20 forms kept apart/).waitFor();
+    expect((e2e.db.prepare("select count(*) as n from held_submissions where project_id = ?").get(project.id) as { n: number }).n).toBe(20);
+
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, "held-pages-1280");
+    await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+    await page.getByRole("link", { name: "20 held for review" }).waitFor();
+    await founder.close();
+  });
 });
+
+/**
+ * Held forms as the visitor pipeline keeps them, in the app's own database: `count` of one reason, `stepMs` apart;
+ * and `refused` forms tallied as refused beyond the project's ceiling.
+ */
+async function keepHeld(projectId: string, reason: HoldReason, from: number, count: number, stepMs: number, tag: string, refused = 0): Promise<void> {
+  const { db, close } = openAppDatabase({ dialect: "sqlite", file: path.join(e2e.app.dataDir, "app.sqlite") });
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (let index = 0; index < count; index += 1) {
+        const name = `${tag} ${index}`;
+        const email = `${tag.toLowerCase()}${index}@example.com`;
+        await holdSubmission(trx, {
+          projectId,
+          intent: "subscribe",
+          name,
+          email,
+          fields: { name, email, consent: "on" },
+          reason,
+          reasonText: reason === "burst" ? "12 forms from one browser within 9 seconds" : "Sent 0.4 seconds after the page was opened",
+          source: "direct",
+          userId: null,
+          browserKey: `${tag}-${index}`,
+          receivedAt: new Date(from + index * stepMs),
+        });
+      }
+    });
+    for (let index = 0; index < refused; index += 1) await recordFormRefusal(db, projectId, "project");
+  } finally {
+    await close();
+  }
+}
 
 /** Phone and desktop pictures of the held list, to look at (not compared). */
 async function screenshot(page: Page, name: string): Promise<void> {

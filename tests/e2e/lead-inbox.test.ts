@@ -6,7 +6,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
-import { parseVCards } from "../support/leads-e2e";
+import { parseVCards, visitorAction } from "../support/leads-e2e";
 import { insertProject, newVisitor, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
@@ -193,15 +193,17 @@ describe.each([
       await page.getByRole("link", { name: "Clear" }).first().click();
       await expect.poll(() => leads.count()).toBe(3);
 
-      // Status and a private note: a note too long is refused with the message, then a good one is kept.
+      // Status and a team note: a note too long is refused with the message, then a good one is kept.
       // Until the founder answers, the card says how long she has waited; the status change is the answer.
       await ada.getByText(/^Waiting \d+ min$/).waitFor();
       const triage = page.getByRole("form", { name: "Status and note for Ada Marsh" });
-      await triage.getByLabel("Private note").fill("x".repeat(2_001));
+      // The whole team reads the note, so it never says "only you": it says who sees it.
+      expect(await triage.getByLabel("Team note").getAttribute("placeholder")).toBe("Your team sees this; the person never does");
+      await triage.getByLabel("Team note").fill("x".repeat(2_001));
       await triage.getByRole("button", { name: "Save" }).click();
       await triage.getByText("Note must be at most 2,000 characters").waitFor();
       await triage.getByLabel("Status").selectOption("meeting");
-      await triage.getByLabel("Private note").fill("Call Tuesday <b>about</b> the district pilot");
+      await triage.getByLabel("Team note").fill("Call Tuesday <b>about</b> the district pilot");
       await triage.getByRole("button", { name: "Save" }).click();
       await waitForToast(page, "Ada Marsh: saved");
       await ada.getByText(/^Answered in \d+ min$/).waitFor();
@@ -210,7 +212,7 @@ describe.each([
       await page.reload();
       await waitForHydration(page);
       expect(await triage.getByLabel("Status").inputValue()).toBe("meeting");
-      expect(await triage.getByLabel("Private note").inputValue()).toBe("Call Tuesday <b>about</b> the district pilot");
+      expect(await triage.getByLabel("Team note").inputValue()).toBe("Call Tuesday <b>about</b> the district pilot");
       // Who is still waiting, the longest first: Omar acted before Grace.
       await page.getByRole("link", { name: "Unanswered (2)" }).click();
       const waiting = page.getByRole("list", { name: "Leads waiting for an answer, longest waiting first" }).locator(":scope > li");
@@ -345,6 +347,51 @@ describe("one qualifying question", () => {
       await page.getByLabel("Answer", { exact: true }).selectOption("Series A");
       await page.getByRole("button", { name: "Filter" }).click();
       await expect.poll(() => leads.locator("h2").allInnerTexts()).toEqual([expect.stringContaining("Omar Haddad")]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("a lead opened from an alert, on a phone", () => {
+  it("shows the alert's lead first, above the banners and tools, and the view links leave the one lead", { timeout: 60_000 }, async () => {
+    const email = uniqueEmail("alert-lead");
+    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
+    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor alert", qrCodes: [{ label: "Booth", eventTag: "Demo Day" }] });
+    for (const name of ["Ana Waiting", "Kenji Watanabe"]) {
+      await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name, email: `${name.split(" ")[0]!.toLowerCase()}@example.com`, note: "Hello" });
+    }
+    const { id: leadId } = e2e.db.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "kenji@example.com") as { id: string };
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    try {
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads?lead=${leadId}`);
+      await waitForHydration(page);
+      const alertLead = page.getByRole("region", { name: "The lead from your alert" });
+      const card = alertLead.getByRole("listitem").filter({ hasText: "Kenji Watanabe" }).first();
+      await card.waitFor();
+      // The card starts within the phone's first screen, above every banner, button and the view links.
+      const cardTop = (await card.boundingBox())!.y;
+      expect(cardTop).toBeLessThan(PHONE.height / 2);
+      for (const below of [page.getByRole("button", { name: "Add a person" }), page.getByRole("navigation", { name: "Which leads" }), page.getByRole("link", { name: "Lead settings" })]) {
+        expect((await below.boundingBox())!.y).toBeGreaterThan(cardTop);
+      }
+      for (const banner of await page.getByRole("alert").all()) {
+        const box = await banner.boundingBox();
+        if (box) expect(box.y).toBeGreaterThan(cardTop);
+      }
+
+      // 'Unanswered (2)' from here lists both people waiting, not "No leads match these filters".
+      const unanswered = page.getByRole("link", { name: "Unanswered (2)" });
+      expect(await unanswered.getAttribute("href")).not.toContain("lead=");
+      expect(await page.getByRole("link", { name: "All leads", exact: true }).getAttribute("href")).not.toContain("lead=");
+      await unanswered.click();
+      await page.waitForURL(/view=unanswered/);
+      await page.getByRole("list", { name: /Leads waiting for an answer/ }).getByText("Ana Waiting").waitFor();
+      expect(await page.getByText("No leads match these filters").count()).toBe(0);
+      expect(new URL(page.url()).searchParams.get("lead")).toBeNull();
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -1,7 +1,8 @@
 // A founder replies to a lead from their phone (issue 28 item 2): the composer opens filled from the project's
 // template, refuses a reply over the limit in place, proposes a meeting on the founder's clock and sends; the test's
 // SMTP server receives the mail with Reply-To the founder and an invitation that ical.js reads back at the right
-// instant, and the lead shows as Meeting, answered, with the reply in its history.
+// instant, and the lead shows as Meeting, answered, with the reply in its history. The mail names who wrote it and
+// why Ada gets it; past the account's 30 replies an hour (decision 77) the composer says when it can send again.
 import ICAL from "ical.js";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +40,7 @@ function tomorrowIn(timeZone: string): { year: number; month: number; day: numbe
 }
 
 describe("replying from a lead on a phone", () => {
-  it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply in its history; a logged call answers another; another founder gets 404", { timeout: 120_000 }, async () => {
+  it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply in its history; a logged call answers another; past 30 replies an hour Send says when it can send again; another founder gets 404", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("reply");
     const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
     const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
@@ -103,6 +104,9 @@ describe("replying from a lead on a phone", () => {
       const mail = mailsTo(leadEmail).find((received) => received.subject === "Coffee tomorrow?")!;
       expect(mail.replyTo?.value.map((address) => address.address)).toEqual([email]);
       expect(mail.text).toContain("Great to meet you at the booth.");
+      // Who wrote it and why Ada gets it, so it cannot pass for a message of the operator's.
+      expect(mail.text).toMatch(/^.+ of Harbor Reply wrote to you:\n/);
+      expect(mail.text).toContain("You get it because you asked for an intro on the pitch page of Harbor Reply.");
       const ics = mail.attachments.find((attachment) => attachment.contentType === "text/calendar")!.content.toString("utf8");
       const calendar = new ICAL.Component(ICAL.parse(ics));
       expect(calendar.getFirstPropertyValue("method")).toBe("REQUEST");
@@ -145,6 +149,19 @@ describe("replying from a lead on a phone", () => {
       expect([plain.status, plain.headers.get("location")]).toEqual([302, `/project/${project.id}/leads?lead=${boId}`]);
       await expect.poll(() => smtp.received.filter((mail) => mail.subject === "Plain post").length, { timeout: 15_000 }).toBe(1);
       expect(smtp.received.filter((mail) => mail.subject === "Hi")).toEqual([]);
+
+      // 30 replies an hour per account (decision 77): with 28 more, the composer's Send says when it can send again.
+      for (let i = 0; i < 28; i++) expect((await founderPost(e2e.app, owner, boReply, { subject: `Follow-up ${i}`, body: "Hi Bo" })).status).toBe(302);
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads/${adaId}/reply`);
+      await waitForHydration(page);
+      await page.getByLabel("Subject", { exact: true }).fill("One too many");
+      await page.getByRole("button", { name: "Send reply" }).click();
+      await page.getByText(/^You have sent 30 replies in the last hour, the most one account may send\. You can reply again from .+ \(America\/New_York\)\.$/).waitFor();
+      expect(new URL(page.url()).pathname).toMatch(/\/reply$/);
+      expect(await page.getByLabel("Subject", { exact: true }).inputValue()).toBe("One too many");
+      const limited = await founderPost(e2e.app, owner, boReply, { subject: "One too many", body: "Hi Bo" });
+      expect([limited.status, Number(limited.headers.get("retry-after")) > 0]).toEqual([429, true]);
+      expect(e2e.db.prepare("select count(*) as n from lead_follow_ups where subject = ?").get("One too many")).toEqual({ n: 0 });
 
       // Another founder neither sees the composer nor sends through it: 404, and nothing leaves.
       const stranger = await signUpAndSignIn(e2e.app.url, uniqueEmail("stranger"));

@@ -10,7 +10,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, readThePage, visitorUserAgent } from "../support/pitch-e2e";
-import { signedInContext, uniqueEmail } from "../support/sign-up";
+import { confirmFromOutbox, signedInContext, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
 
@@ -45,6 +45,8 @@ async function founderWithProject(app: AppServer, tag: string, viewport = PHONE)
   const context = await signedInContext(e2e.browser, app.url, email, { viewport });
   const db = openDatabase(app.dataDir);
   const { id: ownerId } = db.prepare("select id from users where email = ?").get(email) as { id: string };
+  // Its address confirmed (decision 83), so the test e-mail and the alerts go out to it.
+  await confirmFromOutbox(db, email);
   db.close();
   const project = await insertProject(app.dataDir, { ownerId, title: `Harbor ${tag}`, tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
   return { email, context, project };
@@ -232,7 +234,7 @@ describe("an intro request's mail", () => {
     try {
       await page.goto(leadUrl.href);
       await waitForHydration(page);
-      const list = page.getByRole("list", { name: "Leads, newest activity first" });
+      const list = page.getByRole("list", { name: "The lead from your alert" });
       const card = list.locator(":scope > li");
       expect(await card.count()).toBe(1);
       expect(await card.getAttribute("aria-current")).toBe("true");

@@ -159,8 +159,8 @@ describe("the phone dialog", () => {
 
       const intro = await openPitchDialog(page, "Request Intro");
       expect(fetched).toEqual([`/pitch/${DEMO_SLUG}/dialogs`]);
-      // The visit was counted with its code, so the address had dropped `?qr=` (decision 52).
-      expect(new URL(page.url()).search).toBe("?dialog=intro");
+      // The address keeps the code while the visitor is on the page (decision 94).
+      expect(new URL(page.url()).search).toBe("?qr=booth-code&dialog=intro");
       await page.keyboard.press("Escape");
       await intro.waitFor({ state: "hidden" });
       const follow = await openPitchDialog(page, "Follow Updates");
@@ -204,7 +204,12 @@ describe("the phone dialog", () => {
       expect(scripts.slice(1)).toEqual([expect.stringMatching(/^\/assets\/pitch-qr-code-[\w-]+\.js$/)]);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
-      // The address dropped the code once the visit was counted (decision 52): a shared link is the plain link.
+      // On the page the address keeps the code, so "Open in Chrome" from an in-app browser still comes through it;
+      // once the page is left, its history entry is the plain link (decision 94).
+      expect(new URL(page.url()).search).toBe("?qr=booth-code");
+      await page.goto(`${e2e.app.url}/privacy`);
+      await page.goBack();
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
       expect(new URL(page.url()).search).toBe("");
     } finally {
       await context.close();

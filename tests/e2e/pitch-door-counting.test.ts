@@ -151,6 +151,25 @@ describe("a page load is counted by the server that serves it", () => {
       fs.rmSync(profile, { recursive: true, force: true });
     }
   });
+  it("counts a visitor whose first load failed offline, who reloaded online and came back later, as one viewer", async () => {
+    const project = await newProject("Door venue Wi-Fi");
+    const context = await e2e.browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
+    try {
+      const page = await context.newPage();
+      await context.setOffline(true);
+      await expect(page.goto(project.url)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+      await context.setOffline(false);
+      await page.reload();
+      await page.getByRole("heading", { name: "Door venue Wi-Fi" }).first().waitFor();
+      const later = await context.newPage();
+      await later.goto(project.url);
+      await later.getByRole("heading", { name: "Door venue Wi-Fi" }).first().waitFor();
+      await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, scans: 2, viewers: 1, totalScans: 2, uniqueScans: 1 });
+      expect(e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(project.qrId)).toEqual({ total_scans: 2, unique_scans: 1 });
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe("page loads that are not visitors", () => {
@@ -199,6 +218,47 @@ describe("page loads that are not visitors", () => {
       await page.getByRole("heading", { name: "Door owner" }).first().waitFor();
       await page.reload();
       await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, ownerViews: 2 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("counts no view of a co-founder, signed in, nor of their device after they sign out", async () => {
+    const project = await newProject("Door co-founder");
+    const context = await e2e.browser.newContext({ ...samePhone(), extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
+    try {
+      const page = await context.newPage();
+      const email = uniqueEmail("door-cofounder");
+      await signUpThroughPage(page, e2e.app.url, email);
+      await signInThroughPage(page, e2e.app.url, email);
+      withWritableDatabase(e2e.app.dataDir, (rw) => {
+        rw.prepare("insert into project_members (project_id, user_id, role, created_at) values (?, (select id from users where email = ?), 'co-founder', ?)").run(
+          project.id,
+          email,
+          new Date().toISOString(),
+        );
+      });
+      await page.goto(project.url);
+      await page.getByRole("heading", { name: "Door co-founder" }).first().waitFor();
+      await page.reload();
+      // Nor through the page's own scan call, and their form sent at once is no script's: their loads are no reading.
+      const tracked = await context.request.post(`${e2e.app.url}/api/functions/track-scan`, { data: { projectId: project.id, qrCodeId: project.qrId }, headers: { origin: e2e.app.url } });
+      expect(await tracked.json()).toMatchObject({ success: true, counted: false });
+      const intro = await context.request.post(`${e2e.app.url}/pitch/${project.slug}`, {
+        form: { intent: "intro", name: "Co Founder", email: "cofounder-test@example.com", note: "Testing our own form" },
+        headers: { origin: e2e.app.url },
+        maxRedirects: 0,
+      });
+      expect(intro.status()).toBe(302);
+      expect(e2e.db.prepare("select count(*) as n from held_submissions where project_id = ?").get(project.id)).toEqual({ n: 0 });
+      // Signed out, the device keeps the mark sign-in gave it: the cached page's door knows it as the team's.
+      const teamMark = (await context.cookies()).filter((cookie) => cookie.name === "pitchqr_team");
+      expect(teamMark).toHaveLength(1);
+      await context.clearCookies();
+      await context.addCookies(teamMark);
+      await page.goto(project.url);
+      await page.getByRole("heading", { name: "Door co-founder" }).first().waitFor();
+      await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, ownerViews: 3 });
     } finally {
       await context.close();
     }

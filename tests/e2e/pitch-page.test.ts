@@ -269,8 +269,8 @@ describe("scan tracking", () => {
       await first.page.getByRole("dialog", { name: "Follow Updates" }).waitFor();
       await first.page.keyboard.press("Escape");
       await first.page.getByRole("dialog").waitFor({ state: "hidden" });
-      // The address dropped the code (decision 52); the reload of the plain address still counts for the code.
-      expect(new URL(first.page.url()).searchParams.get("qr")).toBeNull();
+      // The address keeps the code while the visitor is on the page, so a reload counts for the code.
+      expect(new URL(first.page.url()).searchParams.get("qr")).toBe(qrId);
 
       await first.page.reload();
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 2, viewers: 1, total: 2, unique: 1 });

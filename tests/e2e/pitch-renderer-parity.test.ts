@@ -191,3 +191,31 @@ describe.each<FormName>(["Request Intro", "Follow Updates", "Signal Interest"])(
     else expect(accepted.toasts[0]).toContain(form === "Follow Updates" ? "You're on the list" : "Signal of interest recorded!");
   }, 180_000);
 });
+
+describe.each<Renderer>(["module", "react"])("the intro confirmation, %s renderer, on a phone", (renderer) => {
+  it("keeps a second tap of 'Request Intro' from closing the confirmation: Done answers only after its first second", async () => {
+    const { context, page } = await openAs(renderer);
+    try {
+      await readThePage(page, e2e.app.dataDir);
+      const dialog = await openPitchDialog(page, "Request Intro");
+      const id = marker(`double-${renderer}`);
+      await dialog.getByLabel("Name", { exact: true }).fill(`Dot ${id}`);
+      await dialog.getByLabel("Email", { exact: true }).fill(`dot.${id}@example.com`);
+      await dialog.getByLabel("Note", { exact: true }).fill("Two taps, one intro");
+      await dialog.getByRole("button", { name: "Request Intro" }).tap();
+      const done = dialog.getByRole("link", { name: "Done" });
+      await done.waitFor();
+      // The second tap of a double tap lands as the confirmation appears: it must not close it unread. (Forced: a
+      // finger does not wait for Done to be enabled, as Playwright would.)
+      await done.tap({ force: true });
+      expect(await dialog.locator("textarea[readonly]").isVisible()).toBe(true);
+      expect(await done.getAttribute("aria-disabled")).toBe("true");
+      // A second later Done works.
+      await dialog.locator('a:not([aria-disabled="true"])', { hasText: "Done" }).waitFor();
+      await done.tap();
+      await dialog.waitFor({ state: "hidden" });
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -100,6 +100,29 @@ afterAll(async () => {
   await founder?.context.close().catch(() => undefined);
 });
 
+describe("a code's label on a phone", () => {
+  it("shows a label past 100 characters whole, with its counter and the limit's message, and does not create it", async () => {
+    const { page } = founder;
+    await page.setViewportSize(PHONE);
+    try {
+      await openQrCodes();
+      const form = page.getByRole("form", { name: "Create QR code" });
+      const label = form.getByLabel("Label", { exact: true });
+      const long = `Disrupt booth ${"x".repeat(106)}`;
+      await label.fill(long);
+      expect(await label.inputValue()).toBe(long);
+      await form.getByText("120/100").waitFor();
+      await form.getByText("Label must be at most 100 characters").waitFor();
+      expect(await form.getByRole("button", { name: "Generate QR Code" }).isDisabled()).toBe(true);
+      await label.fill(long.slice(0, 100));
+      await form.getByText("100/100").waitFor();
+      expect(await form.getByText("Label must be at most 100 characters").count()).toBe(0);
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  });
+});
+
 describe("printed codes that never die", () => {
   it("a code printed before the slug changed still opens the pitch, and its scan counts once, for that code", async () => {
     await openQrCodes();
@@ -125,6 +148,10 @@ describe("printed codes that never die", () => {
     expect(hop.status).toBe(308);
     expect(hop.headers.get("location")).toBe(`/pitch/${RENAMED_SLUG}?qr=${flyer}&utm_source=flyer`);
     expect(hop.headers.get("cache-control")).toContain("no-store");
+    // A page opened before the rename still finds its dialogs at the old address.
+    const dialogs = await fetch(`${e2e.app.url}/pitch/${FIRST_SLUG}/dialogs?v=1`, { headers: { "user-agent": visitorUserAgent(e2e.browser) } });
+    expect([dialogs.status, new URL(dialogs.url).pathname]).toEqual([200, `/pitch/${RENAMED_SLUG}/dialogs`]);
+    expect(await dialogs.text()).toContain("Request Intro");
 
     const visit = await scanWithPhone(printed);
     expect(visit).toEqual({ landedOn: `/pitch/${RENAMED_SLUG}`, heading: "Harbor Cold Chain" });
@@ -190,6 +217,14 @@ describe("printed codes that never die", () => {
     expect(visit).toEqual({ landedOn: `/pitch/${NEXT_SLUG}`, heading: "Orbit Labs" });
     await expect.poll(() => scansOf(projects.orbit!, flyer), { timeout: 10_000 }).toEqual({ viaCode: 1, all: 1, counted: 1 });
     expect(scansOf(projects.harbor!, flyer)).toEqual({ viaCode: 2, all: 2, counted: 2 });
+
+    // Each project's screens show the code's own part: Harbor lists it as moved, with the scans it brought there;
+    // at Orbit its card counts this one here and the two before.
+    await page.goto(`${e2e.app.url}/project/${projects.harbor}/analytics`);
+    const harborRow = page.getByRole("row").filter({ hasText: "Flyer" });
+    await harborRow.getByText("Moved to another project").waitFor();
+    await page.goto(`${e2e.app.url}/project/${projects.orbit}/qr-codes`);
+    await page.getByText("1 scan · 1 unique here · 2 before it moved here").first().waitFor();
     expect(founder.errors).toEqual([]);
   });
 
@@ -206,7 +241,7 @@ describe("printed codes that never die", () => {
     await waitForHydration(page);
     // Every active code is chosen at first.
     const boxes = page.getByRole("group", { name: "Codes on the sheet" }).getByRole("checkbox");
-    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).checked))).toEqual([true, true, true]);
+    await expect.poll(() => boxes.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).checked))).toEqual([true, true, true]);
     const [first] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     const a4 = (await downloadBytes(first!)).toString("utf8");
     expect(a4).toMatch(/^<svg [^>]*width="210mm" height="297mm"/);
@@ -223,6 +258,30 @@ describe("printed codes that never die", () => {
     expect(letter).toMatch(/^<svg [^>]*width="215.9mm" height="279.4mm"/);
     expect(decodeQrCodesInSheet(letter)).toEqual(["Hall A", "Hall B"].map(address));
     for (const text of ["Hall A", "Hall B", "demo-day"]) expect(letter).toContain(`>${text}</text>`);
+    expect(founder.errors).toEqual([]);
+  });
+
+  it("another project's code on a pitch's address opens that pitch, credits no code, and never redirects", async () => {
+    // Orbit's own code now is Flyer, moved there from Harbor; Harbor's address with it still leads on to Orbit.
+    const flyer = codeId("Flyer");
+    const visitor = { "user-agent": visitorUserAgent(e2e.browser), "accept-language": "en" };
+    const moved = await fetch(`${e2e.app.url}/pitch/${RENAMED_SLUG}?qr=${flyer}`, { redirect: "manual", headers: visitor });
+    expect(moved.status).toBe(308);
+    // Orbit's address with a code Orbit never had (Harbor's Badge): Orbit, no hop.
+    const foreign = codeId("Badge");
+    const harborBefore = scansOf(projects.harbor!, foreign);
+    const before = scansOf(projects.orbit!, foreign);
+    // Twice, as a script would: once rendered, once from the page cache; neither is a redirect.
+    for (let load = 0; load < 2; load++) {
+      const answer = await fetch(`${e2e.app.url}/pitch/${NEXT_SLUG}?qr=${foreign}`, { redirect: "manual", headers: visitor });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain("Orbit Labs");
+    }
+    // A phone scanning it lands on Orbit, counted there and credited to no code.
+    expect(await scanWithPhone(`${e2e.app.url}/pitch/${NEXT_SLUG}?qr=${foreign}`)).toEqual({ landedOn: `/pitch/${NEXT_SLUG}`, heading: "Orbit Labs" });
+    await expect.poll(() => scansOf(projects.orbit!, foreign).counted, { timeout: 10_000 }).toBe(before.counted + 1);
+    expect(scansOf(projects.orbit!, foreign).viaCode).toBe(0);
+    expect(scansOf(projects.harbor!, foreign)).toEqual(harborBefore);
     expect(founder.errors).toEqual([]);
   });
 });

@@ -162,6 +162,32 @@ describe("the investor's saved list", () => {
     }
   });
 
+  it("opens /saved offline when it was opened at once after the first Save, before that Save had kept it", async () => {
+    const title = `Harbor Cold Chain ${marker("h")}`;
+    const harbor = await insertProject(e2e.app.dataDir, { title, oneLiner: "Solar vaccine fridges" });
+    const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
+    try {
+      await page.goto(`${e2e.app.url}/pitch/${harbor.slug}`);
+      await waitForEnhancement(page);
+      const saveButton = page.getByRole("button", { name: /^Save/ });
+      await saveButton.click();
+      await expect.poll(() => saveButton.getAttribute("aria-pressed")).toBe("true");
+      // Straight to the list, while the Save is still keeping it.
+      await page.goto(`${e2e.app.url}/saved`);
+      const savedReady = () => page.waitForFunction(() => document.querySelector<HTMLElement>("[data-saved-page]")?.dataset.savedReady === "true", undefined, { timeout: 15_000 });
+      await savedReady();
+
+      await context.setOffline(true);
+      const reloaded = await page.reload();
+      expect(reloaded?.fromServiceWorker()).toBe(true);
+      await savedReady();
+      const items = page.getByRole("list", { name: "Saved pitches" }).getByRole("listitem");
+      expect(await items.getByRole("heading").allTextContents()).toEqual([title]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("offers no Save in a browser that keeps no site data, where it could keep nothing", async () => {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-no-site-data-"));
     fs.mkdirSync(path.join(profile, "Default"));

@@ -3,12 +3,13 @@
 // then the app is restarted with each setting, as an operator would.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVITATION_ENDED_MESSAGE, INVITATION_REQUIRED_MESSAGE, SIGNUP_CLOSED_MESSAGE } from "~/modules/auth/invitations.server";
+import { INVITATION_ENDED_MESSAGE, INVITATION_REQUIRED_MESSAGE, SIGNUP_CLOSED_MESSAGE, TEAM_INVITATION_ADDRESS_MESSAGE } from "~/modules/auth/invitations.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
-import { openDatabase } from "../support/pitch-e2e";
+import { founderPost } from "../support/leads-e2e";
+import { insertProject, openDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
+import { cookieHeader, newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
 
 let app: AppServer | undefined;
 let browser: Browser;
@@ -111,6 +112,66 @@ describe("SIGNUP=invite", () => {
     expect(replay.status).toBe(403);
     expect(await replay.text()).toContain(INVITATION_ENDED_MESSAGE);
     expect(userCount(second)).toBe(0);
+  });
+});
+
+/** The join link in the team invitation queued for `email` (no SMTP server here: read from the outbox). */
+function teamJoinPathFor(email: string): string {
+  const db = openDatabase(app!.dataDir);
+  try {
+    const mail = db.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string } | undefined;
+    const path = /\/team\/join\?token=[A-Za-z0-9_-]+/.exec(mail?.text_body ?? "")?.[0];
+    if (!path) throw new Error(`no team invitation queued for ${email}`);
+    return path;
+  } finally {
+    db.close();
+  }
+}
+
+describe("SIGNUP=invite with a team invitation", () => {
+  beforeAll(() => restartWith("invite"), 120_000);
+
+  it("the invitee creates their account from the join link, with the invited address only, then joins", { timeout: 120_000 }, async () => {
+    const ownerCookie = await withPage(DESKTOP, async (page) => {
+      await signInThroughPage(page, url(), founder.email, founder.password, "/my-projects");
+      return cookieHeader(page.context());
+    });
+    const db = openDatabase(app!.dataDir);
+    const { id: ownerId } = db.prepare("select id from users where email = ?").get(founder.email) as { id: string };
+    db.close();
+    const project = await insertProject(app!.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
+    const invited = uniqueEmail("team-invitee");
+    const sent = await founderPost(app!, ownerCookie, `/project/${project.id}/team`, { intent: "invite", email: invited, role: "staff" });
+    expect(sent.status).toBe(200);
+    const joinPath = teamJoinPathFor(invited);
+    const token = new URL(joinPath, url()).searchParams.get("token")!;
+
+    // Another address with the same link is refused by the server, and no account is made.
+    const stranger = uniqueEmail("team-stranger");
+    const refused = await postAuthForm(url(), { intent: "signup", email: stranger, password: "secret123", invitation: token }, { address: nextClientAddress() });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain(TEAM_INVITATION_ADDRESS_MESSAGE);
+    expect(userCount(stranger)).toBe(0);
+
+    await withPage(PHONE, async (page) => {
+      await page.goto(`${url()}${joinPath}`);
+      await page.getByRole("link", { name: "Create an account" }).click();
+      await page.getByText(`You are invited to join Harbor Cold Chain. Create your account with ${invited}, then join the team.`).waitFor();
+      await waitForHydration(page);
+      expect(await page.getByLabel("Email").inputValue()).toBe(invited);
+      await page.getByLabel("Password").fill("welcome-aboard");
+      await page.getByRole("button", { name: "Create Account" }).click();
+      // Signed in by the sign-up itself, on the join button (decision 85).
+      await page.waitForURL((address) => address.pathname === "/team/join");
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Join the team" }).click();
+      await page.waitForURL(new RegExp(`/project/${project.id}/leads$`));
+    });
+    expect(userCount(invited)).toBe(1);
+    const check = openDatabase(app!.dataDir);
+    const role = check.prepare("select role from project_members where project_id = ? and user_id = (select id from users where email = ?)").get(project.id, invited) as { role: string } | undefined;
+    check.close();
+    expect(role?.role).toBe("staff");
   });
 });
 

@@ -248,7 +248,7 @@ describe("Safety", () => {
       await waitForHydration(page);
       // A client-side navigation too, so the lazily loaded route modules are checked as well.
       await page.getByRole("link", { name: "Sign In" }).click();
-      await page.waitForURL(`${e2e.app.url}/auth`);
+      await page.waitForURL(`${e2e.app.url}/auth?returnTo=%2Fmy-projects`);
       await page.getByRole("heading", { name: "Welcome back" }).waitFor();
       await page.goto(`${e2e.app.url}/auth?mode=signup`);
       await waitForHydration(page);

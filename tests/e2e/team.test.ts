@@ -11,7 +11,7 @@ import { founderPost, visitorAction } from "../support/leads-e2e";
 import { insertProject, openDatabase } from "../support/pitch-e2e";
 import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { waitForHydration } from "./support";
+import { cookieHeader, locationOf, waitForHydration } from "./support";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
@@ -23,7 +23,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const e2e = setUpAppInBrowser({ env: () => ({ SMTP_URL: smtp.url, MAIL_FROM: "PitchQR <pitch@pitchqr.test>" }) });
+// Webhooks to this machine are allowed, so a member can add one that points at nothing in particular.
+const e2e = setUpAppInBrowser({ env: () => ({ SMTP_URL: smtp.url, MAIL_FROM: "PitchQR <pitch@pitchqr.test>", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }) });
 
 function recipientOf(mail: ParsedMail): string {
   const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
@@ -40,7 +41,7 @@ async function invitationLinkFor(address: string): Promise<string> {
 }
 
 async function invite(page: Page, email: string, role: "Co-founder" | "Staff") {
-  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("textbox", { name: "E-mail" }).fill(email);
   await page.getByRole("radio", { name: new RegExp(`^${role}`) }).check();
   await page.getByRole("button", { name: "Send invitation" }).click();
   await waitForToast(page, `Invitation sent to ${email}`);
@@ -83,7 +84,7 @@ describe("a team of three on one project", () => {
     await invite(ownerPage, staffEmail, "Staff");
     await ownerPage.getByText("Waiting for an answer").waitFor();
     await ownerPage.getByRole("listitem").filter({ hasText: staffEmail }).getByRole("button", { name: "Withdraw" }).waitFor();
-    expect(await ownerPage.getByLabel("E-mail").inputValue()).toBe("");
+    expect(await ownerPage.getByRole("textbox", { name: "E-mail" }).inputValue()).toBe("");
 
     const cofounder = await join(cofounderEmail, await invitationLinkFor(cofounderEmail));
     expect(await tabsOf(cofounder.page)).toEqual(["Details", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
@@ -131,5 +132,63 @@ describe("a team of three on one project", () => {
     expect(members).toEqual([expect.stringMatching(/, Owner$/), `${cofounderEmail}, Co-founder`, `${staffEmail}, Staff`]);
 
     await Promise.all([owner.close(), cofounder.context.close(), staff.context.close()]);
+  });
+});
+
+describe("what a removed member set up", () => {
+  it("the Team page says who added each webhook and booth link; after a removal the owner keeps or deletes each", { timeout: 120_000 }, async () => {
+    const ownerEmail = uniqueEmail("owner");
+    const owner = await signedInContext(e2e.browser, e2e.app.url, ownerEmail, { viewport: PHONE });
+    const db = openDatabase(e2e.app.dataDir);
+    const { id: ownerId } = db.prepare("select id from users where email = ?").get(ownerEmail) as { id: string };
+    db.close();
+    const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
+
+    const ownerPage = await owner.newPage();
+    await ownerPage.goto(`${e2e.app.url}/project/${project.id}/team`);
+    await waitForHydration(ownerPage);
+    const anaEmail = uniqueEmail("ana");
+    await invite(ownerPage, anaEmail, "Co-founder");
+    const ana = await join(anaEmail, await invitationLinkFor(anaEmail));
+
+    // Ana sets up a webhook and a booth link, as her pages' forms post them.
+    const anaCookie = await cookieHeader(ana.context);
+    const webhook = await founderPost(e2e.app, anaCookie, `/project/${project.id}/leads/settings`, { intent: "add-webhook", url: "https://127.0.0.1:9/ana-hook" });
+    expect(webhook.status).toBe(200);
+    const booth = await founderPost(e2e.app, anaCookie, `/project/${project.id}/edit`, { intent: "create-booth-link", days: "1", code: "" });
+    expect(booth.status).toBe(200);
+
+    await ownerPage.reload();
+    await waitForHydration(ownerPage);
+    const setUp = ownerPage.getByRole("region", { name: "Set up for this project" });
+    await setUp.getByRole("listitem", { name: `Webhook, added by ${anaEmail}` }).getByText("https://127.0.0.1:9/ana-hook").waitFor();
+    await setUp.getByRole("listitem", { name: `Booth link, added by ${anaEmail}` }).waitFor();
+
+    ownerPage.once("dialog", (dialog) => void dialog.accept());
+    await ownerPage.getByRole("listitem", { name: `${anaEmail}, Co-founder` }).getByRole("button", { name: "Remove" }).click();
+    await waitForToast(ownerPage, "Removed from the team");
+    const leftovers = ownerPage.getByRole("region", { name: `What ${anaEmail} set up` });
+    await leftovers.getByText("so these are off").waitFor();
+    expect(await leftovers.getByRole("listitem").evaluateAll((items) => items.map((item) => item.getAttribute("aria-label")))).toEqual(["Webhook", "Booth link"]);
+    expect(await setUp.getByRole("listitem").count()).toBe(0);
+
+    await leftovers.getByRole("listitem", { name: "Webhook" }).getByRole("button", { name: "Keep" }).click();
+    await waitForToast(ownerPage, "Kept: it works again, and is yours now");
+    await setUp.getByRole("listitem", { name: `Webhook, added by ${ownerEmail}` }).waitFor();
+    await leftovers.getByRole("listitem", { name: "Booth link" }).getByRole("button", { name: "Delete" }).click();
+    await waitForToast(ownerPage, "Deleted");
+    await leftovers.waitFor({ state: "detached" });
+    expect(await setUp.getByRole("listitem").count()).toBe(1);
+
+    // Ana is off the team and decides nothing, whatever she posts: she is sent to My Projects, the webhook stays.
+    const check = openDatabase(e2e.app.dataDir);
+    const { id: webhookId } = check.prepare("select id from webhook_endpoints where project_id = ?").get(project.id) as { id: string };
+    check.close();
+    const refused = await founderPost(e2e.app, anaCookie, `/project/${project.id}/team`, { intent: "leftover", kind: "webhook", itemId: webhookId, decision: "delete" });
+    expect(refused.status).toBe(302);
+    expect(locationOf(refused, e2e.app.url).pathname).toBe("/my-projects");
+    await ownerPage.reload();
+    await setUp.getByRole("listitem", { name: `Webhook, added by ${ownerEmail}` }).waitFor();
+    await Promise.all([owner.close(), ana.context.close()]);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage, withWritableDatabase } from "../support/pitch-e2e";
-import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
+import { confirmFromOutbox, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { newClientContext, waitForEnhancement, waitForHydration } from "./support";
@@ -35,6 +35,8 @@ beforeAll(async () => {
   } finally {
     await context.close();
   }
+  // Its address confirmed (decision 83), so the founder's alerts go out to it.
+  await confirmFromOutbox(e2e.db, founderEmail);
   project = await insertProject(e2e.app.dataDir, {
     title: TITLE,
     tiers: [

@@ -14,7 +14,7 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hashBoothToken } from "~/modules/booth/booth-links.server";
 import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
-import { insertProject, readThePage, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
+import { insertProject, openPitchDialog, readThePage, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { waitForEnhancement } from "./support";
@@ -168,6 +168,18 @@ describe("a second room's numbers on the founder's screen", () => {
       await ownPage.goto(urlOf(code), { waitUntil: "domcontentloaded" });
       notCounted.team += 1;
     }
+    // A co-founder's laptop, signed in, opens the badge code: the whole team is not a visitor (decision 91).
+    const coFounderEmail = uniqueEmail("second-room-cofounder");
+    const laptop = await phone({ address: "10.88.2.3" });
+    contexts.push(laptop);
+    const laptopPage = await laptop.newPage();
+    await signUpThroughPage(laptopPage, e2e.app.url, coFounderEmail);
+    withWritableDatabase(e2e.app.dataDir, (rw) => {
+      rw.prepare("insert into project_members (project_id, user_id, role, created_at) values (?, (select id from users where email = ?), 'co-founder', ?)").run(project.id, coFounderEmail, new Date().toISOString());
+    });
+    await signInThroughPage(laptopPage, e2e.app.url, coFounderEmail, undefined, "/dashboard");
+    await laptopPage.goto(urlOf("Badge"), { waitUntil: "domcontentloaded" });
+    notCounted.team += 1;
     // A staff phone that opened the booth link, then the stage code.
     const staff = await phone({ address: "10.88.2.2" });
     contexts.push(staff);
@@ -204,21 +216,29 @@ describe("a second room's numbers on the founder's screen", () => {
     await blockedPage.reload({ waitUntil: "domcontentloaded" });
     // It keeps no cookies, so its address keeps the code: its reloads are how the server knows where it came from.
     expect(new URL(blockedPage.url()).searchParams.get("qr")).toBe(codeIds.get("Stage"));
+    // Its visitor asks for an intro through the page's own form, which carries the code of the visit (decision 91).
+    await waitForEnhancement(blockedPage);
+    const introDialog = await openPitchDialog(blockedPage, "Request Intro");
+    await introDialog.getByLabel("Name", { exact: true }).fill("Cookieless Cleo");
+    await introDialog.getByLabel("Email", { exact: true }).fill("cleo@example.com");
+    await introDialog.getByLabel("Note", { exact: true }).fill("Saw the stage talk");
+    await introDialog.getByRole("button", { name: "Request Intro" }).click();
+    await blockedPage.getByText("Intro request sent!").first().waitFor();
     await blocked.close();
     fs.rmSync(profile, { recursive: true, force: true });
-    add(truth, "Stage", { scans: 3, viewers: 1 });
+    add(truth, "Stage", { scans: 3, viewers: 1, people: 1, intros: 1 });
 
-    // The first badge phone: its address drops ?qr= once the page is enhanced; it reloads; it shares the link.
+    // The first badge phone: its address keeps ?qr= while it is on the page; it reloads; it shares the link.
     const sharer = badgePhones[0]!;
     await waitForEnhancement(sharer);
-    await expect.poll(() => new URL(sharer.url()).search, { timeout: 120_000 }).toBe("");
+    expect(new URL(sharer.url()).searchParams.get("qr")).toBe(codeIds.get("Badge"));
     await sharer.reload({ waitUntil: "domcontentloaded" });
     add(truth, "Badge", { scans: 1 });
-    // A friend opens the link the sharer sent from the page: the plain link's visitor, not the event's.
+    // A friend opens the link the sharer sent from the address bar: it carries the code, so the event brought them.
     const friend = await phone({ address: "10.88.4.1" });
     contexts.push(friend);
     await (await friend.newPage()).goto(sharer.url(), { waitUntil: "domcontentloaded" });
-    add(truth, "Direct", { scans: 1, viewers: 1 });
+    add(truth, "Badge", { scans: 1, viewers: 1 });
 
     // An event site's speculation rules prefetch the pitch page; the visitor taps its link a moment later.
     const eventSite = http.createServer((_request, response) => {
@@ -265,7 +285,7 @@ describe("a second room's numbers on the founder's screen", () => {
         `${notCounted.previews} link previews (chat apps, social networks)`,
         `${notCounted.apps} fetches by an app, not a browser (QR scanner apps checking the link)`,
         `${notCounted.prefetches} prefetches by a browser (counted as a scan if the page is then shown)`,
-        `${notCounted.team} views by your team (signed in, or on a device where you signed in or opened a booth link)`,
+        `${notCounted.team} views by your team: you and every member, signed in, or on a device where one of you signed in or opened a booth link`,
       ],
     };
     let reported: Awaited<ReturnType<typeof readAnalytics>> | undefined;
@@ -285,7 +305,7 @@ describe("a second room's numbers on the founder's screen", () => {
       return { source, "truth scans": row.scans, "reported scans": Number(shown[0]), "truth viewers": row.viewers, "reported viewers": Number(shown[1]), "truth intros": row.intros, "reported intros": Number(shown[3]) };
     });
     const truthTotals = totals(truth);
-    table.push({ source: "All" as Source, "truth scans": truthTotals.scans, "reported scans": Number(reported!.totalScans), "truth viewers": truthTotals.viewers, "reported viewers": Number(reported!.uniqueViewers?.split(" ")[0]), "truth intros": 2, "reported intros": Number(reported!.funnel.Badge?.[3]) });
+    table.push({ source: "All" as Source, "truth scans": truthTotals.scans, "reported scans": Number(reported!.totalScans), "truth viewers": truthTotals.viewers, "reported viewers": Number(reported!.uniqueViewers?.split(" ")[0]), "truth intros": [...truth.values()].reduce((sum, row) => sum + row.intros, 0), "reported intros": Object.values(reported!.funnel).reduce((sum, row) => sum + Number(row[3] ?? 0), 0) });
     console.log("Second room, truth vs reported (the difference is the scanner web view closed at first byte: no server can know):");
     console.table(table);
     console.log("Not counted:", reported!.excluded);

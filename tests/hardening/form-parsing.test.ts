@@ -47,6 +47,25 @@ describe("a form post repeating a field thousands of times", () => {
     expect(Math.max(...healthWaits)).toBeLessThan(2_000);
   });
 
+  it("answers an intent the form does not have with 400 and runs none of its intents", async () => {
+    const post = (intent: string | null) => {
+      const body = new URLSearchParams({ email: `${intent ?? "none"}-${crypto.randomUUID()}@example.com`, password: "wrong-password" });
+      if (intent !== null) body.set("intent", intent);
+      return fetch(`${server.url}/auth`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, "x-forwarded-for": nextClientAddress() },
+        body: body.toString(),
+        redirect: "manual",
+      });
+    };
+    const unknown = await post("delete-account");
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain("This form cannot do that. Reload the page and try again.");
+    // Without an intent field the form is its first intent, as before: a sign-in refused for its password.
+    const plain = await post(null);
+    expect(plain.status).toBe(401);
+  });
+
   it("is refused by size (413) when repeated 30,000 times", async () => {
     const body = new URLSearchParams({ intent: "intro", name: "Flood", email: "flood@example.com", note: "hi" });
     for (let index = 0; index < 30_000; index += 1) body.append("roleTags", "Angel");

@@ -104,6 +104,27 @@ describeEachDialect("password reset", (getDb, dialect) => {
     expect(await signsIn(auth, account.email, "new-password")).toBe(true);
   });
 
+  it("ends every other reset link of the account once one is used, older and newer alike", async () => {
+    const account = await createAccount(auth, getDb());
+    const other = await createAccount(auth, getDb());
+    await askForReset(account.email);
+    await askForReset(account.email);
+    await askForReset(other.email);
+    const [older, newer] = (await resetMails(getDb(), account.email)).map(tokenOf);
+    const othersToken = tokenOf((await resetMails(getDb(), other.email))[0]!);
+
+    await resetPassword(auth, TEST_AUTH_CONFIG, browserRequest(freshIp()), { token: newer!, password: "new-password" });
+
+    expect(await checkPasswordResetToken(auth, TEST_AUTH_CONFIG, browserRequest(freshIp()), older!)).toBe("invalid");
+    const stale = await failure(resetPassword(auth, TEST_AUTH_CONFIG, browserRequest(freshIp()), { token: older!, password: "stale-password" }));
+    expect(stale).toMatchObject({ code: "invalid_input", message: RESET_LINK_INVALID_MESSAGE });
+    expect(await signsIn(auth, account.email, "stale-password")).toBe(false);
+    expect(await signsIn(auth, account.email, "new-password")).toBe(true);
+    expect(await getDb().db.selectFrom("verifications").select("id").where("value", "=", account.id).execute()).toEqual([]);
+    // Another account's link is its own.
+    expect(await checkPasswordResetToken(auth, TEST_AUTH_CONFIG, browserRequest(freshIp()), othersToken)).toBe("valid");
+  });
+
   it("refuses a link after its hour, and changes nothing", async () => {
     const account = await createAccount(auth, getDb());
     await askForReset(account.email);

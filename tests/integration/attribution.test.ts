@@ -122,6 +122,38 @@ describeEachDialect("every action attributed to the event it came from", (getDb)
   });
 });
 
+describeEachDialect("a form carries the code of the page it was sent from (decision 91)", (getDb) => {
+  it("credits a cookie-less visitor's intro to the code its page was opened with, though phones behind its address came through two codes", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const other = await createProject(db);
+    const booth = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "Expo" });
+    const badge = await createQrCode(db, project.ownerId, project.id, { label: "Badge", eventTag: "Expo" });
+    const elsewhere = await createQrCode(db, other.ownerId, other.id, { label: "Elsewhere", eventTag: null });
+    // Two identical phones behind one address, through two codes; given a cookie each, they never send it back: their
+    // forms come with the address alone, which cannot tell them apart.
+    await recordScans(db, [
+      { projectId: project.id, qrCodeId: booth.id, viewerFingerprint: "phone-1", addressHash: "same-phones" },
+      { projectId: project.id, qrCodeId: badge.id, viewerFingerprint: "phone-2", addressHash: "same-phones" },
+    ]);
+    const cookieLess = (visitCode: string | null) => ({ userId: null, identity: { viewerFingerprint: null, addressHash: "same-phones", visitCode } });
+    const intro = (name: string) => parse(introSchema, { name, email: `${name.toLowerCase()}@example.com`, note: "hi" });
+    await submitIntro(db, testMailLinks, project.id, intro("Ana"), cookieLess(booth.id));
+    await submitIntro(db, testMailLinks, project.id, intro("Ben"), cookieLess(null));
+    // Another project's code, or no code at all, names no visit of this project's.
+    await submitIntro(db, testMailLinks, project.id, intro("Cem"), cookieLess(elsewhere.id));
+    await submitIntro(db, testMailLinks, project.id, intro("Dov"), cookieLess("not-a-code"));
+
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, { action: null, status: null, event: null, q: null, after: null });
+    expect(Object.fromEntries(inbox.leads.map((lead) => [lead.name, lead.event.name]))).toEqual({
+      Ana: "Booth · Expo",
+      Ben: "Not attributed",
+      Cem: "Not attributed",
+      Dov: "Not attributed",
+    });
+  });
+});
+
 describeEachDialect("one name for one code (decision 54)", (getDb) => {
   it("the inbox, the CSV and the funnel name each person's code the same, two codes of one event apart", async () => {
     const { db } = getDb();

@@ -3,7 +3,7 @@
 import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, repointBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
-import { loadBoothScreen, readTickerSince } from "~/modules/booth/booth.server";
+import { loadBoothScreen, readTickerSince, TICKER_SETTLE_MS } from "~/modules/booth/booth.server";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { openBoothStream } from "~/modules/booth/booth-stream.server";
@@ -18,7 +18,7 @@ import { recordScans, ScanRecorder } from "~/modules/scans/scans.server";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
 import { createLogger } from "~/modules/logging/logger.server";
-import type { TickerItem } from "~/modules/booth/booth-ticker";
+import { tickerLine, type TickerItem } from "~/modules/booth/booth-ticker";
 import { describeEachDialect } from "../support/databases";
 import { projectEventsFor } from "../support/realtime";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
@@ -218,7 +218,7 @@ describeEachDialect("booth counters and ticker", (getDb) => {
     expect(reports).toEqual([[project.id, other.id].sort()]);
   });
 
-  it("reads what happened since an instant, oldest first, without a visitor's e-mail", async () => {
+  it("reads what happened since an instant, oldest first, naming only a signal whose visitor chose to show their name on the wall", async () => {
     const { db } = getDb();
     const project = await createProject(db);
     const other = await createProject(db);
@@ -229,15 +229,32 @@ describeEachDialect("booth counters and ticker", (getDb) => {
     await recordScans(db, [{ projectId: project.id, qrCodeId: null, viewerFingerprint: "v1" }], undefined, minute(1));
     await recordScans(db, [{ projectId: other.id, qrCodeId: null, viewerFingerprint: "v1" }], undefined, minute(1));
     await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ana Karenina", email: "ana@example.com", note: "hi" }), { ...visitor, sent: { at: minute(2) } });
-    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[1]!.id, name: "Cy", email: "cy@example.com" }), { ...visitor, sent: { at: minute(3) } });
+    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[1]!.id, name: "Cy Twombly", email: "cy@example.com", showName: "on" }), { ...visitor, sent: { at: minute(3) } });
+    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Kenji Watanabe", email: "kenji@example.com" }), { ...visitor, sent: { at: minute(4) } });
 
-    const items = await readTickerSince(db, project.id, from);
-    expect(items.map((item) => item.kind)).toEqual(["scan", "intro", "signal"]);
-    // Only the short name leaves the server: a staff device never receives a visitor's full name.
-    expect(items[1]).toMatchObject({ kind: "intro", name: "Ana K." });
-    expect(items[2]).toMatchObject({ kind: "signal", tier: "Lead" });
-    expect(JSON.stringify(items)).not.toContain("@example.com");
+    // Not yet: a form reaches the ticker once its browser's burst window has passed.
+    expect((await readTickerSince(db, project.id, from)).map((item) => item.kind)).toEqual(["scan"]);
+    const items = await readTickerSince(db, project.id, from, new Date(Date.now() + TICKER_SETTLE_MS + 1_000));
+    expect(items.map((item) => item.kind)).toEqual(["scan", "intro", "signal", "signal"]);
+    // Only what the wall may show leaves the server: an intro asks for no 'Show my name', so it is "Someone"; a
+    // signal names its visitor (short) and tier only when they chose 'Show my name'.
+    expect(items.map(tickerLine)).toEqual(["Someone just scanned", "Someone requested an intro", "New signal from Cy T.: Lead", "New signal"]);
+    const sent = JSON.stringify(items);
+    for (const secret of ["@example.com", "Ana", "Kenji", "Watanabe", "Angel"]) expect(sent).not.toContain(secret);
     expect(await readTickerSince(db, project.id, new Date(Date.now() + 60_000).toISOString())).toEqual([]);
+  });
+
+  it("shows a form accepted from review, or sent from a phone that kept it offline, when it is written, not when the visitor acted", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const from = new Date(Date.now() - 1_000).toISOString();
+    const anHourAgo = new Date(Date.now() - 60 * 60_000);
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Held Hannah", email: "hannah@example.com", note: "hi" }), { ...visitor, sent: { at: anHourAgo } });
+    const items = await readTickerSince(db, project.id, from, new Date(Date.now() + TICKER_SETTLE_MS + 1_000));
+    expect(items.map(tickerLine)).toEqual(["Someone requested an intro"]);
+    const intro = await db.selectFrom("intros").select(["created_at", "recorded_at"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(Date.parse(String(intro.created_at))).toBe(anHourAgo.getTime());
+    expect(Date.parse(String(intro.recorded_at))).toBeGreaterThanOrEqual(Date.parse(from));
   });
 });
 
@@ -329,6 +346,14 @@ describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
         introAt = Math.max(Date.now(), introAt + 1);
         const introVisitor = { ...visitor, sent: { at: new Date(introAt) } };
         await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: names[(index - 30) / 60]!, email: `i${index}@example.com`, note: "hi" }), introVisitor);
+        // Settled at once: written one settle earlier, as if its browser's burst window had passed (the stream test
+        // above waits for one to settle).
+        await db
+          .updateTable("intros")
+          .set({ recorded_at: new Date(Date.now() - TICKER_SETTLE_MS - 1).toISOString() })
+          .where("project_id", "=", project.id)
+          .where("recorded_at", ">", new Date(Date.now() - TICKER_SETTLE_MS).toISOString())
+          .execute();
         await events.publish({ projectId: project.id, kind: "activity" });
       }
     }
@@ -339,7 +364,7 @@ describeEachDialect("booth ticker under a scan burst", (getDb, dialect) => {
     expect(text).toMatch(/"scans":300,"peopleWhoActed":5,"intros":5/);
 
     const items = [...text.matchAll(/^event: ticker\ndata: (.+)$/gm)].flatMap((match) => JSON.parse(match[1]!) as TickerItem[]);
-    expect(items.filter((item) => item.kind === "intro").map((item) => (item.kind === "intro" ? item.name : ""))).toEqual(["Ana K.", "Bo D.", "Cy T.", "Di F.", "Ed R."]);
+    expect(items.filter((item) => item.kind === "intro").map(tickerLine)).toEqual(Array.from({ length: 5 }, () => "Someone requested an intro"));
     // Scans are summarised, never counted twice: the ticker's scan counts add up to the 300 scans.
     expect(items.reduce((sum, item) => sum + (item.kind === "scan" ? item.count : 0), 0)).toBe(300);
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);

@@ -175,7 +175,7 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     await recordSignal(database.db, testMailLinks, projectId, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "C", email: "c@example.com" }), { userId: null });
     const analytics = await loadProjectAnalytics(database.db, ownerId, projectId);
     expect(analytics).toMatchObject({ totalScans: 4, uniqueScans: 3, totalSignals: 1, actions: 1, conversionRate: 33.3 });
-    expect(analytics.qrCodes).toEqual([{ id: booth.id, label: "Booth", eventTag: "Expo", totalScans: 3, uniqueScans: 2, endedOn: null }]);
+    expect(analytics.qrCodes).toEqual([{ id: booth.id, label: "Booth", eventTag: "Expo", totalScans: 3, uniqueScans: 2, endedOn: null, movedAway: false }]);
     const hourly = analytics.scansOverTime.hourly.find((series) => series.qrCodeId === booth.id);
     expect(hourly?.points.reduce((sum, point) => sum + point.scans, 0)).toBe(3);
     expect(analytics.scansOverTime.hourly.find((series) => series.qrCodeId === "")?.label).toBe("Direct link");
@@ -223,9 +223,9 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     expect(text.startsWith("\uFEFFName,")).toBe(true);
     const [header, ...rest] = text.slice(1).split("\r\n");
     expect(header).toBe(
-      "Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag,Status,Temperature,Founder note,First response at,Minutes to first response,Qualifying answer",
+      "Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag,Status,Temperature,Founder note,First response at,Minutes to first response,Qualifying answer,Met in person,Phone",
     );
-    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,,New,,,,,\r\n$/);
+    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,,New,,,,,,,\r\n$/);
   });
 });
 

@@ -18,6 +18,9 @@ import { HELD_FORM_CEILINGS } from "~/modules/rate-limit/rate-limit.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor, viewerFingerprintOf } from "~/modules/scans/page-door.server";
 import { recordScans } from "~/modules/scans/scans.server";
+import { VISIT_GAP_MS } from "~/modules/scans/page-opened.server";
+import { readWall } from "~/modules/recognition/wall.server";
+import { readTickerSince, TICKER_SETTLE_MS } from "~/modules/booth/booth.server";
 import { acceptHeldSubmission } from "~/modules/visitor-forms/held-review.server";
 import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
 import { addWebhookEndpoint } from "~/modules/webhooks/webhooks.server";
@@ -60,8 +63,11 @@ describeEachDialect("forms held for review", (getDb) => {
       .where("project_id", "=", projectId)
       .where("viewer_fingerprint", "=", fingerprint)
       .executeTakeFirstOrThrow();
-    return { cookie: pageDoor.viewerCookie(viewerId).split(";")[0]!, openedAt: Date.parse(String(scan.scanned_at)) };
+    return { cookie: pageDoor.viewerCookie(viewerId).split(";")[0]!, openedAt: Date.parse(String(scan.scanned_at)), fingerprint };
   };
+  /** The same phone loading the page again at `at` (a reload, the page reopened). */
+  const loadAgain = (projectId: string, fingerprint: string, at: number) =>
+    recordScans(getDb().db, [{ projectId, qrCodeId: null, viewerFingerprint: fingerprint, addressHash: null, cookieKept: true }], undefined, new Date(at));
   const form = (projectId: string, cookie: string, intent: VisitorSubmission["intent"], values: Record<string, unknown>, extra: Partial<VisitorSubmission> = {}): VisitorSubmission => ({
     intent,
     projectId,
@@ -150,6 +156,140 @@ describeEachDialect("forms held for review", (getDb) => {
       receivedAt: new Date(openedAt + 500).toISOString(),
     });
     expect(oldestFirst[20]!.reasonText).toMatch(/^(Sent .* after another form from this browser was held|\d+ forms from one browser within .*)$/);
+  });
+
+  it("takes back the first forms of a flood that waited out the speed check once its burst shows, and only those", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    await addWebhook(project.id, project.ownerId);
+    const tier = project.tiers[0]!;
+    // Ada asked for an intro from her own phone a minute before; a real person acts from theirs during the flood.
+    const ada = await openPage(project.id);
+    await handleVisitorSubmission(services(), form(project.id, ada.cookie, "intro", { name: "Ada Real", email: "ada@example.com", note: "Met at the booth" }), new Date(ada.openedAt + 60_000));
+    const before = await traces(project.id, project.ownerId, ["ada@example.com"]);
+    const adaLead = await db.selectFrom("leads").selectAll().where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    const person = await openPage(project.id);
+
+    // The script waits 4 s after the page loads, then sends 30 forms 50 ms apart: an intro, a subscription and a
+    // signal in Ada's name (her lead gains them), then intros under new addresses.
+    const bot = await openPage(project.id);
+    const start = bot.openedAt + 4_000;
+    const flooded = services();
+    const floodForms = [
+      form(project.id, bot.cookie, "intro", { name: "Bot 0", email: "bot0@example.com", note: "Buy now" }),
+      form(project.id, bot.cookie, "subscribe", { name: "Bot 1", email: "bot1@example.com", consent: "on" }),
+      form(project.id, bot.cookie, "signal", { name: "Ada Real", email: "ada@example.com", tierId: tier.id, showName: "on", message: "Spam" }),
+      ...Array.from({ length: 27 }, (_, index) => form(project.id, bot.cookie, "intro", { name: `Bot ${index + 3}`, email: `bot${index + 3}@example.com`, note: "Buy now" })),
+    ];
+    const answers = [];
+    for (const [index, flood] of floodForms.entries()) {
+      answers.push(await handleVisitorSubmission(flooded, flood, new Date(start + index * 50)));
+      if (index === 1) {
+        await handleVisitorSubmission(flooded, form(project.id, person.cookie, "subscribe", { name: "Real Person", email: "real@example.com", consent: "on" }), new Date(start + 60));
+      }
+    }
+    // The first three were answered as accepted (the script cannot tell), the rest as held.
+    expect(answers.map((answer) => Boolean(answer.held))).toEqual([false, false, false, ...Array.from({ length: 27 }, () => true)]);
+
+    // All 30 wait for review; none is counted, mailed, alerted or posted, and Ada's lead is as it was.
+    const list = await listHeldSubmissions(db, project.ownerId, project.id);
+    expect(list.total).toBe(30);
+    const oldestFirst = [...list.held].reverse();
+    expect(oldestFirst.slice(0, 3).map((item) => [item.name, item.reasonText, item.receivedAt])).toEqual(
+      [0, 1, 2].map((index) => [index === 2 ? "Ada Real" : `Bot ${index}`, "Accepted at first, then moved here: a later form from this browser was part of a burst", new Date(start + index * 50).toISOString()]),
+    );
+    // What the workers had not sent yet is not sent at all (a mail already handed to the server cannot be recalled).
+    const bots = Array.from({ length: 30 }, (_, index) => `bot${index}@example.com`);
+    const waiting = await db.selectFrom("mail_outbox").select("recipient").where("recipient", "in", bots).where("sent_at", "is", null).where("locked_until", "is", null).execute();
+    expect(waiting).toEqual([]);
+    const after = await traces(project.id, project.ownerId, ["ada@example.com"]);
+    expect({ ...after, mails: 0, webhooks: 0, wall: 0 }).toEqual({ ...before, leads: 2, contacts: 2, totals: [1, 1, 0, 2], funnel: expect.any(Array), mails: 0, webhooks: 0, wall: 0 });
+    // The signal's wall entry is hidden (it keeps its number, so no wall cursor moves back), and the booth ticker,
+    // which shows a form once its burst window has passed, shows Ada's own intro and none of the flood's.
+    expect((await readWall(db, project.id)).entries).toEqual([]);
+    const ticker = await readTickerSince(db, project.id, new Date(ada.openedAt).toISOString(), new Date(Date.now() + TICKER_SETTLE_MS + 1_000));
+    expect(ticker.filter((item) => item.kind !== "scan").map((item) => item.kind)).toEqual(["intro"]);
+    const unsentWebhooks = await db.selectFrom("webhook_deliveries").innerJoin("webhook_endpoints", "webhook_endpoints.id", "webhook_deliveries.endpoint_id").select("webhook_deliveries.id").where("webhook_endpoints.project_id", "=", project.id).where("webhook_deliveries.attempts", "=", 0).execute();
+    expect(unsentWebhooks.length).toBeLessThanOrEqual(2);
+    expect(await db.selectFrom("leads").selectAll().where("id", "=", adaLead.id).executeTakeFirstOrThrow()).toEqual(adaLead);
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, readLeadFilters(new URLSearchParams()));
+    expect(inbox.leads.map((lead) => lead.name).sort()).toEqual(["Ada Real", "Real Person"]);
+    expect(inbox.heldForReview).toBe(30);
+    const counters = await db.selectFrom("source_stats").select(["source", "intros", "subscribers", "signals", "people"]).where("project_id", "=", project.id).orderBy("source").execute();
+    expect(counters.map((row) => [row.source, Number(row.intros), Number(row.subscribers), Number(row.signals), Number(row.people)])).toEqual([
+      ["*", 0, 0, 0, 2],
+      ["direct", 1, 1, 0, 2],
+    ]);
+
+    // Accepting one of them writes it as it was sent, with its own time.
+    const subscription = oldestFirst[1]!;
+    await acceptHeldSubmission(services(), project.ownerId, project.id, subscription.id);
+    const bot1 = await db.selectFrom("leads").select(["first_seen_at", "did_subscribe"]).where("project_id", "=", project.id).where("email", "=", "bot1@example.com").executeTakeFirstOrThrow();
+    expect(bot1).toEqual({ first_seen_at: new Date(start + 50).toISOString(), did_subscribe: true });
+  });
+
+  it("says a form held at 2.95 s was sent 2.9 seconds after the page was opened, never the 3 s it did not reach", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const { cookie, openedAt } = await openPage(project.id);
+    const intro = form(project.id, cookie, "intro", { name: "Quick Fingers", email: "quick@example.com", note: "Hello" });
+    expect(await handleVisitorSubmission(services(), intro, new Date(openedAt + 2_950))).toEqual({ message: HELD_MESSAGE, held: true });
+    const { held } = await listHeldSubmissions(db, project.ownerId, project.id);
+    expect(held.map((item) => item.reasonText)).toEqual(["Sent 2.9 seconds after the page was opened"]);
+  });
+
+  it("judges an offline form by when it was filled in, not by the reopened page that sent it", async () => {
+    const project = await createProject(getDb().db);
+    const { cookie, openedAt, fingerprint } = await openPage(project.id);
+    // Filled in 40 s after opening, kept offline; the page reopened 2 hours later sends it half a second after loading.
+    const reopenedAt = openedAt + 2 * 60 * 60 * 1000;
+    await loadAgain(project.id, fingerprint, reopenedAt);
+    const actedAt = new Date(openedAt + 40_000).toISOString();
+    const intro = form(project.id, cookie, "intro", { name: "Offline Olga", email: "olga@example.com", note: "From the basement" }, { actedAt });
+    expect(await handleVisitorSubmission(services(), intro, new Date(reopenedAt + 500))).not.toMatchObject({ held: true });
+    const lead = await getDb().db.selectFrom("intros").select("created_at").where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(Date.parse(String(lead.created_at))).toBe(Date.parse(actedAt));
+  });
+
+  it("measures from the first load of the visit: a form right after a reload is a person's, one right after a new visit's first load is not", async () => {
+    const project = await createProject(getDb().db);
+    const { cookie, openedAt, fingerprint } = await openPage(project.id);
+    // Read for two minutes, reloaded, the intro sent half a second later: the reload is no new reading.
+    await loadAgain(project.id, fingerprint, openedAt + 120_000);
+    const intro = form(project.id, cookie, "intro", { name: "Reload Rita", email: "rita@example.com", note: "Hello" });
+    expect(await handleVisitorSubmission(services(), intro, new Date(openedAt + 120_500))).not.toMatchObject({ held: true });
+    // Back an hour later (a new visit), the form sent at once after that load.
+    const backAt = openedAt + 120_000 + VISIT_GAP_MS + 60_000;
+    await loadAgain(project.id, fingerprint, backAt);
+    const again = form(project.id, cookie, "subscribe", { name: "Reload Rita", email: "rita@example.com", consent: "on" });
+    expect(await handleVisitorSubmission(services(), again, new Date(backAt + 500))).toEqual({ message: HELD_MESSAGE, held: true });
+  });
+
+  it("keeps an offline form's own time while it is held, and accepting it dates the lead then, not when it arrived", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const { cookie, openedAt } = await openPage(project.id);
+    // Filled in a minute after opening, kept offline for an hour, sent with the hidden field filled by an autofill.
+    const actedAt = new Date(openedAt + 60_000);
+    const arrivedAt = new Date(openedAt + 60 * 60_000);
+    const intro = form(project.id, cookie, "intro", { name: "Offline Otto", email: "otto@example.com", note: "From the train" }, { actedAt: actedAt.toISOString(), honeypot: "x" });
+    expect(await handleVisitorSubmission(services(), intro, arrivedAt)).toEqual({ message: HELD_MESSAGE, held: true });
+    const [held] = (await listHeldSubmissions(db, project.ownerId, project.id)).held;
+    await acceptHeldSubmission(services(), project.ownerId, project.id, held!.id);
+    const lead = await db.selectFrom("leads").select(["first_seen_at"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(lead.first_seen_at).toBe(actedAt.toISOString());
+    const written = await db.selectFrom("intros").select(["created_at"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    expect(written.created_at).toBe(actedAt.toISOString());
+  });
+
+  it("holds a form that claims to be filled in before any page load it could come from, sent right after the page loaded", async () => {
+    const project = await createProject(getDb().db);
+    const { cookie, openedAt } = await openPage(project.id);
+    const actedAt = new Date(openedAt - 60 * 60 * 1000).toISOString();
+    const intro = form(project.id, cookie, "intro", { name: "Time Traveller", email: "tt@example.com", note: "Buy now" }, { actedAt });
+    expect(await handleVisitorSubmission(services(), intro, new Date(openedAt + 500))).toEqual({ message: HELD_MESSAGE, held: true });
+    const { held } = await listHeldSubmissions(getDb().db, project.ownerId, project.id);
+    expect(held.map((item) => item.reasonText)).toEqual(["Sent 0.5 seconds after the page was opened"]);
   });
 
   it("holds a form whose hidden field is filled in; accepting it makes a lead as of when it was sent, with its alert, webhook and mail", async () => {

@@ -5,6 +5,8 @@ import { leadAlertSettingsSchema } from "~/modules/leads/lead-alert-form";
 import { getLeadAlertSettings, LeadAlertScheduler, queueLeadAlertBatch, saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/lead-alerts.server";
 import { updateLeadTriage } from "~/modules/leads/leads.server";
 import { createLogger } from "~/modules/logging/logger.server";
+import { createQrCode } from "~/modules/qr/qr-codes.server";
+import { recordScans } from "~/modules/scans/scans.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { recordSignal } from "~/modules/signals/signals.server";
@@ -54,6 +56,24 @@ describeEachDialect("founder alerts per project", (getDb) => {
     expect(await alertKinds()).toEqual(["intro-alert", "signal-alert", "signal-alert"]);
     // The visitor's own confirmation does not depend on the founder's choice.
     expect(await db.selectFrom("mail_outbox").select("kind").where("recipient", "=", "di@example.com").execute()).toEqual([{ kind: "signal-confirmation" }]);
+  });
+
+  it("names where the visitor came from in the intro alert, as the signal alert does", async () => {
+    const { db } = getDb();
+    const project = await founderProject(db);
+    const booth = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "Demo Day" });
+    const came = (viewer: string) => ({ userId: null, identity: { viewerFingerprint: `${viewer}-${project.id}`, addressHash: null } });
+    await recordScans(db, ["ada", "bo"].map((viewer) => ({ projectId: project.id, qrCodeId: booth.id, viewerFingerprint: `${viewer}-${project.id}` })));
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada", email: "ada@example.com", note: "Hi" }), came("ada"));
+    await recordSignal(db, testMailLinks, project.id, parse(signalSchema, { tierId: project.tiers[0]!.id, name: "Bo", email: "bo@example.com" }), came("bo"));
+    await intro(db, project.id, "Cy", "cy@example.com");
+
+    const mails = await founderMail(db, project.ownerId);
+    const alertOf = (kind: string, name: string) => mails.find((mail) => mail.kind === kind && mail.text_body.includes(name))!;
+    expect(alertOf("intro-alert", "Ada").text_body).toContain("- Met at: Booth · Demo Day");
+    expect(alertOf("signal-alert", "Bo").text_body).toContain("- Met at: Booth · Demo Day");
+    // A visitor of no known code has no such line.
+    expect(alertOf("intro-alert", "Cy").text_body).not.toContain("Met at");
   });
 
   it("keeps intros and signals for one daily summary per project, sent once per day, never with the private note", async () => {

@@ -1,14 +1,16 @@
+import { text } from "node:stream/consumers";
 import { expect, it } from "vitest";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { MESSAGES } from "~/modules/forms/visitor-limits";
 import { validate } from "~/modules/forms/validation";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";
-import { CAPTURE_KEY_REUSED_MESSAGE, CAPTURE_NOTE_TOO_LONG_MESSAGE, captureSchema, type CaptureInput } from "~/modules/leads/capture-form";
+import { CAPTURE_KEY_REUSED_MESSAGE, CAPTURE_NOTE_TOO_LONG_MESSAGE, CAPTURE_ONE_WAY_MESSAGE, captureSchema, type CaptureInput } from "~/modules/leads/capture-form";
 import { captureLead } from "~/modules/leads/lead-captures.server";
 import type { LeadFilters } from "~/modules/leads/lead-forms";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { markAwaitingFollowUp, openLeadInbox, updateLeadTriage } from "~/modules/leads/leads.server";
 import { NOT_FOUND_OR_DENIED } from "~/modules/access/project-access.server";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
@@ -74,7 +76,7 @@ describeEachDialect("capture at the booth", (getDb) => {
         linkedinUrl: "https://www.linkedin.com/in/jane-booth",
       },
     ]);
-    // Meeting them was the founder's response: they do not wait in 'Unanswered'.
+    // Meeting them is no question of theirs: they do not wait in 'Unanswered' (nor were they answered).
     expect(inbox.unanswered).toBe(0);
     const stored = await db.selectFrom("lead_captures").select(["added_by", "source", "lead_outcome"]).where("project_id", "=", project.id).execute();
     expect(stored).toEqual([{ added_by: project.ownerId, source: `qr:${project.booth.id}`, lead_outcome: "created" }]);
@@ -85,6 +87,99 @@ describeEachDialect("capture at the booth", (getDb) => {
     expect(row).toMatchObject({ metInPerson: 1, people: 0, share: 0, intros: 0 });
     expect(analytics.peopleWhoActed).toBe(0);
     expect(analytics.conversionRate).toBe(0);
+  });
+
+  it("counts in the inbox header the people who acted and, apart, the people met in person", async () => {
+    const { db } = getDb();
+    const project = await boothProject(db);
+    const intro = validate(introSchema, { name: "Ana Visitor", email: "ana@example.com", note: "Hi" });
+    if (!intro.ok) throw new Error(intro.formError);
+    await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null, sent: { at: minutesAgo(4) } });
+    const other = validate(introSchema, { name: "Bo Visitor", email: "bo@example.com", note: "Hello" });
+    if (!other.ok) throw new Error(other.formError);
+    await submitIntro(db, testMailLinks, project.id, other.data, { userId: null, sent: { at: minutesAgo(3) } });
+    // Ana also met at the booth; two walk-ups met only there.
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Ana V.", email: "ana@example.com" }), minutesAgo(2));
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Kenji Watanabe", email: "kenji@example.com" }), minutesAgo(1));
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Lea Walkup", email: "lea@example.com" }), minutesAgo(1));
+
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    expect({ total: inbox.total, acted: inbox.acted, metInPerson: inbox.metInPerson }).toEqual({ total: 4, acted: 2, metInPerson: 3 });
+  });
+
+  it("lists the people met in person in the contacts CSV, after the contacts, with where they were met", async () => {
+    const { db } = getDb();
+    const project = await boothProject(db);
+    const intro = validate(introSchema, { name: "Ana Visitor", email: "ana@example.com", note: "Hi" });
+    if (!intro.ok) throw new Error(intro.formError);
+    await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null, sent: { at: minutesAgo(3) } });
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Ana V.", email: "ana@example.com", note: "Also met her" }), minutesAgo(2));
+    await captureLead(
+      db,
+      project.ownerId,
+      project.id,
+      capture({ codeId: project.booth.id, name: "Kenji Watanabe", email: "kenji@example.com", linkedinUrl: "https://www.linkedin.com/in/kenji", temperature: "hot", note: "Wants a pilot" }),
+      minutesAgo(1),
+    );
+
+    const csv = await exportContactsCsv(db, project.ownerId, project.id);
+    expect(csv.count).toBe(2);
+    // No cell here holds a comma, a quote or a line break: each line splits on its commas.
+    const [header, ...rows] = (await text(csv.body)).slice(1).trimEnd().split("\r\n").map((line) => line.split(","));
+    expect(header!.slice(0, 7)).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
+    expect(header!.slice(-2)).toEqual(["Met in person", "Phone"]);
+    const byName = new Map(rows.map((row) => [row[0], Object.fromEntries(header!.map((column, index) => [column, row[index]]))]));
+    expect([...byName.keys()]).toEqual(["Ana Visitor", "Kenji Watanabe"]);
+    expect(byName.get("Ana Visitor")).toMatchObject({ Intent: "Intro", Note: "Hi", "Met in person": "Booth · demoday-2026: Also met her" });
+    expect(byName.get("Kenji Watanabe")).toMatchObject({
+      Email: "kenji@example.com",
+      Intent: "",
+      LinkedIn: "https://www.linkedin.com/in/kenji",
+      Source: "Booth · demoday-2026",
+      "Event tag": "demoday-2026",
+      Temperature: "Hot",
+      "Met in person": "Booth · demoday-2026: Wants a pilot",
+    });
+  });
+
+  it("never counts a capture as an answer: no clock for a person only met in person until marked awaiting, and a visitor met still waits", async () => {
+    const { db } = getDb();
+    const project = await boothProject(db);
+    const kenji = await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Kenji Watanabe", email: "kenji@example.com", temperature: "hot" }), minutesAgo(30));
+    const intro = validate(introSchema, { name: "Ada Visitor", email: "ada@example.com", note: "Hello" });
+    if (!intro.ok) throw new Error(intro.formError);
+    const introAt = minutesAgo(20);
+    await submitIntro(db, testMailLinks, project.id, intro.data, { userId: null, sent: { at: introAt } });
+    await captureLead(db, project.ownerId, project.id, capture({ codeId: project.booth.id, name: "Ada V.", email: "ada@example.com" }), minutesAgo(10));
+
+    const inbox = await openLeadInbox(db, project.ownerId, project.id, ANY);
+    const byName = new Map(inbox.leads.map((lead) => [lead.name, lead]));
+    expect(byName.get("Kenji Watanabe")).toMatchObject({ awaitingSince: null, firstResponseAt: null });
+    expect(byName.get("Ada Visitor")).toMatchObject({ awaitingSince: introAt.toISOString(), firstResponseAt: null });
+    expect(inbox.unanswered).toBe(1);
+    expect((await openLeadInbox(db, project.ownerId, project.id, { ...ANY, view: "unanswered" })).leads.map((lead) => lead.name)).toEqual(["Ada Visitor"]);
+    // Time to answer: Ada waits 20 minutes, neither late nor answered in time; Kenji is not in it at all.
+    const [booth] = (await loadProjectAnalytics(db, project.ownerId, project.id)).responseTimes;
+    expect(booth).toMatchObject({ leads: 1, waiting: 1, withinHour: { answered: 0, of: 0 }, medianMs: null });
+    // The CSV's 'First response at' and 'Minutes to first response' are empty for both.
+    const csvRows = (await text((await exportContactsCsv(db, project.ownerId, project.id)).body)).trimEnd().split("\r\n").slice(1);
+    expect(csvRows.map((row) => row.split(",")).map((cells) => [cells[0], cells[15], cells[16]])).toEqual([
+      ["Ada Visitor", "", ""],
+      ["Kenji Watanabe", "", ""],
+    ]);
+
+    // Marked as awaiting a follow-up, Kenji waits from then on, and a status change answers him.
+    const markedAt = minutesAgo(5);
+    await markAwaitingFollowUp(db, project.ownerId, project.id, kenji.leadId, markedAt);
+    expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).unanswered).toBe(2);
+    await updateLeadTriage(db, project.ownerId, project.id, { leadId: kenji.leadId, status: "contacted", note: null }, new Date(markedAt.getTime() + 3 * 60_000));
+    const answered = (await openLeadInbox(db, project.ownerId, project.id, { ...ANY, lead: kenji.leadId })).leads[0]!;
+    expect(Date.parse(answered.firstResponseAt!) - Date.parse(answered.awaitingSince!)).toBe(3 * 60_000);
+    // Marking again keeps the clock; another project's lead is not found.
+    await markAwaitingFollowUp(db, project.ownerId, project.id, kenji.leadId);
+    expect((await openLeadInbox(db, project.ownerId, project.id, { ...ANY, lead: kenji.leadId })).leads[0]!.firstResponseAt).toBe(answered.firstResponseAt);
+    const other = await boothProject(db);
+    await expect(markAwaitingFollowUp(db, other.ownerId, other.id, kenji.leadId)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("merges into the visitor's lead with the same e-mail: updated, not duplicated", async () => {
@@ -161,7 +256,7 @@ describeEachDialect("capture at the booth", (getDb) => {
     const refused = (fields: Record<string, unknown>) => validate(captureSchema, { key: crypto.randomUUID(), codeId: "plain", name: "A", email: "a@example.com", ...fields });
     expect(refused({ name: "x".repeat(101) })).toMatchObject({ ok: false, fieldErrors: { name: MESSAGES.nameTooLong } });
     expect(refused({ email: "not-an-address" })).toMatchObject({ ok: false, fieldErrors: { email: "Please enter a valid email address" } });
-    expect(refused({ email: "" })).toMatchObject({ ok: false, fieldErrors: { email: "Please fill in all required fields" } });
+    expect(refused({ email: "" })).toMatchObject({ ok: false, fieldErrors: { email: CAPTURE_ONE_WAY_MESSAGE } });
     expect(refused({ note: "x".repeat(201) })).toMatchObject({ ok: false, fieldErrors: { note: CAPTURE_NOTE_TOO_LONG_MESSAGE } });
     expect(refused({ note: "two\nlines" })).toMatchObject({ ok: false, fieldErrors: { note: CAPTURE_NOTE_TOO_LONG_MESSAGE } });
     expect(refused({ linkedinUrl: "https://evil.example/in/jane" })).toMatchObject({ ok: false, fieldErrors: { linkedinUrl: expect.stringContaining("LinkedIn") } });

@@ -26,6 +26,9 @@ import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
 import { addWebhookEndpoint, type WebhookPayload } from "~/modules/webhooks/webhooks.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";
+import { ROLE_DESCRIPTIONS } from "~/modules/access/roles";
+import { acceptTeamInvitation, inviteToTeam } from "~/modules/team/team.server";
+import { teamInvitationSchema } from "~/modules/team/team-forms";
 import { describeEachDialect, type TestDatabase } from "../support/databases";
 import { parseCsv } from "../support/founder-e2e";
 import { createProject, createUser, minutesAgo, sentAt, testMailLinks } from "../support/fixtures";
@@ -153,7 +156,7 @@ describeEachDialect("lead inbox", (getDb) => {
     let after: string | null = null;
     for (let pages = 0; pages < 10; pages += 1) {
       const inbox = await openLeadInbox(db, project.ownerId, project.id, { ...ANY, after }, { pageSize: 5 });
-      seen.push(...inbox.leads.map((lead) => lead.email));
+      seen.push(...inbox.leads.map((lead) => lead.email ?? ""));
       order.push(...inbox.leads.map((lead) => lead.lastActivityAt));
       after = inbox.nextCursor;
       if (!after) break;
@@ -528,13 +531,13 @@ describeEachDialect("one qualifying question (issue 28 item 4)", (getDb) => {
     expect((await leadsOf({ answer: "Seed" })).map((lead) => lead.name)).toEqual(["Ada"]);
     expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).question).toEqual(stage);
 
-    // The CSV's last column, the vCard's note and the webhook payload carry it.
+    // The CSV's column before 'Met in person' and 'Phone', the vCard's note and the webhook payload carry it.
     const csv = await exportContactsCsv(db, project.ownerId, project.id);
     let text = "";
     for await (const chunk of csv.body) text += String(chunk);
     const [header, ...rows] = parseCsv(text.slice(1));
-    expect(header!.at(-1)).toBe("Qualifying answer");
-    expect(Object.fromEntries(rows.map((row) => [row[0], row.at(-1)]))).toEqual({ Ada: "Seed", Bo: "Series A" });
+    expect(header!.slice(-3)).toEqual(["Qualifying answer", "Met in person", "Phone"]);
+    expect(Object.fromEntries(rows.map((row) => [row[0], row.at(-3)]))).toEqual({ Ada: "Seed", Bo: "Series A" });
     const vcards = await exportLeadVCards(db, project.ownerId, project.id, ANY);
     let cards = "";
     for await (const chunk of vcards.body) cards += String(chunk);
@@ -556,5 +559,38 @@ describeEachDialect("one qualifying question (issue 28 item 4)", (getDb) => {
     await intro(db, project.id, { name: "Di", email: "di@example.com", answer: "Seed" });
     expect((await leadsOf({ q: "cy@" }))[0]!.answer).toBeNull();
     expect((await leadsOf({ q: "di@" }))[0]!.answer).toBeNull();
+  });
+});
+
+describeEachDialect("a viewer reads leads without their e-mail addresses", (getDb) => {
+  async function joined(db: TestDatabase["db"], project: { id: string; ownerId: string }, role: "staff" | "viewer") {
+    const email = `${role}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const id = await createUser(db, { email });
+    await inviteToTeam(db, testMailLinks, project.ownerId, project.id, parse(teamInvitationSchema, { email, role }));
+    const mail = await db.selectFrom("mail_outbox").select("text_body").where("kind", "=", "team-invitation").where("recipient", "=", email).executeTakeFirstOrThrow();
+    await acceptTeamInvitation(db, { id, email }, /\/team\/join\?token=([A-Za-z0-9_-]+)/.exec(mail.text_body)![1]!);
+    return id;
+  }
+
+  it("the inbox a viewer's page loads has no address, and searching by one finds nobody; staff and the owner see it", async () => {
+    const { db } = getDb();
+    const project = await createProject(db);
+    const address = `ada-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada Lovelace", email: address, note: "Hello" }), anonymous);
+    const viewer = await joined(db, project, "viewer");
+    const staff = await joined(db, project, "staff");
+
+    const seen = await openLeadInbox(db, viewer, project.id, ANY);
+    expect(seen.leads.map((lead) => [lead.name, lead.email])).toEqual([["Ada Lovelace", null]]);
+    expect(JSON.stringify(seen)).not.toContain(address);
+    expect((await openLeadInbox(db, viewer, project.id, { ...ANY, q: "ada-" })).leads).toEqual([]);
+    expect((await openLeadInbox(db, viewer, project.id, { ...ANY, q: "lovelace" })).leads).toHaveLength(1);
+    await expect(leadVCard(db, viewer, project.id, seen.leads[0]!.id)).rejects.toMatchObject({ code: "forbidden" });
+
+    for (const member of [staff, project.ownerId]) {
+      const inbox = await openLeadInbox(db, member, project.id, { ...ANY, q: "ada-" });
+      expect(inbox.leads.map((lead) => lead.email)).toEqual([address]);
+    }
+    expect(ROLE_DESCRIPTIONS.viewer).toBe("Reads analytics and leads without their contact addresses; no export");
   });
 });

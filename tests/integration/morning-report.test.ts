@@ -11,6 +11,8 @@ import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { saveFounderTimeZone } from "~/modules/auth/founder-time-zone.server";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
+import { captureSchema } from "~/modules/leads/capture-form";
+import { captureLead } from "~/modules/leads/lead-captures.server";
 import { validate } from "~/modules/forms/validation";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { MORNING_REPORT_MESSAGE, morningReportSchema } from "~/modules/reports/morning-report-form";
@@ -192,6 +194,38 @@ describeEachDialect("the morning-after report", (getDb) => {
     const expected: MailAttachment = { filename: exported.fileName, contentType: "text/csv; charset=utf-8", content: await text(exported.body) };
     for (const sent of mails) expect(sent.attachments).toEqual([expected]);
     expect(expected.content).toContain("Ada Lovelace");
+  });
+
+  it("names the people met in person that day, the hottest first, and attaches them in the CSV", async () => {
+    const { db } = getDb();
+    const project = await eventProject(db);
+    await scansAt(db, project, "2026-08-20T10:00:00.000Z", ["ada"]);
+    const met = async (name: string, temperature: string | undefined, at: string, note?: string) =>
+      captureLead(
+        db,
+        project.ownerId,
+        project.id,
+        parse(captureSchema, { key: crypto.randomUUID(), codeId: project.codeId, name, email: `${name.split(" ")[0]!.toLowerCase()}-${project.id.slice(0, 6)}@example.com`, temperature, note }),
+        new Date(at),
+      );
+    await met("Bo Cold", "cold", "2026-08-20T11:00:00.000Z");
+    const kenji = await met("Kenji Watanabe", "hot", "2026-08-20T15:00:00.000Z", "Wants a pilot");
+    await met("Cy Tomorrow", "hot", "2026-08-21T08:00:00.000Z");
+    // Met with only a LinkedIn URL (decision 92): listed like everyone met, with no e-mail in the CSV.
+    const linkedInOnly = { key: crypto.randomUUID(), codeId: project.codeId, name: "Dee Linked", email: "", linkedinUrl: "https://www.linkedin.com/in/dee-linked", temperature: "warm" };
+    await captureLead(db, project.ownerId, project.id, parse(captureSchema, linkedInOnly), new Date("2026-08-20T12:00:00.000Z"));
+    await scheduler(db, "2026-08-21T09:05:00.000Z").runOnce();
+
+    const [mail] = await reportsOf(db, project.title);
+    expect(mail!.text_body).toContain(
+      `Met in person this period, the hottest first:\n\n- Kenji Watanabe (Hot), met at Booth · Demo Day: Wants a pilot\n  Open the lead: ${testMailLinks.leadUrl(project.id, kenji.leadId)}\n- Dee Linked (Warm), met at Booth · Demo Day`,
+    );
+    expect(mail!.text_body).not.toContain("Cy Tomorrow");
+    const [attachment] = mail!.attachments!;
+    expect(attachment!.content).toMatch(/\r\nKenji Watanabe,kenji-[^,]+@example\.com,.*,Hot,.*,Booth · Demo Day: Wants a pilot,\r\n/);
+    expect(attachment!.content).toContain("Bo Cold");
+    expect(attachment!.content).toMatch(/\r\nDee Linked,,,,https:\/\/www\.linkedin\.com\/in\/dee-linked,/);
+    expect(mail!.text_body).toMatch(/- Dee Linked \(Warm\), met at Booth · Demo Day\n {2}Open the lead: .+\n- Bo Cold \(Cold\)/);
   });
 
   it("is switched by the roles allowed the project's settings: staff refused, a stranger told nothing, a bad value changes nothing", async () => {

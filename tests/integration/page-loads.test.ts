@@ -24,7 +24,7 @@ describeEachDialect("page loads counted at the door", (getDb) => {
 
   it("counts a page load and the track-scan call after it once", async () => {
     const { db, project, scans, recentPageLoads } = await setup();
-    const decision = door.decide({ ...visit, cookieHeader: undefined }, { id: project.id, ownerId: project.ownerId }, null);
+    const decision = door.decide({ ...visit, cookieHeader: undefined }, { id: project.id, teamIds: [project.ownerId] }, null);
     if (decision.kind !== "counted" || !decision.newViewerId || !decision.scan.viewerFingerprint) throw new Error("expected a new viewer");
     await scans.record(decision.scan);
     recentPageLoads.remember(decision.scan.viewerFingerprint, project.id);
@@ -49,7 +49,7 @@ describeEachDialect("page loads counted at the door", (getDb) => {
 
   it("counts a browser without storage as the viewer first seen from its address today", async () => {
     const { db, project, scans } = await setup();
-    const pitch = { id: project.id, ownerId: project.ownerId };
+    const pitch = { id: project.id, teamIds: [project.ownerId] };
     const first = door.decide({ ...visit, cookieHeader: undefined }, pitch, null);
     const reload = door.decide({ ...visit, cookieHeader: undefined, revalidating: true }, pitch, null);
     // Another phone of the same model behind the same address, first visit: a new viewer.

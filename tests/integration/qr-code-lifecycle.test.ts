@@ -65,12 +65,34 @@ describeEachDialect("printed codes that never die", (get) => {
     expect(await counted(next.id, code.id)).toEqual({ scans: 1, projectScans: 1 });
     // The first project's analytics still name the code for the scan it brought there; the other's count the new one.
     const before = await loadProjectAnalytics(db, first.ownerId, first.id);
-    expect(before.qrCodes).toEqual([]);
+    expect(before.qrCodes).toEqual([{ id: code.id, label: "Demo Day", eventTag: "dd-2026", totalScans: 1, uniqueScans: 1, endedOn: null, movedAway: true }]);
     expect(before.funnel.find((row) => row.source === `qr:${code.id}`)).toMatchObject({ label: "Demo Day", eventTag: "dd-2026", scans: 1 });
     const after = await loadProjectAnalytics(db, first.ownerId, next.id);
     expect(after.funnel.find((row) => row.source === `qr:${code.id}`)).toMatchObject({ label: "Demo Day", scans: 1 });
+    expect(after.qrCodes).toMatchObject([{ id: code.id, totalScans: 1, uniqueScans: 1, movedAway: false }]);
     const moves = await db.selectFrom("qr_code_moves").select(["from_project_id", "to_project_id"]).where("qr_code_id", "=", code.id).execute();
     expect(moves).toEqual([{ from_project_id: first.id, to_project_id: next.id }]);
+  });
+
+  it("only a recorded move redirects: another project's code on this pitch's address opens this pitch and credits no code", async () => {
+    const { db } = get();
+    const here = await createProject(db, { title: "Harbor" });
+    const sibling = await createProject(db, { ownerId: here.ownerId, title: "Orbit" });
+    const stranger = await createProject(db, { title: "Elsewhere" });
+    const siblingsCode = await createQrCode(db, here.ownerId, sibling.id, { label: "Orbit flyer", eventTag: null });
+    const strangersCode = await createQrCode(db, stranger.ownerId, stranger.id, { label: "Their flyer", eventTag: null });
+    // A code that left a third project for the sibling was never this pitch's either.
+    const third = await createProject(db, { ownerId: here.ownerId, title: "Third" });
+    const thirdsCode = await createQrCode(db, here.ownerId, third.id, { label: "Third flyer", eventTag: null });
+    await repointQrCode(db, here.ownerId, third.id, { qrCodeId: thirdsCode.id, targetProjectId: sibling.id });
+
+    for (const code of [siblingsCode, strangersCode, thirdsCode]) expect(await codeMovedTo(db, code.id, here.id, null)).toBeNull();
+    expect(await codeMovedTo(db, thirdsCode.id, third.id, null)).toBe(sibling.slug);
+
+    expect(await recordScans(db, [{ projectId: here.id, qrCodeId: siblingsCode.id, viewerFingerprint: "viewer-a" }])).toEqual([true]);
+    const rows = await db.selectFrom("scans").select("qr_code_id").where("project_id", "=", here.id).execute();
+    expect(rows).toEqual([{ qr_code_id: null }]);
+    expect(await counted(sibling.id, siblingsCode.id)).toEqual({ scans: 0, projectScans: 0 });
   });
 
   it("refuses another founder's project, a draft, the same project and a label the other project has, and changes nothing", async () => {

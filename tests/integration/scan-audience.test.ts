@@ -44,7 +44,7 @@ describeEachDialect("how and when people scanned (decision 67)", (getDb, dialect
         { id: badge, project_id: project.id, label: "Badge", event_tag: null },
       ])
       .execute();
-    return { db, project, booth, badge, pitch: { id: project.id, ownerId: project.ownerId } };
+    return { db, project, booth, badge, pitch: { id: project.id, teamIds: [project.ownerId] } };
   }
 
   /** Stored counters per code ('' for the plain link) and label triple, added up over hours. */

@@ -38,7 +38,7 @@ import { INVITATION_PROBLEMS, teamInvitationSchema } from "~/modules/team/team-f
 import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
 import { describeEachDialect } from "../support/databases";
-import { createProject, createUser, minutesAgo, testMailLinks } from "../support/fixtures";
+import { createProject, createUser, minutesAgo, testMailLinks, withEvents } from "../support/fixtures";
 
 const PUBLIC_URL = "https://pitch.example";
 const DAY = 24 * 3_600_000;
@@ -295,8 +295,8 @@ describeEachDialect("ownership and leaving", (getDb) => {
     const ana = await memberWith(db, ref, "co-founder", minutesAgo(3));
     const sam = await memberWith(db, ref, "staff", minutesAgo(2));
 
-    await expect(leaveProject(db, project.ownerId, project.id)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
-    await expect(removeMember(db, project.ownerId, project.id, project.ownerId)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
+    await expect(leaveProject(withEvents(db).deps, project.ownerId, project.id)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
+    await expect(removeMember(withEvents(db).deps, project.ownerId, project.id, project.ownerId)).rejects.toMatchObject({ message: OWNER_CANNOT_LEAVE_MESSAGE });
     await expect(transferOwnership(db, project.ownerId, project.id, sam.id)).rejects.toMatchObject({ code: "invalid_input" });
     await expect(transferOwnership(db, ana.id, project.id, ana.id)).rejects.toMatchObject({ code: "forbidden" });
 
@@ -309,13 +309,13 @@ describeEachDialect("ownership and leaving", (getDb) => {
       [project.ownerId, "co-founder"],
     ]);
     // The former owner now needs the new owner for the team's changes.
-    await expect(removeMember(db, project.ownerId, project.id, sam.id)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removeMember(withEvents(db).deps, project.ownerId, project.id, sam.id)).rejects.toMatchObject({ code: "forbidden" });
     await changeMemberRole(db, ana.id, project.id, { userId: sam.id, role: "viewer" });
     await expect(updateLeadTriageAs(db, sam.id, project.id)).rejects.toMatchObject({ code: "forbidden" });
 
-    await leaveProject(db, sam.id, project.id);
+    await leaveProject(withEvents(db).deps, sam.id, project.id);
     await expect(loadTeam(db, sam.id, project.id)).rejects.toMatchObject({ code: "not_found" });
-    await removeMember(db, ana.id, project.id, project.ownerId);
+    await removeMember(withEvents(db).deps, ana.id, project.id, project.ownerId);
     expect((await loadTeam(db, ana.id, project.id)).members.map((member) => member.role)).toEqual(["owner"]);
   });
 });

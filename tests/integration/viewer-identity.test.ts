@@ -35,7 +35,7 @@ describeEachDialect("viewer identity at the door", (getDb) => {
     const badge = await createQrCode(db, project.ownerId, project.id, { label: "Badge", eventTag: "Demo Day" });
     const stage = await createQrCode(db, project.ownerId, project.id, { label: "Stage", eventTag: "Demo Day" });
     const scans = new ScanRecorder(db);
-    const pitch = { id: project.id, ownerId: project.ownerId };
+    const pitch = { id: project.id, teamIds: [project.ownerId] };
     /** One page load as the door decides it, written before the next; returns the cookie the browser got (if any). */
     const load = async (request: Partial<PageLoadRequest>): Promise<string | undefined> => {
       const decision = door.decide({ ...base, ...request }, pitch, null);
@@ -85,6 +85,19 @@ describeEachDialect("viewer identity at the door", (getDb) => {
     expect(await projectCounts()).toEqual({ scans: 4, viewers: 2, direct: { scans: 0, viewers: 0 } });
   });
 
+  it("a cookie-less reload and the cookie it was given are one viewer; two such phones behind one address stay two", async () => {
+    const { badge, load, codeCounts, projectCounts } = await setup();
+    // The first try never reached the server; the reload comes with max-age=0 and no cookie, then a later visit with it.
+    const phone = await load({ qrCodeId: badge.id, revalidating: true });
+    await load({ qrCodeId: badge.id, cookieHeader: phone });
+    expect(await codeCounts()).toEqual({ Badge: { scans: 2, viewers: 1 }, Stage: { scans: 0, viewers: 0 } });
+    // Another phone of the same model behind the same address opens the plain link the same way: a person of its own.
+    const other = await load({ revalidating: true });
+    await load({ cookieHeader: other });
+    expect(other).not.toBe(phone);
+    expect(await projectCounts()).toEqual({ scans: 4, viewers: 2, direct: { scans: 2, viewers: 1 } });
+  });
+
   it("an action without a cookie takes the source the address's cookie-less viewers agree on, else unknown", async () => {
     const { badge, stage, load, sourceOf } = await setup();
     const kept = await load({ qrCodeId: badge.id });
@@ -115,7 +128,7 @@ describeEachDialect("viewer identity at the door", (getDb) => {
   it("tallies an app's own fetch and the team's views apart, never as scans", async () => {
     const { db, project } = await setup();
     const scans = new ScanRecorder(db);
-    const pitch = { id: project.id, ownerId: project.ownerId };
+    const pitch = { id: project.id, teamIds: [project.ownerId] };
     const team = door.teamDeviceCookie(project.ownerId, undefined).split(";")[0];
     for (const request of [
       { userAgent: "Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/AP2A.240805.005)", acceptLanguage: undefined },

@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database, ProjectStatus } from "~/db/schema";
 import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.server";
+import { createLogger } from "~/modules/logging/logger.server";
 import { createMailLinks } from "~/modules/mail/mail-links.server";
+import type { ProjectEvent } from "~/modules/realtime/project-events.server";
 import { createProject as createProjectThroughForm } from "~/modules/projects/founder-projects.server";
 import { projectFormSchema } from "~/modules/projects/project-form";
 
@@ -14,13 +16,16 @@ export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 6
 /** A visitor's action dated `at` (as a form kept offline and sent later is), or now when no time is given. */
 export const sentAt = (at?: Date) => (at ? { sent: { at } } : {});
 
-/** A user row, as better-auth would create it. */
-export async function createUser(db: Kysely<Database>, overrides: { email?: string } = {}) {
+/**
+ * A user row, as better-auth would create it, with its address confirmed through the link mailed at sign-up (decision
+ * 83: only a confirmed address gets alerts and reports) unless `confirmed: false`.
+ */
+export async function createUser(db: Kysely<Database>, overrides: { email?: string; confirmed?: boolean } = {}) {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
   await db
     .insertInto("users")
-    .values({ id, name: "Founder", email: overrides.email ?? `${id}@example.com`, email_verified: false, image: null, created_at: now, updated_at: now })
+    .values({ id, name: "Founder", email: overrides.email ?? `${id}@example.com`, email_verified: overrides.confirmed ?? true, image: null, created_at: now, updated_at: now })
     .execute();
   return id;
 }
@@ -106,3 +111,9 @@ export const TEST_SECRET = "test-secret-for-unsubscribe-tokens-0123456789";
 /** The links e-mails carry, signed with a fixed test secret. */
 export const testTokens = createUnsubscribeTokens(TEST_SECRET);
 export const testMailLinks = createMailLinks(TEST_PUBLIC_URL, testTokens);
+
+/** A domain function's database, events and logger, the events it publishes kept in `published` to be read back. */
+export function withEvents(db: Kysely<Database>) {
+  const published: ProjectEvent[] = [];
+  return { deps: { db, events: { publish: async (event: ProjectEvent) => void published.push(event) }, logger: createLogger("silent") }, published };
+}

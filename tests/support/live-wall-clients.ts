@@ -82,6 +82,12 @@ export type DatabaseProxy = {
    * firewall that forgets a connection does. New connections are still forwarded.
    */
   stallApplication(name: string): number;
+  /**
+   * Stops forwarding on every open connection, and holds new ones unanswered, without closing any: a database
+   * whose packets are silently dropped. Until `resumeAll`, which forwards all of them again.
+   */
+  silenceAll(): void;
+  resumeAll(): void;
   admitAll(): void;
   close(): Promise<void>;
 };
@@ -104,7 +110,15 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
   let refused: { all: true } | { application: string } | null = null;
   const isRefused = (application: string | null) => refused !== null && ("all" in refused || refused.application === application);
 
-  const server = net.createServer((client) => {
+  const stalled = new Set<net.Socket>();
+  let held: net.Socket[] | null = null;
+  const stall = (socket: net.Socket, upstream: net.Socket) => {
+    socket.unpipe(upstream);
+    upstream.unpipe(socket);
+    socket.pause();
+    upstream.pause();
+  };
+  const forward = (client: net.Socket) => {
     if (refused && "all" in refused) return void client.resetAndDestroy();
     let head = Buffer.alloc(0);
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
@@ -129,6 +143,12 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
       upstream.pipe(client);
     };
     client.on("data", readStartup);
+  };
+  const server = net.createServer((client) => {
+    if (!held) return forward(client);
+    client.pause();
+    client.on("error", () => client.destroy());
+    held.push(client);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -148,23 +168,44 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
       dropRefused();
     },
     stallApplication(name) {
-      let stalled = 0;
+      let count = 0;
       for (const [socket, application] of open) {
         const upstream = upstreams.get(socket);
         if (application !== name || !upstream) continue;
-        socket.unpipe(upstream);
-        upstream.unpipe(socket);
-        socket.pause();
-        upstream.pause();
-        stalled += 1;
+        stall(socket, upstream);
+        count += 1;
       }
-      return stalled;
+      return count;
+    },
+    silenceAll() {
+      held = [];
+      for (const [socket, upstream] of upstreams) {
+        stall(socket, upstream);
+        stalled.add(socket);
+      }
+    },
+    resumeAll() {
+      for (const socket of stalled) {
+        const upstream = upstreams.get(socket);
+        if (!upstream) continue;
+        socket.pipe(upstream);
+        upstream.pipe(socket);
+      }
+      stalled.clear();
+      const waiting = held ?? [];
+      held = null;
+      for (const client of waiting) {
+        if (client.destroyed) continue;
+        forward(client);
+        client.resume();
+      }
     },
     admitAll() {
       refused = null;
     },
     close() {
       for (const socket of open.keys()) socket.destroy();
+      for (const socket of held ?? []) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };

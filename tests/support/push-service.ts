@@ -9,18 +9,23 @@ export type ReceivedPush = { path: string; headers: http.IncomingHttpHeaders; bo
 
 /**
  * A push service of the test's own on 127.0.0.1 (decision 56): it keeps every POST and answers what `answer`
- * says for its path (201 by default, as FCM and autopush do).
+ * says for its path (201 by default, as FCM and autopush do), or never answers ("hang": `hangingAt` counts those).
  */
-export async function startTestPushService(answer: (push: ReceivedPush) => number = () => 201) {
+export async function startTestPushService(answer: (push: ReceivedPush) => number | "hang" = () => 201) {
   const received: ReceivedPush[] = [];
   const waiters = new Set<() => void>();
+  const hanging = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const push = { path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks), receivedAt: performance.now() };
       received.push(push);
-      response.writeHead(answer(push)).end();
+      const status = answer(push);
+      if (status === "hang") {
+        hanging.set(push.path, (hanging.get(push.path) ?? 0) + 1);
+        response.on("close", () => hanging.set(push.path, hanging.get(push.path)! - 1));
+      } else response.writeHead(status).end();
       for (const wake of waiters) wake();
     });
   });
@@ -31,6 +36,8 @@ export async function startTestPushService(answer: (push: ReceivedPush) => numbe
     origin,
     service: parsePushServiceOrigin(origin),
     received,
+    /** Pushes to `path` received and not answered, whose sender is still waiting. */
+    hangingAt: (path: string) => hanging.get(path) ?? 0,
     /** Resolves with the first push to `path` once it arrived (or one already there); rejects after `timeoutMs`. */
     waitForPush(path: string, timeoutMs = 15_000): Promise<ReceivedPush> {
       return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type { AppConfig } from "~/config.server";
 import type { Dialect } from "~/db/dialect.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
+import { queueEmailConfirmationMail } from "~/modules/auth/email-confirmation.server";
 import { queuePasswordResetMail } from "~/modules/auth/password-reset.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import { createLogger } from "~/modules/logging/logger.server";
@@ -14,13 +15,14 @@ export const TEST_AUTH_CONFIG = {
   signup: "open",
 } as AppConfig;
 
-/** better-auth over the test database, mailing reset links through the outbox as the app does. */
+/** better-auth over the test database, mailing reset and confirmation links through the outbox as the app does. */
 export function createTestAuth(database: TestDatabase, dialect: Dialect, config: AppConfig = TEST_AUTH_CONFIG): Auth {
   return createAuth({
     config,
     db: database.db.withoutPlugins(),
     dialect,
     sendPasswordReset: (reset) => queuePasswordResetMail(database.db, config.publicUrl, reset),
+    sendEmailConfirmation: (confirmation) => queueEmailConfirmationMail(database.db, config.publicUrl, confirmation),
     // The negative tests' expected "Invalid password" lines would only be noise in the test output.
     logger: createLogger("silent"),
   });

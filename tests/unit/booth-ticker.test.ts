@@ -15,8 +15,9 @@ describe("booth ticker lines", () => {
   it("says what happened", () => {
     expect(tickerLine({ id: "scan-1", kind: "scan", at: "", count: 1, eventLabel: "Booth 12 · Demo Day" })).toBe("Someone just scanned — Booth 12 · Demo Day");
     expect(tickerLine({ id: "scan-2", kind: "scan", at: "", count: 3, eventLabel: null })).toBe("3 scans just now");
-    expect(tickerLine({ id: "intro-1", kind: "intro", at: "", name: "Ana K." })).toBe("Ana K. requested an intro");
-    expect(tickerLine({ id: "signal-1", kind: "signal", at: "", tier: "Angel" })).toBe("New signal: Angel");
+    expect(tickerLine({ id: "intro-1", kind: "intro", at: "" })).toBe("Someone requested an intro");
+    expect(tickerLine({ id: "signal-1", kind: "signal", at: "", shown: { name: "Ana K.", tier: "Angel" } })).toBe("New signal from Ana K.: Angel");
+    expect(tickerLine({ id: "signal-2", kind: "signal", at: "", shown: null })).toBe("New signal");
   });
 });
 
@@ -42,7 +43,7 @@ describe("booth link form", () => {
 
 describe("what a booth stream sends of the ticker", () => {
   const at = (seconds: number) => new Date(Date.UTC(2026, 4, 4, 15, 0, seconds)).toISOString();
-  const intro = (id: number, seconds: number): TickerItem => ({ id: `intro-${id}`, kind: "intro", at: at(seconds), name: `Person ${id}` });
+  const intro = (id: number, seconds: number): TickerItem => ({ id: `intro-${id}`, kind: "intro", at: at(seconds) });
   const scans = (seconds: number, count: number): TickerItem => ({ id: `scans-direct-${at(seconds)}`, kind: "scan", at: at(seconds), count, eventLabel: null });
 
   it("sends each intro once and a scan group's new scans only, from overlapping reads", () => {

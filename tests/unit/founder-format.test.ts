@@ -6,14 +6,13 @@ import {
   chartSummary,
   DIRECT_LINK_COLOR,
   fileNameFromDisposition,
-  HOUR_MS,
-  DAY_MS,
   labelIndexes,
   niceTicks,
   SERIES_COLORS,
   seriesColors,
 } from "~/components/founder/insights/format";
 import { plural } from "~/modules/formats/counts";
+import { DAY_MS, HOUR_MS } from "~/modules/time/units";
 import { formatFounderDate } from "~/modules/formats/founder-dates";
 
 const now = Date.parse("2026-03-10T12:34:56.000Z");

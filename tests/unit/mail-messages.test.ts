@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { isSingleMailbox } from "~/modules/formats/email-address";
-import { digestMail, escapeHtml, introAlertMail, passwordResetMail, signalConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
+import { digestMail, introAlertMail } from "~/modules/mail/founder-messages.server";
+import { escapeHtml } from "~/modules/mail/letter.server";
+import { passwordResetMail } from "~/modules/mail/account-messages.server";
+import { signalConfirmationMail, welcomeMail } from "~/modules/mail/visitor-messages.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";
 
@@ -15,6 +18,7 @@ describe("e-mail messages", () => {
       visitorEmail: "eve@example.com",
       roleTags: ["Angel"],
       linkedinUrl: null,
+      eventSource: null,
       blurb: "Intro: Eve → Harbor\n\n<b>hi</b>",
       leadUrl: "https://pitch.example/project/p/leads?lead=l1",
     });

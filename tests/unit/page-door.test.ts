@@ -4,7 +4,7 @@ import { preferredEncoding } from "../../server/pitch-page";
 import { USER_AGENTS } from "../support/user-agents";
 
 const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
-const project = { id: "project-1", ownerId: "founder-1" };
+const project = { id: "project-1", teamIds: ["founder-1", "cofounder-1"] };
 const door = new PageDoor({ secret: "x".repeat(32), secureCookie: true });
 const visit = (overrides: Partial<PageLoadRequest> = {}): PageLoadRequest => ({
   method: "GET",
@@ -110,15 +110,18 @@ describe("PageDoor.decide", () => {
   it("counts a device the team marked as the team's, signed out, for the team's projects only", () => {
     const marked = door.teamDeviceCookie("founder-1", undefined).split(";")[0]!;
     expect(door.decide(visit({ cookieHeader: marked }), project, null)).toEqual({ kind: "excluded", reason: "owner" });
-    expect(door.decide(visit({ cookieHeader: marked }), { id: "project-2", ownerId: "founder-2" }, null).kind).toBe("counted");
+    expect(door.decide(visit({ cookieHeader: marked }), { id: "project-2", teamIds: ["founder-2"] }, null).kind).toBe("counted");
     const both = door.teamDeviceCookie("founder-2", marked).split(";")[0]!;
     expect(door.teamMembersOf(both)).toEqual(["founder-2", "founder-1"]);
     expect(door.teamMembersOf(both.replace("founder-2", "founder-3"))).toEqual([]);
     expect(door.teamDeviceCookie("founder-1", undefined)).toMatch(/; Path=\/; Max-Age=63072000; HttpOnly; SameSite=Lax; Secure$/);
   });
 
-  it("does not count the project's owner, but counts another signed-in founder", () => {
+  it("does not count the project's owner or a member, signed in or on a device they marked, but counts another signed-in founder", () => {
     expect(door.decide(visit(), project, "founder-1")).toEqual({ kind: "excluded", reason: "owner" });
+    expect(door.decide(visit(), project, "cofounder-1")).toEqual({ kind: "excluded", reason: "owner" });
+    const markedByMember = door.teamDeviceCookie("cofounder-1", undefined).split(";")[0]!;
+    expect(door.decide(visit({ cookieHeader: markedByMember }), project, null)).toEqual({ kind: "excluded", reason: "owner" });
     expect(door.decide(visit(), project, "founder-2").kind).toBe("counted");
   });
 });

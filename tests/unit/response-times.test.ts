@@ -5,7 +5,7 @@ const now = new Date("2026-11-20T12:00:00.000Z");
 const minutesBefore = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
 const lead = (source: string, seenMinutesAgo: number, answeredAfterMinutes: number | null) => ({
   source,
-  firstSeenAt: minutesBefore(seenMinutesAgo),
+  awaitingSince: minutesBefore(seenMinutesAgo),
   firstResponseAt: answeredAfterMinutes === null ? null : minutesBefore(seenMinutesAgo - answeredAfterMinutes),
 });
 

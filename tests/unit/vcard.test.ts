@@ -36,6 +36,15 @@ describe("vCard text", () => {
     expect(card).toContain("FN:Eve\\nEND:VCARD\\nBEGIN:VCARD\\nFN:Mallory");
   });
 
+  it("has no EMAIL for a person met without one, and their phone as TEL, escaped (decision 92)", () => {
+    const card = buildVCard(
+      { name: "Omar Haddad", email: null, phone: "+44 7700 900123;x", linkedinUrl: null, event: { kind: "direct", name: "Direct link" }, activity: [], note: null, answer: null },
+      "Harbor",
+    );
+    expect(card).not.toContain("EMAIL");
+    expect(card).toContain("\r\nTEL;TYPE=CELL:+44 7700 900123\\;x\r\n");
+  });
+
   it("carries the answer to the project's question, as asked, in the note, and an answer cannot break the card either", () => {
     const card = buildVCard(
       {

@@ -312,8 +312,8 @@ export function BoothScreenView({
         ) : null}
         {/* Signed in only: a person added here is credited to the code shown and to who added them (decision 62). */}
         {memberId && chosen ? (
-          // Held at the bottom of a phone's screen, under the thumb, while the day's figures scroll past.
-          <div className="sticky bottom-0 -mx-4 bg-slate-950/95 px-4 pt-2 pb-[calc(0.75rem+env(safe-area-inset-bottom))] sm:-mx-6 sm:px-6 landscape:static landscape:mx-0 landscape:bg-transparent landscape:p-0">
+          // Held at the bottom of the screen, under the thumb, while the day's figures and lines scroll past.
+          <div className="sticky bottom-0 -mx-4 bg-slate-950/95 px-4 pt-2 pb-[calc(0.75rem+env(safe-area-inset-bottom))] sm:-mx-6 sm:px-6 landscape:mx-0 landscape:px-0">
             <AddPerson projectId={project.id} memberId={memberId} codeId={chosen.id} tone="dark" />
           </div>
         ) : null}

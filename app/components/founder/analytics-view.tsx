@@ -224,6 +224,9 @@ function QrBreakdown({ codes, colors }: { codes: ProjectAnalytics["qrCodes"]; co
                   <span className="flex items-center gap-2">
                     <span aria-hidden className="size-2.5 shrink-0 rounded-sm" style={{ backgroundColor: colors.get(code.id) }} />
                     <span className="min-w-0 font-medium break-words text-slate-900">{code.label}</span>
+                    {code.movedAway ? (
+                      <span className="shrink-0 rounded-md bg-slate-200 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">Moved to another project</span>
+                    ) : null}
                     {code.endedOn ? (
                       <span className="shrink-0 rounded-md bg-slate-200 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">Ended {formatEventDay(code.endedOn)}</span>
                     ) : null}

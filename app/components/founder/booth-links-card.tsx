@@ -15,7 +15,7 @@ import { toast } from "sonner";
 import type { FormResult } from "~/modules/forms/form-result";
 
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string; codeId: string | null };
-type CodeItem = { id: string; label: string; eventTag: string | null; createdAt: string };
+type CodeItem = { id: string; label: string; eventTag: string | null; createdAt: string; archived: boolean };
 type CreatedLink = FormResult<string, { boothUrl?: string; boothQrSvg?: string }>;
 
 /**

@@ -9,7 +9,8 @@ import { cardClass, SectionCard } from "~/components/ui/card";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { useClock } from "~/components/ui/use-clock";
-import { SetupWarningBanner, type SetupWarning } from "./setup-warning-banner";
+import { SetupWarningBanner } from "./setup-warning-banner";
+import type { OperatorBanner } from "~/modules/operator/operator-banner";
 import { ActivityFeed } from "./insights/activity-feed";
 import { SignalList } from "./insights/signal-list";
 
@@ -22,7 +23,7 @@ export type DashboardViewProps = {
   mySignals: MySignal[];
   now: string;
   /** Set when the address QR codes encode will not open on visitors' phones (issue 13). */
-  qrAddressWarning?: SetupWarning | null;
+  setupBanner?: OperatorBanner | null;
 };
 
 const newProjectLink = (
@@ -33,7 +34,7 @@ const newProjectLink = (
 );
 
 /** SPEC.md section 2, Dashboard: the founder's projects, live activity and own signals; for others, their signals. */
-export function DashboardView({ isFounder, projects, activity, mySignals, now, qrAddressWarning = null }: DashboardViewProps) {
+export function DashboardView({ isFounder, projects, activity, mySignals, now, setupBanner = null }: DashboardViewProps) {
   const clock = useClock(now);
 
   if (!isFounder) {
@@ -68,7 +69,7 @@ export function DashboardView({ isFounder, projects, activity, mySignals, now, q
   return (
     <main className="mx-auto max-w-6xl px-4 pt-8 pb-16 sm:pt-10">
       <PageHeader title="Founder Dashboard" subtitle="Your projects and what is happening on them, live" actions={newProjectLink} />
-      <SetupWarningBanner warning={qrAddressWarning} className="mb-4" />
+      <SetupWarningBanner banner={setupBanner} className="mb-4" />
       <div className="grid gap-4 lg:grid-cols-5">
         <ProjectsCard projects={projects} className="lg:col-span-2" />
         <ActivityFeed initial={activity} now={clock} className="lg:col-span-3" />

@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { roleAllows, type ProjectAction } from "~/modules/access/roles";
 import { useProjectRole } from "./use-project-role";
@@ -22,36 +22,25 @@ export function projectSectionPath(projectId: string, section: ProjectSection): 
 }
 
 /**
- * The project workspace's sections (issue 13), one tap apart: a compact tab bar at the top of every section that
- * scrolls sideways on a narrow phone, so each section's heading stays within the first screen.
+ * The project workspace's sections (issue 13), one tap apart and all in sight: on a phone the tabs wrap onto a
+ * second line rather than scroll sideways out of view; from the sm breakpoint they are one underlined row.
  */
 export function ProjectSectionNav({ projectId, current }: { projectId: string; current: ProjectSection }) {
   const role = useProjectRole();
-  // On a phone the tabs scroll sideways: the current one (Team, the last) is brought into view.
-  const currentTab = useRef<HTMLAnchorElement>(null);
-  useEffect(() => {
-    const tab = currentTab.current;
-    const strip = tab?.closest("nav");
-    if (!tab || !strip) return;
-    // Sideways only: the page's own scroll (a lead an alert linked to) is left alone.
-    const shown = strip.getBoundingClientRect();
-    const place = tab.getBoundingClientRect();
-    if (place.right > shown.right) strip.scrollLeft += place.right - shown.right + 16;
-    else if (place.left < shown.left) strip.scrollLeft -= shown.left - place.left + 16;
-  }, [current]);
   return (
-    <nav aria-label="Project sections" className="-mx-4 mt-2 mb-4 overflow-x-auto px-4 [scrollbar-width:none] print:hidden">
-      <ul className="flex min-w-max border-b border-slate-200 sm:gap-1">
+    <nav aria-label="Project sections" className="mt-2 mb-4 print:hidden">
+      <ul className="flex flex-wrap gap-1.5 sm:gap-1 sm:border-b sm:border-slate-200">
         {SECTIONS.filter((section) => roleAllows(role, section.needs)).map((section) => {
           const active = section.id === current;
           return (
             <li key={section.id}>
               <Link
                 to={projectSectionPath(projectId, section.id)}
-                ref={active ? currentTab : undefined}
                 aria-current={active ? "page" : undefined}
-                className={`-mb-px inline-flex h-11 items-center border-b-2 px-2 text-[13px] font-semibold sm:px-3 sm:text-sm whitespace-nowrap transition-colors ${
-                  active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
+                className={`inline-flex h-10 items-center rounded-lg px-3 text-sm font-semibold whitespace-nowrap ring-1 transition-colors sm:-mb-px sm:h-11 sm:rounded-none sm:border-b-2 sm:ring-0 ${
+                  active
+                    ? "bg-brand-50 text-brand-700 ring-brand-200 sm:border-brand-600 sm:bg-transparent"
+                    : "text-slate-600 ring-slate-200 hover:text-slate-900 sm:border-transparent sm:hover:border-slate-300"
                 }`}
               >
                 {section.label}

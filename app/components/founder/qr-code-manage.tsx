@@ -7,6 +7,7 @@ import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatEventDay } from "~/modules/qr/qr-form";
 import type { QrCodeItem } from "./qr-code-views";
+import { useProjectRole } from "./use-project-role";
 
 /**
  * A printed code's life after the event (issue 30 item 2, decision 64): archive it (it leaves the active list and
@@ -14,7 +15,7 @@ import type { QrCodeItem } from "./qr-code-views";
  * scans offers 'Archive instead' before it is deleted. Every write posts to the edit route's action.
  */
 
-const smallButton = `${secondaryButtonClass} h-10 px-3 py-0`;
+export const smallButton = `${secondaryButtonClass} h-10 px-3 py-0`;
 
 /** A fetcher whose answer is toasted once it settles (its failure message, or `failure` when it has none). */
 export function useToastedFetcher(failure: string) {
@@ -59,6 +60,8 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
   const end = useToastedFetcher("Failed to save the event's end date");
   const endId = `qr-end-${code.id}`;
   const moveId = `qr-move-${code.id}`;
+  // Codes move only between projects one owns both of (decision 79).
+  const canMove = useProjectRole() === "owner";
   const archiveForm = (label: string) => (
     <archiveFetcher.Form method="post" action={action}>
       <input type="hidden" name="intent" value="archive-qr" />
@@ -135,7 +138,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
           ) : (
             <>
               <p className="block text-sm font-medium text-slate-800">Open another project</p>
-              <p className="mt-1 text-sm text-slate-600">Publish another project to move this code to it.</p>
+              <p className="mt-1 text-sm text-slate-600">{canMove ? "Publish another project to move this code to it." : "Only the owner of both projects can move this code."}</p>
             </>
           )}
         </moveFetcher.Form>

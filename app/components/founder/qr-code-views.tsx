@@ -14,8 +14,11 @@ export type QrCodeItem = {
   id: string;
   label: string;
   eventTag: string | null;
+  /** Scans and unique viewers made for this project. */
   totalScans: number;
   uniqueScans: number;
+  /** Scans the code brought the project it opened before it was re-pointed here. */
+  scansElsewhere?: number;
   createdAt: string | Date;
   url: string;
   /** SVG markup of the code, shown small beside it. */
@@ -91,7 +94,9 @@ type QrCodeRowProps = { projectId: string; code: QrCodeItem; slug: string; copie
 export function QrCodeRow({ projectId, code, slug, copier, deleteForm, badge, children }: QrCodeRowProps) {
   const hydrated = useHydrated();
   const [downloading, setDownloading] = useState(false);
-  const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique`;
+  const scans =
+    `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique` +
+    (code.scansElsewhere ? ` here · ${code.scansElsewhere} before it moved here` : "");
   const created = new Date(code.createdAt);
   const timeZone = useFounderTimeZone();
 

@@ -9,7 +9,7 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useProjectAllows } from "./use-project-role";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
-import { eventSheetPath, qrCodeFormSchema } from "~/modules/qr/qr-form";
+import { eventSheetPath, LABEL_MAX_LENGTH, LABEL_TOO_LONG, qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { PitchQrCode, QrCodeRow, type QrCodeItem } from "./qr-code-views";
 import { ArchivedQrCodeRow, ArchiveInsteadOffer, EventEndBadge, ManageQrCode, useToastedFetcher } from "./qr-code-manage";
 
@@ -113,10 +113,11 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, re
                       onSubmit={(event: FormEvent<HTMLFormElement>) => {
                         if (deleting) return event.preventDefault();
                         // A code with scans offers 'Archive instead' first; asked once, the same button deletes.
-                        if (code.totalScans > 0 && askingDelete !== code.id) {
+                        const scanned = code.totalScans + (code.scansElsewhere ?? 0) > 0;
+                        if (scanned && askingDelete !== code.id) {
                           event.preventDefault();
                           setAskingDelete(code.id);
-                        } else if (code.totalScans === 0 && !window.confirm(DELETE_CONFIRM)) event.preventDefault();
+                        } else if (!scanned && !window.confirm(DELETE_CONFIRM)) event.preventDefault();
                       }}
                     >
                       <input type="hidden" name="intent" value="delete-qr" />
@@ -198,16 +199,21 @@ function CreateQrForm({ action }: { action: string }) {
     },
   });
 
+  // No maxLength on the input: a pasted label past the limit is shown whole, counted and refused, never cut.
+  const { maxLength: labelMax = LABEL_MAX_LENGTH, ...labelField } = field("label");
+
   return (
     <fetcher.Form method="post" action={action} {...form} aria-label="Create QR code" className="mt-5">
       <input type="hidden" name="intent" value="create-qr" />
       <div className="grid gap-4 sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
         <TextField
-          {...field("label")}
+          {...labelField}
           label="Label"
           autoComplete="off"
           placeholder="e.g. Disrupt booth"
           value={label}
+          error={labelField.error ?? (label.trim().length > labelMax ? LABEL_TOO_LONG : undefined)}
+          counter={{ length: label.trim().length, max: labelMax }}
           onChange={(event) => setLabel(event.target.value)}
         />
         <TextField
@@ -229,7 +235,7 @@ function CreateQrForm({ action }: { action: string }) {
         />
         <button
           type="submit"
-          disabled={busy || label.trim() === ""}
+          disabled={busy || label.trim() === "" || label.trim().length > labelMax}
           className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50 sm:mt-6"
         >
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <QrCode aria-hidden className="size-4" />}

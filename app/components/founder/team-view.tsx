@@ -1,4 +1,4 @@
-import { Crown, LogOut, Mail, UserPlus, Users } from "lucide-react";
+import { Copy, Crown, LogOut, Mail, UserPlus, Users } from "lucide-react";
 import { useRef } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -8,12 +8,16 @@ import { FieldError, FormAlert, TextField, inputClass } from "~/components/ui/fo
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
+import { COPY_FAILED_MESSAGE, copyText } from "~/pitch-behaviour/copy-text";
 import { formatFounderDate } from "~/modules/formats/founder-dates";
 import type { FormResult } from "~/modules/forms/form-result";
-import { MEMBER_ROLES, ROLE_DESCRIPTIONS, ROLE_LABELS } from "~/modules/access/roles";
+import { MEMBER_ROLES, ROLE_DESCRIPTIONS, ROLE_LABELS, roleAllows } from "~/modules/access/roles";
 import { teamInvitationSchema } from "~/modules/team/team-forms";
 import type { PendingInvitation, TeamMember, TeamPage } from "~/modules/team/team.server";
 import { ProjectSectionPage } from "./project-section-nav";
+import { SetupWarningBanner } from "./setup-warning-banner";
+import type { OperatorBanner } from "~/modules/operator/operator-banner";
+import { TeamSetupsView } from "./team-setups-view";
 
 /** Shows each settled answer of a row's form as a toast: the change made, or why it was refused. */
 function useToastResult(fetcher: ReturnType<typeof useFetcher<FormResult>>) {
@@ -23,15 +27,21 @@ function useToastResult(fetcher: ReturnType<typeof useFetcher<FormResult>>) {
   });
 }
 
+/** One fetcher for every row's Remove: the row goes with the member, so its answer is shown from the page. */
+const REMOVE_FETCHER = "team-remove";
+
 /**
  * The project's team (decision 61): everyone on it with their role. The owner invites by e-mail, withdraws open
  * invitations, changes roles, removes members and hands ownership to a co-founder; every other member can leave.
+ * Roles that see the project's settings also see what is set up for it and who added it (decision 78).
  */
-export function TeamView({ team, userId }: { team: TeamPage; userId: string }) {
+export function TeamView({ team, userId, setupBanner = null }: { team: TeamPage; userId: string; setupBanner?: OperatorBanner | null }) {
   const { project } = team;
   const isOwner = project.role === "owner";
+  useToastResult(useFetcher<FormResult>({ key: REMOVE_FETCHER }));
   return (
     <ProjectSectionPage projectId={project.id} current="team" title={`Team: ${project.title}`} subtitle={`Your role: ${ROLE_LABELS[project.role]}`}>
+      <SetupWarningBanner banner={setupBanner} />
       {isOwner ? <InviteCard projectId={project.id} invitations={team.invitations} /> : null}
       <SectionCard id="team-members-title" title="On the team" icon={Users} description="Each person signs in with their own account; what they can do follows their role.">
         <ul className="-mx-1 divide-y divide-slate-100">
@@ -40,6 +50,7 @@ export function TeamView({ team, userId }: { team: TeamPage; userId: string }) {
           ))}
         </ul>
       </SectionCard>
+      {roleAllows(project.role, "settings") ? <TeamSetupsView setups={team.setups} /> : null}
       {isOwner ? null : <LeaveCard projectId={project.id} />}
     </ProjectSectionPage>
   );
@@ -61,7 +72,7 @@ function InviteCard({ projectId, invitations }: { projectId: string; invitations
   });
   const role = field("role");
   return (
-    <SectionCard id="team-invite-title" title="Invite to the team" icon={UserPlus} description="They get an e-mail with a link that works once, for 7 days, for that address only.">
+    <SectionCard id="team-invite-title" title="Invite to the team" icon={UserPlus} description="They get an e-mail with a link that works once, for 7 days, for that address only. You can also copy the link and send it yourself.">
       <fetcher.Form ref={formElement} method="post" action={`/project/${projectId}/team`} {...form} aria-label="Invite to the team" className="space-y-4">
         <input type="hidden" name="intent" value="invite" />
         <TextField {...field("email")} label="E-mail" type="email" autoComplete="off" inputMode="email" placeholder="ana@example.com" />
@@ -100,35 +111,67 @@ function InviteCard({ projectId, invitations }: { projectId: string; invitations
   );
 }
 
+type IssuedLink = FormResult<string, { joinUrl?: string }>;
+
 function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
   const fetcher = useFetcher<FormResult>();
+  const linkFetcher = useFetcher<IssuedLink>();
   const timeZone = useFounderTimeZone();
   useToastResult(fetcher);
+  // A fresh link each time (decision 85): copied as soon as it arrives, and shown to copy by hand if the copy fails.
+  useSettledResult(linkFetcher.data, linkFetcher.state === "idle", (result) => {
+    if (!result.ok) toast.error(result.formError);
+    else if (result.joinUrl) void copyText(result.joinUrl).then((copied) => (copied ? toast.success(result.message) : toast.error(COPY_FAILED_MESSAGE)));
+  });
+  const issued = linkFetcher.data?.ok ? linkFetcher.data.joinUrl : undefined;
   return (
-    <li className="flex flex-wrap items-center justify-between gap-2 py-2">
-      <span className="min-w-0">
-        <span className="block truncate text-sm font-medium text-slate-900">{invitation.email}</span>
-        <span className="block text-xs text-slate-500">
-          {ROLE_LABELS[invitation.role]} · link works until {formatFounderDate(invitation.expiresAt, timeZone)}
+    <li className="py-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="min-w-0">
+          <span className="block truncate text-sm font-medium text-slate-900">{invitation.email}</span>
+          <span className="block text-xs text-slate-500">
+            {ROLE_LABELS[invitation.role]} · link works until {formatFounderDate(invitation.expiresAt, timeZone)}
+          </span>
         </span>
-      </span>
-      <fetcher.Form method="post">
-        <input type="hidden" name="intent" value="revoke" />
-        <input type="hidden" name="invitationId" value={invitation.id} />
-        <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} py-2`}>
-          Withdraw
-        </button>
-      </fetcher.Form>
+        <span className="flex flex-wrap gap-2">
+          <linkFetcher.Form method="post">
+            <input type="hidden" name="intent" value="link" />
+            <input type="hidden" name="invitationId" value={invitation.id} />
+            <button type="submit" disabled={linkFetcher.state !== "idle"} className={`${secondaryButtonClass} py-2`}>
+              <Copy aria-hidden className="size-4" />
+              Copy invite link
+            </button>
+          </linkFetcher.Form>
+          <fetcher.Form method="post">
+            <input type="hidden" name="intent" value="revoke" />
+            <input type="hidden" name="invitationId" value={invitation.id} />
+            <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} py-2`}>
+              Withdraw
+            </button>
+          </fetcher.Form>
+        </span>
+      </div>
+      {issued ? (
+        <div className="mt-2">
+          <input
+            readOnly
+            aria-label={`Invite link for ${invitation.email}`}
+            value={issued}
+            onFocus={(event) => event.currentTarget.select()}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-xs"
+          />
+          <p className="mt-1 text-xs text-slate-500">Only this link works now: one copied or mailed before it no longer does.</p>
+        </div>
+      ) : null}
     </li>
   );
 }
 
 function MemberRow({ member, you, manage }: { member: TeamMember; you: boolean; manage: boolean }) {
   const roleFetcher = useFetcher<FormResult>();
-  const removeFetcher = useFetcher<FormResult>();
+  const removeFetcher = useFetcher<FormResult>({ key: REMOVE_FETCHER });
   const transferFetcher = useFetcher<FormResult>();
   useToastResult(roleFetcher);
-  useToastResult(removeFetcher);
   useToastResult(transferFetcher);
   const who = member.name || member.email;
   return (

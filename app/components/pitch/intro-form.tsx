@@ -1,11 +1,12 @@
 /** The intro form and, after sending, the forwardable blurb (loaded with the other forms, on demand). */
 import { Check, Copy, Mail, PartyPopper } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router";
 import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { toastCopyFailure } from "~/pitch-behaviour/copy-text";
+import { guardConfirmationClose } from "~/pitch-behaviour/confirmation-guard";
 import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
@@ -144,6 +145,8 @@ export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact 
   const hydrated = useHydrated() || copyWithoutReact;
 
   const mailto = introMailto(subject, blurb);
+  const done = useRef<HTMLAnchorElement>(null);
+  useEffect(() => (done.current ? guardConfirmationClose(done.current) : undefined), []);
 
   return (
     <div className="space-y-4">
@@ -194,9 +197,11 @@ export function IntroBlurb({ blurb, subject, closeTo, onClose, copyWithoutReact 
         </a>
       </div>
       <Link
+        ref={done}
         to={closeTo}
         replace
         preventScrollReset
+        data-intro-done
         onClick={(event) => {
           event.preventDefault();
           onClose();

@@ -1,5 +1,4 @@
 import { useEffect } from "react";
-import { useNavigate } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { useClock } from "~/components/ui/use-clock";
@@ -38,11 +37,10 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
   const now = useClock();
   // Not following when rendered on the server; the anonymous document's script shows the device's state (decision 13).
   const following = useFollowing(project.slug);
-  const navigate = useNavigate();
   useEffect(() => {
-    // Counted if the door did not see it (served ahead of the tap); then the address drops `?qr=`.
-    settleArrival(project.id, (address) => void navigate(address, { replace: true, preventScrollReset: true, state: window.history.state?.usr }));
-  }, [project.id, navigate]);
+    // Counted if the door did not see it (served ahead of the tap); the history entry drops `?qr=` as it is left.
+    settleArrival(project.id);
+  }, [project.id]);
 
   return (
     <div data-pitch-page={project.slug} data-project-id={project.id} data-dialogs={enhanced ? `/pitch/${encodeURIComponent(project.slug)}/dialogs` : undefined}>

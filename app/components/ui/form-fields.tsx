@@ -78,15 +78,26 @@ export function TextField({
   required,
   requiredMark = true,
   aside,
+  counter,
   ...input
-}: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+}: FieldBase & InputHTMLAttributes<HTMLInputElement> & { counter?: { length: number; max: number } }) {
   const fieldLabel = <FieldLabel id={id} label={label} required={required && requiredMark} optional={optional} />;
+  const counterId = counter ? `${id}-counter` : undefined;
+  const count = counter ? characterCount(counter.length, counter.max) : null;
+  const end = count ? (
+    <span id={counterId} className={count.className}>
+      {count.text}
+      <span className="sr-only"> characters</span>
+    </span>
+  ) : (
+    aside
+  );
   return (
     <div>
-      {aside ? (
+      {end ? (
         <div className="flex items-baseline justify-between gap-3">
           {fieldLabel}
-          {aside}
+          {end}
         </div>
       ) : (
         fieldLabel
@@ -96,7 +107,7 @@ export function TextField({
         name={name}
         required={required}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null)}
+        aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null, counterId)}
         className={inputClass}
         {...input}
       />

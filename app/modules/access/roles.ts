@@ -8,6 +8,7 @@ export const MEMBER_ROLES = ["co-founder", "staff", "viewer"] as const satisfies
 /**
  * What a role may do on a project. Every founder function names one of these and the server checks it.
  * - view: the project's analytics, leads, QR codes and updates, read-only
+ * - addresses: the e-mail addresses of the project's leads (a viewer reads leads without them)
  * - booth: the booth screen and its stream
  * - triage: a lead's status, temperature, note, replies, calls and people met in person
  * - export: the contacts CSV and vCards
@@ -16,10 +17,11 @@ export const MEMBER_ROLES = ["co-founder", "staff", "viewer"] as const satisfies
  * - team: inviting, removing and re-assigning members
  * - own: deleting the project and handing its ownership on
  */
-export type ProjectAction = "view" | "booth" | "triage" | "export" | "edit" | "settings" | "team" | "own";
+export type ProjectAction = "view" | "addresses" | "booth" | "triage" | "export" | "edit" | "settings" | "team" | "own";
 
 const ALLOWED: Record<ProjectAction, readonly ProjectRole[]> = {
   view: ["owner", "co-founder", "staff", "viewer"],
+  addresses: ["owner", "co-founder", "staff"],
   booth: ["owner", "co-founder", "staff"],
   triage: ["owner", "co-founder", "staff"],
   export: ["owner", "co-founder"],
@@ -43,7 +45,7 @@ export const ROLE_LABELS: Record<ProjectRole, string> = {
 export const ROLE_DESCRIPTIONS: Record<MemberRole, string> = {
   "co-founder": "Everything but deleting the project, the team and ownership",
   staff: "Booth screen, people met in person, lead status, notes and replies",
-  viewer: "Reads analytics and leads; no export",
+  viewer: "Reads analytics and leads without their contact addresses; no export",
 };
 
 export function roleRefusedMessage(role: ProjectRole): string {

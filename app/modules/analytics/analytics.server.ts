@@ -12,6 +12,7 @@ import { founderTimeZone, zonedDayStarts, zonedHourStart, zonedHourStarts } from
 import { zonedCalendarDay } from "~/modules/time/zoned-slots";
 import { countScansInBuckets, type BucketedScans } from "./scan-buckets.server";
 import { loadScanAudience, type AudienceBreakdown, type ScanAudience } from "./audience.server";
+import { HOUR_MS } from "~/modules/time/units";
 
 export type FunnelRow = {
   source: string;
@@ -46,7 +47,11 @@ export type ProjectAnalytics = {
   actions: number;
   conversionRate: number;
   /** `endedOn`: the event's last day once it is past in the founder's zone ("Ended {date}"), else null. */
-  qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number; endedOn: string | null }[];
+  /**
+   * Each code's scans made for this project (decision 91), most first: the project's codes, and codes re-pointed to
+   * another project since (`movedAway`) with the scans they brought here.
+   */
+  qrCodes: { id: string; label: string; eventTag: string | null; totalScans: number; uniqueScans: number; endedOn: string | null; movedAway: boolean }[];
   /** Distinct people (e-mail addresses) who acted, and their share of unique viewers, in percent. */
   peopleWhoActed: number;
   peopleShare: number;
@@ -69,7 +74,6 @@ export type ProjectAnalytics = {
   audience: Omit<ScanAudience, "byCode"> & { codes: (AudienceBreakdown & { source: string; name: string })[] };
 };
 
-const HOUR = 3_600_000;
 /** Hours in 'Last 48 hours' (the chart's HOURLY_WINDOW). */
 const HOURLY_WINDOW = 48;
 /** How far back the chart reaches: the page stays the same size however old the project is. */
@@ -90,8 +94,8 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
   const timeZone = founderTimeZone(project.time_zone);
   // The owner's last 48 hours, and their days before that, back to the day 90 days ago began.
   const currentHour = zonedHourStart(now.getTime(), timeZone);
-  const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR, currentHour, timeZone);
-  const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
+  const hourStarts = zonedHourStarts(currentHour - (HOURLY_WINDOW - 1) * HOUR_MS, currentHour, timeZone);
+  const dayStarts = zonedDayStarts(now.getTime() - HISTORY_DAYS * 24 * HOUR_MS, hourStarts[0]! - 1, timeZone).filter((at) => at < hourStarts[0]!);
   const [stats, codes, recentHours, earlierDays, sources, refusedLastWeek, heldForReview, leadClocks, metInPerson, movedAway, audience] = await Promise.all([
     db.selectFrom("project_stats").selectAll().where("project_id", "=", project.id).executeTakeFirst(),
     db
@@ -102,15 +106,17 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .execute(),
-    countScansInBuckets(db, project.id, hourStarts, currentHour + 2 * HOUR),
+    countScansInBuckets(db, project.id, hourStarts, currentHour + 2 * HOUR_MS),
     countScansInBuckets(db, project.id, dayStarts, hourStarts[0]!),
     db.selectFrom("source_stats").selectAll().where("project_id", "=", project.id).execute(),
-    countFormRefusals(db, project.id, new Date(now.getTime() - 7 * 24 * HOUR)),
+    countFormRefusals(db, project.id, new Date(now.getTime() - 7 * 24 * HOUR_MS)),
     countHeldSubmissions(db, project.id),
     db
       .selectFrom("leads")
-      .select(["source", "first_seen_at as firstSeenAt", "first_response_at as firstResponseAt"])
+      .select(["source", "awaiting_since as awaitingSince", "first_response_at as firstResponseAt"])
       .where("project_id", "=", project.id)
+      .where("awaiting_since", "is not", null)
+      .$narrowType<{ awaitingSince: string }>()
       .orderBy("first_seen_at")
       .orderBy("id")
       .execute(),
@@ -163,14 +169,7 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
     totalSaves: Number(sources.find((row) => row.source === ALL_SOURCES)?.saves ?? 0),
     actions,
     conversionRate: conversionRate(actions, uniqueScans),
-    qrCodes: codes.map((code) => ({
-      id: code.id,
-      label: code.label,
-      eventTag: code.event_tag,
-      totalScans: Number(code.total_scans),
-      uniqueScans: Number(code.unique_scans),
-      endedOn: code.event_ends_on !== null && code.event_ends_on < today ? code.event_ends_on : null,
-    })),
+    qrCodes: scansByCode(codes, movedAway, sources, today),
     scansOverTime: {
       hourly: toSeries(recentHours, hourStarts),
       daily: toSeries(earlierDays, dayStarts),
@@ -178,6 +177,30 @@ export async function loadProjectAnalytics(db: Kysely<Database>, userId: string,
     responseTimes,
     audience: audienceByCode(audience, codes, labels),
   };
+}
+
+/** The Scans by QR Code rows: this project's part of each code's scans, from the project's source counters. */
+function scansByCode(
+  codes: readonly { id: string; label: string; event_tag: string | null; event_ends_on: string | null }[],
+  movedAway: readonly { id: string; label: string; event_tag: string | null }[],
+  sources: readonly { source: string; scans: number | string; viewers: number | string }[],
+  today: string,
+): ProjectAnalytics["qrCodes"] {
+  const bySource = new Map(sources.map((row) => [row.source, row]));
+  const here = (id: string) => ({ totalScans: Number(bySource.get(scanSource(id))?.scans ?? 0), uniqueScans: Number(bySource.get(scanSource(id))?.viewers ?? 0) });
+  const rows = [
+    ...codes.map((code) => ({
+      id: code.id,
+      label: code.label,
+      eventTag: code.event_tag,
+      ...here(code.id),
+      endedOn: code.event_ends_on !== null && code.event_ends_on < today ? code.event_ends_on : null,
+      movedAway: false,
+    })),
+    ...movedAway.map((code) => ({ id: code.id, label: code.label, eventTag: code.event_tag, ...here(code.id), endedOn: null, movedAway: true })).filter((row) => row.totalScans > 0),
+  ];
+  // Stable: codes with as many scans keep the list's order (newest first).
+  return rows.sort((a, b) => b.totalScans - a.totalScans);
 }
 
 /** The audience per code in the order of the codes' list (codes gone since after them), the plain link last. */
@@ -258,7 +281,7 @@ export type CountsSince = { since: string; scans: number; peopleWhoActed: number
 export async function countProjectActivitySince(db: Kysely<Database>, projectId: string, since: Date, until?: Date): Promise<CountsSince> {
   const from = since.toISOString();
   // Without `until`, a day ahead is later than anything stored by now.
-  const to = (until ?? new Date(since.getTime() + 2 * 24 * HOUR)).toISOString();
+  const to = (until ?? new Date(since.getTime() + 2 * 24 * HOUR_MS)).toISOString();
   const [scans, intros, signals, people] = await Promise.all([
     countScansInBuckets(db, projectId, [since.getTime()], Date.parse(to)),
     db

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
-import type { Kysely } from "kysely";
-import type { Database } from "~/db/schema";
+import type { Kysely, Selectable } from "kysely";
+import type { Database, LeadsTable } from "~/db/schema";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
@@ -10,9 +10,9 @@ import { codeNamesOf } from "./source-names";
 import { nameSource, qrCodeIdOfSource, readCodesMovedAway } from "./sources.server";
 
 /**
- * SPEC.md section 9's seven columns first, then what a signal adds and where the person came from (issue 11), then
- * the founder's own triage of the person's lead and how long they waited for an answer (issue 28 item 6), then their
- * latest answer to the project's qualifying question (item 4).
+ * SPEC.md section 9's seven columns first, then what a signal adds and where the person came from, then the
+ * founder's own triage of the person's lead and how long they waited for an answer, then their latest answer to the
+ * project's qualifying question, then where the team met them in person (decision 84).
  */
 export const CSV_COLUMNS = [
   "Name",
@@ -33,6 +33,8 @@ export const CSV_COLUMNS = [
   "First response at",
   "Minutes to first response",
   "Qualifying answer",
+  "Met in person",
+  "Phone",
 ] as const;
 
 /** Spreadsheets (Excel above all) read a CSV without it in the system's legacy code page, mangling accents. */
@@ -43,7 +45,8 @@ const PAGE_SIZE = 1_000;
 /**
  * The owner's contacts as CSV (SPEC.md section 9 columns), one row per person (decision 22), newest first: what
  * they did in Intent, their latest intro's roles, LinkedIn and note, their latest signal's tier, range and message,
- * and the source of their first action. Rows are read in keyset pages of a
+ * and the source of their first action; then the people the team only met in person (captured leads with no
+ * contact), newest first, with an empty Intent and the captured LinkedIn (decision 84). Rows are read in keyset pages of a
  * thousand, so memory stays flat for 100,000 contacts and the database is free between pages (on SQLite one
  * long read would hold the app's only connection); each page leaves as one chunk, so compression works on
  * sizeable blocks. Quoted per RFC 4180 by csv-stringify; cells a spreadsheet would run as a formula are
@@ -83,15 +86,31 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
   const leadsOfContacts = async (emails: string[]) => {
     const leads = await db
       .selectFrom("leads")
-      .select(["email", "status", "temperature", "note", "first_seen_at", "first_response_at", "answer"])
+      .select(LEAD_COLUMNS)
       .where("project_id", "=", project.id)
       .where("email", "in", [...new Set(emails)])
       .execute();
     return new Map(leads.map((lead) => [lead.email, lead]));
   };
+  const leadColumns = (lead: CsvLead | undefined, met: MetInPersonCells | undefined) => [
+    lead ? LEAD_STATUS_LABELS[lead.status] : "",
+    lead?.temperature ? LEAD_TEMPERATURE_LABELS[lead.temperature] : "",
+    lead?.note ?? "",
+    // A person only met in person waits for nobody: no answer to time (decision 84).
+    lead?.awaiting_since && lead.first_response_at ? lead.first_response_at : "",
+    lead?.awaiting_since && lead.first_response_at ? String(minutesBetween(lead.awaiting_since, lead.first_response_at)) : "",
+    lead?.answer ?? "",
+    met?.where ?? "",
+    met?.phone ?? "",
+  ];
 
   async function* pages() {
     yield UTF8_BYTE_ORDER_MARK + stringify([[...CSV_COLUMNS]], { record_delimiter: "windows" });
+    yield* contactPages();
+    yield* metInPersonPages();
+  }
+
+  async function* contactPages() {
     let after: { created_at: string; id: string } | null = null;
     for (;;) {
       let query = db
@@ -107,6 +126,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
       if (rows.length === 0) return;
       const [{ latestSignal, introduced }, leads] = await Promise.all([actionsOfContacts(rows.map((row) => row.id)), leadsOfContacts(rows.map((row) => row.email))]);
+      const met = await metInPersonOf(db, project.id, [...leads.values()].map((lead) => lead.id), codeNames);
       const records = rows.map((row) => {
         const signal = latestSignal.get(row.id);
         const lead = leads.get(row.email);
@@ -124,12 +144,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
           signal?.message ?? "",
           nameSource(row.source, codeNames).name,
           code?.event_tag ?? "",
-          lead ? LEAD_STATUS_LABELS[lead.status] : "",
-          lead?.temperature ? LEAD_TEMPERATURE_LABELS[lead.temperature] : "",
-          lead?.note ?? "",
-          lead?.first_response_at ?? "",
-          lead?.first_response_at ? String(minutesBetween(lead.first_seen_at, lead.first_response_at)) : "",
-          lead?.answer ?? "",
+          ...leadColumns(lead, lead ? met.get(lead.id) : undefined),
         ].map(neutralizeFormula);
       });
       yield stringify(records, { record_delimiter: "windows" });
@@ -138,10 +153,98 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       if (rows.length < PAGE_SIZE) return;
     }
   }
-  return { fileName: csvFileName(project.title), body: Readable.from(pages()), count: Number(count) };
+
+  async function* metInPersonPages() {
+    let after: { first_seen_at: string; id: string } | null = null;
+    for (;;) {
+      let query = metOnlyLeads(db, project.id).select([...LEAD_COLUMNS, "name", "source"]);
+      if (after) {
+        const cursor: { first_seen_at: string; id: string } = after;
+        query = query.where((eb) =>
+          eb.or([eb("first_seen_at", "<", cursor.first_seen_at), eb.and([eb("first_seen_at", "=", cursor.first_seen_at), eb("id", "<", cursor.id)])]),
+        );
+      }
+      const rows = await query.orderBy("first_seen_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
+      if (rows.length === 0) return;
+      const met = await metInPersonOf(db, project.id, rows.map((row) => row.id), codeNames);
+      const records = rows.map((row) => {
+        const cells = met.get(row.id);
+        const code = codes.get(qrCodeIdOfSource(row.source) ?? "");
+        return [
+          row.name,
+          // A person met without an e-mail (decision 92) has none to export.
+          row.email ?? "",
+          "",
+          "",
+          cells?.linkedinUrl ?? "",
+          "",
+          row.first_seen_at,
+          "",
+          "",
+          "",
+          nameSource(row.source, codeNames).name,
+          code?.event_tag ?? "",
+          ...leadColumns(row, cells),
+        ].map(neutralizeFormula);
+      });
+      yield stringify(records, { record_delimiter: "windows" });
+      const last = rows[rows.length - 1]!;
+      after = { first_seen_at: last.first_seen_at, id: last.id };
+      if (rows.length < PAGE_SIZE) return;
+    }
+  }
+
+  const metOnly = await metOnlyLeads(db, project.id)
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return { fileName: csvFileName(project.title), body: Readable.from(pages()), count: Number(count) + Number(metOnly.count) };
 }
 
-/** Whole minutes from a lead's first action to the founder's first response, rounded down as the card's clock is. */
+const LEAD_COLUMNS = ["id", "email", "status", "temperature", "note", "first_seen_at", "awaiting_since", "first_response_at", "answer"] as const;
+type CsvLead = Pick<Selectable<LeadsTable>, (typeof LEAD_COLUMNS)[number]>;
+
+/** The project's leads met in person (a capture) who never acted on the pitch page themselves (no contact). */
+function metOnlyLeads(db: Kysely<Database>, projectId: string) {
+  return db
+    .selectFrom("leads")
+    .where("leads.project_id", "=", projectId)
+    .where((eb) => eb.exists(eb.selectFrom("lead_captures").select("lead_captures.id").whereRef("lead_captures.lead_id", "=", "leads.id")))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("contacts").select("contacts.id").whereRef("contacts.project_id", "=", "leads.project_id").whereRef("contacts.email", "=", "leads.email"))),
+    );
+}
+
+type MetInPersonCells = { where: string; linkedinUrl: string | null; phone: string | null };
+
+/**
+ * The 'Met in person' cell of each of these leads: every capture, newest first, as "{code's name}" with the
+ * founder's line after a colon, joined by semicolons; and the newest captured LinkedIn and phone.
+ */
+async function metInPersonOf(db: Kysely<Database>, projectId: string, leadIds: string[], codeNames: ReadonlyMap<string, string>): Promise<Map<string, MetInPersonCells>> {
+  const byLead = new Map<string, MetInPersonCells>();
+  if (leadIds.length === 0) return byLead;
+  const rows = await db
+    .selectFrom("lead_captures")
+    .select(["lead_id", "source", "note", "linkedin_url", "phone"])
+    .where("project_id", "=", projectId)
+    .where("lead_id", "in", leadIds)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  for (const row of rows) {
+    const line = `${nameSource(row.source, codeNames).name}${row.note ? `: ${row.note}` : ""}`;
+    const cells = byLead.get(row.lead_id);
+    byLead.set(
+      row.lead_id,
+      cells
+        ? { where: `${cells.where}; ${line}`, linkedinUrl: cells.linkedinUrl ?? row.linkedin_url, phone: cells.phone ?? row.phone }
+        : { where: line, linkedinUrl: row.linkedin_url, phone: row.phone },
+    );
+  }
+  return byLead;
+}
+
+/** Whole minutes from when a lead began waiting to the founder's first response, rounded down as the card's clock is. */
 function minutesBetween(from: string, to: string): number {
   return Math.max(0, Math.floor((Date.parse(to) - Date.parse(from)) / 60_000));
 }

@@ -1,13 +1,17 @@
+import { HOUR_MS } from "~/modules/time/units";
 /**
  * The response clock per event (issue 28 item 3, decision 55): of the people who came through each source, how many
  * the founder answered within an hour and within a day, and the median time to an answer.
  */
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const DAY = 24 * HOUR_MS;
 
-/** One lead as the clock sees it: where they came from, their first action, the founder's first answer. */
-export type LeadClock = { source: string; firstSeenAt: string; firstResponseAt: string | null };
+/**
+ * One lead as the clock sees it: where they came from, since when they wait (their first action, or when the
+ * founder marked a person met in person as awaiting a follow-up), the founder's first answer. A person only met in
+ * person, who waits for nobody, is not one (decision 84).
+ */
+export type LeadClock = { source: string; awaitingSince: string; firstResponseAt: string | null };
 
 /** A share whose outcome is known: `answered` of `of` leads (the others are over the mark, or waiting past it). */
 export type KnownShare = { answered: number; of: number };
@@ -39,12 +43,12 @@ export function summariseResponseTimes(leads: readonly LeadClock[], now: Date): 
       bySource.set(lead.source, entry);
     }
     entry.leads += 1;
-    const seen = Date.parse(lead.firstSeenAt);
+    const seen = Date.parse(lead.awaitingSince);
     const answeredAfter = lead.firstResponseAt === null ? null : Math.max(0, Date.parse(lead.firstResponseAt) - seen);
     if (answeredAfter === null) entry.waiting += 1;
     else entry.waits.push(answeredAfter);
     const waitedSoFar = answeredAfter ?? now.getTime() - seen;
-    for (const [share, mark] of [[entry.hour, HOUR], [entry.day, DAY]] as const) {
+    for (const [share, mark] of [[entry.hour, HOUR_MS], [entry.day, DAY]] as const) {
       if (answeredAfter !== null && answeredAfter <= mark) {
         share.answered += 1;
         share.of += 1;

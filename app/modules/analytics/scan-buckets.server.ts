@@ -2,8 +2,7 @@ import type { Kysely } from "kysely";
 import { dialectOf, utcQuarterHourOf } from "~/db/dialect.server";
 import type { Database } from "~/db/schema";
 import { bucketIndex } from "~/modules/time/founder-zone";
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from "~/modules/time/units";
 
 /** Scans per QR code ('' for the plain link), one count per bucket. */
 export type BucketedScans = Map<string, number[]>;

@@ -1,3 +1,4 @@
+import { isRecordId } from "~/modules/http/id-shape";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { codeName, codeNamesOf, DELETED_CODE, DIRECT_EVENT, DIRECT_SOURCE_NAME, UNKNOWN_SOURCE_NAME, type SourceName } from "./source-names";
@@ -31,7 +32,12 @@ export function qrCodeIdOfSource(source: string): string | null {
 }
 
 /** Who is acting, as the page door knows them: the viewer cookie's fingerprint, else the daily address hash. */
-export type VisitorIdentity = { viewerFingerprint: string | null; addressHash: string | null };
+export type VisitorIdentity = {
+  viewerFingerprint: string | null;
+  addressHash: string | null;
+  /** The `?qr=` code of the page a form was sent from, as the page posted it: the visit it belongs to. */
+  visitCode?: string | null;
+};
 
 /**
  * The source of the visitor's latest page load of this project: a viewer seen by the door has one; a visitor
@@ -40,6 +46,12 @@ export type VisitorIdentity = { viewerFingerprint: string | null; addressHash: s
  * address that came through different codes cannot be told apart, so that action is `unknown`, not someone else's.
  */
 export async function resolveSource(db: Kysely<Database>, projectId: string, identity: VisitorIdentity | undefined): Promise<string> {
+  // The page the form came from names its code (a browser that keeps no cookie keeps `?qr=` in its address): that
+  // visit's code, when it is one of this project's.
+  if (identity?.visitCode && isRecordId(identity.visitCode)) {
+    const code = await db.selectFrom("qr_codes").select("id").where("id", "=", identity.visitCode).where("project_id", "=", projectId).executeTakeFirst();
+    if (code) return scanSource(code.id);
+  }
   if (identity?.viewerFingerprint) {
     const viewer = await db
       .selectFrom("project_viewers")
@@ -108,8 +120,12 @@ export function nameSource(source: string, codeNames: ReadonlyMap<string, string
 
 type ActionCounter = "intros" | "subscribers" | "signals";
 
-/** One action of one person through `source`, inside the caller's transaction. */
-export async function countSourceAction(db: Kysely<Database>, projectId: string, source: string, email: string, action: ActionCounter): Promise<void> {
+/**
+ * One action of one person through `source`, inside the caller's transaction. Resolves the keys (the source, and
+ * all sources) under which the person was new.
+ */
+export async function countSourceAction(db: Kysely<Database>, projectId: string, source: string, email: string, action: ActionCounter): Promise<string[]> {
+  const newUnder: string[] = [];
   for (const key of [source, ALL_SOURCES]) {
     const isNewPerson = await db
       .insertInto("source_people")
@@ -118,9 +134,11 @@ export async function countSourceAction(db: Kysely<Database>, projectId: string,
       .returning("email")
       .executeTakeFirst();
     const people = isNewPerson ? 1 : 0;
+    if (isNewPerson) newUnder.push(key);
     const delta = key === ALL_SOURCES ? { people } : { [action]: 1, people };
     await addToSourceStats(db, projectId, key, delta);
   }
+  return newUnder;
 }
 
 type SourceDelta = Partial<Record<"scans" | "viewers" | ActionCounter | "people" | "saves", number>>;

@@ -5,7 +5,8 @@ import type { Dialect } from "~/db/dialect.server";
 import { CLIENT_IP_HEADER } from "~/modules/http/client-ip.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import { PRODUCT_NAME } from "~/product";
-import { PASSWORD_RESET_TTL_SECONDS, type PasswordResetRequest } from "./password-reset.server";
+import { EMAIL_CONFIRMATION_TTL_SECONDS, type EmailConfirmationRequest } from "./email-confirmation.server";
+import { endPasswordResetLinks, PASSWORD_RESET_TTL_SECONDS, type PasswordResetRequest } from "./password-reset.server";
 
 const timestamps = { createdAt: "created_at", updatedAt: "updated_at" } as const;
 
@@ -19,10 +20,12 @@ export function createAuth(options: {
   dialect: Dialect;
   /** Queues the reset link's mail (password-reset.server.ts); called by better-auth for an address with an account. */
   sendPasswordReset: (reset: PasswordResetRequest) => Promise<void>;
+  /** Queues the address confirmation's mail (email-confirmation.server.ts): at sign-up, and on 'Send it again'. */
+  sendEmailConfirmation: (confirmation: EmailConfirmationRequest) => Promise<void>;
   /** Where better-auth's own lines go ("Invalid password", …): the app's JSON log, not the console. */
   logger: Logger;
 }) {
-  const { config, db, dialect, sendPasswordReset, logger } = options;
+  const { config, db, dialect, sendPasswordReset, sendEmailConfirmation, logger } = options;
   return betterAuth({
     appName: PRODUCT_NAME,
     logger: { log: (level, message, ...args) => logger[level]({ args }, `auth: ${message}`) },
@@ -41,13 +44,26 @@ export function createAuth(options: {
       resetPasswordTokenExpiresIn: PASSWORD_RESET_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: ({ user, token }) => sendPasswordReset({ email: user.email, name: user.name, token }),
+      onPasswordReset: ({ user }) => endPasswordResetLinks(db, user.id),
+    },
+    // Decision 83: the address is confirmed by a signed link mailed at sign-up; signing in does not wait for it.
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: EMAIL_CONFIRMATION_TTL_SECONDS,
+      sendVerificationEmail: ({ user, token }) => sendEmailConfirmation({ email: user.email, name: user.name, token }),
     },
     user: {
       modelName: "users",
       fields: { emailVerified: "email_verified", ...timestamps },
       // Decision 52: read with every session, so each founder screen knows its clock without a query of its own.
       // Written only by our own code (sign-up, My Projects), never from better-auth's input.
-      additionalFields: { timeZone: { type: "string", required: false, input: false, fieldName: "time_zone" } },
+      additionalFields: {
+        timeZone: { type: "string", required: false, input: false, fieldName: "time_zone" },
+        // Decision 83: an account made before addresses were confirmed is mailed as if it had confirmed.
+        emailConfirmationWaived: { type: "boolean", required: false, input: false, defaultValue: false, fieldName: "email_confirmation_waived" },
+      },
     },
     session: {
       modelName: "sessions",
@@ -93,6 +109,8 @@ export function createAuth(options: {
         "/request-password-reset": { window: 10 * 60, max: 5 },
         "/reset-password": { window: 10 * 60, max: 10 },
         "/reset-password/*": { window: 10 * 60, max: 30 },
+        "/send-verification-email": { window: 10 * 60, max: 5 },
+        "/verify-email": { window: 10 * 60, max: 30 },
       },
     },
     advanced: {

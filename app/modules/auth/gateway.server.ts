@@ -7,7 +7,7 @@ import { isPasswordResetTokenShape } from "~/modules/http/id-shape";
 import { consumeRateLimit, PASSWORD_RESET_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import type { Auth } from "./auth.server";
 import { RESET_LINK_INVALID_MESSAGE, type ForgotPasswordInput, type ResetPasswordInput, type SignInInput, type SignUpInput } from "./auth-form";
-import { claimInvitation, completeInvitation, releaseInvitation, SIGNUP_CLOSED_MESSAGE } from "./invitations.server";
+import { admitInvitedSignUp, completeInvitation, invitedAddress, releaseInvitation, SIGNUP_CLOSED_MESSAGE } from "./invitations.server";
 import { RESET_PASSWORD_PATH } from "./password-reset.server";
 import { keepDetectedTimeZone } from "./founder-time-zone.server";
 
@@ -33,7 +33,7 @@ type AuthAnswer = { response: Response; payload: { message?: unknown; code?: unk
  * API, so its rate limiter and session rotation apply exactly as they would to a browser calling it. The
  * request's origin was already checked by the app (see origin.server.ts), so it is stated here as ours.
  */
-async function askAuth(auth: Auth, config: AppConfig, request: Request, path: string, body?: unknown): Promise<AuthAnswer> {
+export async function askAuth(auth: Auth, config: AppConfig, request: Request, path: string, body?: unknown): Promise<AuthAnswer> {
   const headers = new Headers({ origin: config.publicOrigin });
   if (body !== undefined) headers.set("content-type", "application/json");
   for (const name of FORWARDED_HEADERS) {
@@ -47,7 +47,7 @@ async function askAuth(auth: Auth, config: AppConfig, request: Request, path: st
 }
 
 /** better-auth's refusal as a DomainError (its message, and its limiter's wait as Retry-After); anything unexpected throws. */
-function refusal(path: string, { response, payload }: AuthAnswer): Error {
+export function refusal(path: string, { response, payload }: AuthAnswer): Error {
   const message = typeof payload?.message === "string" && payload.message ? payload.message : "An error occurred";
   const code = REFUSALS[response.status];
   if (!code) return new Error(`better-auth answered ${response.status} on ${path}: ${message}`);
@@ -71,8 +71,8 @@ export const DUPLICATE_EMAIL_MESSAGE = "User already exists. Use another email."
 
 /**
  * The one way an account is made. The operator's SIGNUP policy is enforced here, before better-auth is asked:
- * `closed` refuses every sign-up, `invite` needs an invitation link that still works (claimed for this sign-up,
- * given back if it fails).
+ * `closed` refuses every sign-up, `invite` needs an invitation link that still works: a founder's (claimed for this
+ * sign-up, given back if it fails) or a team invitation, for the address it invites.
  *
  * better-auth answers a sign-up for a registered e-mail with a synthetic success (no account is created)
  * when auto sign-in is off. The product promises a clear message instead, so the answer is checked against
@@ -80,7 +80,7 @@ export const DUPLICATE_EMAIL_MESSAGE = "User already exists. Use another email."
  */
 export async function signUp(auth: Auth, db: Kysely<Database>, config: AppConfig, request: Request, input: SignUpInput): Promise<AuthOutcome> {
   if (config.signup === "closed") throw new DomainError("forbidden", SIGNUP_CLOSED_MESSAGE);
-  const invitationId = config.signup === "invite" ? await claimInvitation(db, input.invitation) : null;
+  const invitationId = config.signup === "invite" ? await admitInvitedSignUp(db, input.invitation, input.email) : null;
   try {
     const response = await callAuthEndpoint(auth, config, request, "/sign-up/email", {
       email: input.email,
@@ -96,6 +96,18 @@ export async function signUp(auth: Auth, db: Kysely<Database>, config: AppConfig
     if (invitationId) await releaseInvitation(db, invitationId);
     throw error;
   }
+}
+
+/**
+ * After a sign-up from a team invitation's link, for the address it invites: the new account is signed in and goes
+ * straight to the join page's button (decision 85), rather than to the Sign In form and the address a second time.
+ * Null for any other sign-up, which signs in as usual.
+ */
+export async function signInToJoinTeam(auth: Auth, db: Kysely<Database>, config: AppConfig, request: Request, input: SignUpInput): Promise<{ outcome: AuthOutcome; joinPath: string } | null> {
+  const invited = await invitedAddress(db, input.invitation);
+  if (!invited || invited !== input.email.toLowerCase()) return null;
+  const outcome = await signIn(auth, config, request, { email: input.email, password: input.password });
+  return { outcome, joinPath: `/team/join?token=${encodeURIComponent(input.invitation)}` };
 }
 
 export const PASSWORD_RESET_SENT_MESSAGE =

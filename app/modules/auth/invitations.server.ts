@@ -5,10 +5,11 @@ import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isInvitationTokenShape } from "~/modules/http/id-shape";
 import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { readTeamInvitation } from "~/modules/team/team.server";
+import { DAY_MS } from "~/modules/time/units";
 
 /** How long an invitation link works (issue 23, decision 39). */
 export const INVITATION_DAYS = 7;
-const DAY_MS = 24 * 3_600_000;
 
 /** A founder invites a co-founder or two, not a mailing list. */
 export const INVITATION_LIMIT: RateLimitRule = {
@@ -20,6 +21,7 @@ export const INVITATION_LIMIT: RateLimitRule = {
 export const INVITATION_ENDED_MESSAGE = "This invitation link was already used or has expired. Ask the founder who sent it for a new one.";
 export const INVITATION_REQUIRED_MESSAGE = "Sign-up on this site is by invitation only. Open the invitation link a founder sent you.";
 export const SIGNUP_CLOSED_MESSAGE = "Sign-up is closed on this site. Only existing founders can sign in.";
+export const TEAM_INVITATION_ADDRESS_MESSAGE = "Your team invitation is for another e-mail address. Create the account with the address it was sent to.";
 
 export type NewInvitation = { token: string; expiresAt: string };
 
@@ -82,6 +84,19 @@ export async function claimInvitation(db: Kysely<Database>, token: string, now =
   return claimed.id;
 }
 
+/**
+ * What admits a sign-up under SIGNUP=invite: a founder's invitation link (claimed, as `claimInvitation` does), or a
+ * team invitation still open, for the address it was sent to only. A team invitation is not used up here: the
+ * address has one account at most, and joining the team (its own step, signed in) uses the link. Resolves the
+ * claimed sign-up invitation's id, or null for a team invitation.
+ */
+export async function admitInvitedSignUp(db: Kysely<Database>, token: string, email: string, now = new Date()): Promise<string | null> {
+  const team = isInvitationTokenShape(token) ? await readTeamInvitation(db, token, now) : null;
+  if (team?.kind !== "open") return claimInvitation(db, token, now);
+  if (team.email !== email.toLowerCase()) throw new DomainError("forbidden", TEAM_INVITATION_ADDRESS_MESSAGE, { email: TEAM_INVITATION_ADDRESS_MESSAGE });
+  return null;
+}
+
 /** The account the claimed invitation made. */
 export async function completeInvitation(db: Kysely<Database>, invitationId: string, userId: string): Promise<void> {
   await db.updateTable("signup_invitations").set({ used_by: userId }).where("id", "=", invitationId).execute();
@@ -92,11 +107,25 @@ export async function releaseInvitation(db: Kysely<Database>, invitationId: stri
   await db.updateTable("signup_invitations").set({ used_at: null }).where("id", "=", invitationId).where("used_by", "is", null).execute();
 }
 
-/** What the Sign Up tab offers under the operator's SIGNUP setting: the form (with the invitation it carries), or why not. */
+/**
+ * What the Sign Up tab offers under the operator's SIGNUP setting: the form (with the invitation it carries), or why
+ * not. A team invitation still open is carried under SIGNUP=open too: the new account is then signed in on the join
+ * page (`signInToJoinTeam`).
+ */
 export async function signUpAccess(db: Kysely<Database>, policy: SignupPolicy, invitation: string | null) {
   if (policy === "closed") return { form: false, invitation: "", notice: SIGNUP_CLOSED_MESSAGE } as const;
+  const team = isInvitationTokenShape(invitation) ? await readTeamInvitation(db, invitation) : null;
+  if (team?.kind === "open") {
+    return { form: true, invitation: invitation ?? "", notice: `You are invited to join ${team.projectTitle}. Create your account with ${team.email}, then join the team.` } as const;
+  }
   if (policy === "open") return { form: true, invitation: "", notice: null } as const;
   const check = await checkInvitation(db, invitation);
   if (check === "valid") return { form: true, invitation: invitation ?? "", notice: "You have an invitation. Create your account below." } as const;
   return { form: false, invitation: "", notice: check === "ended" ? INVITATION_ENDED_MESSAGE : INVITATION_REQUIRED_MESSAGE } as const;
+}
+
+/** The address a team invitation still open was sent to, filled in on Sign In and Sign Up; empty for any other link. */
+export async function invitedAddress(db: Kysely<Database>, invitation: string | null): Promise<string> {
+  const team = isInvitationTokenShape(invitation) ? await readTeamInvitation(db, invitation) : null;
+  return team?.kind === "open" ? team.email : "";
 }

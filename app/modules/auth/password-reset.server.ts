@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { passwordResetMail } from "~/modules/mail/messages.server";
+import { passwordResetMail } from "~/modules/mail/account-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 
 /** A reset link works for one hour (issue 23: "expires within an hour"), once. */
@@ -26,4 +26,13 @@ export async function queuePasswordResetMail(db: Kysely<Database>, publicUrl: st
       expiresInMinutes: PASSWORD_RESET_TTL_SECONDS / 60,
     }),
   );
+}
+
+/**
+ * After a reset link was used, every other reset link of that account stops working too: an older mail left in an
+ * inbox opens nothing. better-auth keeps each reset token in `verifications` as a hashed identifier with the user's
+ * id as its value, and no other verification of ours names a user (e-mail confirmations are signed, not stored).
+ */
+export async function endPasswordResetLinks(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom("verifications").where("value", "=", userId).execute();
 }

@@ -3,8 +3,11 @@ import type { Auth } from "./auth.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { authPathFor } from "./return-to";
 
-/** `timeZone` is the zone every date and bucket on this founder's screens is in; `timeZoneSet` says whether they chose or sent one. */
-export type SessionUser = { id: string; email: string; name: string; timeZone: string; timeZoneSet: boolean };
+/**
+ * `timeZone` is the zone every date and bucket on this founder's screens is in; `timeZoneSet` says whether they chose or
+ * sent one. `emailConfirmed`: the app may mail the account's address (confirmed, or waived for an older account; decision 83).
+ */
+export type SessionUser = { id: string; email: string; name: string; timeZone: string; timeZoneSet: boolean; emailConfirmed: boolean };
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
 
@@ -24,7 +27,8 @@ export async function getSessionUserByCookie(auth: Auth, cookieHeader: string | 
   const session = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader ?? "" }) });
   if (!session) return null;
   const stored = session.user.timeZone ?? null;
-  return { id: session.user.id, email: session.user.email, name: session.user.name, timeZone: founderTimeZone(stored), timeZoneSet: stored !== null };
+  const emailConfirmed = session.user.emailVerified || session.user.emailConfirmationWaived === true;
+  return { id: session.user.id, email: session.user.email, name: session.user.name, timeZone: founderTimeZone(stored), timeZoneSet: stored !== null, emailConfirmed };
 }
 
 /** For pages only a signed-in user may see: a signed-out visitor goes to /auth and comes back after. */

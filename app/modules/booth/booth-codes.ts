@@ -5,15 +5,15 @@
 export const PLAIN_PITCH_CODE = "plain";
 export const PLAIN_PITCH_LABEL = "Pitch page, no event";
 
-/** A code as the booth chooses among them: the project's tracked codes, oldest first. */
-type BoothCodeChoice = { id: string; label: string };
+/** A code as the booth chooses among them: the project's tracked codes, oldest first; an archived one is never the default. */
+type BoothCodeChoice = { id: string; label: string; archived?: boolean };
 
 /**
- * The code a booth shows when nothing chose one (issue 29 item 3): the newest code labelled like 'Booth', else the
- * newest code, else the plain pitch address.
+ * The code a booth shows when nothing chose one (issue 29 item 3): the newest active code labelled like 'Booth', else
+ * the newest active code, else the plain pitch address. An archived code left the event (decision 64).
  */
 export function defaultBoothCode(codesOldestFirst: readonly BoothCodeChoice[]): string {
-  const newestFirst = [...codesOldestFirst].reverse();
+  const newestFirst = codesOldestFirst.filter((code) => !code.archived).reverse();
   return (newestFirst.find((code) => /booth/i.test(code.label)) ?? newestFirst[0])?.id ?? PLAIN_PITCH_CODE;
 }
 

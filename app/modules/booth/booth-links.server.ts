@@ -8,8 +8,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { announce, type ProjectEvents } from "~/modules/realtime/project-events.server";
 import { boothPath } from "./booth-link-form";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "./booth-codes";
-
-const DAY_MS = 24 * 3_600_000;
+import { DAY_MS } from "~/modules/time/units";
 
 /**
  * A link as the owner sees it in the list: never its token, which exists only in the address shown once; `codeId`
@@ -55,6 +54,7 @@ export async function createBoothLink(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + input.days * DAY_MS).toISOString(),
     code_id: input.code,
+    added_by: ownerId,
   };
   await db.insertInto("booth_links").values(link).execute();
   return { id: link.id, createdAt: link.created_at, expiresAt: link.expires_at, codeId: link.code_id, token };
@@ -89,7 +89,13 @@ export async function readBoothLinkCode(db: Kysely<Database>, linkId: string): P
   return link?.code_id ?? null;
 }
 
-/** The owner's links that still work, the one expiring last first. */
+/** Whether the booth link was made by a member since removed and waits for the owner's Keep (decision 78). */
+async function isLeftOver(db: Kysely<Database>, projectId: string, linkId: string): Promise<boolean> {
+  const row = await db.selectFrom("member_leftovers").select("item_id").where("project_id", "=", projectId).where("kind", "=", "booth").where("item_id", "=", linkId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The project's links that still work (not those a removed member left), the one expiring last first. */
 export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string, projectId: string, now = new Date()): Promise<BoothLinkSummary[]> {
   await requireProjectRole(db, ownerId, projectId, "edit");
   const rows = await db
@@ -98,6 +104,18 @@ export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string
     .where("project_id", "=", projectId)
     .where("expires_at", ">", now.toISOString())
     .where("revoked_at", "is", null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("member_leftovers")
+            .select("item_id")
+            .whereRef("member_leftovers.project_id", "=", "booth_links.project_id")
+            .where("member_leftovers.kind", "=", "booth")
+            .whereRef("member_leftovers.item_id", "=", "booth_links.id"),
+        ),
+      ),
+    )
     .orderBy("expires_at", "desc")
     .orderBy("id", "desc")
     .execute();
@@ -144,12 +162,12 @@ export async function checkBoothToken(db: Kysely<Database>, projectId: string, t
     .where("token_hash", "=", hashBoothToken(token))
     .executeTakeFirst();
   if (!link || link.project_id !== projectId) return { kind: "unknown" };
-  if (link.revoked_at !== null || link.expires_at <= now.toISOString()) return { kind: "ended" };
+  if (link.revoked_at !== null || link.expires_at <= now.toISOString() || (await isLeftOver(db, projectId, link.id))) return { kind: "ended" };
   return { kind: "valid", linkId: link.id, expiresAt: link.expires_at };
 }
 
 /** Whether the link a booth stream was opened with still works (the stream rechecks on revocation and at each heartbeat). */
 export async function isBoothLinkActive(db: Kysely<Database>, linkId: string, now = new Date()): Promise<boolean> {
-  const link = await db.selectFrom("booth_links").select(["expires_at", "revoked_at"]).where("id", "=", linkId).executeTakeFirst();
-  return !!link && link.revoked_at === null && link.expires_at > now.toISOString();
+  const link = await db.selectFrom("booth_links").select(["project_id", "expires_at", "revoked_at"]).where("id", "=", linkId).executeTakeFirst();
+  return !!link && link.revoked_at === null && link.expires_at > now.toISOString() && !(await isLeftOver(db, link.project_id, linkId));
 }

@@ -8,7 +8,7 @@ import type { ProjectEvents } from "~/modules/realtime/project-events.server";
 import { openEventStream, type EventStreamSink } from "~/modules/realtime/event-stream.server";
 import { isBoothLinkActive } from "./booth-links.server";
 import { ProjectFeeds, perEventSource, type ProjectFeed } from "~/modules/realtime/project-feeds.server";
-import { BOOTH_NOT_FOUND, boothCodeFor, readTickerSince, type BoothViewer } from "./booth.server";
+import { BOOTH_NOT_FOUND, boothCodeFor, nextTickerSettle, readTickerSince, type BoothViewer } from "./booth.server";
 import { TICKER_OVERLAP_MS, TickerTracker, type TickerItem } from "./booth-ticker";
 
 type BoothStreamDeps = { db: Kysely<Database>; events: ProjectEvents; streams: LiveStreams; logger: Logger };
@@ -30,13 +30,35 @@ class BoothFeed implements ProjectFeed {
   readsDone = 0;
   readonly counters = new Map<string, CountsSince>();
   #newest: string;
+  #settleTimer: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly projectId: string,
     now: Date,
+    /** Asks for a refresh through the feed's queue. */
+    private readonly wake: () => void,
   ) {
     this.#newest = now.toISOString();
+  }
+
+  /**
+   * A form written in the last seconds reaches the ticker once it settles (TICKER_SETTLE_MS, decision 95), with no
+   * event to say so: the feed reads again then.
+   */
+  async readWhenSettled(): Promise<void> {
+    const next = await nextTickerSettle(this.db, this.projectId);
+    if (next === null || (this.#settleTimer && this.#settleTimer.at <= next)) return;
+    if (this.#settleTimer) clearTimeout(this.#settleTimer.timer);
+    const timer = setTimeout(
+      () => {
+        this.#settleTimer = null;
+        this.wake();
+      },
+      Math.max(0, next - Date.now()) + 20,
+    );
+    timer.unref();
+    this.#settleTimer = { at: next, timer };
   }
 
   async refresh(): Promise<void> {
@@ -53,6 +75,7 @@ class BoothFeed implements ProjectFeed {
     this.counters.clear();
     days.forEach((day, index) => this.counters.set(day, counters[index]!));
     for (const screen of this.screens) screen.push();
+    await this.readWhenSettled();
   }
 }
 
@@ -125,7 +148,12 @@ export async function openBoothStream(
     signal,
     tooManyMessage: "Too many live screens open from your network. Please try again shortly.",
     start(sink) {
-      const { feed, leave } = boothFeeds(deps).join(projectId, () => new BoothFeed(deps.db, projectId, new Date()));
+      const feeds = boothFeeds(deps);
+      let made = false;
+      const { feed, leave } = feeds.join(projectId, () => {
+        made = true;
+        return new BoothFeed(deps.db, projectId, new Date(), () => feeds.refresh(projectId));
+      });
       const screen: BoothScreenFeed = {
         today: today.toISOString(),
         // Pushes made while one waits to start add nothing: it sends the feed's latest read.
@@ -152,6 +180,9 @@ export async function openBoothStream(
       feed.screens.add(screen);
       queue(sink, async () => {
         readsSent = feed.readsDone;
+        // A new feed looks once for forms written before it that are still on their way to the ticker; after
+        // that, each write's event makes it look again.
+        if (made) await feed.readWhenSettled();
         const [items, counters] = await Promise.all([readTickerSince(deps.db, projectId, tracker.readFrom(today)), countProjectActivitySince(deps.db, projectId, today)]);
         send(sink, items, counters);
       });

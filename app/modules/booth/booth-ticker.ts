@@ -1,13 +1,18 @@
 /**
- * What the booth screen shows of what just happened (decision 35): lines anyone walking past may
- * read, so never an e-mail address and never a full name, only a first name and the last name's initial.
+ * What the booth screen shows of what just happened (decision 35): lines anyone walking past may read, so only what
+ * the Recognition Wall may show (decision 84). Never an e-mail address; a name (a first name and the last name's
+ * initial) and a signal's tier only for a signal whose visitor chose 'Show my name'; an intro, which asks for no such
+ * choice, is "Someone".
  */
 
 export type TickerItem =
   | { id: string; kind: "scan"; at: string; count: number; eventLabel: string | null }
-  /** `name` is already short (`shortName`) when it leaves the server: a booth device never receives a full name. */
-  | { id: string; kind: "intro"; at: string; name: string }
-  | { id: string; kind: "signal"; at: string; tier: string };
+  | { id: string; kind: "intro"; at: string }
+  /**
+   * `shown` only when the visitor chose 'Show my name' (the wall shows them with the tier); its name is already short
+   * (`shortName`) when it leaves the server, so a booth device never receives a full name or a private tier.
+   */
+  | { id: string; kind: "signal"; at: string; shown: { name: string; tier: string } | null };
 
 /** "Ana Karenina" → "Ana K.", "ana" → "Ana", "  " → "Someone". */
 export function shortName(fullName: string): string {
@@ -27,9 +32,9 @@ export function tickerLine(item: TickerItem): string {
       return item.eventLabel ? `${who} — ${item.eventLabel}` : who;
     }
     case "intro":
-      return `${item.name} requested an intro`;
+      return "Someone requested an intro";
     case "signal":
-      return `New signal: ${item.tier}`;
+      return item.shown ? `New signal from ${item.shown.name}: ${item.shown.tier}` : "New signal";
   }
 }
 

@@ -9,6 +9,7 @@ import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "./booth-c
 import { readBoothLinkCode } from "./booth-links.server";
 import { codeName } from "~/modules/analytics/source-names";
 import { shortName, type TickerItem } from "./booth-ticker";
+import { VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 
 /** Who is looking at a booth: the project's owner, or a staff device holding a working booth link. */
 /** Who looks at a booth screen: a signed-in team member whose role allows the booth (decision 61), or a booth link. */
@@ -65,14 +66,21 @@ export async function loadBoothScreen(db: Kysely<Database>, viewer: BoothViewer,
 }
 
 function projectCodes(db: Kysely<Database>, projectId: string) {
-  return db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", projectId).orderBy("created_at", "asc").orderBy("id").execute();
+  return db
+    .selectFrom("qr_codes")
+    .select(["id", "label", "event_tag", "archived_at"])
+    .where("project_id", "=", projectId)
+    .orderBy("created_at", "asc")
+    .orderBy("id")
+    .execute()
+    .then((rows) => rows.map(({ archived_at, ...code }) => ({ ...code, archived: archived_at !== null })));
 }
 
 /**
  * The code a booth screen shows: a link's own choice while that code exists, else the project's default booth code
  * (`defaultBoothCode`); the owner's screen starts from the default.
  */
-export async function boothCodeFor(db: Kysely<Database>, projectId: string, viewer: BoothViewer, codes?: { id: string; label: string }[]): Promise<string> {
+export async function boothCodeFor(db: Kysely<Database>, projectId: string, viewer: BoothViewer, codes?: { id: string; label: string; archived: boolean }[]): Promise<string> {
   const known = codes ?? (await projectCodes(db, projectId));
   const chosen = viewer.kind === "link" ? await readBoothLinkCode(db, viewer.linkId) : null;
   if (chosen === PLAIN_PITCH_CODE || known.some((code) => code.id === chosen)) return chosen!;
@@ -97,13 +105,36 @@ export async function boothDayStart(db: Kysely<Database>, projectId: string, now
 export const TICKER_READ_LIMIT = 200;
 
 /**
- * What happened on the project at or after `from`, as ticker items, oldest first: every intro and signal (up to
+ * How long after it is written a form reaches the booth ticker: its browser's burst window, after which it can no
+ * longer be taken back for a burst (decision 95), so a public screen never shows a form that is later held.
+ */
+export const TICKER_SETTLE_MS = VISITOR_FORM_LIMITS.burstPerBrowser.windowSeconds * 1000;
+
+/** When the next form written on the project reaches the ticker (epoch ms), or null when none is on its way. */
+export async function nextTickerSettle(db: Kysely<Database>, projectId: string, now = new Date()): Promise<number | null> {
+  const since = new Date(now.getTime() - TICKER_SETTLE_MS).toISOString();
+  const [intro, signal] = await Promise.all(
+    (["intros", "signals"] as const).map((table) =>
+      db.selectFrom(table).select((eb) => eb.fn.min("recorded_at").as("first")).where("project_id", "=", projectId).where("recorded_at", ">", since).executeTakeFirst(),
+    ),
+  );
+  const firsts = [intro?.first, signal?.first].filter((value): value is string => typeof value === "string").map((value) => Date.parse(value));
+  return firsts.length ? Math.min(...firsts) + TICKER_SETTLE_MS : null;
+}
+
+/**
+ * What was written on the project at or after `from`, as ticker items (a form as of when it settled,
+ * TICKER_SETTLE_MS after it was written), oldest first: every intro and signal (up to
  * TICKER_READ_LIMIT of each, the newest), and the scans summarised, one item per scan batch and code (a batch stamps
  * its rows with one instant), `count` its scans so far. Three reads on the `(project_id, time)` indexes; items carry
  * ids (a scan group's is its code and instant), so a reader that reads an overlapping window again can drop what it
  * already showed, or send only a group's new scans (`TickerTracker`).
  */
-export async function readTickerSince(db: Kysely<Database>, projectId: string, from: string): Promise<TickerItem[]> {
+export async function readTickerSince(db: Kysely<Database>, projectId: string, from: string, now = new Date()): Promise<TickerItem[]> {
+  // A form is on the ticker from when it settled, so the forms written then are those written one settle earlier.
+  const formsFrom = new Date(Date.parse(from) - TICKER_SETTLE_MS).toISOString();
+  const settledBy = new Date(now.getTime() - TICKER_SETTLE_MS).toISOString();
+  const settled = (recordedAt: string) => new Date(Date.parse(recordedAt) + TICKER_SETTLE_MS).toISOString();
   const [scanGroups, intros, signals] = await Promise.all([
     db
       .selectFrom("scans")
@@ -117,34 +148,50 @@ export async function readTickerSince(db: Kysely<Database>, projectId: string, f
       .execute(),
     db
       .selectFrom("intros")
-      .innerJoin("contacts", "contacts.id", "intros.contact_id")
-      .select(["intros.id", "intros.created_at", "contacts.name"])
+      .select(["intros.id", "intros.created_at", "intros.recorded_at"])
       .where("intros.project_id", "=", projectId)
-      .where("intros.created_at", ">=", from)
-      .orderBy("intros.created_at", "desc")
+      .where("intros.recorded_at", ">=", formsFrom)
+      .where("intros.recorded_at", "<=", settledBy)
+      .orderBy("intros.recorded_at", "desc")
       .orderBy("intros.id", "desc")
       .limit(TICKER_READ_LIMIT)
       .execute(),
     db
       .selectFrom("signals")
-      .select(["id", "created_at", "range_label"])
-      .where("project_id", "=", projectId)
-      .where("created_at", ">=", from)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
+      .innerJoin("contacts", "contacts.id", "signals.contact_id")
+      .select(["signals.id", "signals.created_at", "signals.recorded_at", "signals.range_label", "signals.is_public", "contacts.name"])
+      .where("signals.project_id", "=", projectId)
+      .where("signals.recorded_at", ">=", formsFrom)
+      .where("signals.recorded_at", "<=", settledBy)
+      .orderBy("signals.recorded_at", "desc")
+      .orderBy("signals.id", "desc")
       .limit(TICKER_READ_LIMIT)
       .execute(),
   ]);
-  const items: TickerItem[] = [
+  const written: { item: TickerItem; actedAt: string }[] = [
     ...scanGroups.map((group) => ({
-      id: `scans-${group.qr_code_id ?? "direct"}-${group.scanned_at}`,
-      kind: "scan" as const,
-      at: group.scanned_at,
-      count: Number(group.count),
-      eventLabel: group.label === null ? null : codeName(group.label, group.event_tag),
+      item: {
+        id: `scans-${group.qr_code_id ?? "direct"}-${group.scanned_at}`,
+        kind: "scan" as const,
+        at: group.scanned_at,
+        count: Number(group.count),
+        eventLabel: group.label === null ? null : codeName(group.label, group.event_tag),
+      },
+      actedAt: group.scanned_at,
     })),
-    ...intros.map((intro) => ({ id: `intro-${intro.id}`, kind: "intro" as const, at: intro.created_at, name: shortName(intro.name) })),
-    ...signals.map((signal) => ({ id: `signal-${signal.id}`, kind: "signal" as const, at: signal.created_at, tier: signal.range_label })),
+    ...intros.map((intro) => ({ item: { id: `intro-${intro.id}`, kind: "intro" as const, at: settled(intro.recorded_at ?? intro.created_at) }, actedAt: intro.created_at })),
+    ...signals.map((signal) => ({
+      item: {
+        id: `signal-${signal.id}`,
+        kind: "signal" as const,
+        at: settled(signal.recorded_at ?? signal.created_at),
+        shown: signal.is_public ? { name: shortName(signal.name), tier: signal.range_label } : null,
+      },
+      actedAt: signal.created_at,
+    })),
   ];
-  return items.sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at.localeCompare(b.at)));
+  // As written (a held form accepted now shows now), then as the visitors acted.
+  return written
+    .sort((a, b) => a.item.at.localeCompare(b.item.at) || a.actedAt.localeCompare(b.actedAt) || a.item.id.localeCompare(b.item.id))
+    .map(({ item }) => item);
 }

@@ -7,12 +7,17 @@ import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { recordLeadActivity } from "~/modules/leads/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/lead-alerts.server";
-import { introAlertMail, introConfirmationMail, welcomeMail } from "~/modules/mail/messages.server";
+import { introAlertMail } from "~/modules/mail/founder-messages.server";
+import { introConfirmationMail, subscriptionConfirmationMail, welcomeMail } from "~/modules/mail/visitor-messages.server";
+import { createAddressConfirmation } from "~/modules/mail/address-confirmations.server";
+import { findProjectAccess } from "~/modules/access/project-access.server";
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./visitor-form-rules";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { checkedAnswer } from "~/modules/leads/qualifying-question.server";
 import { countSourceAction, firstKnownSource, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
+import { DIRECT_EVENT } from "~/modules/analytics/source-names";
+import { keepAcceptedForm, type AcceptedFormDraft } from "~/modules/burst/accepted-forms.server";
 
 /** Who is acting: the signed-in user, if any, and the page door's identity for attribution (decision 16). */
 export type VisitorContext = {
@@ -24,6 +29,11 @@ export type VisitorContext = {
    * phone while offline and sent later (decision 53), when it was filled in.
    */
   sent?: { at: Date; source?: string };
+  /**
+   * A visitor's own form (not one the founder accepted): what its write does is noted here and kept as its
+   * receipt for the burst window, so a burst found later can take it back (decision 95).
+   */
+  accepted?: AcceptedFormDraft;
 };
 
 /** The text a founder can forward as-is to whoever should meet this person. */
@@ -47,7 +57,7 @@ export async function findOrCreateContact(
   trx: Kysely<Database>,
   projectId: string,
   fields: ContactFields,
-  extra: { subscribed?: boolean; roleTags?: string[]; linkedinUrl?: string | null; note?: string | null } = {},
+  extra: { subscribed?: boolean; awaitingConfirmation?: boolean; roleTags?: string[]; linkedinUrl?: string | null; note?: string | null } = {},
 ): Promise<{ id: string; created: boolean }> {
   const { email } = fields;
   const inserted = await trx
@@ -59,6 +69,7 @@ export async function findOrCreateContact(
       email,
       intent: fields.intent,
       subscribed: extra.subscribed ?? false,
+      awaiting_confirmation: extra.awaitingConfirmation ?? false,
       role_tags: extra.roleTags ?? [],
       linkedin_url: extra.linkedinUrl ?? null,
       note: extra.note ?? null,
@@ -103,13 +114,17 @@ export async function submitIntro(
     const source = visitor.sent?.source ?? (await resolveSource(trx, project.id, visitor.identity));
     const profile = { roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note };
     const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Intro", userId: visitor.userId, source, at: now }, profile);
+    const receipt = visitor.accepted?.receipt;
+    if (receipt) receipt.contact = contact;
     if (!contact.created) {
       await trx.updateTable("contacts").set({ role_tags: input.roleTags, linkedin_url: input.linkedinUrl, note: input.note }).where("id", "=", contact.id).execute();
     }
+    const introId = crypto.randomUUID();
+    if (receipt) receipt.rowId = introId;
     await trx
       .insertInto("intros")
       .values({
-        id: crypto.randomUUID(),
+        id: introId,
         project_id: project.id,
         contact_id: contact.id,
         role_tags: input.roleTags,
@@ -118,21 +133,25 @@ export async function submitIntro(
         user_id: visitor.userId,
         source,
         created_at: now,
+        recorded_at: visitor.sent ? new Date().toISOString() : now,
         answer: answer?.answer ?? null,
       })
       .execute();
     await addToProjectStats(trx, project.id, { intros: 1 });
-    await countSourceAction(trx, project.id, source, email, "intros");
+    const newPeople = await countSourceAction(trx, project.id, source, email, "intros");
+    if (receipt) receipt.newPeople = newPeople;
+    const leadEvent = await leadEventOf(trx, project.id, source);
     const leadId = await recordLeadActivity(trx, {
+      receipt,
       project,
       email: input.email,
       name: input.name,
       action: { kind: "intro", roleTags: input.roleTags, linkedinUrl: input.linkedinUrl, note: input.note, answer },
       source,
-      eventSource: await leadEventOf(trx, project.id, source),
+      eventSource: leadEvent,
       at: now,
     });
-    await enqueueVisitorMail(
+    const mailId = await enqueueVisitorMail(
       trx,
       project.id,
       introConfirmationMail({
@@ -157,6 +176,8 @@ export async function submitIntro(
           visitorEmail: email,
           roleTags: input.roleTags,
           linkedinUrl: input.linkedinUrl,
+          // Where they came from, as the signal alert says it: a QR code's event, never the plain link.
+          eventSource: leadEvent === DIRECT_EVENT ? null : leadEvent,
           blurb,
           leadUrl: links.leadUrl(project.id, leadId),
         }),
@@ -164,16 +185,28 @@ export async function submitIntro(
         leadId,
       });
     }
+    if (visitor.accepted) {
+      if (mailId) visitor.accepted.receipt.mailIds = [mailId];
+      await keepAcceptedForm(trx, visitor.accepted, source);
+    }
     return contact.id;
   });
   return { contactId, blurb };
 }
+
+/** How long the link of a subscription the team typed in keeps working: a week, for someone met at an event. */
+export const SUBSCRIPTION_CONFIRMATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Follow updates: the person's contact becomes subscribed (created with intent Subscriber when the address is
  * new). Either way the visitor sees the same success. The welcome e-mail, the counters and the lead's activity
  * are written only by the request that turned the subscription on, so repeating the form, even from several
  * instances at the same moment, sends nothing new; `created` tells whether this request created the contact.
+ *
+ * A subscription made by the project's own team (a signed-in owner or member typing someone's address into the
+ * form, or a held form of theirs accepted later) waits for the address (decision 79): the contact is marked
+ * `awaiting_confirmation`, gets a confirmation link instead of the welcome, and no update or digest until it is
+ * confirmed. A visitor's own form for that address confirms it, as their own subscription always did.
  */
 export async function subscribeToUpdates(
   db: Kysely<Database>,
@@ -184,28 +217,48 @@ export async function subscribeToUpdates(
   claim?: ClaimSubmission,
 ) {
   const project = await requireViewableProject(db, projectId, visitor.userId);
+  const byTeam = visitor.userId !== null && (await findProjectAccess(db, visitor.userId, project.id)) !== null;
   const { email } = input;
   return db.transaction().execute(async (trx) => {
     await claim?.(trx, { message: SUBSCRIBED_MESSAGE });
     const source = visitor.sent?.source ?? (await resolveSource(trx, project.id, visitor.identity));
     const now = (visitor.sent?.at ?? new Date()).toISOString();
-    const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Subscriber", userId: visitor.userId, source, at: now }, { subscribed: true });
+    const contact = await findOrCreateContact(trx, project.id, { name: input.name, email, intent: "Subscriber", userId: visitor.userId, source, at: now }, { subscribed: true, awaitingConfirmation: byTeam });
+    const receipt = visitor.accepted?.receipt;
+    if (receipt) receipt.contact = contact;
+    /** The answer, once the form's receipt is kept with the mail it queued. */
+    const done = async (created: boolean, mailId: string | null) => {
+      if (visitor.accepted) {
+        if (mailId) visitor.accepted.receipt.mailIds = [mailId];
+        await keepAcceptedForm(trx, visitor.accepted, source);
+      }
+      return { created };
+    };
+    const welcome = () =>
+      enqueueVisitorMail(
+        trx,
+        project.id,
+        welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contact.id) }),
+      );
+    if (!contact.created && !byTeam) {
+      const confirmed = await trx.updateTable("contacts").set({ awaiting_confirmation: false }).where("id", "=", contact.id).where("subscribed", "=", true).where("awaiting_confirmation", "=", true).executeTakeFirst();
+      if (Number(confirmed.numUpdatedRows) === 1) return done(false, await welcome());
+    }
     // Row-level: of concurrent writers, only the one whose update finds the contact unsubscribed turns it on.
     const turnedOn =
       contact.created ||
       Number(
-        (await trx.updateTable("contacts").set({ subscribed: true }).where("id", "=", contact.id).where("subscribed", "=", false).executeTakeFirst())
+        (await trx.updateTable("contacts").set({ subscribed: true, awaiting_confirmation: byTeam }).where("id", "=", contact.id).where("subscribed", "=", false).executeTakeFirst())
           .numUpdatedRows,
       ) === 1;
-    if (!turnedOn) return { created: false };
+    if (!turnedOn) return done(false, null);
+    if (receipt) receipt.subscribed = true;
     await addToProjectStats(trx, project.id, { subscribers: 1 });
-    await countSourceAction(trx, project.id, source, email, "subscribers");
-    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, source, eventSource: await leadEventOf(trx, project.id, source), at: now });
-    await enqueueVisitorMail(
-      trx,
-      project.id,
-      welcomeMail({ to: email, name: input.name, projectTitle: project.title, pitchUrl: links.pitchUrl(project.slug), unsubscribe: links.unsubscribe(contact.id) }),
-    );
-    return { created: contact.created };
+    const newPeople = await countSourceAction(trx, project.id, source, email, "subscribers");
+    if (receipt) receipt.newPeople = newPeople;
+    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, source, eventSource: await leadEventOf(trx, project.id, source), at: now, receipt });
+    if (!byTeam) return done(contact.created, await welcome());
+    const token = await createAddressConfirmation(trx, { purpose: "subscription", email, payload: { contactId: contact.id }, ttlMs: SUBSCRIPTION_CONFIRMATION_TTL_MS });
+    return done(contact.created, await enqueueVisitorMail(trx, project.id, subscriptionConfirmationMail({ to: email, name: input.name, projectTitle: project.title, confirmUrl: links.subscriptionConfirmUrl(token) })));
   });
 }

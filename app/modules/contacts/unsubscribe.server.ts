@@ -3,7 +3,7 @@ import type { Database } from "~/db/schema";
 import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation, type ConfirmationFailure } from "~/modules/mail/address-confirmations.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { unsubscribeConfirmationMail } from "~/modules/mail/messages.server";
+import { unsubscribeConfirmationMail } from "~/modules/mail/visitor-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { consumeRateLimit, takeFromAllowance, UNSUBSCRIBE_REQUEST_LIMITS, VISITOR_MAIL_CAPS } from "~/modules/rate-limit/rate-limit.server";
 

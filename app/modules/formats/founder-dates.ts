@@ -50,18 +50,6 @@ export function formatFounderDateTime(value: string | number, timeZone: string):
   return formatted(value, { dateStyle: "medium", timeStyle: "short" }, timeZone);
 }
 
-/** '2026-03-05 15:04' on the zone's wall clock, for spreadsheets (sorts as text); '' for an unreadable time. */
-export function formatFounderSortable(value: string | number, timeZone: string): string {
-  const ms = instant(value);
-  if (!Number.isFinite(ms)) return "";
-  const parts = Object.fromEntries(
-    format({ year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }, timeZone)
-      .formatToParts(ms)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
-}
-
 /** 'UTC+5:30', 'UTC−7', 'UTC' : the zone's offset at `ms`, for naming a zone beside its name. */
 export function formatUtcOffset(ms: number, timeZone: string): string {
   const name = format({ timeZoneName: "shortOffset" }, timeZone)

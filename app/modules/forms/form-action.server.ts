@@ -48,7 +48,8 @@ export type FormOutcome<Intent extends string, Extra extends object> =
  */
 export async function runFormAction<Intent extends string, Extra extends object>(action: FormAction<Intent, Extra>): Promise<FormOutcome<Intent, Extra>> {
   const { form, intent, logger } = action;
-  const handler = action.intents[intent];
+  const handler = Object.hasOwn(action.intents, intent) ? action.intents[intent] : undefined;
+  if (!handler) return { kind: "result", status: 400, result: { intent, ok: false, formError: UNKNOWN_ACTION_MESSAGE, fieldErrors: {} } };
   const fail = (failure: Omit<FormFailure<Intent>, "intent" | "ok">, status: number, headers?: HeadersInit): FormOutcome<Intent, Extra> => {
     const subject = handler.subjectOf?.(form);
     const values = handler.echo?.(form);
@@ -85,8 +86,13 @@ export async function handleFormAction<Intent extends string, Extra extends obje
   return data(outcome.result, { status: outcome.status, headers: outcome.headers });
 }
 
-/** The posted `intent` if it is one of `intents`, else the first (a form without an intent field is its default). */
+/**
+ * The posted `intent`; a form without an intent field (or an empty one) is the first, its default. Any other value
+ * is passed on as posted, and `runFormAction`, which finds no handler for it, answers 400 without running anything.
+ */
 export function intentOf<Intent extends string>(form: FormData, intents: readonly [Intent, ...Intent[]]): Intent {
   const posted = form.get("intent");
-  return intents.includes(posted as Intent) ? (posted as Intent) : intents[0];
+  return typeof posted === "string" && posted !== "" ? (posted as Intent) : intents[0];
 }
+
+export const UNKNOWN_ACTION_MESSAGE = "This form cannot do that. Reload the page and try again.";

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import webPush from "web-push";
-import type { AlertChannel, Database } from "~/db/schema";
+import type { AlertChannel, Database, Timestamp } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
 import { claimable, startAttempt, type Claim } from "~/modules/mail/outbox.server";
@@ -16,8 +17,15 @@ export const ALERT_MAX_ATTEMPTS = 10;
 const LEASE_MS = 2 * 60_000;
 /** One push or Slack post, from connecting to the end of the answer; well under the claim's lease. */
 const TIMEOUT_MS = 10_000;
-/** Deliveries one pass claims and sends at once. */
-export const ALERT_BATCH = 16;
+/**
+ * Pushes and Slack posts one worker (one instance) has in flight at once, at most one per destination (a device's
+ * push endpoint, a Slack URL) and ALERT_IN_FLIGHT_PER_HOST per host (a push service, hooks.slack.com): a hanging
+ * destination costs one slot for at most TIMEOUT_MS per attempt, a hanging push service or Slack half of them.
+ */
+export const ALERT_IN_FLIGHT = 16;
+const ALERT_IN_FLIGHT_PER_HOST = 8;
+/** Due deliveries one claim looks at to find the oldest of each destination that is free here. */
+const CLAIM_CANDIDATES = 50;
 /** How long a push service keeps a push for a device that is offline: a lead is news for a day. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
@@ -34,25 +42,60 @@ type ClaimedAlert = {
   payload: string;
   push_subscription_id: string | null;
   slack_url: string | null;
+  /** Set when an earlier holder began an attempt and never recorded its outcome (it died, or lost its claim). */
+  attempt_started_at: Timestamp | null;
+  /** Set when an earlier holder had given Slack the whole post but its last byte and was sending that. */
+  handed_over_at: Timestamp | null;
   endpoint: string | null;
   p256dh: string | null;
   auth: string | null;
+  destination: string;
 };
 
+/** Where a push or Slack post goes: the device's push endpoint, or the project's Slack URL. */
+function destinationOf(row: { slack_url: string | null; endpoint: string | null; id: string }): string {
+  return row.slack_url ?? row.endpoint ?? row.id;
+}
+
+/** The host of a destination, whose in-flight posts are capped together (a push service, hooks.slack.com). */
+function hostOf(destination: string): string {
+  return URL.canParse(destination) ? new URL(destination).host : destination;
+}
+
 /**
- * Claims up to `limit` due pushes and Slack posts for `claim.owner`, as the mail outbox and webhooks do (FOR UPDATE
- * SKIP LOCKED on PostgreSQL, the single writer on SQLite; an unsettled claim expires and is taken again).
+ * Claims up to `limit` due pushes and Slack posts for `claim.owner`, the oldest due of each destination (a device's
+ * push endpoint, a Slack URL) not in `exclude` (those this worker is already sending to or holding off) and that
+ * `skip` does not rule out (a host that has its share of the slots), so one claim never takes two deliveries of one
+ * destination and a slow destination's queue never stands in front of another's. As the mail outbox and webhooks: FOR UPDATE SKIP LOCKED
+ * on PostgreSQL, the single writer on SQLite; an unsettled claim expires and is taken again.
  */
-export async function claimDueAlerts(db: Kysely<Database>, limit: number, claim: Claim, now = new Date()): Promise<ClaimedAlert[]> {
+export async function claimDueAlerts(
+  db: Kysely<Database>,
+  limit: number,
+  claim: Claim,
+  now = new Date(),
+  exclude: ReadonlySet<string> = new Set(),
+  skip: (destination: string) => boolean = () => false,
+): Promise<ClaimedAlert[]> {
   return db.transaction().execute(async (trx) => {
-    const ids = (await claimable(trx, "alert_deliveries", limit, now).execute()).map((row) => row.id);
+    const endpoint = sql<string | null>`(select endpoint from push_subscriptions where push_subscriptions.id = alert_deliveries.push_subscription_id)`;
+    let due = claimable(trx, "alert_deliveries", CLAIM_CANDIDATES, now).select([sql<string | null>`slack_url`.as("slack_url"), endpoint.as("endpoint")]);
+    // Left out in the query, so a busy destination's long queue cannot fill the candidates and hide the others.
+    if (exclude.size > 0) due = due.where(sql<string>`coalesce(slack_url, ${endpoint})`, "not in", [...exclude]);
+    const oldestPerDestination = new Map<string, string>();
+    for (const row of await due.execute()) {
+      if (oldestPerDestination.size >= limit) break;
+      const destination = destinationOf(row);
+      if (!oldestPerDestination.has(destination) && !skip(destination)) oldestPerDestination.set(destination, row.id);
+    }
+    const ids = [...oldestPerDestination.values()];
     if (ids.length === 0) return [];
     await trx
       .updateTable("alert_deliveries")
       .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), claimed_by: claim.owner })
       .where("id", "in", ids)
       .execute();
-    return trx
+    const rows = await trx
       .selectFrom("alert_deliveries")
       .leftJoin("push_subscriptions", "push_subscriptions.id", "alert_deliveries.push_subscription_id")
       .select([
@@ -61,12 +104,15 @@ export async function claimDueAlerts(db: Kysely<Database>, limit: number, claim:
         "alert_deliveries.payload",
         "alert_deliveries.push_subscription_id",
         "alert_deliveries.slack_url",
+        "alert_deliveries.attempt_started_at",
+        "alert_deliveries.handed_over_at",
         "push_subscriptions.endpoint",
         "push_subscriptions.p256dh",
         "push_subscriptions.auth",
       ])
       .where("alert_deliveries.id", "in", ids)
       .execute();
+    return rows.map((row) => ({ ...row, destination: destinationOf(row) }));
   });
 }
 
@@ -80,6 +126,14 @@ export function slackBodyOf(message: AlertMessage, publicUrl: string): string {
   return JSON.stringify({ text: `${slackEscape(message.title)} (${slackEscape(message.body)})\n<${publicUrl}${message.path}|Open the lead>` });
 }
 
+/**
+ * A push's Web Push `Topic` (RFC 8030 section 5.4: up to 32 URL-safe base64 characters), one per delivery: a push
+ * sent again replaces the first one while the push service still holds it for the device.
+ */
+export function pushTopicOf(deliveryId: string): string {
+  return createHash("sha256").update(deliveryId).digest("base64url").slice(0, 32);
+}
+
 /** What one attempt came to: delivered, try again later, give up, or the device's subscription is gone. */
 type Outcome = { kind: "sent" | "retry" | "failed" | "expired"; status: number | null; reason?: string };
 
@@ -88,19 +142,29 @@ type Outcome = { kind: "sent" | "retry" | "failed" | "expired"; status: number |
  * A 2xx is delivered. A push service's 404 or 410 means the device's subscription expired: the subscription is
  * removed (its queued pushes with it). Other 4xx answers (but 429) and a target refused by the rules are given up
  * at once; anything else is retried with the mail outbox's backoff, ten attempts.
+ *
+ * Destinations never wait on each other (decision 81): up to ALERT_IN_FLIGHT sends run at once, at most one per
+ * destination, and after a failed attempt its other deliveries wait for that retry. A push sent again carries the
+ * same Topic; a Slack post Slack may have read whole (handed over) is never posted again.
  */
 export class AlertWorker extends RecurringPass<number> {
   readonly #claim: Claim;
+  readonly #maxInFlight: number;
+  /** Destinations whose last attempt here failed, until when their deliveries are left alone. */
+  readonly #holdingOff = new Map<string, number>();
+  /** Wakes a pass waiting for its sends, to claim what a visitor just queued. */
+  #nudge: (() => void) | null = null;
   #wakes = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly settings: AlertDeliverySettings,
     private readonly logger: Logger,
-    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string } = {},
+    private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string; maxInFlight?: number } = {},
   ) {
     super();
     this.#claim = { owner: options.owner ?? newWorkerId("alerts"), leaseMs: LEASE_MS };
+    this.#maxInFlight = options.maxInFlight ?? ALERT_IN_FLIGHT;
   }
 
   #now(): Date {
@@ -111,43 +175,127 @@ export class AlertWorker extends RecurringPass<number> {
     this.logger.error({ err: error }, "alert worker pass failed");
   }
 
+  /** Starts a pass, or makes the one in progress look for due deliveries now rather than after its sends. */
   override wake(): void {
     this.#wakes += 1;
+    const nudge = this.#nudge;
+    this.#nudge = null;
+    nudge?.();
     super.wake();
   }
 
+  /** What a claim leaves out: destinations busy or held off here, and those of a host that has its share of slots. */
+  #leftOut(busy: ReadonlySet<string>): { exclude: Set<string>; skip: (destination: string) => boolean } {
+    const now = this.#now().getTime();
+    for (const [destination, until] of this.#holdingOff) if (until <= now) this.#holdingOff.delete(destination);
+    const perHost = new Map<string, number>();
+    for (const destination of busy) perHost.set(hostOf(destination), (perHost.get(hostOf(destination)) ?? 0) + 1);
+    const exclude = new Set([...busy, ...this.#holdingOff.keys()]);
+    const skip = (destination: string) => {
+      const host = hostOf(destination);
+      const taken = perHost.get(host) ?? 0;
+      if (taken >= ALERT_IN_FLIGHT_PER_HOST) return true;
+      perHost.set(host, taken + 1);
+      return false;
+    };
+    return { exclude, skip };
+  }
+
   protected async pass(stopping: AbortSignal): Promise<number> {
-    setMaxListeners(ALERT_BATCH + 4, stopping);
+    // Every send in flight listens on the one stop signal until it is over.
+    setMaxListeners(this.#maxInFlight + 4, stopping);
     let delivered = 0;
+    const inFlight = new Set<Promise<void>>();
+    const busy = new Set<string>();
+    let lookAgain = true;
     for (;;) {
-      if (stopping.aborted) return delivered;
-      const wakes = this.#wakes;
-      const batch = await claimDueAlerts(this.db, ALERT_BATCH, this.#claim, this.#now());
-      const sent = await Promise.all(batch.map((alert) => this.#deliver(alert, stopping).catch((error: unknown) => (this.passFailed(error), false))));
-      delivered += sent.filter(Boolean).length;
-      // A visitor may have queued more while this batch was out.
-      if (batch.length === 0 && this.#wakes === wakes) return delivered;
+      if (lookAgain && !stopping.aborted && inFlight.size < this.#maxInFlight) {
+        lookAgain = false;
+        const wakes = this.#wakes;
+        const { exclude, skip } = this.#leftOut(busy);
+        const batch = await claimDueAlerts(this.db, this.#maxInFlight - inFlight.size, this.#claim, this.#now(), exclude, skip);
+        for (const alert of batch) {
+          busy.add(alert.destination);
+          const send: Promise<void> = this.#deliver(alert, stopping)
+            .then((sent) => {
+              if (sent) delivered += 1;
+            })
+            .catch((error: unknown) => this.passFailed(error))
+            .finally(() => {
+              busy.delete(alert.destination);
+              inFlight.delete(send);
+              // Its destination may have more due, also when this ends while a claim is running.
+              lookAgain = true;
+            });
+          inFlight.add(send);
+        }
+        // More destinations may have due deliveries, or a visitor queued one while this claim ran.
+        if (batch.length > 0 || this.#wakes !== wakes) lookAgain = true;
+        if (lookAgain && inFlight.size < this.#maxInFlight) continue;
+      }
+      if (inFlight.size === 0) {
+        if (lookAgain && !stopping.aborted) continue;
+        return delivered;
+      }
+      // A finished send frees its destination and a slot; a wake brings new deliveries.
+      await Promise.race([...inFlight, new Promise<void>((resolve) => (this.#nudge = resolve))]);
+      this.#nudge = null;
+      lookAgain = true;
     }
   }
 
+  /** Settles a delivery this worker still holds; a claim that passed to another worker is left to it. */
+  #settleHeld(id: string) {
+    return this.db.updateTable("alert_deliveries").where("id", "=", id).where("status", "=", "pending").where("claimed_by", "=", this.#claim.owner);
+  }
+
+  /**
+   * Counts as sent a Slack post whose whole body Slack may have read while its answer was never recorded (the holder
+   * died, or no answer came): never posted again, `last_error` saying so.
+   */
+  async #settleUnconfirmed(claimed: ClaimedAlert, why: string): Promise<void> {
+    await this.#settleHeld(claimed.id)
+      .set({ status: "sent", delivered_at: this.#now().toISOString(), locked_until: null, attempt_started_at: null, last_error: `Slack's answer was never recorded (${why}); not posted again`.slice(0, 500) })
+      .execute();
+    this.logger.warn({ deliveryId: claimed.id, channel: claimed.channel, why }, "Slack post handed over but its answer never recorded; counted as sent");
+  }
+
   async #deliver(claimed: ClaimedAlert, stopping: AbortSignal): Promise<boolean> {
+    if (claimed.channel === "slack" && claimed.handed_over_at !== null) {
+      await this.#settleUnconfirmed(claimed, "an earlier attempt was cut off after Slack had the whole post");
+      return false;
+    }
+    if (claimed.attempt_started_at !== null) {
+      // Pushes are sent again with the same Topic and tag, which replace the first one; a Slack post not handed over
+      // never reached Slack whole.
+      this.logger.info({ deliveryId: claimed.id, channel: claimed.channel, since: claimed.attempt_started_at }, "earlier attempt's outcome unknown; sending again");
+    }
     const attempts = await startAttempt(this.db, "alert_deliveries", claimed.id, this.#claim, this.#now());
     if (attempts === null) return false;
     const message = JSON.parse(claimed.payload) as AlertMessage;
+    let handedOver = false;
     let outcome: Outcome;
     try {
-      outcome = claimed.channel === "push" ? await this.#push(claimed, message, stopping) : await this.#postToSlack(claimed, message, stopping);
+      outcome =
+        claimed.channel === "push"
+          ? await this.#push(claimed, message, stopping)
+          : await this.#postToSlack(claimed, message, stopping, async () => {
+              await this.#markHandedOver(claimed.id);
+              handedOver = true;
+            });
     } catch (error) {
-      outcome = { kind: error instanceof WebhookTargetRefused ? "failed" : "retry", status: null, reason: error instanceof Error ? error.message : String(error) };
+      const reason = error instanceof Error ? error.message : String(error);
+      if (handedOver) {
+        await this.#settleUnconfirmed(claimed, reason);
+        return false;
+      }
+      outcome = { kind: error instanceof WebhookTargetRefused ? "failed" : "retry", status: null, reason };
     }
-    const held = this.db
-      .updateTable("alert_deliveries")
-      .where("id", "=", claimed.id)
-      .where("status", "=", "pending")
-      .where("claimed_by", "=", this.#claim.owner);
     const log = { deliveryId: claimed.id, channel: claimed.channel, status: outcome.status };
     if (outcome.kind === "sent") {
-      await held.set({ status: "sent", delivered_at: this.#now().toISOString(), locked_until: null, attempt_started_at: null, last_error: null, response_status: outcome.status }).execute();
+      await this.#settleHeld(claimed.id)
+        .set({ status: "sent", delivered_at: this.#now().toISOString(), locked_until: null, attempt_started_at: null, handed_over_at: null, last_error: null, response_status: outcome.status })
+        .execute();
       this.logger.info(log, "founder alert delivered");
       return true;
     }
@@ -159,16 +307,38 @@ export class AlertWorker extends RecurringPass<number> {
     }
     const reason = (outcome.reason ?? `answered ${outcome.status}`).slice(0, 500);
     if (outcome.kind === "failed" || attempts >= ALERT_MAX_ATTEMPTS) {
-      await held.set({ status: "failed", locked_until: null, attempt_started_at: null, last_error: reason, response_status: outcome.status }).execute();
+      await this.#settleHeld(claimed.id)
+        .set({ status: "failed", locked_until: null, attempt_started_at: null, handed_over_at: null, last_error: reason, response_status: outcome.status })
+        .execute();
       this.logger.warn({ ...log, reason, attempts }, "founder alert given up");
     } else {
       const retryAt = new Date(this.#now().getTime() + retryDelayMs(attempts));
-      await held
-        .set({ next_attempt_at: retryAt.toISOString(), locked_until: null, claimed_by: null, attempt_started_at: null, last_error: reason, response_status: outcome.status })
+      // Its destination's other deliveries wait for this retry too: a dead one costs a slot per backoff step only.
+      this.#holdingOff.set(claimed.destination, retryAt.getTime());
+      await this.#settleHeld(claimed.id)
+        .set({
+          next_attempt_at: retryAt.toISOString(),
+          locked_until: null,
+          claimed_by: null,
+          attempt_started_at: null,
+          handed_over_at: null,
+          last_error: reason,
+          response_status: outcome.status,
+        })
         .execute();
       this.logger.warn({ ...log, reason, retryAt }, "founder alert failed; will retry");
     }
     return false;
+  }
+
+  /**
+   * Records, as the holder of an attempt in progress, that Slack is about to get the last byte of the post: from
+   * here the post may be in the channel, so it is never posted again. Throws when the claim passed to another
+   * worker or the database is unreachable, which cuts the post off before Slack has it whole.
+   */
+  async #markHandedOver(id: string): Promise<void> {
+    const result = await this.#settleHeld(id).where("attempt_started_at", "is not", null).set({ handed_over_at: this.#now().toISOString() }).executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error("the claim on this Slack post passed to another worker");
   }
 
   /** Encrypts the push for the device (aes128gcm, RFC 8291), signs it with VAPID, and POSTs it to its push service. */
@@ -183,6 +353,7 @@ export class AlertWorker extends RecurringPass<number> {
       vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
       TTL: PUSH_TTL_SECONDS,
       urgency: "high",
+      topic: pushTopicOf(claimed.id),
       contentEncoding: "aes128gcm",
     });
     const response = await fetch(request.endpoint, {
@@ -198,9 +369,11 @@ export class AlertWorker extends RecurringPass<number> {
     return { kind: response.status >= 400 && response.status < 500 && response.status !== 429 ? "failed" : "retry", status: response.status };
   }
 
-  async #postToSlack(claimed: ClaimedAlert, message: AlertMessage, stopping: AbortSignal): Promise<Outcome> {
+  /** POSTs the Slack message, holding its last byte back until `handOver` has recorded that Slack gets it whole. */
+  async #postToSlack(claimed: ClaimedAlert, message: AlertMessage, stopping: AbortSignal, handOver: () => Promise<void>): Promise<Outcome> {
     if (!claimed.slack_url) return { kind: "failed", status: null, reason: "no Slack URL" };
-    const response = await postWebhook(claimed.slack_url, slackBodyOf(message, this.settings.publicUrl), { "User-Agent": "PitchQR-Alerts/1" }, this.settings.webhooks, this.options.resolve, stopping);
+    const body = slackBodyOf(message, this.settings.publicUrl);
+    const response = await postWebhook(claimed.slack_url, body, { "User-Agent": "PitchQR-Alerts/1" }, this.settings.webhooks, this.options.resolve, stopping, handOver);
     if (response.status >= 200 && response.status < 300) return { kind: "sent", status: response.status };
     return { kind: response.status >= 400 && response.status < 500 && response.status !== 429 ? "failed" : "retry", status: response.status };
   }

@@ -107,14 +107,18 @@ export async function saveSlackUrl(
     if (error instanceof WebhookTargetRefused) throw new DomainError("invalid_input", error.message, { slackUrl: error.message });
     throw error;
   }
-  await saveSettingsColumns(db, project.id, { slack_url: input.slackUrl });
+  await db.transaction().execute(async (trx) => {
+    await saveSettingsColumns(trx, project.id, { slack_url: input.slackUrl, slack_added_by: ownerId });
+    await trx.deleteFrom("member_leftovers").where("project_id", "=", project.id).where("kind", "=", "slack").execute();
+  });
 }
 
 /** Removes the Slack channel; posts already queued for it are dropped. */
 export async function removeSlackUrl(db: Kysely<Database>, ownerId: string, projectId: string): Promise<void> {
   const project = await requireProjectRole(db, ownerId, projectId, "settings");
   await db.transaction().execute(async (trx) => {
-    await saveSettingsColumns(trx, project.id, { slack_url: null });
+    await saveSettingsColumns(trx, project.id, { slack_url: null, slack_added_by: null });
+    await trx.deleteFrom("member_leftovers").where("project_id", "=", project.id).where("kind", "=", "slack").execute();
     await trx.deleteFrom("alert_deliveries").where("project_id", "=", project.id).where("channel", "=", "slack").where("status", "=", "pending").execute();
   });
 }
@@ -157,6 +161,12 @@ export async function removePushSubscription(db: Kysely<Database>, userId: strin
 export async function listPushDevices(db: Kysely<Database>, userId: string): Promise<PushDevice[]> {
   const rows = await db.selectFrom("push_subscriptions").select(["id", "device", "endpoint", "created_at"]).where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
   return rows.map((row) => ({ id: row.id, device: row.device, endpoint: row.endpoint, createdAt: row.created_at }));
+}
+
+/** Whether the project's Slack channel was set by a member since removed, and waits for the owner (decision 78). */
+async function isSlackLeftOver(db: Kysely<Database>, projectId: string): Promise<boolean> {
+  const row = await db.selectFrom("member_leftovers").select("item_id").where("project_id", "=", projectId).where("kind", "=", "slack").executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A lead's action, as a push and a Slack post tell it. */
@@ -209,7 +219,7 @@ export async function queueLeadAlerts(trx: Kysely<Database>, event: LeadAlertEve
   const settings = await channelSettingsOf(trx, event.project.id);
   const columns = KIND_COLUMNS[event.kind];
   const pushOn = settings.channels[columns.push];
-  const slackUrl = settings.channels[columns.slack] ? settings.slackUrl : null;
+  const slackUrl = settings.channels[columns.slack] && !(await isSlackLeftOver(trx, event.project.id)) ? settings.slackUrl : null;
   const memberColumn = MEMBER_PUSH_COLUMNS[event.kind];
   const [ownerDevices, memberDevices] = await Promise.all([
     pushOn

@@ -4,14 +4,17 @@ import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import type { ProjectRole } from "~/modules/access/roles";
-import { HELD_NOT_FOUND_MESSAGE } from "./held-forms";
+import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
+import { countInWindow, HELD_FORMS_PER_PROJECT } from "~/modules/rate-limit/rate-limit.server";
+import { HELD_FORM_DAYS, HELD_GROUP_GONE_MESSAGE, HELD_NOT_FOUND_MESSAGE, HELD_PAGE_SIZE, heldHourOf, type HeldDiscardLikeInput } from "./held-forms";
 
 /**
  * Visitor forms held for the founder's review (decision 50): a form that trips a limit, the hidden field or the
  * speed check is kept here with what the person sent and why it was held, and counted nowhere (not a lead, a
  * subscriber, a signal, a funnel row, a booth line, a webhook, an alert or a mail) until the founder accepts it.
  * Accepting writes it as the form would have been written (`visitor-forms/held-review.server.ts`); discarding
- * deletes it.
+ * deletes it, one or all of one reason and hour; after 30 days it is deleted (`held-expiry.server.ts`). At most
+ * HELD_FORMS_PER_PROJECT wait in a project (decision 80).
  */
 
 export type HeldIntent = HeldSubmissionsTable["intent"];
@@ -28,6 +31,8 @@ export type NewHeldSubmission = {
   userId: string | null;
   browserKey: string;
   receivedAt: Date;
+  /** When the person sent it, when that was before it arrived (a phone's offline time). */
+  sentAt?: Date;
 };
 
 
@@ -49,9 +54,20 @@ export async function holdSubmission(trx: Transaction<Database>, held: NewHeldSu
       user_id: held.userId,
       browser_key: held.browserKey,
       received_at: held.receivedAt.toISOString(),
+      sent_at: (held.sentAt ?? held.receivedAt).toISOString(),
     })
     .execute();
   return id;
+}
+
+/**
+ * Whether a project has room for one more held form (decision 80), inside the transaction that would keep it.
+ * Holds for one project take their row in `form_rate_limits` first (an upsert locks it to the end of the
+ * transaction), so concurrent holds count one after another and the ceiling is exact across instances.
+ */
+export async function hasRoomToHold(trx: Transaction<Database>, projectId: string, now: Date): Promise<boolean> {
+  await countInWindow(trx, `held:project:${projectId}`, { windowSeconds: 60 * 60 }, now.getTime());
+  return (await countHeldSubmissions(trx, projectId)) < HELD_FORMS_PER_PROJECT.max;
 }
 
 /** When this browser's latest held form for the project came, if one came since `since`. */
@@ -92,20 +108,77 @@ export type HeldSubmissionView = {
   reasonText: string;
 };
 
-export type HeldList = { project: { id: string; title: string; role: ProjectRole }; held: HeldSubmissionView[] };
+/** Held forms of one reason sent in one UTC hour: what "Discard all like this" takes (decision 80). */
+export type HeldGroup = { reason: HoldReason; hour: string; count: number };
 
-/** The project's held forms, newest first: only its owner may read them. */
-export async function listHeldSubmissions(db: Kysely<Database>, ownerId: string, projectId: string): Promise<HeldList> {
+export type HeldList = {
+  project: { id: string; title: string; role: ProjectRole };
+  /** This page's held forms, newest first, each with its group (same reason, same hour). */
+  held: (HeldSubmissionView & { group: HeldGroup })[];
+  /** Every held form of the project, as the lead inbox counts them. */
+  total: number;
+  page: number;
+  pageCount: number;
+  /** Forms refused beyond the ceilings on held forms in the last 30 days. */
+  refused: number;
+  /** "Discard all like this" asked for, to be confirmed: the form it was asked on and its group. */
+  confirm: { heldId: string; group: HeldGroup } | null;
+};
+
+/**
+ * The project's held forms, newest first (then by id), HELD_PAGE_SIZE a page (`page` from 1, kept within the
+ * pages there are), with the true total and the forms refused beyond the ceilings; `like` names a held form whose
+ * group "Discard all like this" is to confirm. Only its owner may read them.
+ */
+export async function listHeldSubmissions(
+  db: Kysely<Database>,
+  ownerId: string,
+  projectId: string,
+  options: { page?: number; like?: string | null } = {},
+  now = new Date(),
+): Promise<HeldList> {
   const project = await requireProjectRole(db, ownerId, projectId, "settings");
+  const [total, refused] = await Promise.all([
+    countHeldSubmissions(db, project.id),
+    countFormRefusals(db, project.id, new Date(now.getTime() - HELD_FORM_DAYS * 24 * 3_600_000)),
+  ]);
+  const pageCount = Math.max(1, Math.ceil(total / HELD_PAGE_SIZE));
+  const page = Math.min(pageCount, Math.max(1, Math.floor(options.page ?? 1) || 1));
   const [rows, codes, tiers] = await Promise.all([
-    db.selectFrom("held_submissions").selectAll().where("project_id", "=", project.id).orderBy("received_at", "desc").orderBy("id").limit(500).execute(),
+    db
+      .selectFrom("held_submissions")
+      .selectAll()
+      .where("project_id", "=", project.id)
+      .orderBy("received_at", "desc")
+      .orderBy("id", "desc")
+      .limit(HELD_PAGE_SIZE)
+      .offset((page - 1) * HELD_PAGE_SIZE)
+      .execute(),
     db.selectFrom("qr_codes").select(["id", "label", "event_tag"]).where("project_id", "=", project.id).execute(),
     db.selectFrom("signal_tiers").select(["id", "range_label"]).where("project_id", "=", project.id).execute(),
   ]);
+  const groups = new Map<string, HeldGroup>();
+  const groupOf = (reason: HoldReason, receivedAt: string) => {
+    const hour = heldHourOf(receivedAt);
+    const key = `${reason} ${hour}`;
+    if (!groups.has(key)) groups.set(key, { reason, hour, count: 0 });
+    return groups.get(key)!;
+  };
+  for (const row of rows) groupOf(row.reason, row.received_at);
+  const liked = options.like && isRecordId(options.like)
+    ? await db.selectFrom("held_submissions").select(["id", "reason", "received_at"]).where("id", "=", options.like).where("project_id", "=", project.id).executeTakeFirst()
+    : undefined;
+  const likedGroup = liked ? groupOf(liked.reason, liked.received_at) : null;
+  await Promise.all([...groups.values()].map(async (group) => (group.count = await countHeldGroup(db, project.id, group))));
   const codeById = new Map(codes.map((code) => [code.id, code.event_tag ? `${code.label} · ${code.event_tag}` : code.label]));
   const tierById = new Map(tiers.map((tier) => [tier.id, tier.range_label]));
   return {
     project: { id: project.id, title: project.title, role: project.role },
+    total,
+    page,
+    pageCount,
+    refused,
+    confirm: liked && likedGroup ? { heldId: liked.id, group: likedGroup } : null,
     held: rows.map((row) => ({
       id: row.id,
       intent: row.intent,
@@ -115,8 +188,23 @@ export async function listHeldSubmissions(db: Kysely<Database>, ownerId: string,
       receivedAt: new Date(row.received_at).toISOString(),
       code: row.source === "direct" ? "Direct link" : row.source.startsWith("qr:") ? (codeById.get(row.source.slice(3)) ?? null) : null,
       reasonText: row.reason_text,
+      group: groupOf(row.reason, row.received_at),
     })),
   };
+}
+
+/** How many held forms of one reason were sent in one UTC hour, `[hour, hour + 1 h)`. */
+async function countHeldGroup(db: Kysely<Database>, projectId: string, group: Pick<HeldGroup, "reason" | "hour">): Promise<number> {
+  const from = new Date(group.hour);
+  const row = await db
+    .selectFrom("held_submissions")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("project_id", "=", projectId)
+    .where("reason", "=", group.reason)
+    .where("received_at", ">=", from.toISOString())
+    .where("received_at", "<", new Date(from.getTime() + 3_600_000).toISOString())
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 function sentLines(intent: HeldIntent, fields: Record<string, unknown>, tierById: Map<string, string>): { label: string; value: string }[] {
@@ -155,6 +243,25 @@ export async function readHeldSubmission(db: Kysely<Database>, ownerId: string, 
 export async function takeHeldSubmission(trx: Transaction<Database>, projectId: string, heldId: string): Promise<void> {
   const deleted = await trx.deleteFrom("held_submissions").where("id", "=", heldId).where("project_id", "=", projectId).executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw new DomainError("not_found", HELD_NOT_FOUND_MESSAGE);
+}
+
+/**
+ * "Discard all like this" (decision 80): deletes every held form of the project with this reason sent in this UTC
+ * hour, and says how many. Only the project's owner may; a group already gone is `not_found`.
+ */
+export async function discardHeldLike(db: Kysely<Database>, ownerId: string, projectId: string, group: HeldDiscardLikeInput): Promise<number> {
+  const project = await requireProjectRole(db, ownerId, projectId, "settings");
+  const from = new Date(group.hour);
+  const deleted = await db
+    .deleteFrom("held_submissions")
+    .where("project_id", "=", project.id)
+    .where("reason", "=", group.reason)
+    .where("received_at", ">=", from.toISOString())
+    .where("received_at", "<", new Date(from.getTime() + 3_600_000).toISOString())
+    .executeTakeFirst();
+  const count = Number(deleted.numDeletedRows);
+  if (count === 0) throw new DomainError("not_found", HELD_GROUP_GONE_MESSAGE);
+  return count;
 }
 
 /** Deletes a held form for good: it was never counted, so nothing else changes. Only the project's owner may. */

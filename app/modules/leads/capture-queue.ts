@@ -5,7 +5,8 @@ import { keyedStore } from "~/pitch-behaviour/keyed-store";
  * The people added on this device and not yet confirmed by the server (decision 62): each kept in IndexedDB under its
  * capture's UUID (its idempotency key) from the moment 'Save' is tapped, sent when there is a connection, and
  * forgotten once the server answered it. Sent again after a lost answer, the server recognises the key and creates
- * nothing new. A capture the server refused stays, with its reason, until the founder removes it.
+ * nothing new. A capture the server refused stays, with its reason, until the founder removes it. Its fields are
+ * what the sheet sent: an empty e-mail for a person met without one, and their phone (decision 92).
  */
 export type QueuedCapture = {
   key: string;
@@ -44,8 +45,11 @@ export function queueCapture(projectId: string, memberId: string, fields: Captur
   return keep({ key: fields.key, projectId, memberId, fields, savedAt: new Date().toISOString(), refused: null });
 }
 
-/** What a sync did: who was saved, and whether the server answered that this browser is signed out (401). */
-export type SyncOutcome = { saved: { name: string; message: string }[]; signedOut: boolean };
+/**
+ * What a sync did: who was saved, whether the server answered that this browser is signed out (401), and the
+ * server's words when it refused for now (429: a limit, saying when it takes people again; they keep waiting here).
+ */
+export type SyncOutcome = { saved: { name: string; message: string }[]; signedOut: boolean; limited: string | null };
 
 let running: Promise<SyncOutcome> | null = null;
 
@@ -64,6 +68,7 @@ export function syncCaptures(projectId: string, memberId: string): Promise<SyncO
 async function sendWaiting(projectId: string, memberId: string): Promise<SyncOutcome> {
   const saved: SyncOutcome["saved"] = [];
   let signedOut = false;
+  let limited: string | null = null;
   for (const capture of await queuedCaptures(projectId, memberId)) {
     if (capture.refused) continue;
     let response: Response;
@@ -84,8 +89,9 @@ async function sendWaiting(projectId: string, memberId: string): Promise<SyncOut
       await keep({ ...capture, refused: answer.formError });
     } else {
       signedOut = response.status === 401;
+      if (response.status === 429) limited = answer?.formError ?? null;
       break;
     }
   }
-  return { saved, signedOut };
+  return { saved, signedOut, limited };
 }

@@ -1,6 +1,6 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { firstKnownSource } from "~/modules/analytics/sources.server";
-import type { Database } from "~/db/schema";
+import type { Database, FormReceipt, LeadSnapshot } from "~/db/schema";
 import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
 import type { AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { queueLeadAlerts } from "~/modules/founder-alerts/founder-alerts.server";
@@ -17,6 +17,8 @@ export type LeadActivity = {
   /** That source named (`leadEventOf`) for the webhook, when known. */
   eventSource: string | null;
   at: string;
+  /** A visitor form's receipt (decision 95): the lead as it was before, and the event's id, are noted on it. */
+  receipt?: FormReceipt;
 };
 
 const ALERT_KIND = { intro: "intro", subscription: "follow", signal: "signal" } as const satisfies Record<LeadAction, AlertKind>;
@@ -32,6 +34,7 @@ const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signa
  */
 export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadActivity): Promise<string> {
   const column = ACTION_COLUMN[activity.action.kind];
+  const before = activity.receipt ? await leadSnapshot(trx, activity.project.id, activity.email) : null;
   const answer = activity.action.kind === "subscription" ? null : activity.action.answer;
   const row = await trx
     .insertInto("leads")
@@ -46,6 +49,7 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
       source: activity.source,
       note: null,
       triaged_at: null,
+      awaiting_since: activity.at,
       question: answer?.question ?? null,
       answer: answer?.answer ?? null,
     })
@@ -55,6 +59,10 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
         last_activity_at: eb.ref("excluded.last_activity_at"),
         [column]: true,
         source: firstKnownSource("leads", activity.source),
+        // A person only met in person starts waiting with their first own action; what the team sent them before
+        // answered nothing they asked (decision 84).
+        awaiting_since: eb.fn.coalesce("leads.awaiting_since", eb.ref("excluded.awaiting_since")),
+        first_response_at: eb.case().when("leads.awaiting_since", "is", null).then(sql<string | null>`null`).else(eb.ref("leads.first_response_at")).end(),
         // Their latest answer; an action without one (a subscription) leaves the last one standing.
         ...(answer ? { question: eb.ref("excluded.question"), answer: eb.ref("excluded.answer") } : {}),
       })),
@@ -71,6 +79,10 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     action: activity.action,
     sourceEvent: activity.eventSource ?? UNKNOWN_EVENT,
   });
+  if (activity.receipt) {
+    activity.receipt.lead = { id: row.id, before };
+    activity.receipt.eventId = eventId;
+  }
   await queueLeadAlerts(trx, {
     id: eventId,
     project: activity.project,
@@ -81,4 +93,17 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     at: activity.at,
   });
   return row.id;
+}
+
+/** The columns of a lead a visitor action changes, as they stand (null: no lead for this address yet). */
+async function leadSnapshot(trx: Kysely<Database>, projectId: string, email: string): Promise<LeadSnapshot | null> {
+  const row = await trx
+    .selectFrom("leads")
+    .select(["name", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "awaiting_since", "first_response_at", "question", "answer"])
+    .where("project_id", "=", projectId)
+    .where("email", "=", email)
+    .executeTakeFirst();
+  if (!row) return null;
+  const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
+  return { ...row, last_activity_at: iso(row.last_activity_at)!, awaiting_since: iso(row.awaiting_since), first_response_at: iso(row.first_response_at) };
 }

@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
-import type { AlertMode, Database } from "~/db/schema";
+import type { AlertMode, Database, MemberRole } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { leadAlertSummaryMail } from "~/modules/mail/messages.server";
-import { enqueueMail, enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
+import { leadAlertSummaryMail } from "~/modules/mail/founder-messages.server";
+import type { OutgoingMail } from "~/modules/mail/outbox.server";
+import { enqueueAccountMail, enqueueAccountMails } from "~/modules/mail/account-mail.server";
 import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/time/zoned-slots";
@@ -12,8 +13,15 @@ import type { LeadAlertSettings } from "./lead-alert-form";
 import { leadFilterQuery } from "./lead-forms";
 
 const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };
-/** A member hears of nothing by e-mail until they choose to (decision 61): the owner's inbox is the default one. */
-const MEMBER_DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "off", signalAlerts: "off" };
+/**
+ * What a member's e-mail alerts are until they choose (decision 85): a co-founder's are the ones a new project's
+ * owner starts with; staff and viewers hear of nothing by e-mail. Mail goes only to a confirmed address (decision 83).
+ */
+const MEMBER_DEFAULT_SETTINGS: Record<MemberRole, LeadAlertSettings> = {
+  "co-founder": DEFAULT_SETTINGS,
+  staff: { introAlerts: "off", signalAlerts: "off" },
+  viewer: { introAlerts: "off", signalAlerts: "off" },
+};
 
 /** The signed-in member's own e-mail alerts for the project: the owner's are the project's settings (decision 61). */
 export async function getLeadAlertSettings(db: Kysely<Database>, userId: string, projectId: string): Promise<LeadAlertSettings> {
@@ -25,7 +33,7 @@ export async function getLeadAlertSettings(db: Kysely<Database>, userId: string,
     .where("project_id", "=", access.id)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  return row ? { introAlerts: row.intro_alerts, signalAlerts: row.signal_alerts } : MEMBER_DEFAULT_SETTINGS;
+  return row ? { introAlerts: row.intro_alerts, signalAlerts: row.signal_alerts } : MEMBER_DEFAULT_SETTINGS[access.role];
 }
 
 async function alertSettingsOf(db: Kysely<Database>, projectId: string): Promise<LeadAlertSettings> {
@@ -65,7 +73,7 @@ export async function queueFounderAlert(
 ): Promise<AlertMode> {
   const settings = await alertSettingsOf(trx, projectId);
   const mode = kind === "intro" ? settings.introAlerts : settings.signalAlerts;
-  if (mode === "instant") await enqueueMail(trx, alert.mail, now);
+  if (mode === "instant") await enqueueAccountMail(trx, alert.mail, now);
   if (mode === "daily") {
     await trx
       .insertInto("pending_lead_alerts")
@@ -73,19 +81,20 @@ export async function queueFounderAlert(
       .execute();
   }
   const column = kind === "intro" ? "member_alert_settings.intro_alerts" : "member_alert_settings.signal_alerts";
-  const members = await trx
-    .selectFrom("member_alert_settings")
-    .innerJoin("project_members", (join) =>
-      join.onRef("project_members.project_id", "=", "member_alert_settings.project_id").onRef("project_members.user_id", "=", "member_alert_settings.user_id"),
+  const rows = await trx
+    .selectFrom("project_members")
+    .leftJoin("member_alert_settings", (join) =>
+      join.onRef("member_alert_settings.project_id", "=", "project_members.project_id").onRef("member_alert_settings.user_id", "=", "project_members.user_id"),
     )
-    .innerJoin("users", "users.id", "member_alert_settings.user_id")
-    .select(["users.id", "users.email", `${column} as mode`])
-    .where("member_alert_settings.project_id", "=", projectId)
-    .where(column, "<>", "off")
+    .innerJoin("users", "users.id", "project_members.user_id")
+    .select(["users.id", "users.email", "project_members.role", `${column} as chosen`])
+    .where("project_members.project_id", "=", projectId)
     .execute();
+  const defaultKey = kind === "intro" ? "introAlerts" : "signalAlerts";
+  const members = rows.map((row) => ({ ...row, mode: row.chosen ?? MEMBER_DEFAULT_SETTINGS[row.role][defaultKey] })).filter((member) => member.mode !== "off");
   for (const member of members) {
     if (member.email.toLowerCase().endsWith(".invalid")) continue;
-    if (member.mode === "instant") await enqueueMail(trx, { ...alert.mail, to: member.email }, now);
+    if (member.mode === "instant") await enqueueAccountMail(trx, { ...alert.mail, to: member.email }, now);
     else {
       await trx
         .insertInto("pending_lead_alerts")
@@ -110,7 +119,8 @@ export const LEAD_SUMMARY_BATCH_SIZE = 100;
 export const WAITING_LISTED = 10;
 
 /**
- * The leads of these projects still waiting for a first answer (decision 55): per project the first WAITING_LISTED,
+ * The leads of these projects still waiting for a first answer (decisions 55 and 84; a person only met in person
+ * waits for nobody): per project the first WAITING_LISTED,
  * the longest waiting first, and how many wait in all. One query whose answer stays small however many wait.
  */
 export async function readWaitingLeads(db: Kysely<Database>, projectIds: string[]) {
@@ -120,12 +130,14 @@ export async function readWaitingLeads(db: Kysely<Database>, projectIds: string[
       "project_id",
       "id",
       "name",
-      "first_seen_at",
-      eb.fn.agg<number>("row_number").over((over) => over.partitionBy("project_id").orderBy("first_seen_at").orderBy("id")).as("place"),
+      "awaiting_since",
+      eb.fn.agg<number>("row_number").over((over) => over.partitionBy("project_id").orderBy("awaiting_since").orderBy("id")).as("place"),
       eb.fn.countAll<number>().over((over) => over.partitionBy("project_id")).as("waiting"),
     ])
     .where("project_id", "in", projectIds)
-    .where("first_response_at", "is", null);
+    .where("first_response_at", "is", null)
+    .where("awaiting_since", "is not", null)
+    .$narrowType<{ awaiting_since: string }>();
   const rows = await db.selectFrom(ranked.as("ranked")).selectAll().where("place", "<=", WAITING_LISTED).orderBy("project_id").orderBy("place").execute();
   const byProject = new Map<string, { listed: typeof rows; waiting: number }>();
   for (const row of rows) {
@@ -203,14 +215,14 @@ export async function queueLeadAlertBatch(db: Kysely<Database>, links: MailLinks
         leadsUrl: links.leadsUrl(projectId),
         waiting: people.listed.map((lead) => ({
           name: lead.name,
-          waited: formatWaitDuration(now.getTime() - Date.parse(lead.first_seen_at)),
+          waited: formatWaitDuration(now.getTime() - Date.parse(lead.awaiting_since)),
           leadUrl: links.leadUrl(projectId, lead.id),
         })),
         moreWaiting: people.waiting - people.listed.length,
         unansweredUrl: `${links.leadsUrl(projectId)}${leadFilterQuery({ view: "unanswered" })}`,
       });
     });
-    const messages = await enqueueMails(trx, mails, now);
+    const messages = await enqueueAccountMails(trx, mails, now);
     await trx
       .updateTable("pending_lead_alerts")
       .set({ summary_slot: slot.slot })

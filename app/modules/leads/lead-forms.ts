@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { LEAD_STATUSES, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { optionalText } from "~/modules/forms/fields";
 import { isStorableText } from "~/modules/forms/storable-text";
+import { visitorEmail } from "~/modules/forms/visitor-fields";
 
 
 export const LEAD_ACTIONS = ["intro", "subscription", "signal"] as const;
@@ -24,7 +25,22 @@ export const leadTriageSchema = z.object({
 });
 export type LeadTriageInput = z.infer<typeof leadTriageSchema>;
 
+/** 'Awaiting my follow-up' on a person only met in person: starts their response clock (decision 84). */
+export const leadAwaitingSchema = z.object({
+  leadId: z.string(LEAD_NOT_FOUND_MESSAGE).check(z.minLength(1, LEAD_NOT_FOUND_MESSAGE), z.maxLength(64, LEAD_NOT_FOUND_MESSAGE)),
+});
+export type LeadAwaitingInput = z.infer<typeof leadAwaitingSchema>;
+
 export const UNKNOWN_TEMPERATURE_MESSAGE = "Choose hot, warm or cold";
+export const NO_EMAIL_TO_REPLY_MESSAGE = "This person was met without an e-mail: add their e-mail to reply";
+export const EMAIL_TAKEN_MESSAGE = "Another lead in this inbox already has this e-mail: open that lead to reply";
+
+/** 'Add an e-mail to reply' on a person met without one (decision 92): the address the replies go to. */
+export const leadEmailSchema = z.object({
+  leadId: z.string(LEAD_NOT_FOUND_MESSAGE).check(z.minLength(1, LEAD_NOT_FOUND_MESSAGE), z.maxLength(64, LEAD_NOT_FOUND_MESSAGE)),
+  email: visitorEmail,
+});
+export type LeadEmailInput = z.infer<typeof leadEmailSchema>;
 
 /** One tap on a lead's Hot, Warm or Cold (the one already chosen sends `none`), run by the browser and the server. */
 export const leadTemperatureSchema = z.object({

@@ -8,8 +8,10 @@ import { enqueueMail } from "~/modules/mail/outbox.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import type { ProjectAction, ProjectRole } from "~/modules/access/roles";
 import { zonedInstant } from "~/modules/time/zoned-slots";
-import { LEAD_NOT_FOUND_MESSAGE } from "./lead-forms";
+import { LEAD_NOT_FOUND_MESSAGE, NO_EMAIL_TO_REPLY_MESSAGE } from "./lead-forms";
 import { meetingInviteIcs } from "./meeting-invite.server";
+import { enforceReplyLimits } from "./outreach-limits.server";
+import { isMetOnly, replyMail, replyReasonOf } from "./reply-mail.server";
 import {
   DEFAULT_REPLY_TEMPLATE,
   fillTemplate,
@@ -36,10 +38,18 @@ async function projectWithLinks(db: Kysely<Database>, userId: string, projectId:
 
 async function ownedLead(db: Kysely<Database>, projectId: string, leadId: string) {
   const lead = isRecordId(leadId)
-    ? await db.selectFrom("leads").select(["id", "name", "email", "status"]).where("id", "=", leadId).where("project_id", "=", projectId).executeTakeFirst()
+    ? await db.selectFrom("leads").select(["id", "name", "email", "status", "did_intro", "did_signal", "did_subscribe"]).where("id", "=", leadId).where("project_id", "=", projectId).executeTakeFirst()
     : undefined;
   if (!lead) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
   return lead;
+}
+
+/** A lead to write to: refused (`conflict`) while it has no e-mail, a person met without one (decision 92). */
+async function replyableLead(db: Kysely<Database>, projectId: string, leadId: string) {
+  const lead = await ownedLead(db, projectId, leadId);
+  const email = lead.email;
+  if (email === null) throw new DomainError("conflict", NO_EMAIL_TO_REPLY_MESSAGE);
+  return { ...lead, email };
 }
 
 async function readTemplate(db: Kysely<Database>, projectId: string): Promise<{ template: ReplyTemplateInput; custom: boolean }> {
@@ -74,7 +84,7 @@ export async function saveReplyTemplate(db: Kysely<Database>, ownerId: string, p
 /** The composer for one lead: the template filled in for them, and where its mail goes. */
 export async function openReplyComposer(db: Kysely<Database>, links: MailLinks, founder: ReplyingFounder, projectId: string, leadId: string) {
   const project = await projectWithLinks(db, founder.id, projectId, "triage");
-  const lead = await ownedLead(db, project.id, leadId);
+  const lead = await replyableLead(db, project.id, leadId);
   const { template } = await readTemplate(db, project.id);
   const values: TemplateValues = {
     first_name: firstNameOf(lead.name),
@@ -109,11 +119,12 @@ function meetingOf(input: LeadReplyInput, timeZone: string, now: Date): { starts
 }
 
 /**
- * Sends the founder's reply to a lead through the outbox (from MAIL_FROM, Reply-To the founder), with a calendar
- * invitation when a meeting is proposed, and in the same transaction records it in the lead's history, moves the
- * lead to Contacted (Meeting with an invitation) and sets its first response if unset (decision 55). A lead of another
- * project, or a project of another founder, is 'not found' (checked first), and a meeting not in the future is
- * refused: nothing is sent or recorded.
+ * Sends the founder's reply to a lead through the outbox (from MAIL_FROM, Reply-To the founder, naming who wrote it
+ * and why the lead gets it), with a calendar invitation when a meeting is proposed, and in the same transaction
+ * records it in the lead's history, moves the lead to Contacted (Meeting with an invitation) and sets its first
+ * response if unset (decision 55). A lead of another project, or a project of another founder, is 'not found' (checked
+ * first), a meeting not in the future is refused, and so is a reply past the account's or the project's limits
+ * (decision 77): nothing is sent or recorded.
  */
 export async function sendLeadReply(
   db: Kysely<Database>,
@@ -126,8 +137,10 @@ export async function sendLeadReply(
 ): Promise<{ followUpId: string; mailId: string; status: LeadStatus }> {
   return db.transaction().execute(async (trx) => {
     const project = await projectWithLinks(trx, founder.id, projectId, "triage");
-    const lead = await ownedLead(trx, project.id, leadId);
+    const lead = await replyableLead(trx, project.id, leadId);
     const meeting = meetingOf(input, founder.timeZone, now);
+    const toMetOnly = isMetOnly(lead);
+    await enforceReplyLimits(trx, { authorId: founder.id, projectId: project.id, timeZone: founder.timeZone }, toMetOnly, now);
     const followUpId = crypto.randomUUID();
     const meetingLine = meeting
       ? `Proposed meeting: ${formatFounderDateTime(meeting.startsAt.toISOString(), founder.timeZone)} (${founder.timeZone}), ${meeting.minutes} minutes. The invitation is attached.`
@@ -146,11 +159,9 @@ export async function sendLeadReply(
           attendee: { name: lead.name, email: lead.email },
         })
       : null;
-    const mailId = await enqueueMail(
-      trx,
-      { kind: LEAD_REPLY_MAIL_KIND, to: lead.email, subject: input.subject, text, replyTo: founder.email, calendarIcs },
-      now,
-    );
+    const reason = await replyReasonOf(trx, project.id, lead);
+    const mail = replyMail({ kind: LEAD_REPLY_MAIL_KIND, to: lead.email, subject: input.subject, text, founder, projectTitle: project.title, reason, calendarIcs });
+    const mailId = await enqueueMail(trx, mail, now);
     await trx
       .insertInto("lead_follow_ups")
       .values({
@@ -165,6 +176,7 @@ export async function sendLeadReply(
         meeting_minutes: meeting?.minutes ?? null,
         meeting_time_zone: meeting ? founder.timeZone : null,
         mail_id: mailId,
+        to_met_only: toMetOnly,
         created_at: now.toISOString(),
       })
       .execute();

@@ -4,7 +4,7 @@ import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isStorableText } from "~/modules/forms/storable-text";
 import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
-import type { ProjectRole } from "~/modules/access/roles";
+import { roleAllows, type ProjectRole } from "~/modules/access/roles";
 import { DIRECT, nameSource, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT, NOT_ATTRIBUTED, type SourceName } from "~/modules/analytics/source-names";
 import { LEAD_NOT_FOUND_MESSAGE, type LeadAction, type LeadTemperatureInput, type LeadFilters, type LeadTriageInput } from "./lead-forms";
@@ -42,10 +42,14 @@ export type LeadActivityItem =
 /** Who on the team did something to a lead: their name, and whether it is the person looking (they read "You"). */
 export type LeadActor = { name: string; you: boolean };
 
-export type LeadView = {
+/** A lead with their address, as an export (vCards) needs it. */
+export type LeadWithAddress = {
   id: string;
   name: string;
-  email: string;
+  /** Null for a person met in person without an e-mail (decision 92), until the team adds one. */
+  email: string | null;
+  /** The phone number the newest capture that has one was given (decision 92). */
+  phone: string | null;
   firstSeenAt: string;
   lastActivityAt: string;
   actions: LeadAction[];
@@ -58,6 +62,11 @@ export type LeadView = {
   note: string | null;
   /** The founder's first response (a status change, a reply or a logged call), null while they wait (issue 28's response clock). */
   firstResponseAt: string | null;
+  /**
+   * Since when they wait for the founder: their first action, or when a person met in person was marked as awaiting
+   * a follow-up; null for someone only met in person, who waits for nobody (decision 84).
+   */
+  awaitingSince: string | null;
   temperature: LeadTemperature | null;
   /** Their latest answer to the project's qualifying question, with the question as asked (issue 28 item 4). */
   answer: QualifyingAnswer | null;
@@ -65,9 +74,15 @@ export type LeadView = {
   activity: LeadActivityItem[];
 };
 
+/** A lead as the inbox shows it: no address for a member whose role may not see it (a viewer), so the page never has it. */
+export type LeadView = LeadWithAddress & {
+  /** Whether the lead has an e-mail to reply to, also for a role that is not shown it. */
+  hasEmail: boolean;
+};
+
 type LeadRow = {
   id: string;
-  email: string;
+  email: string | null;
   name: string;
   first_seen_at: string;
   last_activity_at: string;
@@ -78,6 +93,7 @@ type LeadRow = {
   status: LeadStatus;
   note: string | null;
   first_response_at: string | null;
+  awaiting_since: string | null;
   temperature: LeadTemperature | null;
   question: string | null;
   answer: string | null;
@@ -109,10 +125,11 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">) {
+/** `addresses`: whether the search also matches e-mail addresses (not for a role that may not see them). */
+function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">, addresses = true) {
   let query = db
     .selectFrom("leads")
-    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at", "temperature", "question", "answer"])
+    .select(["id", "email", "name", "first_seen_at", "last_activity_at", "did_intro", "did_subscribe", "did_signal", "source", "status", "note", "first_response_at", "awaiting_since", "temperature", "question", "answer"])
     .where("project_id", "=", projectId);
   if (filters.action === "intro") query = query.where("did_intro", "=", true);
   if (filters.action === "subscription") query = query.where("did_subscribe", "=", true);
@@ -121,19 +138,18 @@ function filteredLeads(db: Kysely<Database>, projectId: string, filters: Omit<Le
   if (filters.status) query = query.where("status", "=", filters.status);
   if (filters.temperature) query = query.where("temperature", "=", filters.temperature);
   if (filters.answer) query = query.where("answer", "=", filters.answer);
-  if (filters.view === "unanswered") query = query.where("first_response_at", "is", null);
+  if (filters.view === "unanswered") query = query.where("first_response_at", "is", null).where("awaiting_since", "is not", null);
   if (filters.event) query = query.where("source", "=", filters.event);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
-    query = query.where((eb) =>
-      eb.or([sql<SqlBool>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`, sql<SqlBool>`${sql.ref("email")} like ${pattern} escape '\\'`]),
-    );
+    const byName = sql<SqlBool>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`;
+    query = query.where((eb) => (addresses ? eb.or([byName, sql<SqlBool>`${sql.ref("email")} like ${pattern} escape '\\'`]) : byName));
   }
   return query;
 }
 
 /**
- * Newest activity first, or for the unanswered view the longest waiting first (first seen, oldest first); sorted
+ * Newest activity first, or for the unanswered view the longest waiting first (awaiting since, oldest first); sorted
  * hottest first, each temperature in that order. Ties broken by id so every lead appears exactly once across pages.
  */
 function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number, order: LeadOrder) {
@@ -157,12 +173,13 @@ type LeadOrder = Pick<LeadFilters, "view" | "sort">;
 
 /** The column a view orders by, and which way. */
 function orderOf(view: LeadFilters["view"]) {
-  return view === "unanswered" ? (["first_seen_at", "asc"] as const) : (["last_activity_at", "desc"] as const);
+  return view === "unanswered" ? (["awaiting_since", "asc"] as const) : (["last_activity_at", "desc"] as const);
 }
 
 /** Where the next page starts: the last row's value of the column the view orders by (and its rank, sorted by it). */
 function cursorAfter(row: LeadRow, order: LeadOrder): Cursor {
-  const cursor: Cursor = { at: row[orderOf(order.view)[0]], id: row.id };
+  // The unanswered view lists only leads that wait, so its column is never null there.
+  const cursor: Cursor = { at: row[orderOf(order.view)[0]] ?? "", id: row.id };
   return order.sort === "temperature" ? { ...cursor, rank: row.temperature ? TEMPERATURE_RANKS[row.temperature] : UNMARKED_RANK } : cursor;
 }
 
@@ -286,15 +303,15 @@ async function toLeadViews(
   rows: LeadRow[],
   codeNames: ReadonlyMap<string, string>,
   viewerId: string | null,
-): Promise<LeadView[]> {
+): Promise<LeadWithAddress[]> {
   const ids = rows.map((row) => row.id);
   const [activity, followUps, captures] = await Promise.all([
-    activityOf(db, projectId, rows.map((row) => row.email)),
+    activityOf(db, projectId, rows.flatMap((row) => (row.email === null ? [] : [row.email]))),
     followUpsOf(db, ids, viewerId),
     capturesOf(db, projectId, ids, codeNames),
   ]);
   return rows.map((row) => {
-    const done = activity.get(row.email);
+    const done = row.email === null ? undefined : activity.get(row.email);
     const met = captures.get(row.id) ?? [];
     const sent = [
       ...(followUps.get(row.id) ?? []),
@@ -310,6 +327,7 @@ async function toLeadViews(
       id: row.id,
       name: row.name,
       email: row.email,
+      phone: met.find((capture) => capture.phone)?.phone ?? null,
       firstSeenAt: row.first_seen_at,
       lastActivityAt: row.last_activity_at,
       actions,
@@ -319,6 +337,7 @@ async function toLeadViews(
       status: row.status,
       note: row.note,
       firstResponseAt: row.first_response_at,
+      awaitingSince: row.awaiting_since,
       temperature: row.temperature,
       answer: row.question !== null && row.answer !== null ? { question: row.question, answer: row.answer } : null,
       activity: items,
@@ -333,6 +352,10 @@ export type LeadInbox = {
   nextCursor: string | null;
   /** Leads in the project, whatever the filters. */
   total: number;
+  /** People who sent an intro, followed or signaled themselves, whatever the filters (met in person or not). */
+  acted: number;
+  /** People the team added at the booth or from the inbox, whatever the filters (some of them also acted). */
+  metInPerson: number;
   /** Leads first seen since the owner's previous visit (all of them on the first visit). */
   newSinceLastVisit: number;
   /** Leads still waiting for a first response, whatever the filters. */
@@ -360,21 +383,28 @@ export async function openLeadInbox(
   options: { pageSize?: number; now?: Date } = {},
 ): Promise<LeadInbox> {
   const project = await requireProjectRole(db, ownerId, projectId, "view");
+  const addresses = roleAllows(project.role, "addresses");
   const pageSize = options.pageSize ?? LEADS_PAGE_SIZE;
-  const rows = (await pageAfter(filteredLeads(db, project.id, filters), decodeLeadCursor(filters.after), pageSize + 1, filters).execute()) as LeadRow[];
+  const rows = (await pageAfter(filteredLeads(db, project.id, filters, addresses), decodeLeadCursor(filters.after), pageSize + 1, filters).execute()) as LeadRow[];
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
   const previousVisitAt = await recordInboxVisit(db, ownerId, project.id, options.now ?? new Date());
-  const countLeads = (only: { since?: string; waiting?: boolean }) => {
+  const countLeads = (only: { since?: string; waiting?: boolean; acted?: boolean; met?: boolean }) => {
     let query = db.selectFrom("leads").select((eb) => eb.fn.countAll<number>().as("count")).where("project_id", "=", project.id);
     if (only.since) query = query.where("first_seen_at", ">", only.since);
-    if (only.waiting) query = query.where("first_response_at", "is", null);
+    if (only.waiting) query = query.where("first_response_at", "is", null).where("awaiting_since", "is not", null);
+    if (only.acted) query = query.where((eb) => eb.or([eb("did_intro", "=", true), eb("did_subscribe", "=", true), eb("did_signal", "=", true)]));
+    if (only.met) query = query.where((eb) => eb.exists(eb.selectFrom("lead_captures").select("lead_captures.id").whereRef("lead_captures.lead_id", "=", "leads.id")));
     return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
   };
   const codeNames = await readCodeNames(db, project.id);
-  const [leads, total, newSinceLastVisit, unanswered, heldForReview, question] = await Promise.all([
-    toLeadViews(db, project.id, page, codeNames, ownerId),
+  const [leads, total, acted, metInPerson, newSinceLastVisit, unanswered, heldForReview, question] = await Promise.all([
+    toLeadViews(db, project.id, page, codeNames, ownerId).then((views): LeadView[] =>
+      views.map((view) => ({ ...view, hasEmail: view.email !== null, ...(addresses ? {} : { email: null, phone: null }) })),
+    ),
     countLeads({}),
+    countLeads({ acted: true }),
+    countLeads({ met: true }),
     previousVisitAt ? countLeads({ since: previousVisitAt }) : null,
     countLeads({ waiting: true }),
     countHeldSubmissions(db, project.id),
@@ -385,6 +415,8 @@ export async function openLeadInbox(
     leads,
     nextCursor: rows.length > pageSize && last ? encodeLeadCursor(cursorAfter(last, filters)) : null,
     total,
+    acted,
+    metInPerson,
     newSinceLastVisit: newSinceLastVisit ?? total,
     unanswered,
     events: [...[...codeNames].map(([id, name]) => ({ source: scanSource(id), name })), { source: DIRECT, name: DIRECT_EVENT }, { source: UNKNOWN, name: NOT_ATTRIBUTED }],
@@ -465,6 +497,26 @@ export async function updateLeadTriage(db: Kysely<Database>, ownerId: string, pr
   }), now);
 }
 
+/**
+ * Marks a person only met in person as awaiting the founder's follow-up: their response clock starts now (decision
+ * 84). A lead already waiting or answered keeps its clock; a lead of another project is 'not found'.
+ */
+export async function markAwaitingFollowUp(db: Kysely<Database>, userId: string, projectId: string, leadId: string, now = new Date()) {
+  const project = await requireProjectRole(db, userId, projectId, "triage");
+  if (!isRecordId(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
+  const result = await db
+    .updateTable("leads")
+    .set({ awaiting_since: now.toISOString(), first_response_at: null })
+    .where("id", "=", leadId)
+    .where("project_id", "=", project.id)
+    .where("awaiting_since", "is", null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    const lead = await db.selectFrom("leads").select("id").where("id", "=", leadId).where("project_id", "=", project.id).executeTakeFirst();
+    if (!lead) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
+  }
+}
+
 /** Marks a lead hot, warm or cold, or clears it (`none`). Not a response: the person hears nothing of it. */
 export async function setLeadTemperature(db: Kysely<Database>, userId: string, projectId: string, input: LeadTemperatureInput, now = new Date()) {
   await updateTeamLead(db, userId, projectId, input.leadId, () => ({ temperature: input.temperature === "none" ? null : input.temperature }), now);
@@ -503,9 +555,9 @@ async function updateTeamLead(
   });
 }
 
-/** One lead with what they did, for its vCard. */
+/** One lead with what they did, for its vCard (a role that may export may see the address). */
 export async function getLead(db: Kysely<Database>, ownerId: string, projectId: string, leadId: string) {
-  const project = await requireProjectRole(db, ownerId, projectId, "view");
+  const project = await requireProjectRole(db, ownerId, projectId, "export");
   if (!isRecordId(leadId)) throw new DomainError("not_found", LEAD_NOT_FOUND_MESSAGE);
   const row = (await filteredLeads(db, project.id, { action: null, status: null, event: null, q: null })
     .where("id", "=", leadId)
@@ -517,8 +569,8 @@ export async function getLead(db: Kysely<Database>, ownerId: string, projectId: 
 
 const EXPORT_PAGE_SIZE = 500;
 
-/** Every lead matching the filters, in keyset pages (memory stays flat), for the vCards download. */
-export async function* iterateLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">): AsyncGenerator<LeadView[]> {
+/** Every lead matching the filters, in keyset pages (memory stays flat), for the vCards download (its caller checks `export`). */
+export async function* iterateLeads(db: Kysely<Database>, projectId: string, filters: Omit<LeadFilters, "after">): AsyncGenerator<LeadWithAddress[]> {
   let cursor: Cursor | null = null;
   const codeNames = await readCodeNames(db, projectId);
   for (;;) {

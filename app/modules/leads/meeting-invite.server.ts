@@ -1,5 +1,6 @@
 import { escapeContentText, foldContentLine } from "~/modules/formats/content-lines";
 import { localParts, zoneOffsetMs } from "~/modules/time/zoned-slots";
+import { DAY_MS, MINUTE_MS } from "~/modules/time/units";
 
 /**
  * A meeting invitation as an RFC 5545 calendar (`METHOD:REQUEST`), the way Gmail, Apple Mail and Outlook show one:
@@ -20,9 +21,6 @@ export type MeetingInvite = {
   organizer: { name: string; email: string };
   attendee: { name: string; email: string };
 };
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 export function meetingInviteIcs(invite: MeetingInvite): string {
   const endsAt = new Date(invite.startsAt.getTime() + invite.minutes * MINUTE_MS);
@@ -131,7 +129,6 @@ function wallDateTime(at: Date, timeZone: string): string {
   const p = localParts(at, timeZone);
   return `${pad(p.year, 4)}${pad(p.month)}${pad(p.day)}T${pad(p.hour)}${pad(p.minute)}${pad(p.second)}`;
 }
-
 
 /** A parameter value (a CN) in double quotes, which it may not contain; no line break of any kind. */
 function quotedParameter(value: string): string {

@@ -6,7 +6,9 @@ import type { QualifyingAnswer } from "./qualifying-answer";
 
 export type VCardLead = {
   name: string;
-  email: string;
+  /** Null for a person met without an e-mail (decision 92): their card has no EMAIL line. */
+  email: string | null;
+  phone?: string | null;
   linkedinUrl: string | null;
   event: SourceName;
   activity: LeadActivityItem[];
@@ -70,7 +72,8 @@ export function buildVCard(lead: VCardLead, projectTitle: string): string {
     "VERSION:3.0",
     `N:${escapeContentText(family)};${escapeContentText(given)};;;`,
     `FN:${escapeContentText(lead.name)}`,
-    `EMAIL;TYPE=INTERNET:${escapeContentText(lead.email)}`,
+    ...(lead.email ? [`EMAIL;TYPE=INTERNET:${escapeContentText(lead.email)}`] : []),
+    ...(lead.phone ? [`TEL;TYPE=CELL:${escapeContentText(lead.phone)}`] : []),
     // A URI value is not text-escaped (a comma is part of the address); line breaks cannot occur in a validated URL.
     ...(lead.linkedinUrl ? [`URL:${lead.linkedinUrl.replace(/[\r\n]/g, "")}`] : []),
     `NOTE:${escapeContentText(note)}`,

@@ -7,7 +7,7 @@ import { isConfirmationTokenShape } from "~/modules/http/id-shape";
  * Proof that whoever acts in an address's name controls it (decision 37): a single-use link mailed to the address.
  * Nothing happens on the word of whoever typed the address; the action runs when the link's page is confirmed.
  */
-export type ConfirmationPurpose = "unsubscribe" | "saved-list" | "saved-list-stop";
+export type ConfirmationPurpose = "unsubscribe" | "saved-list" | "saved-list-stop" | "subscription";
 
 /** How long a mailed confirmation link keeps working: long enough to be opened later that day, not for weeks. */
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;

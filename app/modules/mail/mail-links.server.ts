@@ -11,6 +11,8 @@ export type MailLinks = {
   unsubscribeConfirmUrl(token: string): string;
   /** The page that sends a saved list once its address confirmed, and the one that stops such mail (decision 38). */
   savedListConfirmUrl(token: string): string;
+  /** The page where an address the project's team subscribed confirms it wants the updates (decision 79). */
+  subscriptionConfirmUrl(token: string): string;
   savedListStopUrl(token: string): string;
   analyticsUrl(projectId: string): string;
   editUrl(projectId: string): string;
@@ -32,6 +34,7 @@ export function createMailLinks(publicUrl: string, tokens: UnsubscribeTokens, cl
     },
     unsubscribeConfirmUrl: (token) => `${publicUrl}/unsubscribe?confirm=${encodeURIComponent(token)}`,
     savedListConfirmUrl: (token) => `${publicUrl}/list-mail/confirm?token=${encodeURIComponent(token)}`,
+    subscriptionConfirmUrl: (token) => `${publicUrl}/follow/confirm?token=${encodeURIComponent(token)}`,
     savedListStopUrl: (token) => `${publicUrl}/list-mail/stop?token=${encodeURIComponent(token)}`,
     analyticsUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/analytics`,
     editUrl: (projectId) => `${publicUrl}/project/${encodeURIComponent(projectId)}/edit`,

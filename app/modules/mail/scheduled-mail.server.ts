@@ -38,6 +38,11 @@ export abstract class ScheduledMail<Run extends ScheduledMailProgress> extends R
   /** Claims the slot's run (or, with `resume`, continues it) and queues its mail; null when another instance has it. */
   protected abstract send(slot: DigestSlot, now: Date, options: ScheduledSendOptions): Promise<Run | null>;
 
+  /** Continues runs that are not a slot's (each resolves how many messages it queued); none by default. */
+  protected continueOtherRuns(_now: Date, _options: ScheduledSendOptions): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   /** Runs every `intervalMs`, and once now (a missed run is caught up at start-up). */
   override start(intervalMs = 60_000): void {
     super.start(intervalMs);
@@ -46,6 +51,7 @@ export abstract class ScheduledMail<Run extends ScheduledMailProgress> extends R
 
   protected async pass(stopping: AbortSignal): Promise<Run | null> {
     const now = this.options.clock?.() ?? new Date();
+    if ((await this.continueOtherRuns(now, { resume: true, stopping, batchSize: this.options.batchSize })) > 0) this.options.onMailQueued?.();
     const slot = this.latestSlot(now);
     const recorded = await this.db.selectFrom(this.runsTable).select("finished_at").where("slot", "=", slot.slot).executeTakeFirst();
     if (recorded?.finished_at) return null;

@@ -2,13 +2,18 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
+import { DomainError } from "~/modules/errors.server";
+import { accountMailable } from "./account-mail.server";
 import { consumeRateLimit, TEST_MAIL_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import type { TestMailResult } from "./test-mail";
 import { isServerRefusal, type MailTransport, type SmtpTimeouts } from "./transport.server";
-import { testMail } from "./messages.server";
+import { testMail } from "./founder-messages.server";
 
 /** Short: the founder is watching the button. A server that has not answered by then is reported as not answering. */
 export const TEST_MAIL_TIMEOUTS: SmtpTimeouts = { connectionTimeoutMs: 5_000, greetingTimeoutMs: 5_000, socketTimeoutMs: 5_000 };
+
+/** The test e-mail goes to the founder's own address, which is mailed nothing but the confirmation until confirmed. */
+export const TEST_MAIL_UNCONFIRMED_MESSAGE = "Confirm your e-mail address first: open the link we sent you, or send it again from the banner above.";
 
 /**
  * 'Send me a test e-mail' (issue 23, decision 40): one message to the signed-in founder's own address, sent at once
@@ -26,6 +31,7 @@ export async function sendTestMail(
   secrets: string[] = [],
 ): Promise<TestMailResult> {
   const project = await requireProjectRole(db, founder.id, projectId, "settings");
+  if (!(await accountMailable(db, founder.id))) throw new DomainError("forbidden", TEST_MAIL_UNCONFIRMED_MESSAGE);
   await consumeRateLimit(db, `test-mail:${founder.id}`, TEST_MAIL_LIMIT);
   const mail = testMail({ to: founder.email, projectTitle: project.title });
   const transport = openTransport();

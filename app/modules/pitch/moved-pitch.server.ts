@@ -5,7 +5,7 @@ import { findProjectByFormerSlug } from "~/modules/projects/slug-history.server"
 
 /**
  * Printed codes that never die (decisions 63 and 64): a pitch address whose slug the project has since changed,
- * or whose `?qr=` code was re-pointed to another project, answers a permanent redirect to the pitch the code leads
+ * or whose `?qr=` code was re-pointed from it to another project, answers a permanent redirect to the pitch the code leads
  * to now, with the query kept. The redirect is not a page load: the door counts the page it leads to, once.
  */
 
@@ -21,8 +21,10 @@ export async function currentSlugOf(db: Kysely<Database>, slug: string, viewerId
 }
 
 /**
- * Where code `qrCodeId` leads when it belongs to another project than `projectId` (it was re-pointed): that
- * project's slug, when the viewer may see it; null when the code is this project's, unknown, or leads nowhere viewable.
+ * Where code `qrCodeId` leads when a recorded re-pointing took it away from `projectId` (`qr_code_moves`): the slug of
+ * the project it opens now, when the viewer may see it. Null for this project's own code, an unknown one, one that
+ * leads nowhere viewable, and another project's code that was never this project's: a link pairing a pitch with a
+ * foreign code opens that pitch, and the scan is not credited to the code (`recordScans`).
  */
 export async function codeMovedTo(db: Kysely<Database>, qrCodeId: string | null, projectId: string, viewerId: string | null): Promise<string | null> {
   if (!qrCodeId || !isRecordId(qrCodeId)) return null;
@@ -31,6 +33,9 @@ export async function codeMovedTo(db: Kysely<Database>, qrCodeId: string | null,
     .innerJoin("projects", "projects.id", "qr_codes.project_id")
     .select(["projects.id", "projects.slug", "projects.status", "projects.owner_id"])
     .where("qr_codes.id", "=", qrCodeId)
+    .where((eb) =>
+      eb.exists(eb.selectFrom("qr_code_moves").select("qr_code_moves.id").whereRef("qr_code_moves.qr_code_id", "=", "qr_codes.id").where("qr_code_moves.from_project_id", "=", projectId)),
+    )
     .executeTakeFirst();
   if (!row || row.id === projectId || !viewable(row, viewerId)) return null;
   return row.slug;

@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import { readCodeCountsHere, type CodeCounts } from "./code-counts.server";
 import QRCode from "qrcode";
 import { isUniqueViolation } from "~/db/normalize.server";
 import type { Database, QrCode } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
-import { roleAllows, type ProjectRole } from "~/modules/access/roles";
+import { findProjectAccess, onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
+import type { ProjectRole } from "~/modules/access/roles";
 import { listTeamProjects } from "~/modules/projects/founder-projects.server";
-import { isDomainError } from "~/modules/errors.server";
 import {
   DUPLICATE_LABEL,
   EVENT_END_BEFORE_CREATION,
@@ -20,6 +20,7 @@ import {
   type RepointQrCodeInput,
 } from "./qr-form";
 import { isRecordId } from "~/modules/http/id-shape";
+import { homeProjectOf, moveCode } from "./qr-code-moves.server";
 import { renderQrPng } from "./qr-png.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { zonedCalendarDay } from "~/modules/time/zoned-slots";
@@ -124,31 +125,27 @@ export async function setQrCodeEventEnd(db: Kysely<Database>, ownerId: string, p
 const repointRefused = (message: string) => new DomainError("invalid_input", message, { targetProjectId: message });
 
 /**
- * Re-points a printed code to another of the founder's published projects (decision 64): the code, its label and
- * numbers move, so its printed copies open that pitch and new scans count there; the scans it counted stay with
- * this project (each scan row keeps its project), which still names the code for them through `qr_code_moves`.
- * The member's role must allow editing both projects (decision 61); a project of another founder and a draft are refused, nothing changed.
+ * Re-points a printed code to another published project (decisions 64 and 79): the code, its label and numbers
+ * move, so its printed copies open that pitch and new scans count there; the scans it counted stay with this
+ * project (each scan row keeps its project), which still names the code for them through `qr_code_moves`. It needs
+ * the role that owns both ends: the member must own this project and the target; or the target is the project the
+ * code was made in and they own that one (its owner may always bring it back). Anything else, a draft, the same
+ * project or a label the target already has is refused, nothing changed.
  */
-export async function repointQrCode(db: Kysely<Database>, ownerId: string, projectId: string, input: RepointQrCodeInput, now = new Date()): Promise<{ slug: string; title: string }> {
-  await requireProjectRole(db, ownerId, projectId, "edit");
+export async function repointQrCode(db: Kysely<Database>, userId: string, projectId: string, input: RepointQrCodeInput, now = new Date()): Promise<{ slug: string; title: string }> {
+  const here = await requireProjectRole(db, userId, projectId, "edit");
   const code = await ownCode(db, projectId, input.qrCodeId);
   if (input.targetProjectId === projectId) throw repointRefused(REPOINT_SAME);
-  const target = await requireProjectRole(db, ownerId, input.targetProjectId, "edit").catch((error: unknown) => {
-    if (isDomainError(error) && (error.code === "not_found" || error.code === "forbidden")) throw repointRefused(REPOINT_NOT_YOURS);
-    throw error;
-  });
+  const target = await findProjectAccess(db, userId, input.targetProjectId);
+  const movingBack = target !== null && target.id === (await homeProjectOf(db, code));
+  if (!target || target.role !== "owner" || (here.role !== "owner" && !movingBack)) throw repointRefused(REPOINT_NOT_YOURS);
   if (target.status !== "published") throw repointRefused(REPOINT_DRAFT);
   const labels = await db.selectFrom("qr_codes").select("label").where("project_id", "=", target.id).execute();
   const clash = () => new DomainError("conflict", `${target.title} already has a QR code labelled “${code.label}”: rename one of them first`, { targetProjectId: `${target.title} already has a QR code with this label` });
   if (labels.some((other) => sameLabel(other.label, code.label))) throw clash();
   try {
     await db.transaction().execute(async (trx) => {
-      const moved = await trx.updateTable("qr_codes").set({ project_id: target.id }).where("id", "=", code.id).where("project_id", "=", projectId).executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 0) throw codeNotFound();
-      await trx
-        .insertInto("qr_code_moves")
-        .values({ id: crypto.randomUUID(), qr_code_id: code.id, from_project_id: projectId, to_project_id: target.id, moved_at: now.toISOString() })
-        .execute();
+      if (!(await moveCode(trx, code, projectId, target.id, now))) throw codeNotFound();
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw clash();
@@ -193,8 +190,8 @@ export type QrCodesSection = {
   pitchUrl: string;
   pitchQrSvg: string;
   /** Newest first, each with the URL it encodes and its image; archived ones too (`archived_at`). */
-  codes: (QrCode & { url: string; svg: string })[];
-  /** The founder's other published projects, where a code can be re-pointed. */
+  codes: (QrCode & { url: string; svg: string; here: CodeCounts; scansElsewhere: number })[];
+  /** The founder's other published projects, where a code can be re-pointed: those they own, when they own this one. */
   repointTargets: { id: string; title: string }[];
   /** Today in the founder's zone (`YYYY-MM-DD`): an event whose last day is before it has ended. */
   today: string;
@@ -208,9 +205,10 @@ export async function loadQrCodesSection(db: Kysely<Database>, userId: string, p
     listTeamProjects(db, userId),
     db.selectFrom("users").select("time_zone").where("id", "=", project.owner_id).executeTakeFirst(),
   ]);
-  // A code moves only between projects the member may edit both of (decision 64, with decision 61's roles).
-  const owned = teamProjects.filter((other) => roleAllows(other.role, "edit"));
+  // A code moves only between projects the member owns both of (decision 79); bringing one home is per code.
+  const owned = project.role === "owner" ? teamProjects.filter((other) => other.role === "owner") : [];
   const pitchUrl = untrackedPitchUrl(publicUrl, project.slug);
+  const countsHere = await readCodeCountsHere(db, project.id, codes.map((code) => code.id));
   const [pitchQrSvg, ...svgs] = await Promise.all([
     renderQrSvg(pitchUrl),
     ...codes.map((code) => renderQrSvg(trackedPitchUrl(publicUrl, project.slug, code.id))),
@@ -219,7 +217,11 @@ export async function loadQrCodesSection(db: Kysely<Database>, userId: string, p
     project,
     pitchUrl,
     pitchQrSvg: pitchQrSvg!,
-    codes: codes.map((code, index) => ({ ...code, url: trackedPitchUrl(publicUrl, project.slug, code.id), svg: svgs[index]! })),
+    codes: codes.map((code, index) => {
+      const here = countsHere.get(code.id) ?? { scans: 0, viewers: 0 };
+      // A code re-pointed here brought scans to the project it opened before: shown apart, never as this one's.
+      return { ...code, url: trackedPitchUrl(publicUrl, project.slug, code.id), svg: svgs[index]!, here, scansElsewhere: Math.max(0, Number(code.total_scans) - here.scans) };
+    }),
     today: zonedCalendarDay(now, founderTimeZone(owner?.time_zone ?? null)),
     repointTargets: owned.filter((other) => other.id !== project.id && other.status === "published").map((other) => ({ id: other.id, title: other.title })),
   };

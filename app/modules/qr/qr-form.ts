@@ -31,8 +31,11 @@ export function formatEventDay(day: string): string {
   return isCalendarDay(day) ? formatFounderDate(`${day}T12:00:00Z`, "UTC") : day;
 }
 
+export const LABEL_MAX_LENGTH = 100;
+export const LABEL_TOO_LONG = `Label must be at most ${LABEL_MAX_LENGTH} characters`;
+
 export const qrCodeFormSchema = z.object({
-  label: requiredText(100, "Label must be at most 100 characters", LABEL_REQUIRED),
+  label: requiredText(LABEL_MAX_LENGTH, LABEL_TOO_LONG, LABEL_REQUIRED),
   eventTag: optionalText(50, "Event tag must be at most 50 characters"),
   eventEndsOn,
 });
@@ -54,7 +57,7 @@ export const repointQrCodeSchema = z.object({
   targetProjectId: z.string(REPOINT_TARGET_REQUIRED).check(z.trim(), z.minLength(1, REPOINT_TARGET_REQUIRED)),
 });
 export type RepointQrCodeInput = z.infer<typeof repointQrCodeSchema>;
-export const REPOINT_NOT_YOURS = "Choose one of your own published projects";
+export const REPOINT_NOT_YOURS = "Choose a published project you own: a code moves only between projects you own";
 export const REPOINT_DRAFT = "That project is a draft: publish it first, so the printed code opens a pitch";
 export const REPOINT_SAME = "The code already opens this project";
 

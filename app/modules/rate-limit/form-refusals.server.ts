@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 
-export type RefusalReason = "browser" | "address" | "email";
+export type RefusalReason = "browser" | "address" | "email" | "project";
 
 /** A public form refused by a limit, kept so the founder learns of it (nothing is lost silently). */
 export async function recordFormRefusal(db: Kysely<Database>, projectId: string, reason: RefusalReason, now = new Date()): Promise<void> {

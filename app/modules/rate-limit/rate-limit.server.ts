@@ -45,6 +45,16 @@ export const HELD_FORM_CEILINGS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
+ * At most this many forms wait for review in one project (decision 80): beyond it, a form that would be held is
+ * refused with 429 and tallied, so the review stays something a founder can get through.
+ */
+export const HELD_FORMS_PER_PROJECT = {
+  max: 1_000,
+  retryAfterSeconds: 60 * 60,
+  message: "This page is getting too many submissions right now. Please try again later.",
+} as const;
+
+/**
  * Unsubscribe by a typed address (the /unsubscribe form and the JSON endpoint, decision 37): it only mails the
  * address a confirmation link, so these stop one client from mailing many addresses (per network address and per
  * browser) and one address from being mailed again and again (per target address). A venue's visitors never share
@@ -61,6 +71,9 @@ export const UNSUBSCRIBE_REQUEST_LIMITS = {
  * asks once or twice, nobody's inbox gets more than three reset mails an hour. Per client address, better-auth's own
  * limiter counts the same requests (auth.server.ts).
  */
+/** 'Send it again' for the address confirmation: per account, so a banner cannot be made to flood an inbox. */
+export const EMAIL_CONFIRMATION_LIMIT: RateLimitRule = { windowSeconds: 60 * 60, max: 3, message: "We sent three links in the last hour. Open the newest one, or try again later." };
+
 export const PASSWORD_RESET_LIMITS = {
   perEmail: { windowSeconds: 60 * 60, max: 3, message: "Too many reset requests for this address in the last hour. Please try again later." },
 } as const satisfies Record<string, RateLimitRule>;

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import type { Logger } from "~/modules/logging/logger.server";
+import { pageLoadMessages, readPageLoadMessage, type SharedPageLoad } from "~/modules/scans/page-loads-elsewhere.server";
 
 /**
  * "Something on this project changed": a new wall entry or signal count ("wall"), an edit ("content"), a committed
@@ -8,6 +9,7 @@ import type { Logger } from "~/modules/logging/logger.server";
  */
 export type ProjectEvent = { projectId: string; kind: "wall" | "content" | "activity" | "booth" };
 export type ProjectEventListener = (event: ProjectEvent) => void;
+export type PageLoadsListener = (loads: SharedPageLoad[]) => void;
 
 /**
  * Publishes an event announcing a write that has already committed, without failing the caller: a lost event only
@@ -23,11 +25,19 @@ export type RealtimeStatus = "ok" | "degraded";
 export interface ProjectEvents {
   publish(event: ProjectEvent): Promise<void>;
   subscribe(projectId: string, listener: ProjectEventListener): () => void;
+  /**
+   * Tells the other instances the page loads this one's door just counted, before their scans are written
+   * (decision 80); one process has nobody to tell. Its own are never delivered back to it.
+   */
+  sharePageLoads(loads: readonly SharedPageLoad[]): Promise<void>;
+  /** Hears the page loads other instances shared. */
+  onPageLoads(listener: PageLoadsListener): () => void;
   status(): RealtimeStatus;
   close(): Promise<void>;
 }
 
 const CHANNEL = "project_events";
+const PAGE_LOADS_CHANNEL = "page_loads";
 /** How the listener's connection shows in `pg_stat_activity`. */
 export const LISTENER_APPLICATION_NAME = "pitchqr-project-events";
 /** Waits before the 1st, 2nd, 3rd, … attempt to listen again; the last one repeats for as long as it takes. */
@@ -69,6 +79,8 @@ export function createLocalProjectEvents(): ProjectEvents {
       fanOut.deliver(event);
     },
     subscribe: (projectId, listener) => fanOut.subscribe(projectId, listener),
+    async sharePageLoads() {},
+    onPageLoads: () => () => undefined,
     status: () => "ok",
     async close() {},
   };
@@ -86,7 +98,10 @@ export function createLocalProjectEvents(): ProjectEvents {
  */
 export async function createPostgresProjectEvents(url: string, logger: Logger, heartbeat: ListenerHeartbeat = LISTENER_HEARTBEAT): Promise<ProjectEvents> {
   const fanOut = new LocalFanOut();
-  const publisher = new pg.Pool({ connectionString: url, max: 2 });
+  const instance = crypto.randomUUID();
+  const pageLoadListeners = new Set<PageLoadsListener>();
+  // Kept open: page loads are shared through it as they come (decision 80), and a new connection costs more than a notify.
+  const publisher = new pg.Pool({ connectionString: url, max: 2, idleTimeoutMillis: 0 });
   publisher.on("error", (error) => logger.warn({ err: error }, "idle project event publisher connection closed"));
   // As in app/db/client.server.ts: a connection lost mid-publish fails the publish; its "error" event must be heard.
   publisher.on("connect", (client) => client.on("error", () => undefined));
@@ -106,6 +121,11 @@ export async function createPostgresProjectEvents(url: string, logger: Logger, h
       connectionTimeoutMillis: 10_000,
     });
     client.on("notification", (message) => {
+      if (message.channel === PAGE_LOADS_CHANNEL) {
+        const shared = readPageLoadMessage(message.payload ?? "");
+        if (shared && shared.from !== instance) for (const listener of pageLoadListeners) listener(shared.loads);
+        return;
+      }
       try {
         const event = JSON.parse(message.payload ?? "") as ProjectEvent;
         if (typeof event.projectId === "string") fanOut.deliver(event);
@@ -118,7 +138,7 @@ export async function createPostgresProjectEvents(url: string, logger: Logger, h
     client.on("end", () => lost(client));
     return client
       .connect()
-      .then(() => client.query(`listen ${CHANNEL}`))
+      .then(() => client.query(`listen ${CHANNEL}; listen ${PAGE_LOADS_CHANNEL}`))
       .then(() => client)
       .catch(async (error: unknown) => {
         await client.end().catch(() => undefined);
@@ -216,6 +236,13 @@ export async function createPostgresProjectEvents(url: string, logger: Logger, h
       await publisher.query("select pg_notify($1, $2)", [CHANNEL, JSON.stringify(event)]);
     },
     subscribe: (projectId, callback) => fanOut.subscribe(projectId, callback),
+    async sharePageLoads(loads) {
+      for (const message of pageLoadMessages(instance, loads)) await publisher.query("select pg_notify($1, $2)", [PAGE_LOADS_CHANNEL, message]);
+    },
+    onPageLoads(listener) {
+      pageLoadListeners.add(listener);
+      return () => void pageLoadListeners.delete(listener);
+    },
     status: () => (degraded ? "degraded" : "ok"),
     async close() {
       closed = true;

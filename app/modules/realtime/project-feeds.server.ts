@@ -59,6 +59,12 @@ export class ProjectFeeds<F extends ProjectFeed> {
     };
   }
 
+  /** Reads the project's feed again now (a feed's own timer: something it read is due to change), if it has one. */
+  refresh(projectId: string): void {
+    const membership = this.#feeds.get(projectId);
+    if (membership) this.#refresh(projectId, membership);
+  }
+
   /** Projects with a feed on this instance. */
   get size(): number {
     return this.#feeds.size;

@@ -5,29 +5,32 @@ import { MEMBER_ROLES, ROLE_LABELS, roleAllows, type ProjectRole } from "~/modul
 import { countProjectActivitySince, loadProjectAnalytics, type FunnelRow } from "~/modules/analytics/analytics.server";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { countScansInBuckets } from "~/modules/analytics/scan-buckets.server";
-import { qrCodeIdOfSource } from "~/modules/analytics/sources.server";
+import { nameSource, qrCodeIdOfSource, readCodeNames } from "~/modules/analytics/sources.server";
 import { formatAmountRange } from "~/modules/formats/amount";
+import { LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
 import { readWaitingLeads } from "~/modules/leads/lead-alerts.server";
 import { leadFilterQuery } from "~/modules/leads/lead-forms";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { morningReportMail } from "~/modules/mail/messages.server";
-import { enqueueMails } from "~/modules/mail/outbox.server";
+import { morningReportMail } from "~/modules/mail/founder-messages.server";
+import { enqueueAccountMails } from "~/modules/mail/account-mail.server";
 import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 import { addDays, dueReports, periodOf, startOfDay, type DueReport } from "./report-days";
+import { DAY_MS } from "~/modules/time/units";
 
 /** How far back scans make a project a candidate: the week report's day and a margin for any zone. */
 const CANDIDATE_DAYS = 10;
-const DAY_MS = 86_400_000;
 /** A larger CSV is not attached (the report says where to download it): an outbox row stays a sensible size. */
 export const MAX_CSV_ATTACHMENT_BYTES = 5_000_000;
 /** Signals a report names, the largest first. */
 export const TOP_SIGNALS = 5;
+/** People met in person a report names, the hottest first. */
+export const TOP_MET_IN_PERSON = 10;
 
-type Candidate = { id: string; title: string; owner_id: string; time_zone: string | null };
+export type Candidate = { id: string; title: string; owner_id: string; time_zone: string | null };
 
 /** Projects with the report on and a counted scan on a QR code in the last days: the only ones a report can be due for. */
 async function readCandidates(db: Kysely<Database>, now: Date): Promise<Candidate[]> {
@@ -106,10 +109,47 @@ async function contactsCsv(db: Kysely<Database>, ownerId: string, projectId: str
   return { filename: fileName, contentType: "text/csv; charset=utf-8", content };
 }
 
+const TEMPERATURE_RANK = { hot: 0, warm: 1, cold: 2 } as const;
+
+/**
+ * The people the team met in person in the period (a capture, decision 62), each once: the hottest first, then in
+ * the order they were met, TOP_MET_IN_PERSON at most; each as "{name} (Hot), met at {code}: {the founder's line}".
+ */
+async function readMetInPerson(db: Kysely<Database>, projectId: string, report: DueReport): Promise<{ listed: { leadId: string; text: string }[]; more: number }> {
+  const [rows, codeNames] = await Promise.all([
+    db
+      .selectFrom("lead_captures")
+      .innerJoin("leads", "leads.id", "lead_captures.lead_id")
+      .select(["leads.id", "leads.name", "leads.temperature", "lead_captures.source", "lead_captures.note"])
+      .where("lead_captures.project_id", "=", projectId)
+      .where("lead_captures.created_at", ">=", report.from.toISOString())
+      .where("lead_captures.created_at", "<", report.to.toISOString())
+      .orderBy("lead_captures.created_at")
+      .orderBy("lead_captures.id")
+      .execute(),
+    readCodeNames(db, projectId),
+  ]);
+  const people = new Map<string, (typeof rows)[number]>();
+  for (const row of rows) if (!people.has(row.id)) people.set(row.id, row);
+  const ranked = [...people.values()].sort((a, b) => rankOf(a.temperature) - rankOf(b.temperature));
+  return {
+    listed: ranked.slice(0, TOP_MET_IN_PERSON).map((person) => {
+      const temperature = person.temperature ? ` (${LEAD_TEMPERATURE_LABELS[person.temperature]})` : "";
+      const note = person.note ? `: ${person.note}` : "";
+      return { leadId: person.id, text: `${person.name}${temperature}, met at ${nameSource(person.source, codeNames).name}${note}` };
+    }),
+    more: Math.max(0, ranked.length - TOP_MET_IN_PERSON),
+  };
+}
+
+function rankOf(temperature: keyof typeof TEMPERATURE_RANK | null): number {
+  return temperature ? TEMPERATURE_RANK[temperature] : 3;
+}
+
 /** Everything a report says, read before its claim: the same for each recipient but the greeting's role. */
-async function readReport(db: Kysely<Database>, links: MailLinks, project: Candidate, report: DueReport, now: Date) {
+export async function readReport(db: Kysely<Database>, links: MailLinks, project: Candidate, report: DueReport, now: Date) {
   const windowLabel = report.kind === "day" ? "Scans that day" : "Scans these 8 days";
-  const [analytics, scans, totals, waiting, signals, csv] = await Promise.all([
+  const [analytics, scans, totals, waiting, signals, met, csv] = await Promise.all([
     loadProjectAnalytics(db, project.owner_id, project.id, now),
     scansPerCode(db, project.id, report.from, report.to),
     countProjectActivitySince(db, project.id, report.from, report.to),
@@ -127,6 +167,7 @@ async function readReport(db: Kysely<Database>, links: MailLinks, project: Candi
       .orderBy("signals.id")
       .limit(TOP_SIGNALS)
       .execute(),
+    readMetInPerson(db, project.id, report),
     contactsCsv(db, project.owner_id, project.id),
   ]);
   const scanned = analytics.funnel
@@ -162,7 +203,7 @@ async function readReport(db: Kysely<Database>, links: MailLinks, project: Candi
     })),
     waiting: people.listed.map((lead) => ({
       name: lead.name,
-      waited: formatWaitDuration(now.getTime() - Date.parse(lead.first_seen_at)),
+      waited: formatWaitDuration(now.getTime() - Date.parse(lead.awaiting_since)),
       leadUrl: links.leadUrl(project.id, lead.id),
     })),
     moreWaiting: people.waiting - people.listed.length,
@@ -176,6 +217,8 @@ async function readReport(db: Kysely<Database>, links: MailLinks, project: Candi
         .join(" "),
       leadUrl: signal.lead_id ? links.leadUrl(project.id, signal.lead_id) : null,
     })),
+    metInPerson: met.listed.map((person) => ({ text: person.text, leadUrl: links.leadUrl(project.id, person.leadId) })),
+    moreMetInPerson: met.more,
     analyticsUrl: links.analyticsUrl(project.id),
     settingsUrl: links.leadSettingsUrl(project.id),
     csv,
@@ -213,7 +256,7 @@ export async function sendMorningReport(db: Kysely<Database>, links: MailLinks, 
       .onConflict((oc) => oc.columns(["project_id", "day", "kind"]).doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return 0;
-    return enqueueMails(trx, mails, now);
+    return enqueueAccountMails(trx, mails, now);
   });
 }
 

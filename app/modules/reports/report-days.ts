@@ -1,6 +1,5 @@
 import { latestDailySlot, zonedInstant } from "~/modules/time/zoned-slots";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "~/modules/time/units";
 
 export type ReportKind = "day" | "week";
 

@@ -3,7 +3,7 @@ import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { checkAddressConfirmation, createAddressConfirmation, useAddressConfirmation, type ConfirmationFailure } from "~/modules/mail/address-confirmations.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { savedListConfirmationMail, savedListMail } from "~/modules/mail/messages.server";
+import { savedListConfirmationMail, savedListMail } from "~/modules/mail/visitor-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { consumeRateLimit, retryAfterSeconds, SAVED_LIST_MAIL_LIMITS, takeFromAllowance, VISITOR_MAIL_CAPS } from "~/modules/rate-limit/rate-limit.server";
 import type { EmailSavedListInput } from "./saved-list-form";

@@ -57,7 +57,7 @@ export type PageLoadRequest = {
   cookieHeader: string | undefined;
   /**
    * The browser has loaded this page before: it revalidates a copy it kept (`If-None-Match`) or reloads
-   * (`Cache-Control: max-age=0` or `no-cache`, also after the address dropped `?qr=`, which it never kept a copy of).
+   * (`Cache-Control: max-age=0` or `no-cache`, also of a history entry that dropped `?qr=`, which it never kept a copy of).
    */
   revalidating: boolean;
   /** The client's network (`networkKeyOf`: its IPv4 address or IPv6 /64), as every per-address limit keys it. */
@@ -74,7 +74,8 @@ export type PageLoadRequest = {
   offlineCopy: boolean;
 };
 
-export type PitchProject = { id: string; ownerId: string };
+/** A published pitch and its team: the owner and the members (`pitchTeam` reads them). */
+export type PitchProject = { id: string; teamIds: readonly string[] };
 
 export type PageLoadDecision =
   | { kind: "ignored" }
@@ -107,9 +108,8 @@ export class PageDoor {
   decide(request: PageLoadRequest, project: PitchProject, sessionUserId: string | null, now = new Date()): PageLoadDecision {
     // The page the visitor just opened, kept by the service worker, is no visit of its own, even from a bot.
     if (request.method !== "GET" || request.withinPage || request.offlineCopy) return { kind: "ignored" };
-    // The founder, signed in, is the founder whatever their browser says of itself; so is any device the team marked.
-    if (sessionUserId && sessionUserId === project.ownerId) return { kind: "excluded", reason: "owner" };
-    if (this.teamMembersOf(request.cookieHeader).includes(project.ownerId)) return { kind: "excluded", reason: "owner" };
+    // The team, signed in, is the team whatever its browser says of itself; so is any device a member marked.
+    if (this.isTeams(project, sessionUserId, request.cookieHeader)) return { kind: "excluded", reason: "owner" };
     const userAgent = request.userAgent ?? "";
     if (!userAgent) return { kind: "excluded", reason: "bot" };
     if (LINK_PREVIEW.test(userAgent)) return { kind: "excluded", reason: "preview" };
@@ -132,9 +132,23 @@ export class PageDoor {
     const viewerFingerprint = storageBlocked ? null : viewerFingerprintOf((viewerId ?? newViewerId)!);
     return {
       kind: "counted",
-      scan: { projectId: project.id, qrCodeId: request.qrCodeId, viewerFingerprint, addressHash, cookieKept: !!viewerId, audience: classifyAudience(userAgent) },
+      scan: {
+        projectId: project.id,
+        qrCodeId: request.qrCodeId,
+        viewerFingerprint,
+        addressHash,
+        cookieKept: !!viewerId,
+        issuedFingerprint: storageBlocked && newViewerId ? viewerFingerprintOf(newViewerId) : null,
+        audience: classifyAudience(userAgent),
+      },
       newViewerId,
     };
+  }
+
+  /** Whether the browser is signed in as one of the project's team, or a device one of them marked. */
+  isTeams(project: PitchProject, sessionUserId: string | null, cookieHeader: string | undefined | null): boolean {
+    if (sessionUserId && project.teamIds.includes(sessionUserId)) return true;
+    return this.teamMembersOf(cookieHeader).some((id) => project.teamIds.includes(id));
   }
 
   /** The team members whose device this is, by its signed team-device cookie (none when absent or altered). */

@@ -6,6 +6,7 @@ import { addToProjectStats, type StatsDelta } from "~/modules/analytics/project-
 import type { Audience } from "~/modules/analytics/audience";
 import { addToSourceStats, DIRECT, qrCodeIdOfSource, scanSource } from "~/modules/analytics/sources.server";
 import { isRecordId, isViewerFingerprint } from "~/modules/http/id-shape";
+import { PageLoadsElsewhere, type SharedPageLoad } from "./page-loads-elsewhere.server";
 
 /** SPEC.md section 7's track-scan body. The fingerprint is the first 32 characters of an encoded trait string. */
 export const trackScanSchema = z.object({
@@ -28,8 +29,15 @@ export type ScanInput = {
   viewerFingerprint: string | null;
   addressHash?: string | null;
   cookieKept?: boolean;
+  /**
+   * A cookie-less reload's viewer id as issued in the cookie set on that load, hashed: when the address hash finds no
+   * viewer, the scan counts for this one, so the browser coming back with that cookie is the same viewer.
+   */
+  issuedFingerprint?: string | null;
   /** How it arrived, from the request's user agent (decision 67): counted with the scan, in its transaction. */
   audience?: Audience | null;
+  /** When the door saw the page load (the recorder stamps it as queued); else the batch's instant. */
+  arrivedAt?: Date;
 };
 
 /** Why a page load of a published pitch was not counted as a scan (decision 15). */
@@ -98,7 +106,14 @@ async function recordScansIn(trx: Transaction<Database>, scans: readonly ScanInp
   const now = at.toISOString();
   await trx
     .insertInto("scans")
-    .values(valid.map((scan) => ({ project_id: scan.projectId, qr_code_id: scan.qrCodeId, viewer_fingerprint: scan.viewerFingerprint, scanned_at: now })))
+    .values(
+      valid.map((scan) => ({
+        project_id: scan.projectId,
+        qr_code_id: scan.qrCodeId,
+        viewer_fingerprint: scan.viewerFingerprint,
+        scanned_at: scan.arrivedAt ? scan.arrivedAt.toISOString() : now,
+      })),
+    )
     .execute();
 
   // Each viewer's latest source in this batch (scans queue in arrival order): their next action is attributed to it.
@@ -267,9 +282,10 @@ function tally<T>(rows: readonly T[], keyOf: (row: T) => string[]) {
  * - A scan with an address hash but no fingerprint comes from a browser that has loaded the page before yet sent
  *   no viewer cookie (it keeps none). It is the viewer seen with that hash today, through the same source, whose
  *   cookie never came back (its own first load, or a phone it cannot be told apart from that changes nothing by
- *   being taken for it); else the hash is a viewer of its own. It never resolves to a browser that kept its cookie,
+ *   being taken for it); else it is the viewer named by the cookie issued on that load (or the hash, when none
+ *   was). It never resolves to a browser that kept its cookie,
  *   so it never adds to another person's codes or moves their latest source.
- * - A load of the plain link by a viewer who came through a QR code (a reload after the address dropped `?qr=`, a
+ * - A load of the plain link by a viewer who came through a QR code (Back to a history entry that dropped `?qr=`, a
  *   tab reopened) counts for that code: the plain link never takes a person away from the code that brought them.
  */
 async function resolveViewers(trx: Transaction<Database>, scans: ScanInput[]): Promise<ScanInput[]> {
@@ -286,7 +302,7 @@ async function resolveViewers(trx: Transaction<Database>, scans: ScanInput[]): P
         .orderBy("viewer_fingerprint")
         .limit(1)
         .executeTakeFirst();
-      resolved.push({ ...scan, viewerFingerprint: seen?.viewer_fingerprint ?? scan.addressHash });
+      resolved.push({ ...scan, viewerFingerprint: seen?.viewer_fingerprint ?? scan.issuedFingerprint ?? scan.addressHash });
       continue;
     }
     // Only a viewer whose cookie came back can have been seen before (a new id has no row yet).
@@ -353,10 +369,14 @@ export class ScanRecorder {
   #exclusionTimer: NodeJS.Timeout | null = null;
   #writingExclusions: Promise<void> | null = null;
   #flushing: Promise<void> | null = null;
+  #unshared: SharedPageLoad[] = [];
 
+  /** The page loads other instances told this one of (decision 80), fed by `services.server.ts`. */
+  readonly elsewhere = new PageLoadsElsewhere();
   readonly #retry: ConflictRetryOptions;
   readonly #onExclusionError: (error: unknown) => void;
   readonly #onScansStored: (projectIds: string[]) => void;
+  readonly #onScansQueued: ((loads: SharedPageLoad[]) => void) | null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -367,18 +387,46 @@ export class ScanRecorder {
       onConflictRetried?: (error: unknown) => void;
       /** After a batch committed: the projects it stored scans for, each once (booth screens reread on it). */
       onScansStored?: (projectIds: string[]) => void;
+      /**
+       * The viewers' page loads queued in one tick, as they were queued (before they are written): shared with
+       * the other instances for their speed check (decision 80).
+       */
+      onScansQueued?: (loads: SharedPageLoad[]) => void;
     } = {},
   ) {
     this.#onExclusionError = reports.onExclusionError ?? (() => {});
     this.#onScansStored = reports.onScansStored ?? (() => {});
+    this.#onScansQueued = reports.onScansQueued ?? null;
     this.#retry = { onRetry: reports.onConflictRetried };
   }
 
   /** Resolves with whether the scan was stored (false for an unknown or unpublished project). */
-  record(scan: ScanInput): Promise<boolean> {
+  record(input: ScanInput): Promise<boolean> {
+    // Stamped as it arrives, not when its batch is written: a busy database must not make a page load look later
+    // than the form sent from it (the speed check, decision 50).
+    const scan = { ...input, arrivedAt: input.arrivedAt ?? new Date() };
+    if (scan.viewerFingerprint) this.#share({ projectId: scan.projectId, viewerFingerprint: scan.viewerFingerprint, at: scan.arrivedAt.getTime() });
     return new Promise((resolve, reject) => {
       this.#queue.push({ scan, resolve, reject });
       if (!this.#flushing) this.#flushing = this.#drain();
+    });
+  }
+
+  /** Whether the page loads queued here are shared with other instances, which may then have served a page too. */
+  get sharesPageLoads(): boolean {
+    return this.#onScansQueued !== null;
+  }
+
+  /** Told at once, not after the batch ahead of it is written: one message for the loads of a tick. */
+  #share(load: SharedPageLoad): void {
+    const onScansQueued = this.#onScansQueued;
+    if (!onScansQueued) return;
+    this.#unshared.push(load);
+    if (this.#unshared.length > 1) return;
+    setImmediate(() => {
+      const loads = this.#unshared;
+      this.#unshared = [];
+      onScansQueued(loads);
     });
   }
 

@@ -10,12 +10,14 @@ import type { ClaimSubmission } from "~/modules/contacts/submission-keys.server"
 import { SIGNAL_RECORDED_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import type { SignalInput } from "./signal-form";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { signalAlertMail, signalConfirmationMail } from "~/modules/mail/messages.server";
+import { signalAlertMail } from "~/modules/mail/founder-messages.server";
+import { signalConfirmationMail } from "~/modules/mail/visitor-messages.server";
 import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { addWallEntry, type NewWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { checkedAnswer } from "~/modules/leads/qualifying-question.server";
 import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
+import { keepAcceptedForm } from "~/modules/burst/accepted-forms.server";
 import { DIRECT_EVENT } from "~/modules/analytics/source-names";
 import { isRecordId } from "~/modules/http/id-shape";
 
@@ -74,7 +76,7 @@ export async function recordSignal(
     const eventSource = leadEvent === DIRECT_EVENT ? null : leadEvent;
 
     const now = (visitor.sent?.at ?? new Date()).toISOString();
-    const { id: contactId } = await findOrCreateContact(trx, project.id, {
+    const contact = await findOrCreateContact(trx, project.id, {
       name: input.name,
       email: input.email,
       intent: "Supporter",
@@ -82,6 +84,9 @@ export async function recordSignal(
       source,
       at: now,
     });
+    const contactId = contact.id;
+    const receipt = visitor.accepted?.receipt;
+    if (receipt) receipt.contact = contact;
 
     // The contact row is locked by this transaction from here to commit (findOrCreateContact writes it), so of
     // concurrent identical signals each sees the ones committed before it, and only the first inserts.
@@ -113,10 +118,15 @@ export async function recordSignal(
         .where("id", "=", earlier.id)
         .execute();
       await bumpContentVersion(trx, project.id);
+      if (visitor.accepted) {
+        visitor.accepted.receipt.repeated = true;
+        await keepAcceptedForm(trx, visitor.accepted, source);
+      }
       return { signalId: earlier.id, contactId, wallEntryId: entry?.id ?? null, wallSeq: entry?.seq ?? null, projectId: project.id, slug: project.slug, repeated: true };
     }
 
     const signalId = crypto.randomUUID();
+    if (receipt) receipt.rowId = signalId;
     await trx
       .insertInto("signals")
       .values({
@@ -135,13 +145,16 @@ export async function recordSignal(
         user_id: visitor.userId,
         source,
         created_at: now,
+        recorded_at: visitor.sent ? new Date().toISOString() : now,
         answer: answer?.answer ?? null,
       })
       .execute();
 
     await addToProjectStats(trx, project.id, { signals: 1 });
-    await countSourceAction(trx, project.id, source, input.email, "signals");
+    const newPeople = await countSourceAction(trx, project.id, source, input.email, "signals");
+    if (receipt) receipt.newPeople = newPeople;
     const leadId = await recordLeadActivity(trx, {
+      receipt,
       project,
       email: input.email,
       name: input.name,
@@ -164,10 +177,11 @@ export async function recordSignal(
     // content version just above) until commit, so no new lock order, and numbers commit in order.
     const added = input.showName ? await addWallEntry(trx, wallEntry(null)) : null;
     if (added) await trx.updateTable("signals").set({ wall_entry_id: added.id }).where("id", "=", signalId).execute();
+    if (receipt && added) receipt.wallEntryId = added.id;
 
     const email = input.email;
     const range = { rangeLabel: tier.range_label, rangeMin: Number(tier.range_min), rangeMax: tier.range_max === null ? null : Number(tier.range_max) };
-    await enqueueVisitorMail(
+    const mailId = await enqueueVisitorMail(
       trx,
       project.id,
       signalConfirmationMail({
@@ -201,6 +215,10 @@ export async function recordSignal(
           leadUrl: links.leadUrl(project.id, leadId),
         }),
       });
+    }
+    if (visitor.accepted) {
+      if (mailId) visitor.accepted.receipt.mailIds = [mailId];
+      await keepAcceptedForm(trx, visitor.accepted, source);
     }
     return { signalId, contactId, wallEntryId: added?.id ?? null, wallSeq: added?.seq ?? null, projectId: project.id, slug: project.slug, repeated: false };
   });

@@ -36,3 +36,14 @@ export const INVITATION_PROBLEMS = {
 } as const;
 
 export type InvitationProblem = keyof typeof INVITATION_PROBLEMS;
+
+export const LEFTOVER_KINDS = ["webhook", "slack", "booth", "push"] as const;
+
+/** 'Keep' or 'Delete' on one thing a removed member had set up (decision 78). */
+export const leftoverSchema = z.object({
+  kind: z.enum(LEFTOVER_KINDS),
+  itemId: z.string().check(z.minLength(1), z.maxLength(64)),
+  decision: z.enum(["keep", "delete"]),
+});
+
+export type LeftoverInput = z.infer<typeof leftoverSchema>;

@@ -1,19 +1,24 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database, MemberRole } from "~/db/schema";
+import { isUniqueViolation } from "~/db/normalize.server";
 import { DomainError } from "~/modules/errors.server";
 import { isInvitationTokenShape } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { teamInvitationMail } from "~/modules/mail/messages.server";
+import { teamInvitationMail } from "~/modules/mail/account-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { ROLE_LABELS, type ProjectRole } from "~/modules/access/roles";
+import type { Logger } from "~/modules/logging/logger.server";
+import { announce, type ProjectEvents } from "~/modules/realtime/project-events.server";
 import { INVITATION_PROBLEMS, type InvitationProblem, type MemberRoleInput, type TeamInvitationInput } from "./team-forms";
+import { disableWhatMemberSetUp, loadTeamSetups, type TeamSetups } from "./team-setups.server";
+import { returnCodesOnLeaving } from "~/modules/qr/qr-code-moves.server";
+import { DAY_MS } from "~/modules/time/units";
 
 /** How long a team invitation works (issue 29 item 1). */
 export const TEAM_INVITATION_DAYS = 7;
-const DAY_MS = 24 * 3_600_000;
 
 /** An owner adds a co-founder and a few staff, not a mailing list. */
 export const TEAM_INVITATION_LIMIT: RateLimitRule = {
@@ -27,8 +32,10 @@ export const MEMBER_NOT_FOUND_MESSAGE = "This person is not on the team.";
 export const INVITATION_NOT_FOUND_MESSAGE = "Invitation not found.";
 export const OWNER_CANNOT_LEAVE_MESSAGE = "The owner cannot leave or be removed. Hand ownership to a co-founder first.";
 export const NEW_OWNER_MESSAGE = "Ownership can only go to a co-founder on the team.";
+export const INVITATION_CROSSED_MESSAGE = "An invitation to this address was sent a moment ago. Its link is the one that works.";
 
-function hashToken(token: string): string {
+/** How a team invitation's token is kept: only its hash, so the table never holds a working link. */
+export function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
@@ -40,12 +47,14 @@ export type TeamPage = {
   members: TeamMember[];
   /** Invitations not yet used, withdrawn or expired; only the owner sees them. */
   invitations: PendingInvitation[];
+  /** What is set up for the project and who added it (roles that see the settings), and what removed members left (the owner). */
+  setups: TeamSetups;
 };
 
 /** The team as every member sees it; the owner also sees the invitations still open. */
 export async function loadTeam(db: Kysely<Database>, userId: string, projectId: string, now = new Date()): Promise<TeamPage> {
   const access = await requireProjectRole(db, userId, projectId, "view");
-  const [owner, members, invitations] = await Promise.all([
+  const [owner, members, invitations, setups] = await Promise.all([
     db.selectFrom("users").select(["id", "name", "email", "created_at"]).where("id", "=", access.owner_id).executeTakeFirstOrThrow(),
     db
       .selectFrom("project_members")
@@ -67,6 +76,7 @@ export async function loadTeam(db: Kysely<Database>, userId: string, projectId: 
           .orderBy("id", "desc")
           .execute()
       : [],
+    loadTeamSetups(db, access, now),
   ]);
   return {
     project: { id: access.id, title: access.title, role: access.role },
@@ -75,6 +85,7 @@ export async function loadTeam(db: Kysely<Database>, userId: string, projectId: 
       ...members.map((member) => ({ userId: member.id, name: member.name, email: member.email, role: member.role, since: String(member.created_at) })),
     ],
     invitations: invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role, expiresAt: String(invitation.expires_at) })),
+    setups,
   };
 }
 
@@ -89,7 +100,8 @@ async function isOnTeam(db: Kysely<Database>, projectId: string, ownerId: string
 /**
  * Invites an address to the team with a role: a single-use link valid 7 days, mailed through the outbox in the same
  * transaction as the invitation (so it exists exactly when the mail does). An open invitation to the same address
- * is withdrawn: the newest link is the one that works.
+ * is withdrawn: the newest link is the one that works. An address has one open invitation per project (a unique
+ * index): of invitations sent at the same moment, the first to commit stays and the others are refused.
  */
 export async function inviteToTeam(
   db: Kysely<Database>,
@@ -129,7 +141,11 @@ export async function inviteToTeam(
         accepted_by: null,
         revoked_at: null,
       })
-      .execute();
+      .execute()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new DomainError("conflict", INVITATION_CROSSED_MESSAGE, { email: INVITATION_CROSSED_MESSAGE });
+        throw error;
+      });
     const mail = teamInvitationMail({
       to: input.email,
       inviterName: inviter.name || inviter.email,
@@ -165,27 +181,46 @@ export async function changeMemberRole(db: Kysely<Database>, userId: string, pro
   if (Number(updated.numUpdatedRows) === 0) throw new DomainError("not_found", MEMBER_NOT_FOUND_MESSAGE);
 }
 
+export type TeamDeps = { db: Kysely<Database>; events: Pick<ProjectEvents, "publish">; logger: Logger };
+
 /** The owner removes a member; the owner cannot be removed (there is always exactly one). */
-export async function removeMember(db: Kysely<Database>, userId: string, projectId: string, memberId: string): Promise<void> {
-  const access = await requireProjectRole(db, userId, projectId, "team");
+export async function removeMember(deps: TeamDeps, userId: string, projectId: string, memberId: string, now = new Date()): Promise<void> {
+  const access = await requireProjectRole(deps.db, userId, projectId, "team");
   if (memberId === access.owner_id) throw new DomainError("invalid_input", OWNER_CANNOT_LEAVE_MESSAGE);
-  await deleteMembership(db, access.id, memberId);
+  await deleteMembership(deps, access.id, memberId, now);
 }
 
 /** A member leaves the project; the owner cannot (they hand ownership on first). */
-export async function leaveProject(db: Kysely<Database>, userId: string, projectId: string): Promise<void> {
-  const access = await requireProjectRole(db, userId, projectId, "view");
+export async function leaveProject(deps: TeamDeps, userId: string, projectId: string, now = new Date()): Promise<void> {
+  const access = await requireProjectRole(deps.db, userId, projectId, "view");
   if (access.role === "owner") throw new DomainError("invalid_input", OWNER_CANNOT_LEAVE_MESSAGE);
-  await deleteMembership(db, access.id, userId);
+  await deleteMembership(deps, access.id, userId, now);
 }
 
-/** A member's membership goes with their own alert settings for the project. */
-async function deleteMembership(db: Kysely<Database>, projectId: string, memberId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * A member's membership goes with their own alert settings for the project, and the invitations still open to
+ * their address are withdrawn: a spare link made before they left does not bring them back. What they set up is
+ * disabled in the same transaction and listed for the owner (`disableWhatMemberSetUp`); open booth screens of their
+ * links are told at once. The project's printed codes that open a project of theirs come back to it (decision 79).
+ */
+async function deleteMembership(deps: TeamDeps, projectId: string, memberId: string, now: Date): Promise<void> {
+  const disabled = await deps.db.transaction().execute(async (trx) => {
     const deleted = await trx.deleteFrom("project_members").where("project_id", "=", projectId).where("user_id", "=", memberId).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) throw new DomainError("not_found", MEMBER_NOT_FOUND_MESSAGE);
     await trx.deleteFrom("member_alert_settings").where("project_id", "=", projectId).where("user_id", "=", memberId).execute();
+    const member = await trx.selectFrom("users").select("email").where("id", "=", memberId).executeTakeFirstOrThrow();
+    await trx
+      .updateTable("team_invitations")
+      .set({ revoked_at: now.toISOString() })
+      .where("project_id", "=", projectId)
+      .where("email", "=", member.email.toLowerCase())
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .execute();
+    await returnCodesOnLeaving(trx, projectId, memberId);
+    return disableWhatMemberSetUp(trx, projectId, memberId, now);
   });
+  if (disabled.boothLinks > 0) await announce(deps.events, deps.logger, { projectId, kind: "booth" });
 }
 
 /**
@@ -260,16 +295,23 @@ export async function readTeamInvitation(db: Kysely<Database>, token: string, no
 }
 
 /**
+ * What accepting a link did: joined with the invitation's role, or nothing for someone already on the team, whose
+ * role (`keptRole`) stays as it is.
+ */
+export type AcceptedInvitation = { projectId: string; ownerId: string; keptRole: ProjectRole | null };
+
+/**
  * Joins the team the link invites to, for the signed-in user whose address it was sent to: the invitation is
  * marked used in the same transaction that adds the member, and only while it is still open, so a link works once.
- * Every other case is refused with its message and grants nothing.
+ * Someone already on the team keeps their role (a spare link never changes it); removing a member withdraws the
+ * links open to their address, so none lets them back. Every other case is refused with its message and grants nothing.
  */
 export async function acceptTeamInvitation(
   db: Kysely<Database>,
   user: { id: string; email: string },
   token: string,
   now = new Date(),
-): Promise<{ projectId: string; ownerId: string }> {
+): Promise<AcceptedInvitation> {
   const row = await findInvitation(db, token);
   const problem = problemOf(row, now);
   if (problem || !row) throw new DomainError(problem === "unknown" || !row ? "not_found" : "conflict", INVITATION_PROBLEMS[problem ?? "unknown"]);
@@ -286,12 +328,19 @@ export async function acceptTeamInvitation(
     if (Number(claimed.numUpdatedRows) === 0) throw new DomainError("conflict", INVITATION_PROBLEMS.used);
     const project = await trx.selectFrom("projects").select("owner_id").where("id", "=", row.project_id).executeTakeFirstOrThrow();
     const joined = { projectId: row.project_id, ownerId: project.owner_id };
-    if (project.owner_id === user.id) return joined;
-    await trx
+    if (project.owner_id === user.id) return { ...joined, keptRole: "owner" as const };
+    const inserted = await trx
       .insertInto("project_members")
       .values({ project_id: row.project_id, user_id: user.id, role: row.role, added_by: row.invited_by, created_at: now.toISOString() })
-      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet({ role: row.role }))
-      .execute();
-    return joined;
+      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doNothing())
+      .returning("user_id")
+      .executeTakeFirst();
+    if (inserted) {
+      // Back on the team, their own devices get the project's alerts again: no longer the owner's to decide.
+      await trx.deleteFrom("member_leftovers").where("project_id", "=", row.project_id).where("kind", "=", "push").where("added_by", "=", user.id).execute();
+      return { ...joined, keptRole: null };
+    }
+    const member = await trx.selectFrom("project_members").select("role").where("project_id", "=", row.project_id).where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    return { ...joined, keptRole: member.role };
   });
 }

@@ -1,4 +1,5 @@
 import { localParts } from "./zoned-slots";
+import { HOUR_MS } from "./units";
 
 /**
  * The founder's clock (decision 53): every date and day or hour bucket a founder sees is in the time zone kept on
@@ -8,7 +9,6 @@ import { localParts } from "./zoned-slots";
 /** What an account without a zone of its own is shown in, until the founder picks one (or the browser's is saved). */
 export const FALLBACK_TIME_ZONE = "UTC";
 
-const HOUR_MS = 3_600_000;
 const QUARTER_HOUR_MS = 15 * 60_000;
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { digestMail } from "~/modules/mail/messages.server";
+import { digestMail } from "~/modules/mail/founder-messages.server";
 import { enqueueMails, type OutgoingMail } from "~/modules/mail/outbox.server";
 import { queueInBatches, ScheduledMail, type ScheduledMailOptions, type ScheduledSendOptions } from "~/modules/mail/scheduled-mail.server";
 import { latestDigestSlot, type DigestSlot } from "~/modules/time/zoned-slots";
@@ -21,6 +21,12 @@ export type DigestRun = {
 
 /** Digests queued per transaction: small enough that a batch never holds the database or the event loop for long. */
 export const DIGEST_BATCH_SIZE = 200;
+
+/**
+ * Mails queued per transaction by Send now (decision 79): smaller than the digest's, because it runs whenever a
+ * founder presses the button, beside their own requests, rather than once a week.
+ */
+export const SEND_NOW_BATCH_SIZE = 100;
 
 export type DigestBatchOptions = {
   batchSize?: number;
@@ -130,6 +136,7 @@ export async function queueDigestBatch(
         .select(["id", "email", "name"])
         .where("project_id", "=", project.id)
         .where("subscribed", "=", true)
+        .where("awaiting_confirmation", "=", false)
         .orderBy("email")
         .limit(room);
       if (project.id === run.cursor_project_id && run.cursor_email !== null) subscribersQuery = subscribersQuery.where("email", ">", run.cursor_email);
@@ -192,6 +199,22 @@ export async function sendDigestFor(
   return progress && { slot: slot.slot, projects, ...progress };
 }
 
+/**
+ * Continues every Send now run (decision 79) stopped before its last batch (a shutdown, a crash), in the zone it
+ * was started in (`fallbackTimeZone` for a run that recorded none); any instance may, and the run's row keeps two
+ * batches from overlapping. Resolves with the mails queued.
+ */
+export async function continueSentNowRuns(db: Kysely<Database>, links: MailLinks, fallbackTimeZone: string, options: DigestBatchOptions = {}, now = new Date()): Promise<number> {
+  const runs = await db.selectFrom("digest_runs").select(["slot", "time_zone"]).where("project_id", "is not", null).where("finished_at", "is", null).orderBy("ran_at").execute();
+  let queued = 0;
+  for (const run of runs) {
+    const progress = await queueInBatches(() => queueDigestBatch(db, links, run.slot, run.time_zone ?? fallbackTimeZone, options.batchSize ?? SEND_NOW_BATCH_SIZE, now), { ...options, resume: true });
+    queued += progress?.messages ?? 0;
+    if (options.stopping?.aborted) break;
+  }
+  return queued;
+}
+
 /** Runs the weekly digest on Fridays at `DIGEST_HOUR` in `DIGEST_TIME_ZONE`, once per slot across instances. */
 export class DigestScheduler extends ScheduledMail<DigestRun> {
   protected readonly description = "weekly digest";
@@ -209,6 +232,11 @@ export class DigestScheduler extends ScheduledMail<DigestRun> {
 
   protected latestSlot(now: Date): DigestSlot {
     return latestDigestSlot(now, this.schedule.hour, this.schedule.timeZone);
+  }
+
+  /** A Send now run stopped before its last batch is continued first. */
+  protected override continueOtherRuns(now: Date, options: ScheduledSendOptions): Promise<number> {
+    return continueSentNowRuns(this.db, this.links, this.schedule.timeZone, options, now);
   }
 
   protected send(slot: DigestSlot, now: Date, options: ScheduledSendOptions): Promise<DigestRun | null> {

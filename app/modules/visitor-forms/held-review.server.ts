@@ -22,7 +22,7 @@ export async function acceptHeldSubmission(
     services,
     held.project_id,
     valid,
-    { userId: held.user_id, sent: { at: new Date(held.received_at), source: held.source } },
+    { userId: held.user_id, sent: { at: new Date(held.sent_at ?? held.received_at), source: held.source } },
     (trx) => takeHeldSubmission(trx, held.project_id, held.id),
   );
   services.mail.wake();

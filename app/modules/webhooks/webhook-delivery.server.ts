@@ -9,8 +9,8 @@ import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
 import { claimable, startAttempt, type Claim } from "~/modules/mail/outbox.server";
 import { RecurringPass } from "~/modules/mail/recurring-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { webhookPausedMail } from "~/modules/mail/messages.server";
-import { enqueueMail } from "~/modules/mail/outbox.server";
+import { webhookPausedMail } from "~/modules/mail/founder-messages.server";
+import { enqueueAccountMail } from "~/modules/mail/account-mail.server";
 import { ownerEmailOf } from "~/modules/projects/projects.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { signStandardWebhook, signWebhook, WEBHOOK_TEST_EVENT } from "./webhooks.server";
@@ -36,6 +36,10 @@ export type WebhookResponse = { status: number; location: string | null };
  * POSTs a body to a checked target, connecting to the address `resolveWebhookTarget` chose (the socket's lookup is
  * pinned to it; TLS still verifies the certificate for the host name). Redirects are never followed: a 3xx is an
  * answer like any other non-2xx, so a redirect cannot lead the request to an address that was not checked.
+ *
+ * With `handOver`, the body's last byte is held back: once the rest is on the socket, `handOver` runs, and the byte
+ * follows when it resolves. A receiver acts only on a request it read whole (its Content-Length), so one cut off
+ * before that byte is discarded. When `handOver` rejects, the request is destroyed without it.
  */
 export async function postWebhook(
   rawUrl: string,
@@ -44,6 +48,7 @@ export async function postWebhook(
   policy: WebhookTargetPolicy,
   resolve?: Resolver,
   stopping?: AbortSignal,
+  handOver?: () => Promise<void>,
 ): Promise<WebhookResponse> {
   const target = await resolveWebhookTarget(rawUrl, policy, resolve);
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -76,7 +81,16 @@ export async function postWebhook(
     if (stopping?.aborted) stopListener();
     else stopping?.addEventListener("abort", stopListener, { once: true });
     request.on("error", reject);
-    request.end(body);
+    if (!handOver) return void request.end(body);
+    const bytes = Buffer.from(body);
+    // The write's callback runs once the connection is up and the rest of the request is on its socket.
+    request.write(bytes.subarray(0, -1), (error) => {
+      if (error) return;
+      handOver().then(
+        () => request.end(bytes.subarray(-1)),
+        (failure: unknown) => request.destroy(failure instanceof Error ? failure : new Error(String(failure))),
+      );
+    });
   }).finally(() => {
     clearTimeout(deadline);
     // A pass posts many times on one stop signal: each request stops listening once it is over.
@@ -338,7 +352,7 @@ export class WebhookWorker extends RecurringPass<number> {
           lastError: reason,
           settingsUrl: this.links.leadSettingsUrl(project.id),
         });
-        await enqueueMail(trx, mail, now);
+        await enqueueAccountMail(trx, mail, now);
       }
       return true;
     });

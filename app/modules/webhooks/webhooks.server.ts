@@ -69,10 +69,27 @@ function deliveryRow(endpointId: string, payload: WebhookPayload | WebhookTestPa
 
 /**
  * Queues the event for every webhook of the project, inside the caller's transaction (the visitor's write), so a
- * delivery exists exactly when the event does. The (endpoint, event) pair is unique: queued once per endpoint.
+ * delivery exists exactly when the event does. The (endpoint, event) pair is unique: queued once per endpoint. A
+ * webhook a removed member added gets nothing until the owner keeps it (decision 78).
  */
 export async function enqueueWebhookEvent(trx: Kysely<Database>, payload: WebhookPayload): Promise<number> {
-  const endpoints = await trx.selectFrom("webhook_endpoints").select("id").where("project_id", "=", payload.project.id).execute();
+  const endpoints = await trx
+    .selectFrom("webhook_endpoints")
+    .select("id")
+    .where("project_id", "=", payload.project.id)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("member_leftovers")
+            .select("item_id")
+            .whereRef("member_leftovers.project_id", "=", "webhook_endpoints.project_id")
+            .where("member_leftovers.kind", "=", "webhook")
+            .whereRef("member_leftovers.item_id", "=", "webhook_endpoints.id"),
+        ),
+      ),
+    )
+    .execute();
   if (endpoints.length === 0) return 0;
   const body = JSON.stringify(payload);
   await trx
@@ -109,7 +126,7 @@ export async function addWebhookEndpoint(
   }
   const id = crypto.randomUUID();
   const secret = `${SECRET_PREFIX}${crypto.randomBytes(24).toString("base64")}`;
-  await db.insertInto("webhook_endpoints").values({ id, project_id: project.id, url: input.url, secret, created_at: new Date().toISOString() }).execute();
+  await db.insertInto("webhook_endpoints").values({ id, project_id: project.id, url: input.url, secret, created_at: new Date().toISOString(), added_by: ownerId }).execute();
   return { id, secret };
 }
 

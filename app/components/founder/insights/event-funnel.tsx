@@ -166,7 +166,7 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
 
 function BestBadge() {
   return (
-    <span className="inline-flex items-center gap-1 rounded-full bg-emerald-600 px-2 py-0.5 text-[11px] font-semibold text-white">
+    <span className="inline-flex items-center gap-1 rounded-full bg-emerald-700 px-2 py-0.5 text-[11px] font-semibold text-white">
       <Trophy aria-hidden className="size-3" />
       Best
     </span>

@@ -1,14 +1,12 @@
 import { plural } from "~/modules/formats/counts";
 import { formatFounderDay, formatFounderDayHour } from "~/modules/formats/founder-dates";
 import { zonedDayStart, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
+import { DAY_MS, HOUR_MS } from "~/modules/time/units";
 
 /**
  * Pure helpers for the founder's screens (My Projects, Analytics, Dashboard): chart buckets and scales,
  * dates, and the CSV download's file name. No React here, so the unit tests cover them directly.
  */
-
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 
 /** Hours shown by 'Last 48 hours' (the server puts scans of the last 48 hours in the hourly series). */
 export const HOURLY_WINDOW = 48;

@@ -12,7 +12,7 @@ export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
     { label: "link previews (chat apps, social networks)", count: excluded.previews },
     { label: "fetches by an app, not a browser (QR scanner apps checking the link)", count: excluded.appFetches },
     { label: "prefetches by a browser (counted as a scan if the page is then shown)", count: excluded.prefetches },
-    { label: "views by your team (signed in, or on a device where you signed in or opened a booth link)", count: excluded.ownerViews },
+    { label: "views by your team: you and every member, signed in, or on a device where one of you signed in or opened a booth link", count: excluded.ownerViews },
   ];
   return (
     <SectionCard id="how-we-count-title" title="How we count" icon={Info}>

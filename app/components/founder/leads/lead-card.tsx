@@ -19,6 +19,7 @@ import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-
 import { formatFounderDate, formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useProjectAllows } from "~/components/founder/use-project-role";
+import { AddLeadEmail, WaysToReach } from "./lead-without-email";
 
 type TriageResult = FormResult & { id?: string };
 
@@ -69,20 +70,26 @@ export function LeadCard({
               </span>
             ) : null}
           </h2>
-          <div className="mt-0.5 flex min-w-0 items-center gap-1">
-            <a href={`mailto:${lead.email}`} className="min-w-0 truncate text-sm font-medium text-brand-700 hover:underline">
-              {lead.email}
-            </a>
-            <button
-              type="button"
-              onClick={() => void copy(lead.email, "email")}
-              aria-label={copied ? "Copied!" : `Copy ${lead.email}`}
-              title="Copy e-mail"
-              className="inline-flex size-8 shrink-0 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-800"
-            >
-              {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
-            </button>
-          </div>
+          {!lead.hasEmail ? (
+            <WaysToReach lead={lead} />
+          ) : lead.email === null ? (
+            <p className="mt-0.5 text-sm text-slate-600">E-mail address hidden for your role</p>
+          ) : (
+            <div className="mt-0.5 flex min-w-0 items-center gap-1">
+              <a href={`mailto:${lead.email}`} className="min-w-0 truncate text-sm font-medium text-brand-700 hover:underline">
+                {lead.email}
+              </a>
+              <button
+                type="button"
+                onClick={() => void copy(lead.email ?? "", "email")}
+                aria-label={copied ? "Copied!" : `Copy ${lead.email}`}
+                title="Copy e-mail"
+                className="inline-flex size-8 shrink-0 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+              >
+                {copied ? <Check aria-hidden className="size-4 text-emerald-600" /> : <Copy aria-hidden className="size-4" />}
+              </button>
+            </div>
+          )}
         </div>
         {lead.status === "new" ? null : (
           <span className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_TONES[lead.status]}`}>
@@ -104,8 +111,9 @@ export function LeadCard({
         <time dateTime={lead.lastActivityAt} suppressHydrationWarning className="text-slate-500">
           {formatActivityTime(lead.lastActivityAt, now, timeZone)}
         </time>
-        <ResponseClock lead={lead} now={now} />
+        {lead.awaitingSince ? <ResponseClock lead={lead} awaitingSince={lead.awaitingSince} now={now} /> : null}
       </p>
+      {lead.awaitingSince === null ? <MetOnlyClock projectId={projectId} lead={lead} canTriage={canTriage} /> : null}
 
       {canTriage ? (
         <TemperatureButtons projectId={projectId} lead={lead} />
@@ -120,6 +128,7 @@ export function LeadCard({
         </p>
       ) : null}
 
+      {canTriage && !lead.hasEmail ? <AddLeadEmail projectId={projectId} lead={lead} /> : null}
       {canTriage ? <FollowUpActions projectId={projectId} lead={lead} /> : null}
 
       <ul aria-label={`What ${lead.name} did`} className="mt-3 space-y-2 border-l-2 border-slate-100 pl-3">
@@ -328,12 +337,12 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
         </div>
         <TextAreaField
           {...noteField}
-          label="Private note"
+          label="Team note"
           rows={2}
           value={note}
           counter={{ length: note.trim().length, max: maxLength ?? 0 }}
           onChange={(event) => setNote(event.target.value)}
-          placeholder="Only you see this"
+          placeholder="Your team sees this; the person never does"
           className={inputClass}
         />
       </div>
@@ -356,9 +365,32 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
   );
 }
 
+/**
+ * A person only met in person waits for nobody, so they have no clock (decision 84) until the founder says they owe
+ * them a follow-up: 'Awaiting my follow-up' starts it.
+ */
+function MetOnlyClock({ projectId, lead, canTriage }: { projectId: string; lead: LeadView; canTriage: boolean }) {
+  const fetcher = useFetcher<TriageResult>();
+  useSettledResult(fetcher.data, fetcher.state === "idle", (result) => {
+    if (!result.ok) toast.error(result.formError);
+  });
+  return (
+    <fetcher.Form method="post" action={`/project/${projectId}/leads`} className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+      <input type="hidden" name="intent" value="awaiting" />
+      <input type="hidden" name="leadId" value={lead.id} />
+      <span>Met in person: not waiting for an answer.</span>
+      {canTriage ? (
+        <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} py-1.5 text-xs`}>
+          Awaiting my follow-up
+        </button>
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
 /** The response clock (issue 28): how long the lead has waited for the founder's first answer, or how long it took. */
-function ResponseClock({ lead, now }: { lead: LeadView; now: Date }) {
-  const waitedFrom = Date.parse(lead.firstSeenAt);
+function ResponseClock({ lead, awaitingSince, now }: { lead: LeadView; awaitingSince: string; now: Date }) {
+  const waitedFrom = Date.parse(awaitingSince);
   if (lead.firstResponseAt) {
     return (
       <span className="rounded-full bg-emerald-50 px-2 py-0.5 font-medium text-emerald-800">
@@ -423,10 +455,13 @@ function FollowUpActions({ projectId, lead }: { projectId: string; lead: LeadVie
   useSettledResult(fetcher.data, !busy, (result) => (result.ok ? toast.success(`${lead.name}: call logged`) : toast.error(result.formError)));
   return (
     <div className="mt-3 grid grid-cols-2 gap-2 sm:flex sm:justify-start">
-      <Link to={`/project/${projectId}/leads/${lead.id}/reply`} className={`${primaryButtonClass} min-h-11 sm:min-h-9`} aria-label={`Reply to ${lead.name}`}>
-        <Reply aria-hidden className="size-4" />
-        Reply
-      </Link>
+      {/* Met without an e-mail: nothing to reply to until one is added (decision 92). */}
+      {lead.hasEmail ? (
+        <Link to={`/project/${projectId}/leads/${lead.id}/reply`} className={`${primaryButtonClass} min-h-11 sm:min-h-9`} aria-label={`Reply to ${lead.name}`}>
+          <Reply aria-hidden className="size-4" />
+          Reply
+        </Link>
+      ) : null}
       <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`Log a call with ${lead.name}`} className="contents">
         <input type="hidden" name="intent" value="call" />
         <input type="hidden" name="leadId" value={lead.id} />

@@ -11,7 +11,8 @@ import { localParts } from "~/modules/time/zoned-slots";
 import { leadReplySchema, mailtoHref, MEETING_LENGTHS } from "~/modules/leads/reply-form";
 import type { openReplyComposer } from "~/modules/leads/lead-replies.server";
 import { ProjectSectionTop } from "../project-section-nav";
-import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
+import { SetupWarningBanner } from "../setup-warning-banner";
+import type { OperatorBanner } from "~/modules/operator/operator-banner";
 
 type LeadReplyViewProps = {
   composer: Awaited<ReturnType<typeof openReplyComposer>>;
@@ -19,7 +20,7 @@ type LeadReplyViewProps = {
   /** Whether the founder chose a zone (decision 53); until then meetings are proposed in UTC, and the form says so. */
   timeZoneSet: boolean;
   now: string;
-  mailWarning?: SetupWarning | null;
+  setupBanner?: OperatorBanner | null;
   actionData?: FormResult | undefined;
 };
 
@@ -34,7 +35,7 @@ function founderToday(now: string, timeZone: string): string {
  * under the 10,000-character limit, an optional meeting on the founder's clock, one large Send, and 'Open in my mail
  * app' with the same text for founders who prefer their own mail program. A plain form: it works before JavaScript.
  */
-export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, mailWarning = null, actionData }: LeadReplyViewProps) {
+export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupBanner = null, actionData }: LeadReplyViewProps) {
   const { project, lead, timeZone } = composer;
   const echoed = actionData && !actionData.ok ? actionData.values : undefined;
   const echo = (name: string) => (typeof echoed?.[name] === "string" ? (echoed[name] as string) : undefined);
@@ -72,7 +73,7 @@ export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, mailWa
           Edit template
         </Link>
       </div>
-      <SetupWarningBanner warning={mailWarning} className="mb-5" />
+      <SetupWarningBanner banner={setupBanner} className="mb-5" />
 
       <Form method="post" {...form} aria-label={`Reply to ${lead.name}`} className={`${cardClass} space-y-4 p-4 sm:p-6`}>
         <TextField {...subjectField} label="Subject" value={subject} onChange={(event) => setSubject(event.target.value)} autoComplete="off" />

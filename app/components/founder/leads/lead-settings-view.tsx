@@ -1,4 +1,4 @@
-import { ArrowLeft, BellRing, ChartColumn, Check, CirclePause, Copy, KeyRound, ListChecks, LoaderCircle, Play, Send, Trash2, Webhook } from "lucide-react";
+import { ArrowLeft, BellRing, Check, CirclePause, Copy, KeyRound, ListChecks, LoaderCircle, Play, Send, Trash2, Webhook } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -16,14 +16,16 @@ import type { AlertMode } from "~/db/schema";
 import type { FormResult } from "~/modules/forms/form-result";
 import { ALERT_MODE_LABELS, ALERT_MODES, leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
 import type { TestMailResult } from "~/modules/mail/test-mail";
-import { MORNING_REPORT_CHOICES, MORNING_REPORT_LABELS, morningReportSchema } from "~/modules/reports/morning-report-form";
+import type { MorningReportSchedule } from "~/modules/reports/morning-report-now.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
-import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
+import { SetupWarningBanner } from "../setup-warning-banner";
+import type { OperatorBanner } from "~/modules/operator/operator-banner";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { AlertChannelSettings } from "~/modules/founder-alerts/founder-alerts.server";
 import { useProjectAllows } from "~/components/founder/use-project-role";
+import { MorningReportCard } from "./morning-report-card";
 import { AlertChannelsCard, PushDeviceCard, SlackCard, type PushDeviceView } from "./alert-channels-cards";
 import type { WebhookDeliveryView, WebhookEndpointView, WebhookTestOutcome } from "~/modules/webhooks/webhooks.server";
 
@@ -34,6 +36,8 @@ export type LeadSettingsViewProps = {
   alerts: LeadAlertSettings;
   /** Whether the project sends the morning-after report (decision 66). */
   morningReport: boolean;
+  /** When it goes out (the owner's hour and zone), for the members it goes to; null for the others. */
+  reportSchedule: MorningReportSchedule | null;
   webhooks: WebhookEndpointView[];
   question: QualifyingQuestion | null;
   /** Push and Slack (decision 56): this project's switches, the founder's devices, and the key browsers subscribe with. */
@@ -43,14 +47,14 @@ export type LeadSettingsViewProps = {
   now: string;
   actionData?: SettingsResult | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost). */
-  mailWarning?: SetupWarning | null;
+  setupBanner?: OperatorBanner | null;
 };
 
 /**
  * Issue 12 and 28: what the founder asks everyone who writes (the question), how they hear about new leads (push,
  * Slack, alert e-mails) and where else leads go (webhooks).
  */
-export function LeadSettingsView({ project, alerts, morningReport, webhooks, question, channels, pushDevices, vapidPublicKey, now, actionData, mailWarning = null }: LeadSettingsViewProps) {
+export function LeadSettingsView({ project, alerts, morningReport, reportSchedule, webhooks, question, channels, pushDevices, vapidPublicKey, now, actionData, setupBanner = null }: LeadSettingsViewProps) {
   const clock = useClock(now);
   const action = `/project/${project.id}/leads/settings`;
   const projectWide = useProjectAllows("settings");
@@ -70,13 +74,20 @@ export function LeadSettingsView({ project, alerts, morningReport, webhooks, que
         subtitle={project.title}
       />
       <div className="space-y-5">
-        <SetupWarningBanner warning={mailWarning} />
+        <SetupWarningBanner banner={setupBanner} />
         <PushDeviceCard action={action} vapidPublicKey={vapidPublicKey} devices={pushDevices} />
         <AlertChannelsCard action={action} channels={channels.channels} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "channels" ? actionData : undefined} />
         {projectWide ? <SlackCard action={action} slackUrl={channels.slackUrl} documentResult={actionData?.intent === "slack-url" ? actionData : undefined} /> : null}
         {projectWide ? <QuestionCard action={action} question={question} documentResult={actionData?.intent === "question" ? actionData : undefined} /> : null}
         <AlertsCard action={action} alerts={alerts} documentResult={actionData?.intent === "alerts" ? actionData : undefined} />
-        {projectWide ? <MorningReportCard action={action} enabled={morningReport} documentResult={actionData?.intent === "morning-report" ? actionData : undefined} /> : null}
+        {projectWide && reportSchedule ? (
+          <MorningReportCard
+            projectId={project.id}
+            enabled={morningReport}
+            schedule={reportSchedule}
+            documentResult={actionData?.intent === "morning-report" || actionData?.intent === "report-now" ? actionData : undefined}
+          />
+        ) : null}
         {projectWide ? <TestMailCard action={action} documentResult={actionData?.intent === "test-mail" ? actionData : undefined} /> : null}
         {projectWide ? (
           <WebhooksCard
@@ -112,54 +123,6 @@ function AlertsCard({ action, alerts, documentResult }: { action: string; alerts
           <button type="submit" disabled={busy} className={primaryButtonClass}>
             {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
             {busy ? "Saving..." : "Save alerts"}
-          </button>
-        </div>
-      </fetcher.Form>
-    </SectionCard>
-  );
-}
-
-/** Decision 66: the report the owner and co-founders get the morning after a day with scans, and a week later. */
-function MorningReportCard({ action, enabled, documentResult }: { action: string; enabled: boolean; documentResult?: SettingsResult | undefined }) {
-  const fetcher = useFetcher<SettingsResult>();
-  const busy = fetcher.state !== "idle";
-  const { form, field, formError } = useSchemaForm(morningReportSchema, {
-    id: "morning-report",
-    lastResult: fetcher.data ?? documentResult,
-    busy,
-    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
-  });
-  const choice = field("morningReport");
-  return (
-    <SectionCard
-      id="morning-report-title"
-      title="Morning-after report"
-      icon={ChartColumn}
-      description="The morning after a day with scans, and again a week later: each code's funnel, who is waiting for an answer, the top signals and your contacts as CSV."
-    >
-      <fetcher.Form method="post" action={action} {...form} className="space-y-5">
-        <input type="hidden" name="intent" value="morning-report" />
-        <fieldset id={choice.id} aria-describedby={describedBy(choice.error && `${choice.id}-error`)}>
-          <legend className={labelClass}>Morning-after report for this project</legend>
-          <div className="mt-2 grid gap-2 sm:grid-cols-2">
-            {MORNING_REPORT_CHOICES.map((value) => (
-              <label
-                key={value}
-                className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 py-2.5 text-sm font-medium text-slate-800 has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:text-brand-700"
-              >
-                <input type="radio" name={choice.name} value={value} defaultChecked={(value === "on") === enabled} data-error-slot={choice["data-error-slot"]} className="accent-brand-600" />
-                {MORNING_REPORT_LABELS[value]}
-              </label>
-            ))}
-          </div>
-          <FieldError id={`${choice.id}-error`} message={choice.error} />
-        </fieldset>
-        <p className="text-xs text-slate-500">It goes to the owner and co-founders at the hour set for digests, on the owner&apos;s clock.</p>
-        <FormAlert message={formError} />
-        <div className="flex justify-end">
-          <button type="submit" disabled={busy} className={primaryButtonClass}>
-            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-            {busy ? "Saving..." : "Save report setting"}
           </button>
         </div>
       </fetcher.Form>

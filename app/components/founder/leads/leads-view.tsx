@@ -15,7 +15,8 @@ import {
 import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import type { LeadInbox } from "~/modules/leads/leads.server";
 import { ProjectSectionTop } from "../project-section-nav";
-import { SetupWarningBanner, type SetupWarning } from "../setup-warning-banner";
+import { SetupWarningBanner } from "../setup-warning-banner";
+import type { OperatorBanner } from "~/modules/operator/operator-banner";
 import { LeadCard } from "./lead-card";
 import { useProjectAllows } from "../use-project-role";
 import { AddPerson, type CaptureCode } from "./capture-sheet";
@@ -27,13 +28,13 @@ export type LeadsViewProps = {
   now: string;
   actionData?: (FormResult & { id?: string }) | undefined;
   /** Mail that reaches nobody (no SMTP_URL, or a sender at localhost): the founder's alerts among it. */
-  mailWarning?: SetupWarning | null;
+  setupBanner?: OperatorBanner | null;
   /** The signed-in member, who adds people met in person ('Add a person'). */
   memberId: string;
 };
 
 /** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
-export function LeadsView({ inbox, filters, now, actionData, mailWarning = null, memberId }: LeadsViewProps) {
+export function LeadsView({ inbox, filters, now, actionData, setupBanner = null, memberId }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
   const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.q || filters.lead);
@@ -53,13 +54,40 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null,
         title={`Leads: ${project.title}`}
         subtitle={
           <>
-            {inbox.total.toLocaleString("en-US")} {inbox.total === 1 ? "person" : "people"} asked, followed or signaled
+            {inboxCountsLine(inbox.acted, inbox.metInPerson)}
             {newCount ? <span className="font-semibold text-brand-700"> · {newCount} new since you last looked</span> : null}
           </>
         }
       />
 
-      <SetupWarningBanner warning={mailWarning} className="mb-5" />
+      {filters.lead ? (
+        // The alert's lead first, above banners and tools: on a phone it is what the founder came for.
+        <section aria-label="The lead from your alert" className="mb-6">
+          <p role="status" className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+            {inbox.leads.length ? "The lead from your alert." : "This lead is not in this project's inbox."}
+            <Link to={`${base}/leads`} className="font-semibold text-brand-700 hover:underline">
+              Show all leads
+            </Link>
+          </p>
+          {inbox.leads.length ? (
+            <ol aria-label="The lead from your alert" className="space-y-3">
+              {inbox.leads.map((lead) => (
+                <LeadCard
+                  key={lead.id}
+                  projectId={project.id}
+                  lead={lead}
+                  isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
+                  highlighted
+                  now={clock}
+                  documentResult={actionData?.id === lead.id ? actionData : undefined}
+                />
+              ))}
+            </ol>
+          ) : null}
+        </section>
+      ) : null}
+
+      <SetupWarningBanner banner={setupBanner} className="mb-5" />
 
       {canTriage ? (
         <div className="mb-5">
@@ -95,14 +123,14 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null,
 
       <nav aria-label="Which leads" className="mb-3 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1 text-sm font-semibold sm:inline-grid">
         <Link
-          to={`${base}/leads${leadFilterQuery({ ...currentFilters, view: null })}`}
+          to={`${base}/leads${leadFilterQuery({ ...currentFilters, lead: null, view: null })}`}
           aria-current={waitingView ? undefined : "page"}
           className={`rounded-lg px-4 py-2.5 text-center ${waitingView ? "text-slate-700 hover:text-slate-950" : "bg-white text-slate-950 shadow-sm"}`}
         >
           All leads
         </Link>
         <Link
-          to={`${base}/leads${leadFilterQuery({ ...currentFilters, view: "unanswered" })}`}
+          to={`${base}/leads${leadFilterQuery({ ...currentFilters, lead: null, view: "unanswered" })}`}
           aria-current={waitingView ? "page" : undefined}
           className={`rounded-lg px-4 py-2.5 text-center ${waitingView ? "bg-white text-slate-950 shadow-sm" : "text-slate-700 hover:text-slate-950"}`}
         >
@@ -113,16 +141,7 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null,
       {/* Keyed by the filters so 'Clear' and links reset the fields (they are uncontrolled, filled from the URL). */}
       <FilterBar key={leadFilterQuery(currentFilters)} filters={filters} events={inbox.events} question={inbox.question} action={`${base}/leads`} />
 
-      {filters.lead ? (
-        <p role="status" className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
-          {inbox.leads.length ? "The lead from your alert." : null}
-          <Link to={`${base}/leads`} className="font-semibold text-brand-700 hover:underline">
-            Show all leads
-          </Link>
-        </p>
-      ) : null}
-
-      {inbox.leads.length === 0 ? (
+      {filters.lead ? null : inbox.leads.length === 0 ? (
         waitingView && !filtered ? (
           <EmptyState icon={Inbox} title="No one is waiting" text="Every lead has had an answer from you: a status other than New counts as one." />
         ) : filtered ? (
@@ -183,23 +202,24 @@ export function LeadsView({ inbox, filters, now, actionData, mailWarning = null,
       ) : null}
       <p className="mt-8 flex items-start gap-2 text-xs text-slate-500">
         <Contact aria-hidden className="mt-0.5 size-3.5 shrink-0" />
-        Status and notes are private to you: they never appear on your pitch page or in any e-mail.
+        Status and notes are for your team only: they never appear on your pitch page or in any e-mail to the person.
       </p>
     </main>
   );
 }
 
 function FilterBar({ filters, events, question, action }: { filters: LeadFilters; events: LeadInbox["events"]; question: LeadInbox["question"]; action: string }) {
+  const seesAddresses = useProjectAllows("addresses");
   const refined = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.sort);
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       {filters.view ? <input type="hidden" name="view" value={filters.view} /> : null}
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
-        <div className="col-span-2 sm:col-span-4 lg:col-span-1">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] lg:items-end">
+        <div className="col-span-2 sm:col-span-4 lg:col-span-2">
           <label htmlFor="lead-search" className={labelClass}>
             Search
           </label>
-          <input id="lead-search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Name or e-mail" maxLength={LEAD_SEARCH_MAX_LENGTH} className={inputClass} />
+          <input id="lead-search" type="search" name="q" defaultValue={filters.q ?? ""} placeholder={seesAddresses ? "Name or e-mail" : "Name"} maxLength={LEAD_SEARCH_MAX_LENGTH} className={inputClass} />
         </div>
         {/* On a phone the choices below fold under "More filters" (a checkbox, so it works before and without
             JavaScript), open when one of them is in use; from sm up they are always shown. */}
@@ -311,4 +331,12 @@ function captureCodes(events: LeadInbox["events"]): CaptureCode[] {
     ...codes.filter((code) => code.id !== first),
     { id: PLAIN_PITCH_CODE, name: PLAIN_PITCH_LABEL },
   ];
+}
+
+/** What the header counts, each part saying what it is: "80 people asked, followed or signaled · 15 met in person". */
+function inboxCountsLine(acted: number, metInPerson: number): string {
+  const people = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "person" : "people"}`;
+  const parts = [`${people(acted)} asked, followed or signaled`];
+  if (metInPerson) parts.push(`${metInPerson.toLocaleString("en-US")} met in person`);
+  return parts.join(" · ");
 }
