@@ -7,6 +7,7 @@ import { smtpTimeoutsOf } from "~/modules/mail/transport.server";
 import { KNOWN_PUSH_SERVICES, parsePushServiceOrigins, type PushService } from "~/modules/founder-alerts/push-services";
 import { generateVapidKeys, isVapidKeyPair, withFullLengthPrivateKey, type VapidKeys } from "~/modules/founder-alerts/vapid-keys.server";
 import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/modules/operator/operator-settings";
+import type { S3Settings } from "~/modules/storage/s3-store.server";
 import { isValidTimeZone } from "~/modules/time/zoned-slots";
 
 /** Who may create an account (issue 23): anyone, whoever holds a founder's invitation link, or nobody new. */
@@ -74,7 +75,21 @@ const envSchema = z.object({
   SUPPORT_HOURS: publicText("SUPPORT_HOURS", DEFAULT_OPERATOR_SETTINGS.supportHours),
   PRIVACY_EFFECTIVE_DATE: isoDate("PRIVACY_EFFECTIVE_DATE", DEFAULT_OPERATOR_SETTINGS.privacyEffectiveDate),
   TERMS_EFFECTIVE_DATE: isoDate("TERMS_EFFECTIVE_DATE", DEFAULT_OPERATOR_SETTINGS.termsEffectiveDate),
+  STORAGE: z.enum(["disk", "s3"], "STORAGE must be disk or s3").default("disk"),
+  STORAGE_DIR: z.string().trim().optional(),
+  S3_BUCKET: z.string().trim().optional(),
+  S3_REGION: z.string().trim().min(1, "S3_REGION must not be empty").default("us-east-1"),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, message: "S3_ENDPOINT must be an http:// or https:// URL" }).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"], "S3_FORCE_PATH_STYLE must be true or false").optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
 }).superRefine((vars, context) => {
+  if (vars.STORAGE === "s3" && !vars.S3_BUCKET) {
+    context.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "S3_BUCKET must name the bucket when STORAGE is s3" });
+  }
+  if (Boolean(vars.S3_ACCESS_KEY_ID) !== Boolean(vars.S3_SECRET_ACCESS_KEY)) {
+    context.addIssue({ code: "custom", path: ["S3_ACCESS_KEY_ID"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together" });
+  }
   if (!vars.VAPID_PUBLIC_KEY && !vars.VAPID_PRIVATE_KEY) return;
   if (!vars.VAPID_PUBLIC_KEY || !vars.VAPID_PRIVATE_KEY || !isVapidKeyPair({ publicKey: vars.VAPID_PUBLIC_KEY, privateKey: vars.VAPID_PRIVATE_KEY })) {
     context.addIssue({
@@ -84,6 +99,9 @@ const envSchema = z.object({
     });
   }
 });
+
+/** Where files are kept (decks and their pages): a folder, or a bucket every instance shares. */
+export type StorageConfig = { kind: "disk"; dir: string } | { kind: "s3"; s3: S3Settings };
 
 export type DatabaseTarget = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
 
@@ -119,6 +137,7 @@ export type AppConfig = {
   logLevel: string;
   /** Who may create an account; enforced where every sign-up goes through (`signUp` in auth/gateway.server.ts). */
   signup: SignupPolicy;
+  storage: StorageConfig;
   /** Public: shown on /support, /privacy, /terms and the home page (see `browserSettings`). */
   operator: OperatorSettings;
 };
@@ -173,6 +192,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logLevel: vars.LOG_LEVEL,
     signup: vars.SIGNUP,
+    storage:
+      vars.STORAGE === "s3"
+        ? {
+            kind: "s3",
+            s3: {
+              bucket: vars.S3_BUCKET!,
+              region: vars.S3_REGION,
+              endpoint: vars.S3_ENDPOINT,
+              forcePathStyle: vars.S3_FORCE_PATH_STYLE ? vars.S3_FORCE_PATH_STYLE === "true" : Boolean(vars.S3_ENDPOINT),
+              credentials:
+                vars.S3_ACCESS_KEY_ID && vars.S3_SECRET_ACCESS_KEY
+                  ? { accessKeyId: vars.S3_ACCESS_KEY_ID, secretAccessKey: vars.S3_SECRET_ACCESS_KEY }
+                  : undefined,
+            },
+          }
+        : { kind: "disk", dir: vars.STORAGE_DIR ? path.resolve(vars.STORAGE_DIR) : path.join(dataDir, "files") },
     operator: {
       supportEmail: vars.SUPPORT_EMAIL,
       supportAddress: vars.SUPPORT_ADDRESS,

@@ -186,3 +186,46 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
   });
 });
+
+describe("loadConfig: where files are kept", () => {
+  it("keeps files in DATA_DIR/files unless told otherwise", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).storage).toEqual({ kind: "disk", dir: path.join(dataDir, "files") });
+    const elsewhere = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir, STORAGE_DIR: elsewhere }).storage).toEqual({ kind: "disk", dir: elsewhere });
+  });
+
+  it("uses an S3-compatible bucket, path-style when an endpoint is named", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      STORAGE: "s3",
+      S3_BUCKET: "decks",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(config.storage).toEqual({
+      kind: "s3",
+      s3: {
+        bucket: "decks",
+        region: "us-east-1",
+        endpoint: "http://127.0.0.1:9000",
+        forcePathStyle: true,
+        credentials: { accessKeyId: "key", secretAccessKey: "secret" },
+      },
+    });
+    const aws = loadConfig({ DATA_DIR: tempDir(), STORAGE: "s3", S3_BUCKET: "decks", S3_REGION: "eu-central-1" }).storage;
+    expect(aws).toEqual({ kind: "s3", s3: { bucket: "decks", region: "eu-central-1", endpoint: undefined, forcePathStyle: false, credentials: undefined } });
+  });
+
+  it("refuses an S3 store it could not use, saying what is missing", () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), STORAGE: "s3" })).toThrow("S3_BUCKET must name the bucket when STORAGE is s3");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), STORAGE: "s3", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k" })).toThrow(
+      "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+    );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), STORAGE: "ftp" })).toThrow("STORAGE must be disk or s3");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), STORAGE: "s3", S3_BUCKET: "b", S3_ENDPOINT: "minio:9000" })).toThrow(
+      "S3_ENDPOINT must be an http:// or https:// URL",
+    );
+  });
+});
