@@ -50,6 +50,7 @@ import { responseClockStart } from "./migrations/0049-response-clock-start.serve
 import { recordedAt } from "./migrations/0052-recorded-at.server";
 import { acceptedForms } from "./migrations/0053-accepted-forms.server";
 import { peopleMetWithoutEmail } from "./migrations/0054-people-met-without-email.server";
+import { decks } from "./migrations/0055-decks.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -104,6 +105,7 @@ const migrations: Record<string, Migration> = {
   "0052-recorded-at": recordedAt,
   "0053-accepted-forms": acceptedForms,
   "0054-people-met-without-email": peopleMetWithoutEmail,
+  "0055-decks": decks,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -76,6 +76,8 @@ export interface ProjectsTable {
   summary: string | null;
   video_url: string | null;
   deck_url: string | null;
+  /** The uploaded deck the pitch page shows (`decks.id`), null for none; a `deck_url` is shown only without one. */
+  deck_id: Generated<string | null>;
   calendly_url: string | null;
   metrics: Metric[];
   problem_points: string[];
@@ -862,6 +864,39 @@ export interface MemberAlertSettingsTable {
   push_follow: Generated<boolean>;
 }
 
+/** Why an uploaded file was not taken as the deck. */
+export type DeckRefusalReason = "not_pdf" | "too_large" | "encrypted" | "damaged" | "too_many_pages" | "page_failed";
+
+/** Where a deck is: rendering (the job), ready (its pages stored), refused (with the reason), or replaced and removed. */
+export type DeckStatus = "rendering" | "ready" | "refused" | "replaced" | "removed";
+
+export interface DecksTable {
+  id: string;
+  project_id: string;
+  status: DeckStatus;
+  file_name: string;
+  file_bytes: number;
+  /** Known once the PDF is opened. */
+  page_count: number | null;
+  pages_done: Generated<number>;
+  refusal_reason: DeckRefusalReason | null;
+  refusal_message: string | null;
+  uploaded_by: string;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+  claimed_by: string | null;
+  claimed_until: Timestamp | null;
+  attempts: Generated<number>;
+}
+
+export interface DeckPagesTable {
+  deck_id: string;
+  page_number: number;
+  /** The page's shape as drawn at 1600 px wide (less for a tall page), for the reader's layout before it loads. */
+  width: number;
+  height: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -885,6 +920,8 @@ export interface Database {
   form_refusals: FormRefusalsTable;
   held_submissions: HeldSubmissionsTable;
   accepted_forms: AcceptedFormsTable;
+  decks: DecksTable;
+  deck_pages: DeckPagesTable;
   source_viewers: SourceViewersTable;
   source_people: SourcePeopleTable;
   pitch_saves: PitchSavesTable;

@@ -1,3 +1,5 @@
+import type { DeckRefusalReason } from "~/db/schema";
+
 /** What a deck may be, for the upload form and the server alike. */
 export const DECK_MAX_BYTES = 50 * 1024 * 1024;
 export const DECK_MAX_PAGES = 60;
@@ -8,7 +10,7 @@ export type DeckPageWidth = (typeof DECK_PAGE_WIDTHS)[number];
 /** The tallest a page is drawn, so a strip-shaped page cannot become a canvas of hundreds of megabytes. */
 export const DECK_PAGE_MAX_HEIGHT = 2400;
 
-export type DeckRefusalReason = "not_pdf" | "too_large" | "encrypted" | "damaged" | "too_many_pages" | "page_failed";
+export type { DeckRefusalReason } from "~/db/schema";
 
 /** Why a file was not taken as the deck, in the words the founder reads. */
 export function deckRefusalMessage(reason: DeckRefusalReason, detail: { pages?: number; page?: number } = {}): string {
