@@ -22,6 +22,9 @@ const SERVICE_WORKER_FILE = "pitch-sw.js";
 const CLIENT_BUILD_DIR = "build/client";
 const PITCH_CLIENT_MANIFEST = ".vite/pitch-client-manifest.json";
 const ASSETS_MODULE = "virtual:pitch-client-assets";
+const DECK_WORKER_ENTRY = "app/modules/deck/render-worker.server.ts";
+/** Where the app starts the deck renderer's worker thread from: beside the server build's entry. */
+const DECK_WORKER_FILE = "deck-render-worker.js";
 
 const brotliCompress = promisify(zlib.brotliCompress);
 
@@ -133,6 +136,39 @@ function pitchClient(): Plugin {
   };
 }
 
+/**
+ * The worker thread that renders decks, built after the server build as a file of its own beside it
+ * (`build/server/deck-render-worker.js`): a worker is started from a file, and React Router's server build has one
+ * entry. Its packages (pdf.js, sharp, the canvas) stay in node_modules.
+ */
+function deckWorker(): Plugin {
+  let root = process.cwd();
+  let serving = false;
+  return {
+    name: "pitchqr:deck-worker",
+    configResolved(config) {
+      root = config.root;
+      serving = config.command === "serve";
+    },
+    async closeBundle() {
+      if (serving || this.environment.name !== "ssr") return;
+      await build({
+        configFile: false,
+        root,
+        logLevel: "warn",
+        resolve: { alias: { "~": path.resolve(root, "app") } },
+        build: {
+          ssr: path.resolve(root, DECK_WORKER_ENTRY),
+          outDir: "build/server",
+          emptyOutDir: false,
+          copyPublicDir: false,
+          rollupOptions: { output: { entryFileNames: DECK_WORKER_FILE } },
+        },
+      });
+    },
+  };
+}
+
 export default defineConfig({
   // The server build's entry is the Express app, which imports React Router's server build.
   environments: { ssr: { build: { rollupOptions: { input: "./server/app.ts" } } } },
@@ -140,5 +176,5 @@ export default defineConfig({
   // CommonJS build is 1.3 MB of every icon, better-auth loads far more than the app calls. 1.84 s → 1.34 s a start.
   ssr: { noExternal: ["lucide-react", "better-auth", /^@better-auth\//, "better-call"] },
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
-  plugins: [tailwindcss(), reactRouter(), pitchClient()],
+  plugins: [tailwindcss(), reactRouter(), pitchClient(), deckWorker()],
 });
