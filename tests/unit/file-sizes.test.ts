@@ -12,7 +12,6 @@ const LONGER: Record<string, number> = {
   "app/components/founder/leads/lead-settings-view.tsx": 542,
   "app/modules/scans/scans.server.ts": 512,
   "app/components/founder/leads/lead-card.tsx": 475,
-  "server/app.ts": 448,
 };
 
 const root = path.resolve(import.meta.dirname, "../..");
