@@ -10,7 +10,6 @@ const LONGER: Record<string, number> = {
   "app/modules/qr/print-sheet.server.ts": 450,
   "app/modules/leads/leads.server.ts": 584,
   "app/modules/scans/scans.server.ts": 512,
-  "app/components/founder/leads/lead-card.tsx": 475,
 };
 
 const root = path.resolve(import.meta.dirname, "../..");
