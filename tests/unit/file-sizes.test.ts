@@ -9,7 +9,6 @@ const LONGER: Record<string, number> = {
   "app/db/schema.ts": Infinity,
   "app/modules/qr/print-sheet.server.ts": 450,
   "app/modules/leads/leads.server.ts": 584,
-  "app/modules/scans/scans.server.ts": 512,
 };
 
 const root = path.resolve(import.meta.dirname, "../..");
