@@ -7,7 +7,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { loadEventSheet, parseEventSheetSize } from "~/modules/qr/print-sheet.server";
+import { loadEventSheet, parseEventSheetSize } from "~/modules/qr/event-sheet.server";
 import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { chosenSheetCodes, EVENT_SHEET_SIZES, eventSheetPath, eventSheetSvgPath, type EventSheetSize } from "~/modules/qr/qr-form";
 import { PRODUCT_NAME } from "~/product";

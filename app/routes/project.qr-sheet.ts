@@ -2,7 +2,7 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { contentDisposition } from "~/modules/http/content-disposition";
 import { respondJson } from "~/modules/http/api.server";
 import { DomainError } from "~/modules/errors.server";
-import { loadEventSheet, parseEventSheetSize } from "~/modules/qr/print-sheet.server";
+import { loadEventSheet, parseEventSheetSize } from "~/modules/qr/event-sheet.server";
 import { chosenSheetCodes } from "~/modules/qr/qr-form";
 import type { Route } from "./+types/project.qr-sheet";
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { NOT_FOUND_OR_DENIED } from "~/modules/access/project-access.server";
-import { loadEventSheet } from "~/modules/qr/print-sheet.server";
+import { loadEventSheet } from "~/modules/qr/event-sheet.server";
 import { createQrCode, setQrCodeArchived } from "~/modules/qr/qr-codes.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, TEST_PUBLIC_URL } from "../support/fixtures";

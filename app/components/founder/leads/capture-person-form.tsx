@@ -1,12 +1,13 @@
-import { ClipboardPaste, QrCode, ScanLine, UserPlus, X } from "lucide-react";
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { LIMITS } from "~/modules/forms/visitor-limits";
+import { ClipboardPaste, UserPlus } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { describedBy, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
+import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
-import { validate, type FieldErrors } from "~/modules/forms/validation";
-import { CAPTURE_NOTE_MAX_LENGTH, CAPTURE_ONE_WAY_MESSAGE, CAPTURE_PHONE_MAX_LENGTH, captureSchema, nameFromLinkedIn, type CaptureFields } from "~/modules/leads/capture-form";
+import { validate } from "~/modules/forms/validation";
+import { CAPTURE_ONE_WAY_MESSAGE, captureSchema, nameFromLinkedIn, type CaptureFields } from "~/modules/leads/capture-form";
 import { newCaptureKey } from "~/modules/leads/capture-queue";
 import { parseContactQr, type ScannedContact } from "~/modules/leads/contact-qr";
-import { canUseCamera, scanQrCode } from "~/modules/leads/qr-camera";
+import { CameraButton, CameraView, useCodeScanner } from "./capture-camera";
 import type { CaptureCode } from "./capture-sheet";
 
 const EMPTY_FIELDS = { name: "", email: "", phone: "", linkedinUrl: "", temperature: "", note: "" };
@@ -22,24 +23,35 @@ const SCANNED_KINDS: Record<ScannedContact["kind"], string> = {
   unknown: "",
 };
 
+/** Every field id starts with it: `capture-name`, `capture-email`, … */
+const FORM_ID = "capture";
+
+/** Larger than the founder forms' inputs: the sheet is filled in standing, with a thumb. */
+const inputClass =
+  "mt-1 block w-full rounded-xl border border-slate-300 bg-white px-3.5 py-3 text-base text-slate-950 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30";
+
 /**
- * The sheet's form (decision 62, 92): scan their QR code, paste a LinkedIn URL (its slug suggests the name while the
- * name is empty) or type them in; a name and one of e-mail, LinkedIn or phone save them.
+ * The sheet's form (decision 62, 92), on the capture schema the server runs too: scan their QR code, paste a LinkedIn
+ * URL (its slug suggests the name while the name is empty) or type them in; a name and one of e-mail, LinkedIn or
+ * phone save them. A capture is not posted: what the schema accepts is handed to `onSaved`, which keeps it on the
+ * device and sends it from there.
  */
 export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[]; codeId?: string; onSaved: (fields: CaptureFields) => Promise<void> }) {
   const [fields, setFields] = useState<EditableFields>(EMPTY_FIELDS);
   const [where, setWhere] = useState(codeId ?? codes?.[0]?.id ?? "plain");
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [notice, setNotice] = useState<{ text: string; warning: boolean } | null>(null);
-  const [scanning, setScanning] = useState(false);
   const [busy, setBusy] = useState(false);
   // The name the LinkedIn URL suggested, while the name field still holds it: a later URL may replace it.
   const [suggestedName, setSuggestedName] = useState<string | null>(null);
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const stopCamera = useRef<(() => void) | null>(null);
-  const id = useId();
-
-  useEffect(() => () => stopCamera.current?.(), []);
+  const whereShown = Boolean(codes && !codeId);
+  const captured = (): CaptureFields => ({ key: newCaptureKey(), codeId: where, ...fields });
+  const { form, field, errors, formError, clearErrors } = useSchemaForm(captureSchema, {
+    id: FORM_ID,
+    busy,
+    read: captured,
+    // The key, and the code the booth shows, have no field on screen: their messages are the form's.
+    hidden: whereShown ? ["key"] : ["key", "codeId"],
+  });
 
   const fill = (scanned: ScannedContact, from: string) => {
     if (scanned.kind === "unknown") {
@@ -55,35 +67,15 @@ export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[];
       note: current.note || scanned.note,
     }));
     if (suggested) setSuggestedName(suggested);
-    setErrors({});
+    clearErrors(() => true);
     const missing = scanned.email ? "" : " No e-mail: they are saved without one, and you add it later to reply.";
     setNotice({ text: `Read from their ${SCANNED_KINDS[scanned.kind]}. Check the details, then save.${missing}`, warning: false });
   };
 
-  const startScan = async () => {
-    setNotice(null);
-    setScanning(true);
-    // The video element renders with `scanning`; wait a frame for it.
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-    const video = videoRef.current;
-    if (!video) return;
-    try {
-      stopCamera.current = await scanQrCode(video, (text) => {
-        stopCamera.current = null;
-        setScanning(false);
-        fill(parseContactQr(text), "QR code");
-      });
-    } catch {
-      setScanning(false);
-      setNotice({ text: "The camera could not start. Allow the camera, or type their details.", warning: true });
-    }
-  };
-
-  const stopScan = () => {
-    stopCamera.current?.();
-    stopCamera.current = null;
-    setScanning(false);
-  };
+  const scanner = useCodeScanner({
+    onRead: (text) => fill(parseContactQr(text), "QR code"),
+    onFailed: () => setNotice({ text: "The camera could not start. Allow the camera, or type their details.", warning: true }),
+  });
 
   const paste = async () => {
     try {
@@ -94,16 +86,16 @@ export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[];
     }
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    // The schema runs first: a refusal puts its messages under the fields and stops here.
+    form.onSubmit(event);
+    if (event.defaultPrevented) return;
     event.preventDefault();
-    const submitted: CaptureFields = { key: newCaptureKey(), codeId: where, ...fields };
+    const submitted = captured();
     const checked = validate(captureSchema, submitted);
-    if (!checked.ok) {
-      setErrors(checked.fieldErrors);
-      return;
-    }
+    if (!checked.ok) return;
     setBusy(true);
-    stopScan();
+    scanner.stop();
     // What the schema made of them (trimmed, the e-mail lowercased) is what is kept and sent.
     const data = checked.data;
     await onSaved({
@@ -119,7 +111,7 @@ export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[];
 
   const set = (name: keyof EditableFields) => (value: string) => {
     // One of e-mail, LinkedIn or phone given: the message asking for one has been answered.
-    if (value.trim() && WAYS_TO_REACH.includes(name) && errors.email === CAPTURE_ONE_WAY_MESSAGE) setErrors(({ email: _answered, ...rest }) => rest);
+    if (value.trim() && WAYS_TO_REACH.includes(name) && errors.email === CAPTURE_ONE_WAY_MESSAGE) clearErrors((slot) => slot === "email");
     setFields((current) => ({ ...current, [name]: value }));
   };
   const setName = (value: string) => {
@@ -134,51 +126,61 @@ export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[];
     set("linkedinUrl")(value);
     setFields((current) => ({ ...current, name: suggested ?? "" }));
   };
-  const input = "mt-1 block w-full rounded-xl border border-slate-300 bg-white px-3.5 py-3 text-base text-slate-950 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30";
+
+  const name = field("name");
+  const email = field("email");
+  const linkedin = field("linkedinUrl");
+  const temperature = field("temperature");
+  const whereField = field("codeId");
+  const ruleId = `${FORM_ID}-rule`;
+  const nameSuggested = suggestedName !== null && fields.name === suggestedName;
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
-      {scanning ? (
-        <div className="relative overflow-hidden rounded-2xl bg-slate-950">
-          <video ref={videoRef} aria-label="Camera" className="aspect-square w-full object-cover" muted playsInline />
-          <ScanLine aria-hidden className="pointer-events-none absolute inset-0 m-auto size-2/3 text-white/70" />
-          <p className="absolute inset-x-0 bottom-0 bg-slate-950/70 px-3 py-2 text-center text-sm text-white">Point the camera at their QR code</p>
-        </div>
-      ) : null}
+    <form {...form} onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
+      {scanner.scanning ? <CameraView videoRef={scanner.videoRef} /> : null}
       {notice ? (
         <p role="status" className={`rounded-xl px-3 py-2 text-sm ${notice.warning ? "bg-amber-50 text-amber-900 ring-1 ring-amber-200" : "bg-emerald-50 text-emerald-900 ring-1 ring-emerald-200"}`}>
           {notice.text}
         </p>
       ) : null}
 
-      <p id={`${id}-rule`} className="text-sm text-slate-600">
+      <p id={ruleId} className="text-sm text-slate-600">
         Their name, and one of e-mail, LinkedIn or phone. Without an e-mail you add it later to reply.
       </p>
-      <Field id={`${id}-name`} label="Name" error={errors.name} hint={suggestedName && fields.name === suggestedName ? "Suggested from their LinkedIn URL: change it if they spell it otherwise" : undefined}>
-        <input
-          id={`${id}-name`}
-          name="name"
-          autoComplete="off"
-          maxLength={LIMITS.name}
-          value={fields.name}
-          onChange={(e) => setName(e.target.value)}
-          className={input}
-          aria-invalid={Boolean(errors.name)}
-          aria-describedby={errors.name ? `${id}-name-error` : suggestedName && fields.name === suggestedName ? `${id}-name-hint` : undefined}
-        />
-      </Field>
-      <Field id={`${id}-email`} label="E-mail" error={errors.email}>
-        <input id={`${id}-email`} name="email" type="email" inputMode="email" autoComplete="off" maxLength={LIMITS.email} value={fields.email} onChange={(e) => set("email")(e.target.value)} className={input} aria-invalid={Boolean(errors.email)} aria-describedby={errors.email ? `${id}-email-error` : `${id}-rule`} />
-      </Field>
-      <Field id={`${id}-linkedin`} label="LinkedIn" error={errors.linkedinUrl}>
+      <TextField
+        {...name}
+        label="Name"
+        requiredMark={false}
+        hint={nameSuggested ? "Suggested from their LinkedIn URL: change it if they spell it otherwise" : undefined}
+        autoComplete="off"
+        value={fields.name}
+        onChange={(e) => setName(e.target.value)}
+        className={inputClass}
+      />
+      <TextField
+        {...email}
+        label="E-mail"
+        type="email"
+        inputMode="email"
+        autoComplete="off"
+        value={fields.email}
+        onChange={(e) => set("email")(e.target.value)}
+        className={inputClass}
+        aria-describedby={email.error ? `${email.id}-error` : ruleId}
+      />
+      <div>
+        <label htmlFor={linkedin.id} className={labelClass}>
+          LinkedIn
+        </label>
         <div className="flex items-stretch gap-2">
           <input
-            id={`${id}-linkedin`}
-            name="linkedinUrl"
+            id={linkedin.id}
+            name={linkedin.name}
+            maxLength={linkedin.maxLength}
+            data-error-slot={linkedin["data-error-slot"]}
             type="url"
             inputMode="url"
             placeholder="https://www.linkedin.com/in/…"
-            maxLength={LIMITS.url}
             value={fields.linkedinUrl}
             onChange={(e) => setLinkedIn(e.target.value)}
             onPaste={(event) => {
@@ -188,101 +190,89 @@ export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[];
               event.preventDefault();
               fill(scanned, "pasted text");
             }}
-            className={input}
-            aria-invalid={Boolean(errors.linkedinUrl)} aria-describedby={errors.linkedinUrl ? `${id}-linkedin-error` : undefined}
+            className={inputClass}
+            aria-invalid={linkedin.error ? true : undefined}
+            aria-describedby={describedBy(linkedin.error && `${linkedin.id}-error`)}
           />
           <button type="button" onClick={() => void paste()} className="mt-1 inline-flex min-w-12 shrink-0 items-center justify-center gap-1 rounded-xl border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50">
             <ClipboardPaste aria-hidden className="size-4" />
             Paste
           </button>
         </div>
-      </Field>
+        <FieldError id={`${linkedin.id}-error`} message={linkedin.error} />
+      </div>
 
-      <Field id={`${id}-phone`} label="Phone" error={errors.phone}>
-        <input id={`${id}-phone`} name="phone" type="tel" inputMode="tel" autoComplete="off" maxLength={CAPTURE_PHONE_MAX_LENGTH} value={fields.phone} onChange={(e) => set("phone")(e.target.value)} className={input} aria-invalid={Boolean(errors.phone)} aria-describedby={errors.phone ? `${id}-phone-error` : undefined} />
-      </Field>
+      <TextField {...field("phone")} label="Phone" type="tel" inputMode="tel" autoComplete="off" value={fields.phone} onChange={(e) => set("phone")(e.target.value)} className={inputClass} />
 
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-800">How warm?</legend>
+      <fieldset id={temperature.id} aria-describedby={describedBy(temperature.error && `${temperature.id}-error`)}>
+        <legend className={labelClass}>How warm?</legend>
         <div className="mt-1 grid grid-cols-3 gap-2">
-          {LEAD_TEMPERATURES.map((temperature) => (
+          {LEAD_TEMPERATURES.map((value) => (
             <label
-              key={temperature}
+              key={value}
               className="flex min-h-12 cursor-pointer items-center justify-center rounded-xl border border-slate-300 text-base font-semibold text-slate-800 has-checked:border-brand-600 has-checked:bg-brand-600 has-checked:text-white has-focus-visible:ring-2 has-focus-visible:ring-brand-500"
             >
               <input
                 type="radio"
-                name="temperature"
-                value={temperature}
-                checked={fields.temperature === temperature}
-                onChange={() => set("temperature")(temperature)}
-                onClick={() => fields.temperature === temperature && set("temperature")("")}
+                name={temperature.name}
+                value={value}
+                checked={fields.temperature === value}
+                onChange={() => set("temperature")(value)}
+                onClick={() => fields.temperature === value && set("temperature")("")}
+                data-error-slot={temperature["data-error-slot"]}
                 className="sr-only"
               />
-              {LEAD_TEMPERATURE_LABELS[temperature]}
+              {LEAD_TEMPERATURE_LABELS[value]}
             </label>
           ))}
         </div>
-        {errors.temperature ? <p className="mt-1 text-sm text-red-700">{errors.temperature}</p> : null}
+        <FieldError id={`${temperature.id}-error`} message={temperature.error} />
       </fieldset>
 
-      <Field id={`${id}-note`} label="Note (one line)" error={errors.note}>
-        <input id={`${id}-note`} name="note" autoComplete="off" maxLength={CAPTURE_NOTE_MAX_LENGTH} value={fields.note} onChange={(e) => set("note")(e.target.value)} className={input} aria-invalid={Boolean(errors.note)} aria-describedby={errors.note ? `${id}-note-error` : undefined} />
-      </Field>
+      <TextField {...field("note")} label="Note (one line)" autoComplete="off" value={fields.note} onChange={(e) => set("note")(e.target.value)} className={inputClass} />
 
-      {codes && !codeId ? (
-        <Field id={`${id}-where`} label="Where you met" error={errors.codeId}>
-          <select id={`${id}-where`} name="codeId" value={where} onChange={(e) => setWhere(e.target.value)} className={input}>
+      {codes && whereShown ? (
+        <div>
+          <label htmlFor={whereField.id} className={labelClass}>
+            Where you met
+          </label>
+          <select
+            id={whereField.id}
+            name={whereField.name}
+            value={where}
+            onChange={(e) => setWhere(e.target.value)}
+            data-error-slot={whereField["data-error-slot"]}
+            aria-invalid={whereField.error ? true : undefined}
+            aria-describedby={describedBy(whereField.error && `${whereField.id}-error`)}
+            className={inputClass}
+          >
             {codes.map((code) => (
               <option key={code.id} value={code.id}>
                 {code.name}
               </option>
             ))}
           </select>
-        </Field>
+          <FieldError id={`${whereField.id}-error`} message={whereField.error} />
+        </div>
       ) : null}
+
+      <FormAlert message={formError} />
 
       {/* The thumb's end of the sheet: scan, then save. */}
       <div className="sticky bottom-0 -mx-5 mt-1 flex flex-col gap-2 border-t border-slate-100 bg-white px-5 pt-3 md:-mx-6 md:px-6">
-        {canUseCamera() ? (
-          scanning ? (
-            <button type="button" onClick={stopScan} className="inline-flex min-h-12 items-center justify-center gap-2 rounded-xl border border-slate-300 px-4 text-base font-semibold text-slate-800 hover:bg-slate-50">
-              <X aria-hidden className="size-5" />
-              Stop the camera
-            </button>
-          ) : (
-            <button type="button" onClick={() => void startScan()} className="inline-flex min-h-12 items-center justify-center gap-2 rounded-xl border border-slate-300 px-4 text-base font-semibold text-slate-800 hover:bg-slate-50">
-              <QrCode aria-hidden className="size-5" />
-              Scan their QR code
-            </button>
-          )
-        ) : null}
+        <CameraButton
+          scanning={scanner.scanning}
+          onStart={() => {
+            setNotice(null);
+            void scanner.start();
+          }}
+          onStop={scanner.stop}
+        />
         <button type="submit" disabled={busy} className="inline-flex min-h-14 items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60">
           <UserPlus aria-hidden className="size-5" />
           Save person
         </button>
       </div>
     </form>
-  );
-}
-
-function Field({ id, label, error, hint, children }: { id: string; label: string; error: string | undefined; hint?: string; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      {children}
-      {hint && !error ? (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
