@@ -14,7 +14,7 @@ import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { morningReportMail } from "~/modules/mail/founder-messages.server";
 import { enqueueAccountMails } from "~/modules/mail/account-mail.server";
-import { RecurringPass } from "~/modules/mail/recurring-pass.server";
+import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 import type { ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { formatWaitDuration } from "~/modules/time/relative-time";
