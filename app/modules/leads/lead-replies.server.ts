@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";

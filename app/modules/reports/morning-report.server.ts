@@ -18,7 +18,8 @@ import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 import type { ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { formatWaitDuration } from "~/modules/time/relative-time";
-import { addDays, dueReports, periodOf, startOfDay, type DueReport } from "./report-days";
+import { addDays, startOfDay } from "~/modules/time/calendar-days";
+import { dueReports, periodOf, type DueReport } from "./report-days";
 import { DAY_MS } from "~/modules/time/units";
 
 /** How far back scans make a project a candidate: the week report's day and a margin for any zone. */

@@ -16,7 +16,7 @@ import type { LeadActivityItem, LeadActor, LeadView } from "~/modules/leads/lead
 import type { LeadStatus } from "~/db/schema";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
-import { formatFounderDate, formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDate, formatFounderDateTime } from "~/modules/time/founder-dates";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useProjectAllows } from "~/components/founder/use-project-role";
 import { AddLeadEmail, WaysToReach } from "./lead-without-email";

@@ -21,7 +21,7 @@ import { formatActivityTime } from "~/modules/time/relative-time";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
 import { SetupWarningBanner } from "../setup-warning-banner";
 import type { OperatorBanner } from "~/modules/operator/operator-banner";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { AlertChannelSettings } from "~/modules/founder-alerts/founder-alerts.server";
 import { useProjectAllows } from "~/components/founder/use-project-role";
