@@ -9,7 +9,7 @@ import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
 import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
-import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
+import { toastConfirmation } from "~/browser/visitor-answers";
 import { useVisitorForm } from "./use-visitor-form";
 
 const MESSAGE_MAX = maxLengthOf(signalSchema, "message");
