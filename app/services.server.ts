@@ -19,7 +19,7 @@ import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import type { SharedPageLoad } from "~/modules/scans/page-loads-elsewhere.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
-import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
+import { LeadAlertScheduler } from "~/modules/leads/inbox/lead-alerts.server";
 import { MorningReportScheduler } from "~/modules/reports/morning-report.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";

@@ -1,4 +1,4 @@
-import type { CaptureFields } from "~/modules/leads/capture-form";
+import type { CaptureFields } from "~/modules/leads/capture/capture-form";
 import { keyedStore } from "~/browser/keyed-store";
 
 /**

@@ -10,7 +10,7 @@ import { HELD_PAGE_SIZE } from "~/modules/held/held-forms";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";
 import { discardHeldLike, discardHeldSubmission, holdSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { readLeadFilters } from "~/modules/leads/lead-forms";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import { countFormRefusals, recordFormRefusal } from "~/modules/rate-limit/form-refusals.server";
 import { HELD_FORMS_PER_PROJECT } from "~/modules/rate-limit/rate-limit.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";

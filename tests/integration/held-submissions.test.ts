@@ -10,7 +10,7 @@ import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { HELD_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { discardHeldSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { readLeadFilters } from "~/modules/leads/lead-forms";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createFileTransport } from "~/modules/mail/transport.server";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";

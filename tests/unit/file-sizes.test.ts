@@ -8,7 +8,6 @@ const MAX_LINES = 400;
 const LONGER: Record<string, number> = {
   "app/db/schema.ts": Infinity,
   "app/modules/qr/print-sheet.server.ts": 450,
-  "app/modules/leads/leads.server.ts": 584,
   "app/components/founder/leads/lead-settings-view.tsx": 542,
   "app/modules/scans/scans.server.ts": 512,
   "app/components/founder/leads/lead-card.tsx": 475,

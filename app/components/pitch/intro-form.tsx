@@ -13,7 +13,7 @@ import { introSchema } from "~/modules/contacts/intro-form";
 import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
-import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
 import { introMailto, introSubject } from "~/browser/intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";

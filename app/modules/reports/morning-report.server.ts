@@ -8,7 +8,7 @@ import { countScansInBuckets } from "~/modules/analytics/scan-buckets.server";
 import { nameSource, qrCodeIdOfSource, readCodeNames } from "~/modules/analytics/sources.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
-import { readWaitingLeads } from "~/modules/leads/lead-alerts.server";
+import { readWaitingLeads } from "~/modules/leads/inbox/lead-alerts.server";
 import { leadFilterQuery } from "~/modules/leads/lead-forms";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";

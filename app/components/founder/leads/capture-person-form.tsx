@@ -3,9 +3,9 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { LIMITS } from "~/modules/forms/visitor-limits";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { validate, type FieldErrors } from "~/modules/forms/validation";
-import { CAPTURE_NOTE_MAX_LENGTH, CAPTURE_ONE_WAY_MESSAGE, CAPTURE_PHONE_MAX_LENGTH, captureSchema, nameFromLinkedIn, type CaptureFields } from "~/modules/leads/capture-form";
+import { CAPTURE_NOTE_MAX_LENGTH, CAPTURE_ONE_WAY_MESSAGE, CAPTURE_PHONE_MAX_LENGTH, captureSchema, nameFromLinkedIn, type CaptureFields } from "~/modules/leads/capture/capture-form";
 import { newCaptureKey } from "~/browser/capture-queue";
-import { parseContactQr, type ScannedContact } from "~/modules/leads/contact-qr";
+import { parseContactQr, type ScannedContact } from "~/modules/leads/capture/contact-qr";
 import { canUseCamera, scanQrCode } from "~/browser/qr-camera";
 import type { CaptureCode } from "./capture-sheet";
 

@@ -12,7 +12,7 @@ import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
 import { LEAD_ACTION_LABELS, leadTriageSchema } from "~/modules/leads/lead-forms";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES, type LeadTemperature } from "~/modules/formats/lead-triage";
-import type { LeadActivityItem, LeadActor, LeadView } from "~/modules/leads/leads.server";
+import type { LeadActivityItem, LeadActor, LeadView } from "~/modules/leads/inbox/lead-views.server";
 import type { LeadStatus } from "~/db/schema";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { formatActivityTime, formatWaitDuration } from "~/modules/time/relative-time";
