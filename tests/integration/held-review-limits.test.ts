@@ -16,7 +16,7 @@ import { HELD_FORMS_PER_PROJECT } from "~/modules/rate-limit/rate-limit.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
-import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
+import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/pipeline/visitor-submission.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 
