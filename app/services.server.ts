@@ -1,7 +1,7 @@
 import type { AppConfig, DatabaseTarget } from "~/config.server";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
-import { findSqliteDataLeftBehind } from "~/db/copy-to-postgres.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { findSqliteDataLeftBehind } from "~/db/sqlite-left-behind.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
 import { queueEmailConfirmationMail } from "~/modules/auth/email-confirmation.server";
 import { queuePasswordResetMail } from "~/modules/auth/password-reset.server";
