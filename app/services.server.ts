@@ -1,7 +1,7 @@
 import type { AppConfig, DatabaseTarget } from "~/config.server";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
-import { findSqliteDataLeftBehind } from "~/db/copy-to-postgres.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { findSqliteDataLeftBehind } from "~/db/sqlite-left-behind.server";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
 import { queueEmailConfirmationMail } from "~/modules/auth/email-confirmation.server";
 import { queuePasswordResetMail } from "~/modules/auth/password-reset.server";
@@ -19,7 +19,7 @@ import { PageDoor, RecentPageLoads } from "~/modules/scans/page-door.server";
 import type { SharedPageLoad } from "~/modules/scans/page-loads-elsewhere.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { DigestScheduler } from "~/modules/updates/weekly-digest.server";
-import { LeadAlertScheduler } from "~/modules/leads/lead-alerts.server";
+import { LeadAlertScheduler } from "~/modules/leads/inbox/lead-alerts.server";
 import { MorningReportScheduler } from "~/modules/reports/morning-report.server";
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { copySqliteToPostgres } from "~/db/copy-to-postgres.server";
+import { copySqliteToPostgres } from "./copy-to-postgres";
 import { isDomainError } from "~/modules/errors.server";
 import { shownPath, withoutCredentials } from "./startup-report";
 

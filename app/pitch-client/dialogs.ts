@@ -1,4 +1,4 @@
-import { focusDialogStart, showDialogModal } from "~/pitch-behaviour/dialog";
+import { focusDialogStart, showDialogModal } from "~/browser/dialog";
 
 export const DIALOG_NAMES = ["intro", "subscribe", "signal", "phone"] as const;
 export type DialogName = (typeof DIALOG_NAMES)[number];

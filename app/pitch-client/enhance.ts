@@ -6,9 +6,9 @@
  * page offline. On `/saved` it loads that page's list and keeps it for offline use.
  */
 import "./pitch.css";
-import { PHONE_QR_SIZE, phoneUrl } from "~/components/pitch/phone-url";
-import { isFollowing, showFollowing } from "~/components/pitch/following";
-import { settleArrival } from "~/pitch-behaviour/arrival";
+import { PHONE_QR_SIZE, phoneUrl } from "~/browser/phone-url";
+import { isFollowing, showFollowing } from "~/browser/following";
+import { settleArrival } from "~/browser/arrival";
 import { savedListStorage } from "~/modules/saved/saved-list";
 import { enhanceDialogs, type OpenedDialog, type PitchDialogControl } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";

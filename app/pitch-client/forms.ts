@@ -1,11 +1,11 @@
-import { introMailto, introSubject } from "~/components/pitch/intro-blurb";
-import { guardConfirmationClose } from "~/pitch-behaviour/confirmation-guard";
-import { rememberFollowing, showFollowing } from "~/components/pitch/following";
+import { introMailto, introSubject } from "~/browser/intro-blurb";
+import { guardConfirmationClose } from "~/browser/confirmation-guard";
+import { rememberFollowing, showFollowing } from "~/browser/following";
 import { FAILURE_MESSAGES, KEPT_REQUEST_NAMES, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { savedListStorage } from "~/modules/saved/saved-list";
-import { characterCount } from "~/pitch-behaviour/character-count";
-import { COPIED_MS, copyText, toastCopyFailure } from "~/pitch-behaviour/copy-text";
-import { announceRefusal, errorsOfAnswer, refuseBeforeSending, toastConfirmation, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
+import { characterCount } from "~/browser/character-count";
+import { COPIED_MS, copyText, toastCopyFailure } from "~/browser/copy-text";
+import { announceRefusal, errorsOfAnswer, refuseBeforeSending, toastConfirmation, type ShownErrors } from "~/browser/visitor-answers";
 import type { OpenedDialog, PitchDialogControl } from "./dialogs";
 import { markInvalid, markValid } from "./field-error";
 import { canKeepOffline, forgetSubmission, keepSubmission, keptSubmissions, newSubmissionKey, type Submission } from "./offline-queue";

@@ -6,12 +6,12 @@ import {
   WALL_ENTRY_CLASSES as C,
   WALL_LIST_CLASSES,
   WALL_PREVIEW,
-} from "~/components/pitch/wall-model";
+} from "~/browser/wall-model";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 import { formatPitchTime } from "~/modules/time/relative-time";
-import { currentClockStep, subscribeToClock } from "~/pitch-behaviour/clock";
-import { followWallStream } from "~/pitch-behaviour/wall-stream";
-import { replayLivePing } from "~/pitch-behaviour/live-ping";
+import { currentClockStep, subscribeToClock } from "~/browser/clock";
+import { followWallStream } from "~/browser/wall-stream";
+import { replayLivePing } from "~/browser/live-ping";
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

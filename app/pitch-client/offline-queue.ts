@@ -1,5 +1,5 @@
 import type { VisitorIntent } from "~/modules/contacts/visitor-form-rules";
-import { keyedStore } from "~/pitch-behaviour/keyed-store";
+import { keyedStore } from "~/browser/keyed-store";
 
 /** One form submission, as posted and, when the network is gone, as kept on the phone until it can be. */
 export type Submission = {

@@ -6,7 +6,7 @@ import { formatPitchTime } from "~/modules/time/relative-time";
 import { readSavedList, savedListStorage, withoutPitch, withPitchSaved, writeSavedList, type SavedPitch } from "~/modules/saved/saved-list";
 import { SAVED_LIST_MESSAGES, savedListCountError, savedListEmailError } from "~/modules/saved/saved-list-rules";
 import { markInvalid, markValid } from "./field-error";
-import { showToast } from "~/pitch-behaviour/toasts";
+import { showToast } from "~/browser/toasts";
 
 const REMOVE_ICON =
   '<svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6"/></svg>';

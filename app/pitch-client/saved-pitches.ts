@@ -11,8 +11,8 @@ import {
   type SavedPitch,
 } from "~/modules/saved/saved-list";
 import { showSaveState } from "./save-button";
-import { showToast } from "~/pitch-behaviour/toasts";
-import { arrivalQrCodeId } from "~/pitch-behaviour/arrival";
+import { showToast } from "~/browser/toasts";
+import { arrivalQrCodeId } from "~/browser/arrival";
 
 /**
  * The pitch page's Save once tapped (issue 17): the pitch goes into this browser's list, and a beacon tells the server, which

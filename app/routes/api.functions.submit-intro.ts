@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { methodNotAllowed } from "~/modules/http/api.server";
-import { answerVisitorJson } from "~/modules/visitor-forms/visitor-form-http.server";
+import { answerVisitorJson } from "~/modules/visitor-forms/http/visitor-form-http.server";
 
 import type { Route } from "./+types/api.functions.submit-intro";
 

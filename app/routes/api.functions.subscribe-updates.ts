@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { methodNotAllowed } from "~/modules/http/api.server";
-import { answerVisitorJson } from "~/modules/visitor-forms/visitor-form-http.server";
+import { answerVisitorJson } from "~/modules/visitor-forms/http/visitor-form-http.server";
 import type { Route } from "./+types/api.functions.subscribe-updates";
 
 /** SPEC.md section 7: {projectId, contact{name,email}, consent}; field rules live in subscribeSchema. */

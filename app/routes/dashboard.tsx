@@ -1,7 +1,7 @@
 import { DashboardView } from "~/components/founder/dashboard-view";
 import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { countNewLeads } from "~/modules/leads/leads.server";
+import { countNewLeads } from "~/modules/leads/inbox/lead-inbox.server";
 import { listTeamProjects } from "~/modules/projects/founder-projects.server";
 import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { listMySignals } from "~/modules/signals/my-signals.server";

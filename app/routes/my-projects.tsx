@@ -10,7 +10,7 @@ import { createInvitationLink } from "~/modules/auth/invitations.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { readFormData } from "~/modules/http/form-body.server";
-import { countNewLeads } from "~/modules/leads/leads.server";
+import { countNewLeads } from "~/modules/leads/inbox/lead-inbox.server";
 import { listTeamProjects } from "~/modules/projects/founder-projects.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/my-projects";

@@ -1,5 +1,5 @@
 import { readFormData } from "~/modules/http/form-body.server";
-import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-http.server";
+import { postVisitorForm } from "~/modules/visitor-forms/http/visitor-form-http.server";
 import type { Route } from "./+types/pitch.submit";
 
 /**

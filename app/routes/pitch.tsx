@@ -7,7 +7,7 @@ import { serializeFlash } from "~/modules/flash/flash.server";
 import { loadPitchPage } from "~/modules/pitch/pitch-page.server";
 import { currentSlugOf, MOVED_PITCH_CACHE_CONTROL, MOVED_PITCH_STATUS, movedPitchLocation } from "~/modules/pitch/moved-pitch.server";
 import { confirmationText, FAILURE_MESSAGES, NEXT_STEPS, visitorIntentOf, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
-import { postVisitorForm } from "~/modules/visitor-forms/visitor-form-http.server";
+import { postVisitorForm } from "~/modules/visitor-forms/http/visitor-form-http.server";
 import { PRODUCT_NAME } from "~/product";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/pitch";

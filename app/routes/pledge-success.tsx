@@ -2,7 +2,7 @@ import { CheckCircle2, Home, Mail, Share2, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { COPY_FAILED_MESSAGE, copyText } from "~/pitch-behaviour/copy-text";
+import { COPY_FAILED_MESSAGE, copyText } from "~/browser/copy-text";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/pledge-success";
 

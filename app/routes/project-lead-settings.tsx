@@ -5,11 +5,11 @@ import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view"
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import type { FormResult } from "~/modules/forms/form-result";
-import { leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
-import { saveLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
-import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
-import { qualifyingQuestionSchema, readQuestionForm, type QualifyingQuestionInput } from "~/modules/leads/qualifying-question";
-import { saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
+import { leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/inbox/lead-alert-form";
+import { saveLeadAlertSettings } from "~/modules/leads/inbox/lead-alerts.server";
+import { loadLeadSettings } from "~/modules/leads/inbox/lead-settings.server";
+import { qualifyingQuestionSchema, readQuestionForm, type QualifyingQuestionInput } from "~/modules/leads/inbox/qualifying-question";
+import { saveQualifyingQuestion } from "~/modules/leads/inbox/qualifying-question.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import {
   alertChannelsSchema,

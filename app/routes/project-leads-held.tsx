@@ -5,7 +5,7 @@ import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { heldDiscardLikeSchema, heldReviewSchema, type HeldDiscardLikeInput, type HeldReviewInput, type HeldReviewIntent } from "~/modules/held/held-forms";
 import { discardHeldLike, discardHeldSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
-import { acceptHeldSubmission } from "~/modules/visitor-forms/held-review.server";
+import { acceptHeldSubmission } from "~/modules/visitor-forms/pipeline/held-review.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-leads-held";
 

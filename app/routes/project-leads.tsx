@@ -17,10 +17,11 @@ import {
   type LeadTemperatureInput,
   type LeadTriageInput,
 } from "~/modules/leads/lead-forms";
-import { markAwaitingFollowUp, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
-import { logLeadCall } from "~/modules/leads/lead-replies.server";
-import { addLeadEmail } from "~/modules/leads/lead-email.server";
-import { leadCallSchema, type LeadCallInput } from "~/modules/leads/reply-form";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
+import { markAwaitingFollowUp, setLeadTemperature, updateLeadTriage } from "~/modules/leads/inbox/lead-triage.server";
+import { logLeadCall } from "~/modules/leads/replies/lead-replies.server";
+import { addLeadEmail } from "~/modules/leads/replies/lead-email.server";
+import { leadCallSchema, type LeadCallInput } from "~/modules/leads/replies/reply-form";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-leads";

@@ -1,6 +1,6 @@
 import { getSessionUser } from "~/modules/auth/session.server";
 import { contentDisposition } from "~/modules/http/content-disposition";
-import { leadVCard } from "~/modules/leads/lead-vcards.server";
+import { leadVCard } from "~/modules/leads/capture/lead-vcards.server";
 import { respondJson } from "~/modules/http/api.server";
 import type { Route } from "./+types/project.lead-vcf";
 

@@ -1,8 +1,8 @@
 import { getSessionUser } from "~/modules/auth/session.server";
 import { runFormAction } from "~/modules/forms/form-action.server";
 import { readFormData } from "~/modules/http/form-body.server";
-import { captureSchema, SIGNED_OUT_CAPTURE_MESSAGE, type CaptureInput, type CaptureResult } from "~/modules/leads/capture-form";
-import { captureLead } from "~/modules/leads/lead-captures.server";
+import { captureSchema, SIGNED_OUT_CAPTURE_MESSAGE, type CaptureInput, type CaptureResult } from "~/modules/leads/capture/capture-form";
+import { captureLead } from "~/modules/leads/capture/lead-captures.server";
 import type { Route } from "./+types/project.leads-capture";
 
 /**

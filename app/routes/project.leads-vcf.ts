@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { contentDisposition } from "~/modules/http/content-disposition";
 import { readLeadFilters } from "~/modules/leads/lead-forms";
-import { exportLeadVCards } from "~/modules/leads/lead-vcards.server";
+import { exportLeadVCards } from "~/modules/leads/capture/lead-vcards.server";
 import { respondJson } from "~/modules/http/api.server";
 import type { Route } from "./+types/project.leads-vcf";
 

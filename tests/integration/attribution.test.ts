@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import { createQrCode, deleteQrCode } from "~/modules/qr/qr-codes.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { validate } from "~/modules/forms/validation";

@@ -13,7 +13,7 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";
-import { saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/lead-alerts.server";
+import { saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/inbox/lead-alerts.server";
 import { sendTestMail, TEST_MAIL_UNCONFIRMED_MESSAGE } from "~/modules/mail/test-mail.server";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { MorningReportScheduler } from "~/modules/reports/morning-report.server";

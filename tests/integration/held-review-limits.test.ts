@@ -10,13 +10,13 @@ import { HELD_PAGE_SIZE } from "~/modules/held/held-forms";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";
 import { discardHeldLike, discardHeldSubmission, holdSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { readLeadFilters } from "~/modules/leads/lead-forms";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import { countFormRefusals, recordFormRefusal } from "~/modules/rate-limit/form-refusals.server";
 import { HELD_FORMS_PER_PROJECT } from "~/modules/rate-limit/rate-limit.server";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";
 import { PageDoor } from "~/modules/scans/page-door.server";
 import { ScanRecorder } from "~/modules/scans/scans.server";
-import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
+import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/pipeline/visitor-submission.server";
 import { describeEachDialect } from "../support/databases";
 import { createProject, createUser, testMailLinks } from "../support/fixtures";
 

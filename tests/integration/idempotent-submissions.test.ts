@@ -1,7 +1,7 @@
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "~/modules/logging/logger.server";
-import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
+import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/pipeline/visitor-submission.server";
 import { parseSubmissionKey } from "~/modules/contacts/submission-keys.server";
 import { SUBSCRIBED_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { createLocalProjectEvents } from "~/modules/realtime/project-events.server";

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { validate } from "~/modules/forms/validation";
-import { leadAlertSettingsSchema } from "~/modules/leads/lead-alert-form";
-import { getLeadAlertSettings, LeadAlertScheduler, queueLeadAlertBatch, saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/lead-alerts.server";
-import { updateLeadTriage } from "~/modules/leads/leads.server";
+import { leadAlertSettingsSchema } from "~/modules/leads/inbox/lead-alert-form";
+import { getLeadAlertSettings, LeadAlertScheduler, queueLeadAlertBatch, saveLeadAlertSettings, sendLeadAlertSummaries } from "~/modules/leads/inbox/lead-alerts.server";
+import { updateLeadTriage } from "~/modules/leads/inbox/lead-triage.server";
 import { createLogger } from "~/modules/logging/logger.server";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { recordScans } from "~/modules/scans/scans.server";

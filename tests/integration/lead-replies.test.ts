@@ -6,8 +6,8 @@ import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";
 import { DomainError } from "~/modules/errors.server";
 import { LEAD_NOT_FOUND_MESSAGE, type LeadFilters } from "~/modules/leads/lead-forms";
-import { loadReplyTemplate, logLeadCall, openReplyComposer, saveReplyTemplate, sendLeadReply, type ReplyingFounder } from "~/modules/leads/lead-replies.server";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { loadReplyTemplate, logLeadCall, openReplyComposer, saveReplyTemplate, sendLeadReply, type ReplyingFounder } from "~/modules/leads/replies/lead-replies.server";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import {
   leadReplySchema,
   MEETING_IN_PAST_MESSAGE,
@@ -15,7 +15,7 @@ import {
   replyTemplateSchema,
   REPLY_TOO_LONG_MESSAGE,
   unknownPlaceholderMessage,
-} from "~/modules/leads/reply-form";
+} from "~/modules/leads/replies/reply-form";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createSmtpTransport } from "~/modules/mail/transport.server";
 import { describeEachDialect, type TestDatabase } from "../support/databases";

@@ -11,18 +11,20 @@ import {
   type LeadFilters,
 } from "~/modules/leads/lead-forms";
 import type { LeadTemperature } from "~/modules/formats/lead-triage";
-import { exportLeadVCards, leadVCard } from "~/modules/leads/lead-vcards.server";
+import { exportLeadVCards, leadVCard } from "~/modules/leads/capture/lead-vcards.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
-import { countNewLeads, iterateLeads, openLeadInbox, setLeadTemperature, updateLeadTriage } from "~/modules/leads/leads.server";
+import { iterateLeads } from "~/modules/leads/inbox/lead-exports.server";
+import { countNewLeads, openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
+import { setLeadTemperature, updateLeadTriage } from "~/modules/leads/inbox/lead-triage.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
-import { QUESTION_MESSAGES } from "~/modules/leads/qualifying-answer";
-import { qualifyingQuestionSchema } from "~/modules/leads/qualifying-question";
-import { saveQualifyingQuestion } from "~/modules/leads/qualifying-question.server";
-import { loadLeadSettings } from "~/modules/leads/lead-settings.server";
+import { QUESTION_MESSAGES } from "~/modules/leads/inbox/qualifying-answer";
+import { qualifyingQuestionSchema } from "~/modules/leads/inbox/qualifying-question";
+import { saveQualifyingQuestion } from "~/modules/leads/inbox/qualifying-question.server";
+import { loadLeadSettings } from "~/modules/leads/inbox/lead-settings.server";
 import { addWebhookEndpoint, type WebhookPayload } from "~/modules/webhooks/webhooks.server";
 import { recordScans } from "~/modules/scans/scans.server";
 import { recordSignal } from "~/modules/signals/signals.server";

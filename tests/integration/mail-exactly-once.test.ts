@@ -1,7 +1,8 @@
 import pino from "pino";
 import { expect, it } from "vitest";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
-import { claimDueMail, enqueueMail, markForRetry, markSent, startAttempt } from "~/modules/mail/outbox.server";
+import { startAttempt } from "~/modules/jobs/delivery-claims.server";
+import { claimDueMail, enqueueMail, markForRetry, markSent } from "~/modules/mail/outbox.server";
 import { createSmtpTransport } from "~/modules/mail/transport.server";
 import { describeEachDialect } from "../support/databases";
 import { startSmtpServer } from "../support/smtp";

@@ -4,7 +4,7 @@ import { exportContactsCsv } from "~/modules/analytics/contacts-csv.server";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { unsubscribeContact } from "~/modules/contacts/unsubscribe.server";
 import { validate } from "~/modules/forms/validation";
-import { openLeadInbox } from "~/modules/leads/leads.server";
+import { openLeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { subscribeSchema } from "~/modules/contacts/subscribe-form";

@@ -4,7 +4,7 @@ import type { Database, MemberRole } from "~/db/schema";
 import { submitIntro } from "~/modules/contacts/contacts.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { validate } from "~/modules/forms/validation";
-import { getLeadAlertSettings } from "~/modules/leads/lead-alerts.server";
+import { getLeadAlertSettings } from "~/modules/leads/inbox/lead-alerts.server";
 import { acceptTeamInvitation, changeMemberRole, inviteToTeam } from "~/modules/team/team.server";
 import { teamInvitationSchema } from "~/modules/team/team-forms";
 import { describeEachDialect } from "../support/databases";

@@ -7,7 +7,7 @@ import { afterAll, expect, it } from "vitest";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { MailWorker } from "~/modules/mail/mail-worker.server";
 import { createFileTransport } from "~/modules/mail/transport.server";
-import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/visitor-submission.server";
+import { handleVisitorSubmission, type VisitorSubmission } from "~/modules/visitor-forms/pipeline/visitor-submission.server";
 import { countFormRefusals } from "~/modules/rate-limit/form-refusals.server";
 import { VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { HELD_MESSAGE } from "~/modules/contacts/visitor-form-rules";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { submitIntro, subscribeToUpdates } from "~/modules/contacts/contacts.server";
 import { validate } from "~/modules/forms/validation";
-import { updateLeadTriage } from "~/modules/leads/leads.server";
+import { updateLeadTriage } from "~/modules/leads/inbox/lead-triage.server";
 import { createLogger } from "~/modules/logging/logger.server";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { signalSchema } from "~/modules/signals/signal-form";

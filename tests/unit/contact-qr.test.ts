@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseContactQr } from "~/modules/leads/contact-qr";
-import { CAPTURE_NOTE_MAX_LENGTH } from "~/modules/leads/capture-form";
+import { parseContactQr } from "~/modules/leads/capture/contact-qr";
+import { CAPTURE_NOTE_MAX_LENGTH } from "~/modules/leads/capture/capture-form";
 
 describe("reading a scanned contact QR code", () => {
   it("reads a vCard 3.0: its formatted name, first e-mail, LinkedIn URL and title at organisation", () => {

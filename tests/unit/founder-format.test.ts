@@ -13,7 +13,7 @@ import {
 } from "~/components/founder/insights/format";
 import { plural } from "~/modules/formats/counts";
 import { DAY_MS, HOUR_MS } from "~/modules/time/units";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 
 const now = Date.parse("2026-03-10T12:34:56.000Z");
 const hour = (iso: string) => ({ at: iso, scans: 0 });

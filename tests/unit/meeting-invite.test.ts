@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { foldContentLine } from "~/modules/formats/content-lines";
-import { meetingInviteIcs, zoneTransitions, type MeetingInvite } from "~/modules/leads/meeting-invite.server";
+import { meetingInviteIcs, zoneTransitions, type MeetingInvite } from "~/modules/leads/replies/meeting-invite.server";
 
 function invite(overrides: Partial<MeetingInvite> = {}): MeetingInvite {
   return {

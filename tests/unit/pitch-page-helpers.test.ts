@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { introMailto, introSubject, nameFromBlurb } from "~/components/pitch/intro-blurb";
+import { introMailto, introSubject, nameFromBlurb } from "~/browser/intro-blurb";
 import { phoneUrl } from "~/components/pitch/phone-dialog";
 import { additionalSupportersText, initials } from "~/components/pitch/recognition-wall";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";

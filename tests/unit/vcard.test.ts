@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escapeContentText, foldContentLine } from "~/modules/formats/content-lines";
-import { buildVCard, vcardFileName } from "~/modules/leads/vcard";
+import { buildVCard, vcardFileName } from "~/modules/leads/capture/vcard";
 
 describe("vCard text", () => {
   it("escapes backslash, comma, semicolon and every kind of line break (RFC 6350 3.4)", () => {

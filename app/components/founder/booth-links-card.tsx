@@ -6,7 +6,7 @@ import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { BOOTH_LINK_DAYS, boothPath, createBoothLinkSchema, DEFAULT_BOOTH_LINK_DAYS, revokeBoothLinkSchema } from "~/modules/booth/booth-link-form";
 import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "~/modules/booth/booth-codes";
 import { codeName } from "~/modules/analytics/source-names";

@@ -6,7 +6,7 @@ import { cardClass } from "~/components/ui/card";
 import type { useCopy } from "~/components/ui/use-copy";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 import { printPagePath } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
 

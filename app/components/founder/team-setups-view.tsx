@@ -6,7 +6,7 @@ import { SectionCard } from "~/components/ui/card";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { LeftoverKind } from "~/db/schema";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 import type { FormResult } from "~/modules/forms/form-result";
 import type { MemberLeftovers, SetUpThing, TeamSetups } from "~/modules/team/team-setups.server";
 

@@ -8,8 +8,8 @@ import { FieldError, FormAlert, TextField, inputClass } from "~/components/ui/fo
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import { COPY_FAILED_MESSAGE, copyText } from "~/pitch-behaviour/copy-text";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { COPY_FAILED_MESSAGE, copyText } from "~/browser/copy-text";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 import type { FormResult } from "~/modules/forms/form-result";
 import { MEMBER_ROLES, ROLE_DESCRIPTIONS, ROLE_LABELS, roleAllows } from "~/modules/access/roles";
 import { teamInvitationSchema } from "~/modules/team/team-forms";

@@ -5,7 +5,7 @@ import { SectionCard } from "~/components/ui/card";
 import { FieldError, FormAlert, inputClass, labelClass } from "~/components/ui/form-fields";
 import { useBrowserTimeZone } from "~/components/ui/use-clock";
 import type { FormResult } from "~/modules/forms/form-result";
-import { formatUtcOffset } from "~/modules/formats/founder-dates";
+import { formatUtcOffset } from "~/modules/time/founder-dates";
 import { acceptedTimeZone } from "~/modules/time/founder-zone";
 
 type SavedZone = FormResult<"time-zone">;

@@ -1,5 +1,5 @@
 import { TextAreaField, TextField } from "~/components/ui/form-fields";
-import { ANSWER_FIELD, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import { ANSWER_FIELD, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { HONEYPOT_FIELD } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";

@@ -5,17 +5,17 @@ import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router
 import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
-import { toastCopyFailure } from "~/pitch-behaviour/copy-text";
-import { guardConfirmationClose } from "~/pitch-behaviour/confirmation-guard";
-import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
+import { toastCopyFailure } from "~/browser/copy-text";
+import { guardConfirmationClose } from "~/browser/confirmation-guard";
+import { toastConfirmation } from "~/browser/visitor-answers";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { introSchema } from "~/modules/contacts/intro-form";
 import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
-import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
-import { introMailto, introSubject } from "./intro-blurb";
+import { introMailto, introSubject } from "~/browser/intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";
 
 export type IntroFormProps = {

@@ -3,9 +3,9 @@ import { useEffect, useState } from "react";
 import { useLocation, useRouteLoaderData, type To } from "react-router";
 import type { loader as pitchLoader } from "~/routes/pitch";
 import { Dialog } from "~/components/ui/dialog";
-import { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
+import { PHONE_QR_SIZE, phoneUrl } from "~/browser/phone-url";
 
-export { PHONE_QR_SIZE, phoneUrl } from "./phone-url";
+export { PHONE_QR_SIZE, phoneUrl } from "~/browser/phone-url";
 
 
 /** `forScript`: the copy in the anonymous document's `<template>`, only ever shown by its script (no `<noscript>` text). */

@@ -1,6 +1,6 @@
 import { BellRing, Bookmark, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
-import { FOLLOWING_LABEL } from "./following";
+import { FOLLOWING_LABEL } from "~/browser/following";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
 import { DIALOG_LINK_STATE, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";

@@ -9,7 +9,7 @@ import { MobileActionBar } from "./pitch-actions";
 import { DeckSection, DraftBanner, Hero, LatestUpdate, LegalFooter, ProblemSolution, StatsStrip } from "./pitch-sections";
 import { PhoneDialog } from "./phone-dialog";
 import { RecognitionWall } from "./recognition-wall";
-import { settleArrival } from "~/pitch-behaviour/arrival";
+import { settleArrival } from "~/browser/arrival";
 import { useFollowing } from "./use-following";
 import { useLiveWall } from "./use-live-wall";
 import { usePitchDialogs } from "./use-pitch-dialogs";

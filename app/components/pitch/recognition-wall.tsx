@@ -5,9 +5,9 @@ import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 import { formatPitchTime } from "~/modules/time/relative-time";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
-import { additionalSupportersText, avatarStyle, initials, TYPE_STYLES, WALL_ENTRY_CLASSES as C, WALL_LIST_CLASSES, WALL_PREVIEW, type LiveStatus } from "./wall-model";
+import { additionalSupportersText, avatarStyle, initials, TYPE_STYLES, WALL_ENTRY_CLASSES as C, WALL_LIST_CLASSES, WALL_PREVIEW, type LiveStatus } from "~/browser/wall-model";
 
-export { additionalSupportersText, initials } from "./wall-model";
+export { additionalSupportersText, initials } from "~/browser/wall-model";
 
 type RecognitionWallProps = {
   entries: PublicWallEntry[];

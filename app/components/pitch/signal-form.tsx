@@ -7,9 +7,9 @@ import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { SubmitButton } from "~/components/ui/buttons";
 import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
-import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
-import { toastConfirmation } from "~/pitch-behaviour/visitor-answers";
+import { toastConfirmation } from "~/browser/visitor-answers";
 import { useVisitorForm } from "./use-visitor-form";
 
 const MESSAGE_MAX = maxLengthOf(signalSchema, "message");

@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { savedListStorage } from "~/modules/saved/saved-list";
-import { FOLLOWING_EVENT, isFollowing } from "./following";
+import { FOLLOWING_EVENT, isFollowing } from "~/browser/following";
 
 function subscribe(onChange: () => void) {
   window.addEventListener(FOLLOWING_EVENT, onChange);

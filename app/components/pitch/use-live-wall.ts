@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
-import { followWallStream } from "~/pitch-behaviour/wall-stream";
-import { highestSeq, mergeWallEntries, type LiveStatus, type WallStats } from "./wall-model";
+import { followWallStream } from "~/browser/wall-stream";
+import { highestSeq, mergeWallEntries, type LiveStatus, type WallStats } from "~/browser/wall-model";
 
-export { mergeWallEntries, parseWallEntry, reconnectDelay, RECONNECT_DELAYS_MS, type LiveStatus, type WallStats } from "./wall-model";
+export { mergeWallEntries, parseWallEntry, reconnectDelay, RECONNECT_DELAYS_MS, type LiveStatus, type WallStats } from "~/browser/wall-model";
 
 /**
  * The Recognition Wall, kept live over its stream (`followWallStream`, as the anonymous page's module does):

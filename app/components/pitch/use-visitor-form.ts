@@ -3,7 +3,7 @@ import { useFetcher, useSearchParams } from "react-router";
 import type { VisitorActionResult, VisitorIntent } from "~/modules/contacts/visitor-form-rules";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import { announceRefusal, errorsOfAnswer, refuseBeforeSending, type ShownErrors } from "~/pitch-behaviour/visitor-answers";
+import { announceRefusal, errorsOfAnswer, refuseBeforeSending, type ShownErrors } from "~/browser/visitor-answers";
 
 type Success = Extract<VisitorActionResult, { ok: true }>;
 

@@ -2,7 +2,7 @@ import { BellRing, Handshake, TrendingUp } from "lucide-react";
 import { useState } from "react";
 import type { To } from "react-router";
 import type { PublicTier } from "~/modules/pitch/pitch-page.server";
-import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
 import { Dialog } from "~/components/ui/dialog";
 import { FormSuspense, LazyIntroForm, LazySignalForm, LazySubscribeForm } from "./lazy-forms";

@@ -1,7 +1,7 @@
 import { X } from "lucide-react";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Link, type To } from "react-router";
-import { focusDialogStart, showDialogModal } from "~/pitch-behaviour/dialog";
+import { focusDialogStart, showDialogModal } from "~/browser/dialog";
 
 type DialogProps = {
   open: boolean;

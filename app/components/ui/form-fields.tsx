@@ -1,4 +1,4 @@
-import { characterCount } from "~/pitch-behaviour/character-count";
+import { characterCount } from "~/browser/character-count";
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
 export const labelClass = "block text-sm font-medium text-slate-800";

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { replayLivePing } from "~/pitch-behaviour/live-ping";
+import { replayLivePing } from "~/browser/live-ping";
 
 /**
  * Shown while a live event stream is open (the pitch page's wall, the founder's activity feed). `latest` names the

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { currentClockStep, subscribeToClock } from "~/pitch-behaviour/clock";
+import { currentClockStep, subscribeToClock } from "~/browser/clock";
 import { useRouteLoaderData } from "react-router";
 import { FALLBACK_TIME_ZONE } from "~/modules/time/founder-zone";
 import { useHydrated } from "./use-hydrated";

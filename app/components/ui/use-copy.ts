@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { COPIED_MS, COPY_FAILED_MESSAGE, copyText } from "~/pitch-behaviour/copy-text";
+import { COPIED_MS, COPY_FAILED_MESSAGE, copyText } from "~/browser/copy-text";
 
 const toastFailure = () => void toast.error(COPY_FAILED_MESSAGE);
 

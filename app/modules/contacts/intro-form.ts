@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { optionalHttpUrl, requiredText } from "~/modules/forms/fields";
-import { answerField } from "~/modules/leads/qualifying-question";
+import { answerField } from "~/modules/leads/inbox/qualifying-question";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { ROLE_TAGS } from "./visitor-form-rules";
 import { LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";

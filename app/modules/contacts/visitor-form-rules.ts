@@ -3,7 +3,7 @@ import { isHttpUrl, REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/storable-text";
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
 import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";
-import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 
 /**
  * The limits and messages of the pitch page's three forms (SPEC.md sections 4, 5, 8 and 9): the one source

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
-import { RecurringPass } from "~/modules/mail/recurring-pass.server";
+import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 import { VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { HELD_FORM_DAYS } from "./held-forms";
 import { DAY_MS } from "~/modules/time/units";

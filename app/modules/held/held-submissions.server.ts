@@ -12,7 +12,7 @@ import { HELD_FORM_DAYS, HELD_GROUP_GONE_MESSAGE, HELD_NOT_FOUND_MESSAGE, HELD_P
  * Visitor forms held for the founder's review (decision 50): a form that trips a limit, the hidden field or the
  * speed check is kept here with what the person sent and why it was held, and counted nowhere (not a lead, a
  * subscriber, a signal, a funnel row, a booth line, a webhook, an alert or a mail) until the founder accepts it.
- * Accepting writes it as the form would have been written (`visitor-forms/held-review.server.ts`); discarding
+ * Accepting writes it as the form would have been written (`visitor-forms/pipeline/held-review.server.ts`); discarding
  * deletes it, one or all of one reason and hour; after 30 days it is deleted (`held-expiry.server.ts`). At most
  * HELD_FORMS_PER_PROJECT wait in a project (decision 80).
  */

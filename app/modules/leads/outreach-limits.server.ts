@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { holdCountLocks } from "~/db/count-lock.server";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 
 /** At most `max` rows within the last `windowSeconds`, counted from the rows themselves. */

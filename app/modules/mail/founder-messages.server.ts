@@ -1,7 +1,7 @@
 import { PRODUCT_NAME } from "~/product";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { plural } from "~/modules/formats/counts";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { MailAttachment } from "~/db/schema";
 import type { OutgoingMail } from "./outbox.server";

@@ -1,9 +1,10 @@
 import os from "node:os";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import { startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
+import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 import type { Logger } from "~/modules/logging/logger.server";
-import { claimDueMail, markFailed, markForRetry, markHandedOver, markSent, markSentUnconfirmed, startAttempt, type Claim, type QueuedMail } from "./outbox.server";
-import { RecurringPass } from "./recurring-pass.server";
+import { claimDueMail, markFailed, markForRetry, markHandedOver, markSent, markSentUnconfirmed, type QueuedMail } from "./outbox.server";
 import { isAuthFailure, isPermanentFailure, isServerRefusal, type MailTransport } from "./transport.server";
 
 export const MAX_ATTEMPTS = 10;

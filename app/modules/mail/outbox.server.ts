@@ -1,7 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import { dialectOf } from "~/db/dialect.server";
+import type { Kysely, Selectable } from "kysely";
 import type { Database, MailAttachment, MailOutboxTable } from "~/db/schema";
 import { isSingleMailbox } from "~/modules/formats/email-address";
+import { claimableIds, type Claim } from "~/modules/jobs/delivery-claims.server";
 
 export type OutgoingMail = {
   kind: string;
@@ -76,38 +76,6 @@ export async function enqueueMails(db: Kysely<Database>, mails: OutgoingMail[], 
   return rows.length;
 }
 
-/** The tables of queued deliveries that share the claim: e-mails, webhook deliveries, pushes and Slack posts. */
-export type DeliveryQueue = "mail_outbox" | "webhook_deliveries" | "alert_deliveries";
-
-/**
- * The ids of up to `limit` pending rows of a delivery queue (mail, webhooks) that are due and not claimed, or whose
- * claim expired, to be claimed in the caller's transaction. On PostgreSQL rows another worker is claiming are
- * skipped (FOR UPDATE SKIP LOCKED); SQLite has a single writer.
- */
-export async function claimableIds(trx: Transaction<Database>, table: DeliveryQueue, limit: number, now: Date): Promise<string[]> {
-  return (await claimable(trx, table, limit, now).execute()).map((row) => row.id);
-}
-
-/**
- * The query behind `claimableIds`, for a queue that narrows it further (webhooks leave out the endpoints this worker
- * is already posting to) and reads more of each row.
- */
-export function claimable(trx: Transaction<Database>, table: DeliveryQueue, limit: number, now: Date) {
-  const nowIso = now.toISOString();
-  const due = trx
-    .selectFrom(table)
-    .select("id")
-    .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", nowIso)
-    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", nowIso)]))
-    .orderBy("next_attempt_at")
-    .limit(limit);
-  return dialectOf(trx) === "postgres" ? due.forUpdate().skipLocked() : due;
-}
-
-/** A worker's claim on queued rows: who holds it, and for how long from each renewal. */
-export type Claim = { owner: string; leaseMs: number };
-
 /**
  * Claims up to `limit` due messages for `claim.owner` until `claim.leaseMs` from now. On PostgreSQL the rows are
  * picked with FOR UPDATE SKIP LOCKED, so several app instances never claim the same message at once; SQLite has a
@@ -131,24 +99,6 @@ export async function claimDueMail(db: Kysely<Database>, limit: number, claim: C
       handedOverAt: handed_over_at ? new Date(handed_over_at).toISOString() : null,
     }));
   });
-}
-
-/**
- * Starts one attempt at a claimed row of a delivery queue (a message, a webhook delivery): only while `claim.owner`
- * still holds it, renewing the lease from now (longer than a send can take, so nobody else can claim it while this
- * send may be in flight) and counting the attempt. Resolves with the attempt number, or null when the claim passed
- * to another worker: then this one must not send it.
- */
-export async function startAttempt(db: Kysely<Database>, table: DeliveryQueue, id: string, claim: Claim, now = new Date()): Promise<number | null> {
-  const row = await db
-    .updateTable(table)
-    .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), attempt_started_at: now.toISOString(), attempts: sql`attempts + 1` })
-    .where("id", "=", id)
-    .where("status", "=", "pending")
-    .where("claimed_by", "=", claim.owner)
-    .returning("attempts")
-    .executeTakeFirst();
-  return row ? Number(row.attempts) : null;
 }
 
 /** The holder's settlement of a message; does nothing (false) when the claim has passed to another worker. */

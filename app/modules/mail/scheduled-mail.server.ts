@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { DigestSlot } from "~/modules/time/zoned-slots";
-import { RecurringPass } from "./recurring-pass.server";
+import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 
 export type ScheduledMailProgress = { messages: number; finished: boolean };
 

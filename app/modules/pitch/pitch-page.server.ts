@@ -3,8 +3,8 @@ import type { Database, Metric } from "~/db/schema";
 import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { findViewableProjectBySlug } from "~/modules/projects/projects.server";
 import { findProjectByFormerSlug } from "~/modules/projects/slug-history.server";
-import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
-import { questionOf } from "~/modules/leads/qualifying-question.server";
+import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
+import { questionOf } from "~/modules/leads/inbox/qualifying-question.server";
 import { readWall, type PublicWallEntry } from "~/modules/recognition/wall.server";
 
 export type PublicTier = { id: string; rangeLabel: string; rangeMin: number; rangeMax: number | null; perks: string[] };

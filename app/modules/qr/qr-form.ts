@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { optionalText, requiredText } from "~/modules/forms/fields";
 import { isRecordId } from "~/modules/http/id-shape";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 
 /** SPEC.md sections 5 and 9: label required (trimmed, at most 100), event tag optional (at most 50, empty → null). */
 export const LABEL_REQUIRED = "Please enter a label for the QR code";

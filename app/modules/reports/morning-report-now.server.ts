@@ -10,7 +10,8 @@ import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { latestDailySlot } from "~/modules/time/zoned-slots";
 import { readReport } from "./morning-report.server";
-import { addDays, startOfDay, type DueReport } from "./report-days";
+import { addDays, startOfDay } from "~/modules/time/calendar-days";
+import type { DueReport } from "./report-days";
 
 /** 'Send it to me now', per member and project: enough to look at it again after a change, never a mail cannon. */
 export const MORNING_REPORT_NOW_LIMIT: RateLimitRule = {

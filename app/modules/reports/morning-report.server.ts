@@ -8,17 +8,18 @@ import { countScansInBuckets } from "~/modules/analytics/scan-buckets.server";
 import { nameSource, qrCodeIdOfSource, readCodeNames } from "~/modules/analytics/sources.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
-import { readWaitingLeads } from "~/modules/leads/lead-alerts.server";
+import { readWaitingLeads } from "~/modules/leads/inbox/lead-alerts.server";
 import { leadFilterQuery } from "~/modules/leads/lead-forms";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { morningReportMail } from "~/modules/mail/founder-messages.server";
 import { enqueueAccountMails } from "~/modules/mail/account-mail.server";
-import { RecurringPass } from "~/modules/mail/recurring-pass.server";
+import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 import type { ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { formatWaitDuration } from "~/modules/time/relative-time";
-import { addDays, dueReports, periodOf, startOfDay, type DueReport } from "./report-days";
+import { addDays, startOfDay } from "~/modules/time/calendar-days";
+import { dueReports, periodOf, type DueReport } from "./report-days";
 import { DAY_MS } from "~/modules/time/units";
 
 /** How far back scans make a project a candidate: the week report's day and a margin for any zone. */

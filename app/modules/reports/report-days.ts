@@ -1,21 +1,10 @@
-import { latestDailySlot, zonedInstant } from "~/modules/time/zoned-slots";
-import { DAY_MS } from "~/modules/time/units";
+import { addDays, startOfDay } from "~/modules/time/calendar-days";
+import { latestDailySlot } from "~/modules/time/zoned-slots";
 
 export type ReportKind = "day" | "week";
 
 /** A report due for a project: the founder-local day it is about, and the instants its period spans. */
 export type DueReport = { kind: ReportKind; day: string; from: Date; to: Date };
-
-/** The calendar day `days` after `day` ('YYYY-MM-DD'). */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** When `day` begins on the zone's clock (a midnight the clock skips begins when the clock resumes). */
-export function startOfDay(day: string, timeZone: string): Date {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return zonedInstant(year, month, date, 0, 0, timeZone);
-}
 
 /**
  * The reports a project whose owner lives in `timeZone` may be due at `now` (decision 66): at the latest

@@ -2,7 +2,7 @@ import { z } from "zod/mini";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";
 import { checkbox, optionalText, requiredText } from "~/modules/forms/fields";
-import { answerField } from "~/modules/leads/qualifying-question";
+import { answerField } from "~/modules/leads/inbox/qualifying-question";
 
 /** The signal of interest form (SPEC.md section 9). */
 export const signalSchema = z.object({

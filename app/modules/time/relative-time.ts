@@ -3,7 +3,7 @@
  * the browser and the tests agree on the same inputs.
  */
 
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "./founder-dates";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -4,7 +4,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { countInWindow } from "~/modules/rate-limit/rate-limit.server";
 import { UPDATE_ALREADY_SENT_MESSAGE, type SendUpdateNowInput } from "./project-update-form";
 import { followerDigestMail, queueDigestBatch, SEND_NOW_BATCH_SIZE } from "./weekly-digest.server";

@@ -6,7 +6,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { MAX_WEBHOOKS_PER_PROJECT, WEBHOOK_NOT_FOUND_MESSAGE, type WebhookEndpointInput } from "./webhook-form";
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 import { isRecordId } from "~/modules/http/id-shape";
-import type { QualifyingAnswer } from "~/modules/leads/qualifying-answer";
+import type { QualifyingAnswer } from "~/modules/leads/inbox/qualifying-answer";
 
 export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal";
 

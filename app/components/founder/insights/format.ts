@@ -1,5 +1,5 @@
 import { plural } from "~/modules/formats/counts";
-import { formatFounderDay, formatFounderDayHour } from "~/modules/formats/founder-dates";
+import { formatFounderDay, formatFounderDayHour } from "~/modules/time/founder-dates";
 import { zonedDayStart, zonedDayStarts, zonedHourStart, zonedHourStarts } from "~/modules/time/founder-zone";
 import { DAY_MS, HOUR_MS } from "~/modules/time/units";
 

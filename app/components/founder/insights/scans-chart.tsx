@@ -4,7 +4,7 @@ import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
-import { formatFounderDay, formatFounderHour } from "~/modules/formats/founder-dates";
+import { formatFounderDay, formatFounderHour } from "~/modules/time/founder-dates";
 import { plural } from "~/modules/formats/counts";
 import { bucketLabel, buildChartData, chartSummary, labelIndexes, niceTicks, type ChartData, type ChartRange } from "./format";
 

@@ -5,7 +5,7 @@ import { formatAmountRange } from "~/modules/formats/amount";
 import { cardClass } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/page-header";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 
 export const NO_SIGNALS_TEXT = "You haven't signaled interest in any projects yet.";
 

@@ -1,6 +1,6 @@
 import { QrCode, ScanLine, X } from "lucide-react";
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { canUseCamera, scanQrCode } from "~/modules/leads/qr-camera";
+import { canUseCamera, scanQrCode } from "~/browser/qr-camera";
 
 /**
  * The camera that reads a person's QR code (a contact card, a LinkedIn profile, an e-mail link): `start` opens it on

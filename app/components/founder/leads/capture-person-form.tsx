@@ -4,9 +4,9 @@ import { describedBy, FieldError, FormAlert, labelClass, TextField } from "~/com
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { validate } from "~/modules/forms/validation";
-import { CAPTURE_ONE_WAY_MESSAGE, captureSchema, nameFromLinkedIn, type CaptureFields } from "~/modules/leads/capture-form";
-import { newCaptureKey } from "~/modules/leads/capture-queue";
-import { parseContactQr, type ScannedContact } from "~/modules/leads/contact-qr";
+import { CAPTURE_ONE_WAY_MESSAGE, captureSchema, nameFromLinkedIn, type CaptureFields } from "~/modules/leads/capture/capture-form";
+import { newCaptureKey } from "~/browser/capture-queue";
+import { parseContactQr, type ScannedContact } from "~/modules/leads/capture/contact-qr";
 import { CameraButton, CameraView, useCodeScanner } from "./capture-camera";
 import type { CaptureCode } from "./capture-sheet";
 

@@ -1,8 +1,8 @@
 import { CloudOff, TriangleAlert, UserPlus, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Dialog } from "~/components/ui/dialog";
-import { SIGNED_OUT_CAPTURE_MESSAGE } from "~/modules/leads/capture-form";
-import { forgetCapture, queueCapture, queuedCaptures, syncCaptures, type QueuedCapture } from "~/modules/leads/capture-queue";
+import { SIGNED_OUT_CAPTURE_MESSAGE } from "~/modules/leads/capture/capture-form";
+import { forgetCapture, queueCapture, queuedCaptures, syncCaptures, type QueuedCapture } from "~/browser/capture-queue";
 import { CaptureForm } from "./capture-person-form";
 
 /** A code the person can be credited to: a QR code's id, or `plain`, with its `codeName`. */

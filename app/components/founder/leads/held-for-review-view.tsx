@@ -4,7 +4,7 @@ import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/button
 import { cardClass } from "~/components/ui/card";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import type { FormResult } from "~/modules/forms/form-result";
 import { HELD_FORM_DAYS, HELD_PAGE_SIZE, HOLD_REASON_LABELS } from "~/modules/held/held-forms";
 import type { HeldGroup, HeldList, HeldSubmissionView } from "~/modules/held/held-submissions.server";

@@ -2,7 +2,7 @@ import { MapPin } from "lucide-react";
 import { cardClass } from "~/components/ui/card";
 import { LEAD_ACTION_LABELS } from "~/modules/leads/lead-forms";
 import { LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useProjectAllows } from "~/components/founder/use-project-role";

@@ -7,7 +7,7 @@ import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
 import { leadEmailSchema } from "~/modules/leads/lead-forms";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 
 /**
  * How to reach a person met in person without an e-mail (decision 92): their LinkedIn profile and their phone, where

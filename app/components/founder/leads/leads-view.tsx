@@ -13,7 +13,7 @@ import {
   type LeadFilters,
 } from "~/modules/leads/lead-forms";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES, LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
-import type { LeadInbox } from "~/modules/leads/leads.server";
+import type { LeadInbox } from "~/modules/leads/inbox/lead-inbox.server";
 import { ProjectSectionTop } from "../project-section-nav";
 import { SetupWarningBanner } from "../setup-warning-banner";
 import type { OperatorBanner } from "~/modules/operator/operator-banner";

@@ -8,8 +8,8 @@ import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields
 import { PageHeader } from "~/components/ui/page-header";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { FormResult } from "~/modules/forms/form-result";
-import type { loadReplyTemplate } from "~/modules/leads/lead-replies.server";
-import { replyTemplateSchema, TEMPLATE_PLACEHOLDERS, type TemplatePlaceholder } from "~/modules/leads/reply-form";
+import type { loadReplyTemplate } from "~/modules/leads/replies/lead-replies.server";
+import { replyTemplateSchema, TEMPLATE_PLACEHOLDERS, type TemplatePlaceholder } from "~/modules/leads/replies/reply-form";
 import { ProjectSectionTop } from "../project-section-nav";
 
 type ReplyTemplateViewProps = Awaited<ReturnType<typeof loadReplyTemplate>> & { actionData?: FormResult | undefined };

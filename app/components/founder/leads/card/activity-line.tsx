@@ -3,9 +3,9 @@ import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import type { LeadStatus } from "~/db/schema";
 import { formatAmountRange } from "~/modules/formats/amount";
-import { formatFounderDate, formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDate, formatFounderDateTime } from "~/modules/time/founder-dates";
 import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS, type LeadTemperature } from "~/modules/formats/lead-triage";
-import type { LeadActivityItem, LeadActor } from "~/modules/leads/leads.server";
+import type { LeadActivityItem, LeadActor } from "~/modules/leads/inbox/lead-views.server";
 
 /** One line of a lead's history: an intro, a subscription, a signal, a reply, a call, a meeting in person or a change. */
 export function ActivityLine({ item, following }: { item: LeadActivityItem; following: boolean }) {

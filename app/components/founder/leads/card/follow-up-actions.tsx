@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 import type { TriageResult } from "./triage-result";
 
 /**

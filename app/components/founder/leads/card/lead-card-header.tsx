@@ -1,7 +1,7 @@
 import { Check, Copy } from "lucide-react";
 import { useCopy } from "~/components/ui/use-copy";
 import { LEAD_STATUS_LABELS } from "~/modules/formats/lead-triage";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 import { WaysToReach } from "../lead-without-email";
 
 const STATUS_TONES = {

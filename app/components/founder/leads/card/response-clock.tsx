@@ -2,7 +2,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { secondaryButtonClass } from "~/components/ui/buttons";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 import type { TriageResult } from "./triage-result";
 

@@ -2,7 +2,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 import type { TriageResult } from "./triage-result";
 
 const TEMPERATURE_TONES = {

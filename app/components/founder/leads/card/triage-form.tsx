@@ -8,7 +8,7 @@ import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaFie
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "~/modules/formats/lead-triage";
 import { leadTriageSchema } from "~/modules/leads/lead-forms";
-import type { LeadView } from "~/modules/leads/leads.server";
+import type { LeadView } from "~/modules/leads/inbox/lead-views.server";
 import type { TriageResult } from "./triage-result";
 
 /** The founder's private status and team note for one lead, with the lead's vCard for those who may export. */

@@ -6,7 +6,7 @@ import { SectionCard } from "~/components/ui/card";
 import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { useSchemaForm, type FieldProps } from "~/components/ui/use-schema-form";
 import type { AlertMode } from "~/db/schema";
-import { ALERT_MODE_LABELS, ALERT_MODES, leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/lead-alert-form";
+import { ALERT_MODE_LABELS, ALERT_MODES, leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/inbox/lead-alert-form";
 import type { SettingsResult } from "./settings-result";
 
 /** Which intro requests and interest signals reach the founder's inbox by e-mail, one choice each. */

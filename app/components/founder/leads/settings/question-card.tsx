@@ -7,8 +7,8 @@ import { SectionCard } from "~/components/ui/card";
 import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
-import { QUESTION_KINDS, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
-import { qualifyingQuestionSchema, readQuestionForm } from "~/modules/leads/qualifying-question";
+import { QUESTION_KINDS, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
+import { qualifyingQuestionSchema, readQuestionForm } from "~/modules/leads/inbox/qualifying-question";
 import type { SettingsResult } from "./settings-result";
 
 /**

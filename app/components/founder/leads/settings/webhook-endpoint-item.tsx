@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSettledResult } from "~/components/ui/use-settled-result";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import type { WebhookDeliveryView, WebhookEndpointView } from "~/modules/webhooks/webhooks.server";
 import type { SettingsResult } from "./settings-result";

@@ -1,8 +1,8 @@
 import { formatAmountRange } from "~/modules/formats/amount";
 import { escapeContentText, foldContentLine } from "~/modules/formats/content-lines";
-import type { LeadActivityItem } from "./leads.server";
+import type { LeadActivityItem } from "~/modules/leads/inbox/lead-views.server";
 import type { SourceName } from "~/modules/analytics/source-names";
-import type { QualifyingAnswer } from "./qualifying-answer";
+import type { QualifyingAnswer } from "~/modules/leads/inbox/qualifying-answer";
 
 export type VCardLead = {
   name: string;

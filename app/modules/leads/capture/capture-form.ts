@@ -4,7 +4,7 @@ import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "~/modules/forms/visitor-limits"
 import { visitorName } from "~/modules/forms/visitor-fields";
 import { EMAIL_PATTERN } from "~/modules/formats/email-address";
 import { LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
-import { UNKNOWN_TEMPERATURE_MESSAGE } from "./lead-forms";
+import { UNKNOWN_TEMPERATURE_MESSAGE } from "~/modules/leads/lead-forms";
 
 /**
  * 'Add a person' (issue 29 item 2, decision 62): the one form of a capture, run by the booth's and the inbox's sheet

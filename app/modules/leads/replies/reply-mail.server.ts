@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { qrCodeIdOfSource } from "~/modules/analytics/sources.server";
-import { formatFounderDate } from "~/modules/formats/founder-dates";
+import { formatFounderDate } from "~/modules/time/founder-dates";
 import { escapeHtml } from "~/modules/mail/letter.server";
 import type { OutgoingMail } from "~/modules/mail/outbox.server";
 import { PRODUCT_NAME } from "~/product";

@@ -10,7 +10,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { latestDailySlot, type DigestSlot } from "~/modules/time/zoned-slots";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 import type { LeadAlertSettings } from "./lead-alert-form";
-import { leadFilterQuery } from "./lead-forms";
+import { leadFilterQuery } from "~/modules/leads/lead-forms";
 
 const DEFAULT_SETTINGS: LeadAlertSettings = { introAlerts: "instant", signalAlerts: "instant" };
 /**

@@ -1,5 +1,5 @@
-import type { CaptureFields } from "./capture-form";
-import { keyedStore } from "~/pitch-behaviour/keyed-store";
+import type { CaptureFields } from "~/modules/leads/capture/capture-form";
+import { keyedStore } from "~/browser/keyed-store";
 
 /**
  * The people added on this device and not yet confirmed by the server (decision 62): each kept in IndexedDB under its

@@ -4,7 +4,7 @@ import type { Database, FormReceipt, LeadSnapshot } from "~/db/schema";
 import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
 import type { AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { queueLeadAlerts } from "~/modules/founder-alerts/founder-alerts.server";
-import { UNKNOWN_EVENT, type LeadAction } from "./lead-forms";
+import { UNKNOWN_EVENT, type LeadAction } from "~/modules/leads/lead-forms";
 
 export type LeadActivity = {
   project: { id: string; title: string; slug: string };

@@ -26,7 +26,7 @@ import { screenSubmission, type HoldVerdict } from "./form-screening.server";
 /**
  * A visitor's form from its parsed fields to the domain write: `handleVisitorSubmission` (an idempotency key already
  * answered, the schema, the limits and checks of `screenSubmission`, then the write or the hold); its HTTP adapters
- * are in `visitor-form-http.server.ts`.
+ * are in `../http/visitor-form-http.server.ts`.
  */
 
 export type VisitorSubmission = {

@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import SQLite from "better-sqlite3";
 import { sql, type Kysely, type Transaction } from "kysely";
 import { loadProjectAnalytics, type ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { DomainError } from "~/modules/errors.server";
-import { openDatabase } from "./client.server";
-import { migrateToLatest } from "./migrate.server";
-import type { Database } from "./schema";
+import { openDatabase } from "~/db/client.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import type { Database } from "~/db/schema";
 
 /** Kysely's own bookkeeping: each database gets it from running the app's migrations, never from a copy. */
 const MIGRATION_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
@@ -76,32 +75,6 @@ export async function copySqliteToPostgres(options: {
   } finally {
     await Promise.allSettled([source.close(), target.close()]);
   }
-}
-
-/**
- * Start-up check for an instance on PostgreSQL: a database with neither users nor projects while the data folder
- * still holds a SQLite database with projects means the operator switched databases without moving the data.
- */
-export async function findSqliteDataLeftBehind(target: Kysely<Database>, sqliteFile: string): Promise<{ file: string; projects: number } | null> {
-  if (!fs.existsSync(sqliteFile)) return null;
-  const [user, project] = await Promise.all([
-    target.selectFrom("users").select("id").limit(1).executeTakeFirst(),
-    target.selectFrom("projects").select("id").limit(1).executeTakeFirst(),
-  ]);
-  if (user || project) return null;
-  let projects: number;
-  try {
-    const connection = new SQLite(sqliteFile, { readonly: true, fileMustExist: true });
-    try {
-      projects = (connection.prepare("select count(*) as n from projects").get() as { n: number }).n;
-    } finally {
-      connection.close();
-    }
-  } catch {
-    // Not an app database (or unreadable): nothing to say about it.
-    return null;
-  }
-  return projects > 0 ? { file: sqliteFile, projects } : null;
 }
 
 /** The app's tables on PostgreSQL, each after every table it references, so plain inserts satisfy every foreign key. */

@@ -1,5 +1,5 @@
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
-import { parseStats, parseWallEntry, reconnectDelay, type WallStats } from "~/components/pitch/wall-model";
+import { parseStats, parseWallEntry, reconnectDelay, type WallStats } from "~/browser/wall-model";
 
 export type WallStreamListener = {
   /** The highest wall number already shown: a (re)connection resumes after it, so a missed entry arrives exactly once. */

@@ -8,7 +8,7 @@ import { readFormFields } from "~/modules/forms/validation";
 import { methodNotAllowed, readJsonBody, respondJson } from "~/modules/http/api.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
 import { findViewableProjectRefBySlug } from "~/modules/projects/projects.server";
-import { handleVisitorSubmission, type VisitorOutcome } from "./visitor-submission.server";
+import { handleVisitorSubmission, type VisitorOutcome } from "~/modules/visitor-forms/pipeline/visitor-submission.server";
 
 /**
  * The pitch page's three forms over HTTP: `postVisitorForm` for the page's own action and

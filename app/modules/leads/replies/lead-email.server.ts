@@ -4,7 +4,7 @@ import { isUniqueViolation } from "~/db/normalize.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
-import { EMAIL_TAKEN_MESSAGE, LEAD_NOT_FOUND_MESSAGE, type LeadEmailInput } from "./lead-forms";
+import { EMAIL_TAKEN_MESSAGE, LEAD_NOT_FOUND_MESSAGE, type LeadEmailInput } from "~/modules/leads/lead-forms";
 
 export const LEAD_HAS_EMAIL_MESSAGE = "This lead already has an e-mail";
 

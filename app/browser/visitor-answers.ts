@@ -1,5 +1,5 @@
 import { checkVisitorForm, CONFIRMATION_TOAST_MS, confirmationText, errorsByField, FAILURE_MESSAGES, FIELD_ORDER, readVisitorFormValues, type VisitorActionResult, type VisitorIntent } from "~/modules/contacts/visitor-form-rules";
-import type { QualifyingQuestion } from "~/modules/leads/qualifying-answer";
+import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { showToast } from "./toasts";
 
 /** What a refused form shows: each field's message under it, and the form's message above the fields. */

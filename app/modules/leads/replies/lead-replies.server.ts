@@ -1,16 +1,16 @@
 import type { Kysely } from "kysely";
 import type { Database, LeadStatus } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { formatFounderDateTime } from "~/modules/formats/founder-dates";
+import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import type { ProjectAction, ProjectRole } from "~/modules/access/roles";
 import { zonedInstant } from "~/modules/time/zoned-slots";
-import { LEAD_NOT_FOUND_MESSAGE, NO_EMAIL_TO_REPLY_MESSAGE } from "./lead-forms";
+import { LEAD_NOT_FOUND_MESSAGE, NO_EMAIL_TO_REPLY_MESSAGE } from "~/modules/leads/lead-forms";
 import { meetingInviteIcs } from "./meeting-invite.server";
-import { enforceReplyLimits } from "./outreach-limits.server";
+import { enforceReplyLimits } from "~/modules/leads/outreach-limits.server";
 import { isMetOnly, replyMail, replyReasonOf } from "./reply-mail.server";
 import {
   DEFAULT_REPLY_TEMPLATE,

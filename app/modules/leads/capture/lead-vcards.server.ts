@@ -2,8 +2,8 @@ import { Readable } from "node:stream";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { requireProjectRole } from "~/modules/access/project-access.server";
-import type { LeadFilters } from "./lead-forms";
-import { getLead, iterateLeads } from "./leads.server";
+import type { LeadFilters } from "~/modules/leads/lead-forms";
+import { getLead, iterateLeads } from "~/modules/leads/inbox/lead-exports.server";
 import { buildVCard, vcardFileName } from "./vcard";
 
 /** One lead's vCard, for a member whose role may export. */

@@ -7,7 +7,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DIRECT, firstKnownSource, nameSource, readCodeNames, scanSource } from "~/modules/analytics/sources.server";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";
 import { CAPTURE_KEY_REUSED_MESSAGE, linkedInHandle, phoneDigits, type CaptureInput, type CaptureResult } from "./capture-form";
-import { enforceCaptureLimits } from "./outreach-limits.server";
+import { enforceCaptureLimits } from "~/modules/leads/outreach-limits.server";
 
 /** The fields that make a capture what it is, canonical: the same capture sent again has the same fingerprint. */
 function captureFingerprint(input: CaptureInput): string {
