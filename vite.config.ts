@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { build, defineConfig, type Plugin } from "vite";
+import { deckWorkerBuild } from "./scripts/deck-worker-build";
 
 const ENHANCE_ENTRY = "app/pitch-client/enhance.ts";
 const SERVICE_WORKER_ENTRY = "app/pitch-client/service-worker.ts";
@@ -22,9 +23,6 @@ const SERVICE_WORKER_FILE = "pitch-sw.js";
 const CLIENT_BUILD_DIR = "build/client";
 const PITCH_CLIENT_MANIFEST = ".vite/pitch-client-manifest.json";
 const ASSETS_MODULE = "virtual:pitch-client-assets";
-const DECK_WORKER_ENTRY = "app/modules/deck/render-worker.server.ts";
-/** Where the app starts the deck renderer's worker thread from: beside the server build's entry. */
-const DECK_WORKER_FILE = "deck-render-worker.js";
 
 const brotliCompress = promisify(zlib.brotliCompress);
 
@@ -136,11 +134,7 @@ function pitchClient(): Plugin {
   };
 }
 
-/**
- * The worker thread that renders decks, built after the server build as a file of its own beside it
- * (`build/server/deck-render-worker.js`): a worker is started from a file, and React Router's server build has one
- * entry. Its packages (pdf.js, sharp, the canvas) stay in node_modules.
- */
+/** The worker thread that renders decks, built beside the server build once it is written. */
 function deckWorker(): Plugin {
   let root = process.cwd();
   let serving = false;
@@ -152,19 +146,7 @@ function deckWorker(): Plugin {
     },
     async closeBundle() {
       if (serving || this.environment.name !== "ssr") return;
-      await build({
-        configFile: false,
-        root,
-        logLevel: "warn",
-        resolve: { alias: { "~": path.resolve(root, "app") } },
-        build: {
-          ssr: path.resolve(root, DECK_WORKER_ENTRY),
-          outDir: "build/server",
-          emptyOutDir: false,
-          copyPublicDir: false,
-          rollupOptions: { output: { entryFileNames: DECK_WORKER_FILE } },
-        },
-      });
+      await build(deckWorkerBuild(root, "build/server"));
     },
   };
 }
