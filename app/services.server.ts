@@ -25,6 +25,9 @@ import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";
 import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
 import path from "node:path";
+import { DeckRenderer } from "~/modules/deck/deck-renderer.server";
+import { openObjectStore } from "~/modules/storage/open-object-store.server";
+import type { ObjectStore } from "~/modules/storage/object-store.server";
 
 /** Everything a request handler needs, created once per process. */
 export type AppServices = {
@@ -54,6 +57,10 @@ export type AppServices = {
   alerts: AlertWorker;
   /** Deletes held forms after 30 days, once an hour across instances (decision 80). */
   heldExpiry: HeldFormExpiry;
+  /** Where uploaded files are kept (decision 97). */
+  store: ObjectStore;
+  /** Draws uploaded decks in a worker thread, across instances (decision 97). */
+  decks: DeckRenderer;
   /**
    * What this start did to the database, for the start-up lines server.js prints; and, on an empty PostgreSQL
    * database, the SQLite database with projects still in the data folder (its data was not moved).
@@ -120,6 +127,13 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   alerts.start();
   const heldExpiry = new HeldFormExpiry(database.db, logger);
   if (!sqliteLeftBehind) heldExpiry.start();
+  const store = openObjectStore(config.storage);
+  await store.check().catch((error: unknown) => logger.error({ err: error }, `file storage (${store.kind}) cannot be written: uploaded decks fail until it can`));
+  // The worker is built beside the server build's entry, which this module is bundled into.
+  const decks = new DeckRenderer(database.db, store, new URL("./deck-render-worker.js", import.meta.url), logger, {
+    onPublished: (projectId) => announce(events, logger, { projectId, kind: "content" }),
+  });
+  decks.start();
   return {
     startup: { migrationsApplied: applied, demoSeeded, sqliteLeftBehind },
     config,
@@ -142,6 +156,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     webhooks,
     alerts,
     heldExpiry,
+    store,
+    decks,
   };
 }
 
@@ -154,6 +170,7 @@ export async function stopServices(services: AppServices): Promise<void> {
   await services.webhooks.stop();
   await services.alerts.stop();
   await services.heldExpiry.stop();
+  await services.decks.stop();
   await services.mail.stop();
   await services.events.close();
   await services.database.close();
