@@ -2,7 +2,7 @@ import { Copy, MonitorSmartphone } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { describedBy, FieldError, FormAlert, labelClass, RecordIdField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
@@ -136,7 +136,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
                   <RepointForm action={action} link={link} options={codeOptions} />
                   <revoke.Form method="post" action={action} {...revoking.form}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />
-                    <input type="hidden" name="linkId" value={link.id} />
+                    <RecordIdField name="linkId" id={link.id} />
                     <button type="submit" className="font-semibold text-red-700 hover:underline">
                       Revoke
                     </button>
@@ -165,7 +165,7 @@ function RepointForm({ action, link, options }: { action: string; link: BoothLin
   return (
     <fetcher.Form method="post" action={action} className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
       <input type="hidden" name="intent" value="repoint-booth-link" />
-      <input type="hidden" name="linkId" value={link.id} />
+      <RecordIdField name="linkId" id={link.id} />
       <label htmlFor={selectId} className="shrink-0 text-slate-600">
         Shows
       </label>

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
-import { FormAlert, TextAreaField } from "~/components/ui/form-fields";
+import { FormAlert, TextAreaField, RecordIdField } from "~/components/ui/form-fields";
 import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useToastedFetcher } from "./qr-code-manage";
@@ -192,7 +192,7 @@ function UnsentUpdateActions({
       {canSend ? (
         <fetcher.Form method="post" action={`/project/${projectId}/edit`} className="flex flex-wrap items-center justify-between gap-2">
           <input type="hidden" name="intent" value="send-update-now" />
-          <input type="hidden" name="updateId" value={update.id} />
+          <RecordIdField name="updateId" id={update.id} />
           <p className="text-xs text-slate-600">Followers get it in Friday&rsquo;s digest, or now.</p>
           <button type="submit" disabled={busy} className={`${secondaryButtonClass} h-10 px-3 py-0`}>
             {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <MailCheck aria-hidden className="size-4" />}

@@ -2,7 +2,7 @@ import { Archive, ArrowRightLeft, CalendarClock, RotateCcw } from "lucide-react"
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { secondaryButtonClass } from "~/components/ui/buttons";
-import { FieldError } from "~/components/ui/form-fields";
+import { FieldError, RecordIdField } from "~/components/ui/form-fields";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatEventDay } from "~/modules/qr/qr-form";
@@ -65,7 +65,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
   const archiveForm = (label: string) => (
     <archiveFetcher.Form method="post" action={action}>
       <input type="hidden" name="intent" value="archive-qr" />
-      <input type="hidden" name="qrCodeId" value={code.id} />
+      <RecordIdField name="qrCodeId" id={code.id} />
       <button type="submit" disabled={archiveFetcher.state !== "idle"} className={smallButton} aria-label={`${label}: ${code.label}`}>
         <Archive aria-hidden className="size-4" />
         {label}
@@ -79,7 +79,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
       <div className="mt-3 grid gap-4 sm:grid-cols-2">
         <end.fetcher.Form method="post" action={action} className="min-w-0">
           <input type="hidden" name="intent" value="set-qr-end" />
-          <input type="hidden" name="qrCodeId" value={code.id} />
+          <RecordIdField name="qrCodeId" id={code.id} />
           <label htmlFor={endId} className="block text-sm font-medium text-slate-800">
             Event ends <span className="font-normal text-slate-500">(optional)</span>
           </label>
@@ -103,7 +103,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
 
         <moveFetcher.Form method="post" action={action} className="min-w-0">
           <input type="hidden" name="intent" value="repoint-qr" />
-          <input type="hidden" name="qrCodeId" value={code.id} />
+          <RecordIdField name="qrCodeId" id={code.id} />
           {repointTargets.length ? (
             <>
               <label htmlFor={moveId} className="block text-sm font-medium text-slate-800">
@@ -161,7 +161,7 @@ export function ArchiveInsteadOffer({ action, code, onCancel, archiveFetcher }: 
       <div className="mt-2 flex flex-wrap gap-2">
         <archiveFetcher.Form method="post" action={action} onSubmit={onCancel}>
           <input type="hidden" name="intent" value="archive-qr" />
-          <input type="hidden" name="qrCodeId" value={code.id} />
+          <RecordIdField name="qrCodeId" id={code.id} />
           <button type="submit" disabled={archiveFetcher.state !== "idle"} className={`${smallButton} border-brand-600 bg-brand-600 text-white hover:bg-brand-700`}>
             <Archive aria-hidden className="size-4" />
             Archive instead
@@ -200,7 +200,7 @@ export function ArchivedQrCodeRow({
       </div>
       <restoreFetcher.Form method="post" action={action}>
         <input type="hidden" name="intent" value="restore-qr" />
-        <input type="hidden" name="qrCodeId" value={code.id} />
+        <RecordIdField name="qrCodeId" id={code.id} />
         <button type="submit" disabled={restoreFetcher.state !== "idle"} aria-label={`Restore ${code.label}`} className={smallButton}>
           <RotateCcw aria-hidden className="size-4" />
           Restore

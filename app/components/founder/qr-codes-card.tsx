@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { cardClass } from "~/components/ui/card";
-import { FormAlert, TextField } from "~/components/ui/form-fields";
+import { FormAlert, TextField, RecordIdField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useProjectAllows } from "./use-project-role";
@@ -121,7 +121,7 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, re
                       }}
                     >
                       <input type="hidden" name="intent" value="delete-qr" />
-                      <input type="hidden" name="qrCodeId" value={code.id} />
+                      <RecordIdField name="qrCodeId" id={code.id} />
                       <button
                         type="submit"
                         disabled={deleting}

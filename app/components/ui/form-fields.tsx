@@ -68,6 +68,11 @@ function FieldHint({ id, hint }: { id: string; hint: ReactNode }) {
   );
 }
 
+/** The record a form acts on (a lead, a QR code, a team member...), posted as a hidden field named `name`. */
+export function RecordIdField({ name, id }: { name: string; id: string }) {
+  return <input type="hidden" name={name} value={id} />;
+}
+
 export function TextField({
   id,
   name,

@@ -4,7 +4,7 @@ import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
-import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField } from "~/components/ui/form-fields";
+import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField, RecordIdField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
@@ -309,7 +309,7 @@ function TriageForm({ projectId, lead, documentResult }: { projectId: string; le
       className="mt-4 border-t border-slate-100 pt-3"
     >
       <input type="hidden" name="intent" value="triage" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
         <div>
           <label htmlFor={status.id} className={labelClass}>
@@ -377,7 +377,7 @@ function MetOnlyClock({ projectId, lead, canTriage }: { projectId: string; lead:
   return (
     <fetcher.Form method="post" action={`/project/${projectId}/leads`} className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
       <input type="hidden" name="intent" value="awaiting" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <span>Met in person: not waiting for an answer.</span>
       {canTriage ? (
         <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} py-1.5 text-xs`}>
@@ -425,7 +425,7 @@ function TemperatureButtons({ projectId, lead }: { projectId: string; lead: Lead
   return (
     <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`How warm ${lead.name} is`} className="mt-3 flex items-center gap-2">
       <input type="hidden" name="intent" value="temperature" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <span className="text-xs font-medium text-slate-600">Temperature</span>
       <div className="grid flex-1 grid-cols-3 gap-1.5 sm:flex-none">
         {LEAD_TEMPERATURES.map((value) => (
@@ -464,7 +464,7 @@ function FollowUpActions({ projectId, lead }: { projectId: string; lead: LeadVie
       ) : null}
       <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`Log a call with ${lead.name}`} className="contents">
         <input type="hidden" name="intent" value="call" />
-        <input type="hidden" name="leadId" value={lead.id} />
+        <RecordIdField name="leadId" id={lead.id} />
         <button type="submit" disabled={busy} className={`${secondaryButtonClass} min-h-11 sm:min-h-9`}>
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <PhoneCall aria-hidden className="size-4" />}
           Log a call

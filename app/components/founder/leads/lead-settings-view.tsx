@@ -4,7 +4,7 @@ import { Form, Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
+import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, labelClass, TextField, RecordIdField } from "~/components/ui/form-fields";
 import { QUESTION_KINDS, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/qualifying-answer";
 import { qualifyingQuestionSchema, readQuestionForm } from "~/modules/leads/qualifying-question";
 import { PageHeader } from "~/components/ui/page-header";
@@ -431,7 +431,7 @@ function EndpointItem({ action, endpoint, now }: { action: string; endpoint: Web
           }}
         >
           <input type="hidden" name="intent" value="delete-webhook" />
-          <input type="hidden" name="endpointId" value={endpoint.id} />
+          <RecordIdField name="endpointId" id={endpoint.id} />
           <button type="submit" aria-label={`Delete webhook ${endpoint.url}`} className="inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-red-50 hover:text-red-700">
             <Trash2 aria-hidden className="size-4" />
           </button>
@@ -478,7 +478,7 @@ function TestEventButton({ action, endpoint }: { action: string; endpoint: Webho
   return (
     <fetcher.Form method="post" action={action} className="mt-2">
       <input type="hidden" name="intent" value="test-webhook" />
-      <input type="hidden" name="endpointId" value={endpoint.id} />
+      <RecordIdField name="endpointId" id={endpoint.id} />
       <button type="submit" disabled={busy} aria-label={`Send a test event to ${endpoint.url}`} className={`${secondaryButtonClass} w-full px-3 py-2 text-sm sm:w-auto`}>
         {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
         {busy ? "Sending..." : "Send a test event"}
@@ -505,7 +505,7 @@ function PausedNotice({ action, endpoint }: { action: string; endpoint: WebhookE
       </p>
       <fetcher.Form method="post" action={action} className="mt-2">
         <input type="hidden" name="intent" value="resume-webhook" />
-        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <RecordIdField name="endpointId" id={endpoint.id} />
         <button type="submit" disabled={busy} aria-label={`Resume webhook ${endpoint.url}`} className={`${primaryButtonClass} w-full px-3 py-2 text-sm sm:w-auto`}>
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Play aria-hidden className="size-4" />}
           {busy ? "Resuming..." : "Resume"}
