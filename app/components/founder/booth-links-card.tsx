@@ -13,6 +13,7 @@ import { codeName } from "~/modules/analytics/source-names";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import { toast } from "sonner";
 import type { FormResult } from "~/modules/forms/form-result";
+import { pluralWord } from "~/modules/formats/counts";
 
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string; codeId: string | null };
 type CodeItem = { id: string; label: string; eventTag: string | null; createdAt: string; archived: boolean };
@@ -76,7 +77,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
               >
                 {BOOTH_LINK_DAYS.map((days) => (
                   <option key={days} value={days}>
-                    {days === 1 ? "1 day" : `${days} days`}
+                    {`${days} ${pluralWord(days, "day")}`}
                   </option>
                 ))}
               </select>

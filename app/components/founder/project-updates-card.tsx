@@ -12,6 +12,7 @@ import { secondaryButtonClass } from "~/components/ui/buttons";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { projectUpdateSchema } from "~/modules/updates/project-update-form";
+import { pluralWord } from "~/modules/formats/counts";
 
 /** `mailed`: null until followers got it, "digest" from a Friday digest, "now" from 'Send now' (decision 65). */
 export type ProjectUpdateItem = { id: string; body: string; createdAt: string; mailed: "digest" | "now" | null };
@@ -175,7 +176,7 @@ function UnsentUpdateActions({
             <p className="text-xs text-slate-600">
               {followers === 0
                 ? "No followers yet: nobody would get it."
-                : `To each of your ${followers === 1 ? "1 follower" : `${followers} followers`}, with their name and their own unsubscribe link`}
+                : `To each of your ${followers} ${pluralWord(followers, "follower")}, with their name and their own unsubscribe link`}
             </p>
             <p className="mt-1 text-sm text-slate-900">
               <span className="font-semibold">Subject:</span> <span data-preview-subject>{preview.subject}</span>

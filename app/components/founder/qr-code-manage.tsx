@@ -8,6 +8,7 @@ import type { FormResult } from "~/modules/forms/form-result";
 import { formatEventDay } from "~/modules/qr/qr-form";
 import type { QrCodeItem } from "./qr-code-views";
 import { useProjectRole } from "./use-project-role";
+import { pluralWord } from "~/modules/formats/counts";
 
 /**
  * A printed code's life after the event (issue 30 item 2, decision 64): archive it (it leaves the active list and
@@ -151,7 +152,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
 
 /** Deleting a code that has scans: archive it instead (it keeps its numbers and keeps working), or delete anyway. */
 export function ArchiveInsteadOffer({ action, code, onCancel, archiveFetcher }: { action: string; code: QrCodeItem; onCancel: () => void; archiveFetcher: CardFetcher }) {
-  const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"}`;
+  const scans = `${code.totalScans} ${pluralWord(code.totalScans, "scan")}`;
   return (
     <div role="alert" className="col-span-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 sm:col-span-3">
       <p>
@@ -187,7 +188,7 @@ export function ArchivedQrCodeRow({
   today: string;
   restoreFetcher: CardFetcher;
 }) {
-  const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique`;
+  const scans = `${code.totalScans} ${pluralWord(code.totalScans, "scan")} · ${code.uniqueScans} unique`;
   return (
     <li className="flex flex-wrap items-center gap-3 rounded-xl border border-slate-200 bg-white p-3 sm:flex-nowrap">
       <div className="min-w-0 flex-1">

@@ -8,6 +8,7 @@ import { HeroActions, SaveControls } from "./pitch-actions";
 import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
 import { parseVideoUrl } from "./video-url";
+import { pluralWord } from "~/modules/formats/counts";
 
 type Project = PitchPage["project"];
 
@@ -100,11 +101,11 @@ function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
 export function StatsStrip({ signals, supporters, metrics, lastShippedAt, now }: { signals: number; supporters: number; metrics: number; lastShippedAt: string | null; now: Date }) {
   const shipped = lastShippedAt ? formatPitchTime(lastShippedAt, now) : null;
   const stats: { key?: string; label: string; value: string; time?: string }[] = [
-    { key: "signals", label: signals === 1 ? "Interest signal" : "Interest signals", value: String(signals) },
-    { key: "supporters", label: supporters === 1 ? "Supporter" : "Supporters", value: String(supporters) },
+    { key: "signals", label: pluralWord(signals, "Interest signal"), value: String(signals) },
+    { key: "supporters", label: pluralWord(supporters, "Supporter"), value: String(supporters) },
   ];
   if (shipped && lastShippedAt) stats.push({ label: "Last shipped", value: shipped, time: lastShippedAt });
-  else if (metrics > 0) stats.push({ label: metrics === 1 ? "Traction metric" : "Traction metrics", value: String(metrics) });
+  else if (metrics > 0) stats.push({ label: pluralWord(metrics, "Traction metric"), value: String(metrics) });
   return (
     <section aria-label="Stats" className="mx-auto max-w-6xl px-4">
       <dl className={`grid ${stats.length === 3 ? "grid-cols-3" : "grid-cols-2"} divide-x divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm md:mt-8`}>

@@ -7,6 +7,7 @@ import type { ProjectRole } from "~/modules/access/roles";
 import { trackedPitchUrl, untrackedPitchUrl } from "./qr-codes.server";
 import { EVENT_SHEET_SIZES, PRINT_SHEET_SIZES, printSheetName, type EventSheetSize, type PrintSheetSize } from "./qr-form";
 import { isRecordId } from "~/modules/http/id-shape";
+import { pluralWord } from "~/modules/formats/counts";
 
 /**
  * Print sheets (decision 11): one vector page per tracked QR code, for a booth table, a badge or a flyer.
@@ -327,7 +328,7 @@ export async function buildEventSheet(input: { title: string; codes: EventSheetC
   const pages: string[] = [];
   for (let pageIndex = 0; pageIndex < pageCount; pageIndex += 1) {
     const codes = input.codes.slice(pageIndex * CODES_PER_SHEET, (pageIndex + 1) * CODES_PER_SHEET);
-    const heading = `${input.title}: ${codes.length} QR ${codes.length === 1 ? "code" : "codes"}${pageCount > 1 ? `, page ${pageIndex + 1} of ${pageCount}` : ""}`;
+    const heading = `${input.title}: ${codes.length} QR ${pluralWord(codes.length, "code")}${pageCount > 1 ? `, page ${pageIndex + 1} of ${pageCount}` : ""}`;
     const cells = await Promise.all(
       codes.map(async (code, index) => {
         const x = xs[index % SHEET_COLUMNS]!;

@@ -11,6 +11,7 @@ import type { HeldGroup, HeldList, HeldSubmissionView } from "~/modules/held/hel
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { ProjectSectionTop } from "../project-section-nav";
 import { RecordIdField } from "~/components/ui/form-fields";
+import { plural } from "~/modules/formats/counts";
 
 const DISCARD_ALL_BUTTON = primaryButtonClass.replace("bg-brand-600", "bg-red-700").replace("hover:bg-brand-700", "hover:bg-red-800");
 
@@ -44,7 +45,7 @@ export function HeldForReviewView({
         title="Held for review"
         subtitle={
           <>
-            {total.toLocaleString("en-US")} {total === 1 ? "form" : "forms"} kept apart from your leads and numbers: they looked
+            {plural(total, "form")} kept apart from your leads and numbers: they looked
             automated. Accept a real person to make them a lead, as of when they sent it. Held forms are deleted after {HELD_FORM_DAYS} days.
           </>
         }

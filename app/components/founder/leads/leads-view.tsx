@@ -21,6 +21,7 @@ import { LeadCard } from "./lead-card";
 import { useProjectAllows } from "../use-project-role";
 import { AddPerson, type CaptureCode } from "./capture-sheet";
 import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "~/modules/booth/booth-codes";
+import { plural } from "~/modules/formats/counts";
 
 export type LeadsViewProps = {
   inbox: LeadInbox;
@@ -335,7 +336,7 @@ function captureCodes(events: LeadInbox["events"]): CaptureCode[] {
 
 /** What the header counts, each part saying what it is: "80 people asked, followed or signaled · 15 met in person". */
 function inboxCountsLine(acted: number, metInPerson: number): string {
-  const people = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "person" : "people"}`;
+  const people = (count: number) => plural(count, "person", "people");
   const parts = [`${people(acted)} asked, followed or signaled`];
   if (metInPerson) parts.push(`${metInPerson.toLocaleString("en-US")} met in person`);
   return parts.join(" · ");
