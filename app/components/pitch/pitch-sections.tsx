@@ -149,46 +149,40 @@ export function LatestUpdate({ update }: { update: PitchPage["latestUpdate"] }) 
   );
 }
 
+/** The problem and the solution cards: one look, each with its own icon, colours, heading and points. */
+const POINTS_CARDS = {
+  problem: { title: "The problem", Icon: CircleAlert, badge: "bg-rose-50 text-rose-600", dot: "bg-rose-400" },
+  solution: { title: "The solution", Icon: Lightbulb, badge: "bg-emerald-50 text-emerald-600", dot: "bg-emerald-500" },
+} as const;
+
+function PointsCard({ kind, points }: { kind: keyof typeof POINTS_CARDS; points: string[] }) {
+  const { title, Icon, badge, dot } = POINTS_CARDS[kind];
+  return (
+    <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+      <header className="flex items-center gap-3">
+        <span aria-hidden className={`flex size-10 items-center justify-center rounded-xl ${badge}`}>
+          <Icon className="size-5" />
+        </span>
+        <h2 className="text-lg font-bold tracking-tight">{title}</h2>
+      </header>
+      <ul className="mt-4 space-y-3">
+        {points.map((point, index) => (
+          <li key={index} className="flex gap-3 text-[15px] leading-relaxed text-slate-700">
+            <span aria-hidden className={`mt-2.5 size-1.5 shrink-0 rounded-full ${dot}`} />
+            <span>{point}</span>
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
 export function ProblemSolution({ problems, solutions }: { problems: string[]; solutions: string[] }) {
   if (!problems.length && !solutions.length) return null;
   return (
     <section aria-label="Problem and solution" className={`mx-auto grid max-w-6xl gap-4 px-4 ${problems.length && solutions.length ? "md:grid-cols-2" : ""}`}>
-      {problems.length ? (
-        <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-          <header className="flex items-center gap-3">
-            <span aria-hidden className="flex size-10 items-center justify-center rounded-xl bg-rose-50 text-rose-600">
-              <CircleAlert className="size-5" />
-            </span>
-            <h2 className="text-lg font-bold tracking-tight">The problem</h2>
-          </header>
-          <ul className="mt-4 space-y-3">
-            {problems.map((point, index) => (
-              <li key={index} className="flex gap-3 text-[15px] leading-relaxed text-slate-700">
-                <span aria-hidden className="mt-2.5 size-1.5 shrink-0 rounded-full bg-rose-400" />
-                <span>{point}</span>
-              </li>
-            ))}
-          </ul>
-        </article>
-      ) : null}
-      {solutions.length ? (
-        <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-          <header className="flex items-center gap-3">
-            <span aria-hidden className="flex size-10 items-center justify-center rounded-xl bg-emerald-50 text-emerald-600">
-              <Lightbulb className="size-5" />
-            </span>
-            <h2 className="text-lg font-bold tracking-tight">The solution</h2>
-          </header>
-          <ul className="mt-4 space-y-3">
-            {solutions.map((point, index) => (
-              <li key={index} className="flex gap-3 text-[15px] leading-relaxed text-slate-700">
-                <span aria-hidden className="mt-2.5 size-1.5 shrink-0 rounded-full bg-emerald-500" />
-                <span>{point}</span>
-              </li>
-            ))}
-          </ul>
-        </article>
-      ) : null}
+      {problems.length ? <PointsCard kind="problem" points={problems} /> : null}
+      {solutions.length ? <PointsCard kind="solution" points={solutions} /> : null}
     </section>
   );
 }
