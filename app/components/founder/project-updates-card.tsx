@@ -2,7 +2,7 @@ import { Eye, LoaderCircle, Megaphone, MailCheck, Send } from "lucide-react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
-import { cardClass } from "~/components/ui/card";
+import { BadgeHeading, cardClass } from "~/components/ui/card";
 import { FormAlert, TextAreaField, RecordIdField } from "~/components/ui/form-fields";
 import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
@@ -65,19 +65,13 @@ export function ProjectUpdatesCard({
   return (
     <section aria-labelledby="updates-title" className={`${cardClass} overflow-hidden`}>
       <div className="p-4 sm:p-6">
-        <div className="flex items-start gap-3">
-          <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-orange-50 text-orange-600">
-            <Megaphone className="size-5" />
-          </span>
-          <div className="min-w-0">
-            <h2 id="updates-title" className="text-base font-semibold tracking-tight text-slate-900">
-              Post an Update
-            </h2>
-            <p className="mt-0.5 text-sm text-slate-600">
-              Tell followers what shipped. Your pitch page shows &lsquo;Last shipped&rsquo;, and subscribers get every update in one digest on Friday.
-            </p>
-          </div>
-        </div>
+        <BadgeHeading
+          id="updates-title"
+          icon={Megaphone}
+          badge="bg-orange-50 text-orange-600"
+          title="Post an Update"
+          description="Tell followers what shipped. Your pitch page shows ‘Last shipped’, and subscribers get every update in one digest on Friday."
+        />
         {canPost ? (
         <fetcher.Form method="post" action={`/project/${projectId}/edit`} {...form} aria-label="Post an update" className="mt-5 space-y-3">
           <input type="hidden" name="intent" value="post-update" />
