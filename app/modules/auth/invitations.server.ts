@@ -4,7 +4,7 @@ import type { AppConfig, SignupPolicy } from "~/config.server";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isInvitationTokenShape } from "~/modules/http/id-shape";
-import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { consumeRateLimit, dailyLimit } from "~/modules/rate-limit/rate-limit.server";
 import { readTeamInvitation } from "~/modules/team/team.server";
 import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 import { DAY_MS } from "~/modules/time/units";
@@ -13,11 +13,7 @@ import { DAY_MS } from "~/modules/time/units";
 export const INVITATION_DAYS = 7;
 
 /** A founder invites a co-founder or two, not a mailing list. */
-export const INVITATION_LIMIT: RateLimitRule = {
-  windowSeconds: 24 * 60 * 60,
-  max: 20,
-  message: "You made many invitation links today. Please try again tomorrow.",
-};
+export const INVITATION_LIMIT = dailyLimit(20, "You made many invitation links today. Please try again tomorrow.");
 
 export const INVITATION_ENDED_MESSAGE = "This invitation link was already used or has expired. Ask the founder who sent it for a new one.";
 export const INVITATION_REQUIRED_MESSAGE = "Sign-up on this site is by invitation only. Open the invitation link a founder sent you.";

@@ -7,7 +7,7 @@ import { isInvitationTokenShape } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { teamInvitationMail } from "~/modules/mail/account-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
-import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { consumeRateLimit, dailyLimit } from "~/modules/rate-limit/rate-limit.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { ROLE_LABELS, type ProjectRole } from "~/modules/access/roles";
 import type { Logger } from "~/modules/logging/logger.server";
@@ -22,11 +22,7 @@ import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-u
 export const TEAM_INVITATION_DAYS = 7;
 
 /** An owner adds a co-founder and a few staff, not a mailing list. */
-export const TEAM_INVITATION_LIMIT: RateLimitRule = {
-  windowSeconds: 24 * 60 * 60,
-  max: 30,
-  message: "You sent many team invitations today. Please try again tomorrow.",
-};
+export const TEAM_INVITATION_LIMIT = dailyLimit(30, "You sent many team invitations today. Please try again tomorrow.");
 
 export const ALREADY_ON_TEAM_MESSAGE = "This person is already on the team.";
 export const MEMBER_NOT_FOUND_MESSAGE = "This person is not on the team.";
