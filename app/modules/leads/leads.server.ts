@@ -13,6 +13,7 @@ import { isRecordId } from "~/modules/http/id-shape";
 import type { QualifyingAnswer, QualifyingQuestion } from "./qualifying-answer";
 import { readQualifyingQuestion } from "./qualifying-question.server";
 import { capturesOf } from "./lead-captures.server";
+import type { SignalDetails } from "~/modules/signals/signal-form";
 
 export const LEADS_PAGE_SIZE = 25;
 
@@ -20,16 +21,7 @@ export type LeadActivityItem =
   | { kind: "intro"; at: string; roleTags: string[]; linkedinUrl: string | null; note: string | null }
   /** `at` is null when they followed from an earlier contact (an intro or signal), whose row keeps no date for it. */
   | { kind: "subscription"; at: string | null }
-  | {
-      kind: "signal";
-      at: string;
-      rangeLabel: string;
-      rangeMin: number;
-      rangeMax: number | null;
-      message: string | null;
-      isPublic: boolean;
-      messagePublic: boolean;
-    }
+  | ({ kind: "signal"; at: string } & SignalDetails)
   /** A team member's reply (decision 57), as sent, with the meeting it proposed. */
   | { kind: "reply"; at: string; by: LeadActor; subject: string; body: string; meeting: { startsAt: string; minutes: number; timeZone: string } | null }
   /** A call a team member logged, with its optional note. */

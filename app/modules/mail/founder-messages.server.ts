@@ -4,6 +4,7 @@ import { plural, pluralWord } from "~/modules/formats/counts";
 import { formatFounderDateTime } from "~/modules/formats/founder-dates";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { MailAttachment } from "~/db/schema";
+import type { SignalDetails } from "~/modules/signals/signal-form";
 import type { OutgoingMail } from "./outbox.server";
 import { compose, unsubscribeHeaders, type Block } from "./letter.server";
 
@@ -55,17 +56,11 @@ export function introAlertMail(input: IntroAlertInput): OutgoingMail {
   };
 }
 
-export type SignalAlertInput = {
+export type SignalAlertInput = SignalDetails & {
   to: string;
   projectTitle: string;
   visitorName: string;
   visitorEmail: string;
-  rangeLabel: string;
-  rangeMin: number;
-  rangeMax: number | null;
-  message: string | null;
-  isPublic: boolean;
-  messagePublic: boolean;
   eventSource: string | null;
   /** This person in the founder's lead inbox. */
   leadUrl: string;
