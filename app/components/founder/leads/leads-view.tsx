@@ -47,6 +47,22 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
   const canChangeSettings = useProjectAllows("settings");
   const { after: _after, ...currentFilters } = filters;
   const revalidator = useRevalidator();
+  /** The inbox's leads as cards, new since the last visit marked, `highlighted` telling which stand out. */
+  const leadList = (label: string, highlighted: (lead: LeadInbox["leads"][number]) => boolean) => (
+    <ol aria-label={label} className="space-y-3">
+      {inbox.leads.map((lead) => (
+        <LeadCard
+          key={lead.id}
+          projectId={project.id}
+          lead={lead}
+          isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
+          highlighted={highlighted(lead)}
+          now={clock}
+          documentResult={actionData?.id === lead.id ? actionData : undefined}
+        />
+      ))}
+    </ol>
+  );
 
   return (
     <main className="mx-auto max-w-5xl px-4 pt-6 pb-16 sm:pt-8">
@@ -71,19 +87,7 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
             </Link>
           </p>
           {inbox.leads.length ? (
-            <ol aria-label="The lead from your alert" className="space-y-3">
-              {inbox.leads.map((lead) => (
-                <LeadCard
-                  key={lead.id}
-                  projectId={project.id}
-                  lead={lead}
-                  isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
-                  highlighted
-                  now={clock}
-                  documentResult={actionData?.id === lead.id ? actionData : undefined}
-                />
-              ))}
-            </ol>
+            leadList("The lead from your alert", () => true)
           ) : null}
         </section>
       ) : null}
@@ -169,19 +173,7 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
           />
         )
       ) : (
-        <ol aria-label={waitingView ? "Leads waiting for an answer, longest waiting first" : "Leads, newest activity first"} className="space-y-3">
-          {inbox.leads.map((lead) => (
-            <LeadCard
-              key={lead.id}
-              projectId={project.id}
-              lead={lead}
-              isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
-              highlighted={filters.lead === lead.id}
-              now={clock}
-              documentResult={actionData?.id === lead.id ? actionData : undefined}
-            />
-          ))}
-        </ol>
+        leadList(waitingView ? "Leads waiting for an answer, longest waiting first" : "Leads, newest activity first", (lead) => filters.lead === lead.id)
       )}
 
       {inbox.nextCursor || filters.after ? (
