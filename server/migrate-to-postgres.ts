@@ -3,6 +3,7 @@ import path from "node:path";
 import { copySqliteToPostgres } from "./copy-to-postgres";
 import { isDomainError } from "~/modules/errors.server";
 import { shownPath, withoutCredentials } from "./startup-report";
+import { plural, pluralWord } from "~/modules/formats/counts";
 
 const USAGE = `Copies a SQLite deployment of PitchQR into an empty PostgreSQL database, in one transaction.
 
@@ -65,14 +66,14 @@ export async function migrateToPostgresCommand(args: readonly string[], env: Nod
       postgresUrl,
       onTableCopied: ({ table, rows, index, tables, milliseconds }) =>
         console.log(
-          `  [${String(index + 1).padStart(2)}/${tables}] ${table}: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}` +
+          `  [${String(index + 1).padStart(2)}/${tables}] ${table}: ${plural(rows, "row")}` +
             (milliseconds >= 100 ? ` (${(milliseconds / 1000).toFixed(1)} s)` : ""),
         ),
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `Copied ${report.rows.toLocaleString("en-US")} rows in ${report.tables.length} tables in ${seconds} s; ` +
-        `row counts match and the analytics of ${report.projectsVerified} project${report.projectsVerified === 1 ? "" : "s"} read the same on both.`,
+        `row counts match and the analytics of ${report.projectsVerified} ${pluralWord(report.projectsVerified, "project")} read the same on both.`,
     );
     console.log(`Start the app with DATABASE_URL set to this database. The SQLite file keeps its data.`);
     return 0;

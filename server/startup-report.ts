@@ -3,6 +3,7 @@ import type { AppConfig } from "~/config.server";
 import { mailSetupWarning } from "~/modules/mail/mail-setup";
 import { publicUrlWarning } from "~/modules/qr/public-url";
 import type { AppServices } from "~/services.server";
+import { pluralWord } from "~/modules/formats/counts";
 
 /**
  * What `npm start` tells a person, one plain line each (decision 21): the database and what start-up did to
@@ -13,11 +14,11 @@ export function startupReport(config: AppConfig, startup: AppServices["startup"]
   const migrated = startup.migrationsApplied.length;
   const database =
     config.database.dialect === "sqlite" ? `SQLite at ${shownPath(config.database.file)}` : `PostgreSQL at ${withoutCredentials(config.database.url)}`;
-  const lines = [`Database: ${database}, ${migrated ? `${migrated} migration${migrated === 1 ? "" : "s"} applied` : "up to date"}`];
+  const lines = [`Database: ${database}, ${migrated ? `${migrated} ${pluralWord(migrated, "migration")} applied` : "up to date"}`];
   if (startup.sqliteLeftBehind) {
     const { file, projects } = startup.sqliteLeftBehind;
     lines.push(
-      `Warning: this PostgreSQL database is empty, but ${shownPath(file)} holds ${projects} project${projects === 1 ? "" : "s"}. ` +
+      `Warning: this PostgreSQL database is empty, but ${shownPath(file)} holds ${projects} ${pluralWord(projects, "project")}. ` +
         "To move that data here, stop the app and run: npm run db:migrate-to-postgres",
     );
   }

@@ -1,5 +1,6 @@
 import type { RecognitionType } from "~/db/schema";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
+import { pluralWord } from "~/modules/formats/counts";
 
 /*
  * The Recognition Wall's rules and looks, without React: shared by the React page (`recognition-wall.tsx`,
@@ -101,7 +102,7 @@ export function avatarStyle(name: string): string {
 export const WALL_PREVIEW = 8;
 
 export function additionalSupportersText(count: number): string {
-  return `+ ${count} additional ${count === 1 ? "supporter" : "supporters"}`;
+  return `+ ${count} additional ${pluralWord(count, "supporter")}`;
 }
 
 /** The classes of a wall entry's parts, so an entry added by the live stream looks like a rendered one. */

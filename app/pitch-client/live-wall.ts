@@ -12,6 +12,7 @@ import { formatPitchTime } from "~/modules/time/relative-time";
 import { currentClockStep, subscribeToClock } from "~/browser/clock";
 import { followWallStream } from "~/browser/wall-stream";
 import { replayLivePing } from "~/browser/live-ping";
+import { pluralWord } from "~/modules/formats/counts";
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -82,7 +83,7 @@ function overflowIntoEarlier(container: HTMLElement, list: HTMLOListElement) {
 function setStat(name: string, value: number, singular: string, plural: string) {
   const stat = document.querySelector(`[data-stat="${name}"]`);
   const [label, number] = [stat?.querySelector("dt"), stat?.querySelector("dd")];
-  if (label) label.textContent = value === 1 ? singular : plural;
+  if (label) label.textContent = pluralWord(value, singular, plural);
   if (number) number.textContent = String(value);
 }
 

@@ -5,8 +5,8 @@ import { FormAlert, TextField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { RESET_LINK_INVALID_MESSAGE, resetPasswordSchema, type ResetPasswordInput } from "~/modules/auth/auth-form";
 import { checkPasswordResetToken, resetPassword } from "~/modules/auth/gateway.server";
-import { domainErrorHeaders, isDomainError } from "~/modules/errors.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
+import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/auth.reset-password";
@@ -17,14 +17,14 @@ export const meta: Route.MetaFunction = () => [{ title: `Choose a new password Â
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { auth, config } = context.services;
   const token = url.searchParams.get("token");
-  try {
-    const valid = (await checkPasswordResetToken(auth, config, request, token)) === "valid";
-    return data({ token: valid ? token : null, invalidMessage: valid ? null : RESET_LINK_INVALID_MESSAGE }, { status: valid ? 200 : 400 });
-  } catch (error) {
-    // A client opening link after link: better-auth's limiter says how long to wait.
-    if (!isDomainError(error) || error.code !== "rate_limited") throw error;
-    return data({ token: null, invalidMessage: error.message }, { status: 429, headers: domainErrorHeaders(error) });
-  }
+  // A client opening link after link: better-auth's limiter says how long to wait (429 with Retry-After).
+  return orErrorPage(
+    async () => {
+      const valid = (await checkPasswordResetToken(auth, config, request, token)) === "valid";
+      return data({ token: valid ? token : null, invalidMessage: valid ? null : RESET_LINK_INVALID_MESSAGE }, { status: valid ? 200 : 400 });
+    },
+    { codes: ["rate_limited"], as: "page", page: (error) => ({ token: null, invalidMessage: error.message }) },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -6,6 +6,7 @@ import { checkSavedListConfirmation, confirmSavedListMail } from "~/modules/save
 import { LIST_MAIL_LINK_FAILURES } from "~/modules/saved/saved-list-rules";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/list-mail.confirm";
+import { pluralWord } from "~/modules/formats/counts";
 
 export const meta: Route.MetaFunction = () => [{ title: `Confirm your address · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -41,7 +42,7 @@ export default function ConfirmListMail({ loaderData, actionData }: Route.Compon
           <p className="mt-2 text-slate-600">
             {sent.count > 0 ? (
               <>
-                {sent.count === 1 ? "1 pitch goes" : `${sent.count} pitches go`} to <strong className="font-semibold break-all text-slate-900">{sent.email}</strong>{" "}
+                {`${sent.count} ${pluralWord(sent.count, "pitch goes", "pitches go")}`} to <strong className="font-semibold break-all text-slate-900">{sent.email}</strong>{" "}
                 in a minute. From this browser, later lists go straight out.
               </>
             ) : (
@@ -60,7 +61,7 @@ export default function ConfirmListMail({ loaderData, actionData }: Route.Compon
         <>
           <h1 className="mt-4 text-2xl font-bold">Send your saved pitches?</h1>
           <p className="mt-2 text-slate-600">
-            {loaderData.pitchCount === 1 ? "1 saved pitch" : `${loaderData.pitchCount} saved pitches`} to{" "}
+            {`${loaderData.pitchCount} saved ${pluralWord(loaderData.pitchCount, "pitch", "pitches")}`} to{" "}
             <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>.
           </p>
           <LinkActionForm token={loaderData.token ?? ""} busy={busy} label="Confirm and send my list" busyLabel="Sending..." />

@@ -3,7 +3,7 @@ import { BoothEnded, BoothScreenView } from "~/components/booth/booth-screen";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { boothCookie, clearedBoothCookie, resolveBoothAccess } from "~/modules/booth/booth-access.server";
 import { BOOTH_NOT_FOUND, loadBoothScreen } from "~/modules/booth/booth.server";
-import { isDomainError } from "~/modules/errors.server";
+import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { PRODUCT_NAME } from "~/product";
@@ -35,8 +35,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     const headers = { "Set-Cookie": clearedBoothCookie(params.id, secure) };
     throw data({ boothEnded: access.kind === "ended" }, { status: 404, headers });
   }
-  const screen = await loadBoothScreen(database.db, access.viewer, params.id, config.publicUrl).catch((error: unknown) => {
-    throw isDomainError(error) ? data({ boothEnded: false, message: BOOTH_NOT_FOUND }, { status: 404 }) : error;
+  const screen = await orErrorPage(() => loadBoothScreen(database.db, access.viewer, params.id, config.publicUrl), {
+    body: () => ({ boothEnded: false, message: BOOTH_NOT_FOUND }),
+    status: 404,
   });
   const headers = new Headers();
   if (access.newToken) {

@@ -1,10 +1,10 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { LeadReplyView } from "~/components/founder/leads/lead-reply-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { handleFormAction } from "~/modules/forms/form-action.server";
 import { formToObject } from "~/modules/forms/validation";
+import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { openReplyComposer, sendLeadReply } from "~/modules/leads/replies/lead-replies.server";
 import { leadReplySchema, type LeadReplyInput } from "~/modules/leads/replies/reply-form";
@@ -14,31 +14,16 @@ import type { Route } from "./+types/project-lead-reply";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Reply to ${loaderData?.composer.lead.name ?? "a lead"} · ${PRODUCT_NAME}` }];
 
-/** A lead that is not one of this founder's (another project, another founder) is a 404: nothing of it is shown. */
-async function orNotFound<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    if (isDomainError(error) && (error.code === "not_found" || error.code === "forbidden")) throw data(error.message, { status: error.status });
-    throw error;
-  }
-}
-
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { auth, database, mailLinks, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
-  const composer = await orNotFound(async () => {
-    try {
-      return await openReplyComposer(database.db, mailLinks, user, params.id, params.leadId);
-    } catch (error) {
-      // A person met without an e-mail (decision 92): back to their card, where the e-mail is added.
-      if (isDomainError(error) && error.code === "conflict") {
-        const toLead = `/project/${encodeURIComponent(params.id)}/leads?lead=${encodeURIComponent(params.leadId)}`;
-        throw redirect(toLead, { headers: { "Set-Cookie": await serializeFlash(flashCookie, { toast: { type: "error", message: error.message } }) } });
-      }
-      throw error;
-    }
-  });
+  const toLead = `/project/${encodeURIComponent(params.id)}/leads?lead=${encodeURIComponent(params.leadId)}`;
+  // A lead that is not one of this founder's (another project, another founder) is a 404: nothing of it is shown.
+  // A person met without an e-mail (decision 92): back to their card, where the e-mail is added.
+  const composer = await orErrorPage(
+    () => orErrorPage(() => openReplyComposer(database.db, mailLinks, user, params.id, params.leadId), { codes: ["conflict"], as: "toast", to: toLead, flashCookie }),
+    { codes: ["not_found", "forbidden"] },
+  );
   return { composer, projectRole: composer.project.role, founderEmail: user.email, timeZoneSet: user.timeZoneSet, now: new Date().toISOString(), setupBanner: operatorBannerFor(context.services, request, url, composer.project.role, ["mail"]) };
 }
 

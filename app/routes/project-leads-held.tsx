@@ -8,6 +8,7 @@ import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { acceptHeldSubmission } from "~/modules/visitor-forms/pipeline/held-review.server";
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/project-leads-held";
+import { plural } from "~/modules/formats/counts";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `Held for review: ${loaderData?.project.title ?? "Project"} · ${PRODUCT_NAME}` }];
 
@@ -56,7 +57,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         failureMessage: "Failed to discard the submissions",
         run: async (input: HeldDiscardLikeInput) => {
           const count = await discardHeldLike(database.db, user.id, params.id, input);
-          return { message: `Discarded ${count.toLocaleString("en-US")} ${count === 1 ? "form" : "forms"}` };
+          return { message: `Discarded ${plural(count, "form")}` };
         },
       },
     },

@@ -1,5 +1,5 @@
-import { Download, Printer } from "lucide-react";
-import { Link } from "react-router";
+import { Download } from "lucide-react";
+import { PrintButton, SheetSizeSwitch } from "~/components/founder/print-sheet-controls";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -50,30 +50,8 @@ export default function PrintQrSheet({ loaderData }: Route.ComponentProps) {
         </p>
         <SetupWarningBanner banner={loaderData.setupBanner} className="mt-4" />
         <div className="mt-4 flex flex-wrap items-center gap-2">
-          <div role="group" aria-label="Sheet size" className="flex rounded-lg shadow-sm">
-            {PRINT_SHEET_SIZES.map((option, index) => (
-              <Link
-                key={option}
-                to={printPagePath(projectId, qrCodeId, option)}
-                replace
-                aria-current={option === size ? "page" : undefined}
-                className={`inline-flex h-10 items-center border border-slate-300 px-3.5 text-sm font-semibold ${index === 0 ? "rounded-l-lg" : "-ml-px rounded-r-lg"} ${
-                  option === size ? "bg-slate-900 text-white" : "bg-white text-slate-800 hover:bg-slate-50"
-                }`}
-              >
-                {SIZE_NAMES[option]}
-              </Link>
-            ))}
-          </div>
-          <button
-            type="button"
-            onClick={() => window.print()}
-            disabled={!hydrated}
-            className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
-          >
-            <Printer aria-hidden className="size-4" />
-            Print
-          </button>
+          <SheetSizeSwitch sizes={PRINT_SHEET_SIZES} size={size} names={SIZE_NAMES} pathFor={(option) => printPagePath(projectId, qrCodeId, option)} />
+          <PrintButton disabled={!hydrated} />
           <a
             href={printSheetPath(projectId, qrCodeId, size)}
             download

@@ -1,5 +1,6 @@
-import { Download, Printer } from "lucide-react";
+import { Download } from "lucide-react";
 import { Form, Link } from "react-router";
+import { PrintButton, SheetSizeSwitch } from "~/components/founder/print-sheet-controls";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { secondaryButtonClass } from "~/components/ui/buttons";
@@ -73,30 +74,8 @@ export default function PrintEventSheet({ loaderData }: Route.ComponentProps) {
           ) : null}
         </Form>
         <div className="mt-4 flex flex-wrap items-center gap-2">
-          <div role="group" aria-label="Sheet size" className="flex rounded-lg shadow-sm">
-            {EVENT_SHEET_SIZES.map((option, index) => (
-              <Link
-                key={option}
-                to={eventSheetPath(project.id, { size: option, codes: chosen })}
-                replace
-                aria-current={option === size ? "page" : undefined}
-                className={`inline-flex h-10 items-center border border-slate-300 px-3.5 text-sm font-semibold ${index === 0 ? "rounded-l-lg" : "-ml-px rounded-r-lg"} ${
-                  option === size ? "bg-slate-900 text-white" : "bg-white text-slate-800 hover:bg-slate-50"
-                }`}
-              >
-                {SIZE_NAMES[option]}
-              </Link>
-            ))}
-          </div>
-          <button
-            type="button"
-            onClick={() => window.print()}
-            disabled={!hydrated || pages.length === 0}
-            className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
-          >
-            <Printer aria-hidden className="size-4" />
-            Print
-          </button>
+          <SheetSizeSwitch sizes={EVENT_SHEET_SIZES} size={size} names={SIZE_NAMES} pathFor={(option) => eventSheetPath(project.id, { size: option, codes: chosen })} />
+          <PrintButton disabled={!hydrated || pages.length === 0} />
           {pages.map((_, index) => (
             <a
               key={index}

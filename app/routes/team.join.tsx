@@ -4,7 +4,7 @@ import { secondaryButtonClass, primaryButtonClass } from "~/components/ui/button
 import { LinkActionForm, LinkFailure, LinkPageCard } from "~/components/ui/link-page";
 import { authPathFor } from "~/modules/auth/return-to";
 import { getSessionUser, requireSessionUser } from "~/modules/auth/session.server";
-import { isDomainError } from "~/modules/errors.server";
+import { orErrorPage } from "~/modules/http/domain-errors.server";
 import { serializeFlash } from "~/modules/flash/flash.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from "~/modules/access/roles";
@@ -44,18 +44,18 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const { auth, database, flashCookie, pageDoor } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
-  try {
-    const { projectId, ownerId, keptRole } = await acceptTeamInvitation(database.db, user, String(form.get("token") ?? ""));
-    const message = keptRole ? `You are already on the team as ${ROLE_LABELS[keptRole]}: your role stays as it is` : "You joined the team";
-    const headers = new Headers();
-    headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message } }));
-    // This device is now the team's: its own visits to the pitch are not visitors' (decision 52).
-    headers.append("Set-Cookie", pageDoor.teamDeviceCookie(ownerId, request.headers.get("cookie")));
-    return redirect(`/project/${encodeURIComponent(projectId)}/leads`, { headers });
-  } catch (error) {
-    if (isDomainError(error)) return data({ failure: { title: REFUSED_TITLE, message: error.message } }, { status: error.status });
-    throw error;
-  }
+  return orErrorPage(
+    async () => {
+      const { projectId, ownerId, keptRole } = await acceptTeamInvitation(database.db, user, String(form.get("token") ?? ""));
+      const message = keptRole ? `You are already on the team as ${ROLE_LABELS[keptRole]}: your role stays as it is` : "You joined the team";
+      const headers = new Headers();
+      headers.append("Set-Cookie", await serializeFlash(flashCookie, { toast: { type: "success", message } }));
+      // This device is now the team's: its own visits to the pitch are not visitors' (decision 52).
+      headers.append("Set-Cookie", pageDoor.teamDeviceCookie(ownerId, request.headers.get("cookie")));
+      return redirect(`/project/${encodeURIComponent(projectId)}/leads`, { headers });
+    },
+    { as: "page", page: (error) => ({ failure: { title: REFUSED_TITLE, message: error.message } }) },
+  );
 }
 
 export default function JoinTeam({ loaderData, actionData }: Route.ComponentProps) {

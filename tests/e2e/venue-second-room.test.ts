@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hashBoothToken } from "~/modules/booth/booth-links.server";
+import { hashSingleUseToken } from "~/modules/tokens/single-use-token.server";
 import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, openPitchDialog, readThePage, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
@@ -81,7 +81,7 @@ describe("a second room's numbers on the founder's screen", () => {
       db.prepare("insert into booth_links (id, project_id, token_hash, created_at, expires_at) values (?, ?, ?, ?, ?)").run(
         crypto.randomUUID(),
         project.id,
-        hashBoothToken(boothToken),
+        hashSingleUseToken(boothToken),
         new Date().toISOString(),
         new Date(Date.now() + 86_400_000).toISOString(),
       );

@@ -2,7 +2,8 @@
 // stored hashed), today's counters by analytics' definitions, and the ticker's reads.
 import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
-import { checkBoothToken, createBoothLink, hashBoothToken, isBoothLinkActive, listActiveBoothLinks, repointBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
+import { hashSingleUseToken } from "~/modules/tokens/single-use-token.server";
+import { checkBoothToken, createBoothLink, isBoothLinkActive, listActiveBoothLinks, repointBoothLink, revokeBoothLink } from "~/modules/booth/booth-links.server";
 import { loadBoothScreen, readTickerSince, TICKER_SETTLE_MS } from "~/modules/booth/booth.server";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "~/modules/booth/booth-codes";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
@@ -127,7 +128,7 @@ describeEachDialect("booth links", (getDb) => {
     expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.expiresAt).toBe(new Date(now.getTime() + 3 * DAY).toISOString());
     const stored = await db.selectFrom("booth_links").selectAll().where("id", "=", link.id).executeTakeFirstOrThrow();
-    expect(stored.token_hash).toBe(hashBoothToken(link.token));
+    expect(stored.token_hash).toBe(hashSingleUseToken(link.token));
     expect(JSON.stringify(stored)).not.toContain(link.token);
     expect(await checkBoothToken(db, project.id, link.token, now)).toEqual({ kind: "valid", linkId: link.id, expiresAt: link.expiresAt });
     expect(await listActiveBoothLinks(db, project.ownerId, project.id, now)).toEqual([{ id: link.id, createdAt: now.toISOString(), expiresAt: link.expiresAt, codeId: null }]);

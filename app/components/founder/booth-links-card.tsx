@@ -2,7 +2,7 @@ import { Copy, MonitorSmartphone } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { describedBy, FieldError, FormAlert, labelClass, RecordIdField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
@@ -13,6 +13,7 @@ import { codeName } from "~/modules/analytics/source-names";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import { toast } from "sonner";
 import type { FormResult } from "~/modules/forms/form-result";
+import { pluralWord } from "~/modules/formats/counts";
 
 type BoothLinkItem = { id: string; createdAt: string; expiresAt: string; codeId: string | null };
 type CodeItem = { id: string; label: string; eventTag: string | null; createdAt: string; archived: boolean };
@@ -76,7 +77,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
               >
                 {BOOTH_LINK_DAYS.map((days) => (
                   <option key={days} value={days}>
-                    {days === 1 ? "1 day" : `${days} days`}
+                    {`${days} ${pluralWord(days, "day")}`}
                   </option>
                 ))}
               </select>
@@ -136,7 +137,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
                   <RepointForm action={action} link={link} options={codeOptions} />
                   <revoke.Form method="post" action={action} {...revoking.form}>
                     <input type="hidden" name="intent" value="revoke-booth-link" />
-                    <input type="hidden" name="linkId" value={link.id} />
+                    <RecordIdField name="linkId" id={link.id} />
                     <button type="submit" className="font-semibold text-red-700 hover:underline">
                       Revoke
                     </button>
@@ -165,7 +166,7 @@ function RepointForm({ action, link, options }: { action: string; link: BoothLin
   return (
     <fetcher.Form method="post" action={action} className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
       <input type="hidden" name="intent" value="repoint-booth-link" />
-      <input type="hidden" name="linkId" value={link.id} />
+      <RecordIdField name="linkId" id={link.id} />
       <label htmlFor={selectId} className="shrink-0 text-slate-600">
         Shows
       </label>

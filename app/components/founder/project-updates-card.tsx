@@ -2,8 +2,8 @@ import { Eye, LoaderCircle, Megaphone, MailCheck, Send } from "lucide-react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
-import { cardClass } from "~/components/ui/card";
-import { FormAlert, TextAreaField } from "~/components/ui/form-fields";
+import { BadgeHeading, cardClass } from "~/components/ui/card";
+import { FormAlert, TextAreaField, RecordIdField } from "~/components/ui/form-fields";
 import { useClock, useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useToastedFetcher } from "./qr-code-manage";
@@ -12,6 +12,7 @@ import { secondaryButtonClass } from "~/components/ui/buttons";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { projectUpdateSchema } from "~/modules/updates/project-update-form";
+import { pluralWord } from "~/modules/formats/counts";
 
 /** `mailed`: null until followers got it, "digest" from a Friday digest, "now" from 'Send now' (decision 65). */
 export type ProjectUpdateItem = { id: string; body: string; createdAt: string; mailed: "digest" | "now" | null };
@@ -64,19 +65,13 @@ export function ProjectUpdatesCard({
   return (
     <section aria-labelledby="updates-title" className={`${cardClass} overflow-hidden`}>
       <div className="p-4 sm:p-6">
-        <div className="flex items-start gap-3">
-          <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-orange-50 text-orange-600">
-            <Megaphone className="size-5" />
-          </span>
-          <div className="min-w-0">
-            <h2 id="updates-title" className="text-base font-semibold tracking-tight text-slate-900">
-              Post an Update
-            </h2>
-            <p className="mt-0.5 text-sm text-slate-600">
-              Tell followers what shipped. Your pitch page shows &lsquo;Last shipped&rsquo;, and subscribers get every update in one digest on Friday.
-            </p>
-          </div>
-        </div>
+        <BadgeHeading
+          id="updates-title"
+          icon={Megaphone}
+          badge="bg-orange-50 text-orange-600"
+          title="Post an Update"
+          description="Tell followers what shipped. Your pitch page shows ‘Last shipped’, and subscribers get every update in one digest on Friday."
+        />
         {canPost ? (
         <fetcher.Form method="post" action={`/project/${projectId}/edit`} {...form} aria-label="Post an update" className="mt-5 space-y-3">
           <input type="hidden" name="intent" value="post-update" />
@@ -175,7 +170,7 @@ function UnsentUpdateActions({
             <p className="text-xs text-slate-600">
               {followers === 0
                 ? "No followers yet: nobody would get it."
-                : `To each of your ${followers === 1 ? "1 follower" : `${followers} followers`}, with their name and their own unsubscribe link`}
+                : `To each of your ${followers} ${pluralWord(followers, "follower")}, with their name and their own unsubscribe link`}
             </p>
             <p className="mt-1 text-sm text-slate-900">
               <span className="font-semibold">Subject:</span> <span data-preview-subject>{preview.subject}</span>
@@ -192,7 +187,7 @@ function UnsentUpdateActions({
       {canSend ? (
         <fetcher.Form method="post" action={`/project/${projectId}/edit`} className="flex flex-wrap items-center justify-between gap-2">
           <input type="hidden" name="intent" value="send-update-now" />
-          <input type="hidden" name="updateId" value={update.id} />
+          <RecordIdField name="updateId" id={update.id} />
           <p className="text-xs text-slate-600">Followers get it in Friday&rsquo;s digest, or now.</p>
           <button type="submit" disabled={busy} className={`${secondaryButtonClass} h-10 px-3 py-0`}>
             {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <MailCheck aria-hidden className="size-4" />}

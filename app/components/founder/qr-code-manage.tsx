@@ -2,12 +2,13 @@ import { Archive, ArrowRightLeft, CalendarClock, RotateCcw } from "lucide-react"
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { secondaryButtonClass } from "~/components/ui/buttons";
-import { FieldError } from "~/components/ui/form-fields";
+import { FieldError, RecordIdField } from "~/components/ui/form-fields";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import type { FormResult } from "~/modules/forms/form-result";
 import { formatEventDay } from "~/modules/qr/qr-form";
 import type { QrCodeItem } from "./qr-code-views";
 import { useProjectRole } from "./use-project-role";
+import { pluralWord } from "~/modules/formats/counts";
 
 /**
  * A printed code's life after the event (issue 30 item 2, decision 64): archive it (it leaves the active list and
@@ -65,7 +66,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
   const archiveForm = (label: string) => (
     <archiveFetcher.Form method="post" action={action}>
       <input type="hidden" name="intent" value="archive-qr" />
-      <input type="hidden" name="qrCodeId" value={code.id} />
+      <RecordIdField name="qrCodeId" id={code.id} />
       <button type="submit" disabled={archiveFetcher.state !== "idle"} className={smallButton} aria-label={`${label}: ${code.label}`}>
         <Archive aria-hidden className="size-4" />
         {label}
@@ -79,7 +80,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
       <div className="mt-3 grid gap-4 sm:grid-cols-2">
         <end.fetcher.Form method="post" action={action} className="min-w-0">
           <input type="hidden" name="intent" value="set-qr-end" />
-          <input type="hidden" name="qrCodeId" value={code.id} />
+          <RecordIdField name="qrCodeId" id={code.id} />
           <label htmlFor={endId} className="block text-sm font-medium text-slate-800">
             Event ends <span className="font-normal text-slate-500">(optional)</span>
           </label>
@@ -103,7 +104,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
 
         <moveFetcher.Form method="post" action={action} className="min-w-0">
           <input type="hidden" name="intent" value="repoint-qr" />
-          <input type="hidden" name="qrCodeId" value={code.id} />
+          <RecordIdField name="qrCodeId" id={code.id} />
           {repointTargets.length ? (
             <>
               <label htmlFor={moveId} className="block text-sm font-medium text-slate-800">
@@ -151,7 +152,7 @@ export function ManageQrCode({ action, code, repointTargets, archiveFetcher, mov
 
 /** Deleting a code that has scans: archive it instead (it keeps its numbers and keeps working), or delete anyway. */
 export function ArchiveInsteadOffer({ action, code, onCancel, archiveFetcher }: { action: string; code: QrCodeItem; onCancel: () => void; archiveFetcher: CardFetcher }) {
-  const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"}`;
+  const scans = `${code.totalScans} ${pluralWord(code.totalScans, "scan")}`;
   return (
     <div role="alert" className="col-span-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 sm:col-span-3">
       <p>
@@ -161,7 +162,7 @@ export function ArchiveInsteadOffer({ action, code, onCancel, archiveFetcher }: 
       <div className="mt-2 flex flex-wrap gap-2">
         <archiveFetcher.Form method="post" action={action} onSubmit={onCancel}>
           <input type="hidden" name="intent" value="archive-qr" />
-          <input type="hidden" name="qrCodeId" value={code.id} />
+          <RecordIdField name="qrCodeId" id={code.id} />
           <button type="submit" disabled={archiveFetcher.state !== "idle"} className={`${smallButton} border-brand-600 bg-brand-600 text-white hover:bg-brand-700`}>
             <Archive aria-hidden className="size-4" />
             Archive instead
@@ -187,7 +188,7 @@ export function ArchivedQrCodeRow({
   today: string;
   restoreFetcher: CardFetcher;
 }) {
-  const scans = `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique`;
+  const scans = `${code.totalScans} ${pluralWord(code.totalScans, "scan")} · ${code.uniqueScans} unique`;
   return (
     <li className="flex flex-wrap items-center gap-3 rounded-xl border border-slate-200 bg-white p-3 sm:flex-nowrap">
       <div className="min-w-0 flex-1">
@@ -200,7 +201,7 @@ export function ArchivedQrCodeRow({
       </div>
       <restoreFetcher.Form method="post" action={action}>
         <input type="hidden" name="intent" value="restore-qr" />
-        <input type="hidden" name="qrCodeId" value={code.id} />
+        <RecordIdField name="qrCodeId" id={code.id} />
         <button type="submit" disabled={restoreFetcher.state !== "idle"} aria-label={`Restore ${code.label}`} className={smallButton}>
           <RotateCcw aria-hidden className="size-4" />
           Restore

@@ -9,6 +9,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { formatFounderDate } from "~/modules/time/founder-dates";
 import { printPagePath } from "~/modules/qr/qr-form";
 import { downloadQrImages } from "./form/download-qr";
+import { pluralWord } from "~/modules/formats/counts";
 
 export type QrCodeItem = {
   id: string;
@@ -95,7 +96,7 @@ export function QrCodeRow({ projectId, code, slug, copier, deleteForm, badge, ch
   const hydrated = useHydrated();
   const [downloading, setDownloading] = useState(false);
   const scans =
-    `${code.totalScans} ${code.totalScans === 1 ? "scan" : "scans"} · ${code.uniqueScans} unique` +
+    `${code.totalScans} ${pluralWord(code.totalScans, "scan")} · ${code.uniqueScans} unique` +
     (code.scansElsewhere ? ` here · ${code.scansElsewhere} before it moved here` : "");
   const created = new Date(code.createdAt);
   const timeZone = useFounderTimeZone();

@@ -1,6 +1,7 @@
 import { Undo2 } from "lucide-react";
 import { cardClass } from "~/components/ui/card";
 import { smallButton, useToastedFetcher } from "./qr-code-manage";
+import { RecordIdField } from "~/components/ui/form-fields";
 
 /**
  * The owner's list of this project's printed codes that open another project now (decision 79), each with
@@ -24,7 +25,7 @@ export function QrCodesAwayCard({ projectId, codes }: { projectId: string; codes
             </div>
             <back.fetcher.Form method="post" action={`/project/${projectId}/edit`}>
               <input type="hidden" name="intent" value="move-qr-back" />
-              <input type="hidden" name="qrCodeId" value={code.id} />
+              <RecordIdField name="qrCodeId" id={code.id} />
               <button type="submit" disabled={back.busy} aria-label={`Move ${code.label} back`} className={smallButton}>
                 <Undo2 aria-hidden className="size-4" />
                 Move back

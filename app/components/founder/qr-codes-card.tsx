@@ -2,8 +2,8 @@ import { LoaderCircle, Printer, QrCode, ScanLine, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
-import { cardClass } from "~/components/ui/card";
-import { FormAlert, TextField } from "~/components/ui/form-fields";
+import { BadgeHeading, cardClass } from "~/components/ui/card";
+import { FormAlert, TextField, RecordIdField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useProjectAllows } from "./use-project-role";
@@ -67,17 +67,13 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, re
 
       <section aria-labelledby="qr-tracking-title" className={`${cardClass} overflow-hidden`}>
         <div className="p-4 sm:p-6">
-          <div className="flex items-start gap-3">
-            <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-              <ScanLine className="size-5" />
-            </span>
-            <div className="min-w-0">
-              <h2 id="qr-tracking-title" className="text-base font-semibold tracking-tight text-slate-900">
-                QR Codes &amp; Event Tracking
-              </h2>
-              <p className="mt-0.5 text-sm text-slate-600">Print one code per event, booth or flyer to see which ones bring scans.</p>
-            </div>
-          </div>
+          <BadgeHeading
+            id="qr-tracking-title"
+            icon={ScanLine}
+            badge="bg-brand-50 text-brand-600"
+            title="QR Codes & Event Tracking"
+            description="Print one code per event, booth or flyer to see which ones bring scans."
+          />
           {canEdit ? <CreateQrForm action={action} /> : null}
         </div>
 
@@ -121,7 +117,7 @@ export function QrCodesCard({ projectId, slug, pitchUrl, pitchQrSvg, qrCodes, re
                       }}
                     >
                       <input type="hidden" name="intent" value="delete-qr" />
-                      <input type="hidden" name="qrCodeId" value={code.id} />
+                      <RecordIdField name="qrCodeId" id={code.id} />
                       <button
                         type="submit"
                         disabled={deleting}

@@ -9,6 +9,7 @@ import type { LeftoverKind } from "~/db/schema";
 import { formatFounderDate } from "~/modules/time/founder-dates";
 import type { FormResult } from "~/modules/forms/form-result";
 import type { MemberLeftovers, SetUpThing, TeamSetups } from "~/modules/team/team-setups.server";
+import { RecordIdField } from "~/components/ui/form-fields";
 
 const KINDS: Record<LeftoverKind, { title: string; icon: LucideIcon }> = {
   webhook: { title: "Webhook", icon: Webhook },
@@ -103,7 +104,7 @@ function LeftoverRow({ thing }: { thing: SetUpThing }) {
       <fetcher.Form method="post" className="flex shrink-0 gap-2">
         <input type="hidden" name="intent" value="leftover" />
         <input type="hidden" name="kind" value={thing.kind} />
-        <input type="hidden" name="itemId" value={thing.id} />
+        <RecordIdField name="itemId" id={thing.id} />
         <button type="submit" name="decision" value="keep" disabled={busy} className={`${secondaryButtonClass} py-2`}>
           <Undo2 aria-hidden className="size-4" />
           Keep

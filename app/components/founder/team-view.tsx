@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { FieldError, FormAlert, TextField, inputClass } from "~/components/ui/form-fields";
+import { FieldError, FormAlert, TextField, inputClass, RecordIdField } from "~/components/ui/form-fields";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useSettledResult } from "~/components/ui/use-settled-result";
@@ -136,7 +136,7 @@ function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
         <span className="flex flex-wrap gap-2">
           <linkFetcher.Form method="post">
             <input type="hidden" name="intent" value="link" />
-            <input type="hidden" name="invitationId" value={invitation.id} />
+            <RecordIdField name="invitationId" id={invitation.id} />
             <button type="submit" disabled={linkFetcher.state !== "idle"} className={`${secondaryButtonClass} py-2`}>
               <Copy aria-hidden className="size-4" />
               Copy invite link
@@ -144,7 +144,7 @@ function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
           </linkFetcher.Form>
           <fetcher.Form method="post">
             <input type="hidden" name="intent" value="revoke" />
-            <input type="hidden" name="invitationId" value={invitation.id} />
+            <RecordIdField name="invitationId" id={invitation.id} />
             <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} py-2`}>
               Withdraw
             </button>
@@ -193,7 +193,7 @@ function MemberRow({ member, you, manage }: { member: TeamMember; you: boolean; 
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <roleFetcher.Form method="post" className="flex items-center gap-2">
             <input type="hidden" name="intent" value="role" />
-            <input type="hidden" name="userId" value={member.userId} />
+            <RecordIdField name="userId" id={member.userId} />
             <label htmlFor={`role-${member.userId}`} className="sr-only">
               Role of {who}
             </label>
@@ -215,7 +215,7 @@ function MemberRow({ member, you, manage }: { member: TeamMember; you: boolean; 
             }}
           >
             <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="userId" value={member.userId} />
+            <RecordIdField name="userId" id={member.userId} />
             <button type="submit" disabled={removeFetcher.state !== "idle"} className={`${secondaryButtonClass} py-2 text-red-700`}>
               Remove
             </button>
@@ -228,7 +228,7 @@ function MemberRow({ member, you, manage }: { member: TeamMember; you: boolean; 
               }}
             >
               <input type="hidden" name="intent" value="transfer" />
-              <input type="hidden" name="userId" value={member.userId} />
+              <RecordIdField name="userId" id={member.userId} />
               <button type="submit" disabled={transferFetcher.state !== "idle"} className={`${secondaryButtonClass} py-2`}>
                 <Crown aria-hidden className="size-4" />
                 Make owner

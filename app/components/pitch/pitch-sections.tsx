@@ -8,6 +8,7 @@ import { HeroActions, SaveControls } from "./pitch-actions";
 import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
 import { parseVideoUrl } from "./video-url";
+import { pluralWord } from "~/modules/formats/counts";
 
 type Project = PitchPage["project"];
 
@@ -100,11 +101,11 @@ function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
 export function StatsStrip({ signals, supporters, metrics, lastShippedAt, now }: { signals: number; supporters: number; metrics: number; lastShippedAt: string | null; now: Date }) {
   const shipped = lastShippedAt ? formatPitchTime(lastShippedAt, now) : null;
   const stats: { key?: string; label: string; value: string; time?: string }[] = [
-    { key: "signals", label: signals === 1 ? "Interest signal" : "Interest signals", value: String(signals) },
-    { key: "supporters", label: supporters === 1 ? "Supporter" : "Supporters", value: String(supporters) },
+    { key: "signals", label: pluralWord(signals, "Interest signal"), value: String(signals) },
+    { key: "supporters", label: pluralWord(supporters, "Supporter"), value: String(supporters) },
   ];
   if (shipped && lastShippedAt) stats.push({ label: "Last shipped", value: shipped, time: lastShippedAt });
-  else if (metrics > 0) stats.push({ label: metrics === 1 ? "Traction metric" : "Traction metrics", value: String(metrics) });
+  else if (metrics > 0) stats.push({ label: pluralWord(metrics, "Traction metric"), value: String(metrics) });
   return (
     <section aria-label="Stats" className="mx-auto max-w-6xl px-4">
       <dl className={`grid ${stats.length === 3 ? "grid-cols-3" : "grid-cols-2"} divide-x divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm md:mt-8`}>
@@ -148,46 +149,40 @@ export function LatestUpdate({ update }: { update: PitchPage["latestUpdate"] }) 
   );
 }
 
+/** The problem and the solution cards: one look, each with its own icon, colours, heading and points. */
+const POINTS_CARDS = {
+  problem: { title: "The problem", Icon: CircleAlert, badge: "bg-rose-50 text-rose-600", dot: "bg-rose-400" },
+  solution: { title: "The solution", Icon: Lightbulb, badge: "bg-emerald-50 text-emerald-600", dot: "bg-emerald-500" },
+} as const;
+
+function PointsCard({ kind, points }: { kind: keyof typeof POINTS_CARDS; points: string[] }) {
+  const { title, Icon, badge, dot } = POINTS_CARDS[kind];
+  return (
+    <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+      <header className="flex items-center gap-3">
+        <span aria-hidden className={`flex size-10 items-center justify-center rounded-xl ${badge}`}>
+          <Icon className="size-5" />
+        </span>
+        <h2 className="text-lg font-bold tracking-tight">{title}</h2>
+      </header>
+      <ul className="mt-4 space-y-3">
+        {points.map((point, index) => (
+          <li key={index} className="flex gap-3 text-[15px] leading-relaxed text-slate-700">
+            <span aria-hidden className={`mt-2.5 size-1.5 shrink-0 rounded-full ${dot}`} />
+            <span>{point}</span>
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
 export function ProblemSolution({ problems, solutions }: { problems: string[]; solutions: string[] }) {
   if (!problems.length && !solutions.length) return null;
   return (
     <section aria-label="Problem and solution" className={`mx-auto grid max-w-6xl gap-4 px-4 ${problems.length && solutions.length ? "md:grid-cols-2" : ""}`}>
-      {problems.length ? (
-        <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-          <header className="flex items-center gap-3">
-            <span aria-hidden className="flex size-10 items-center justify-center rounded-xl bg-rose-50 text-rose-600">
-              <CircleAlert className="size-5" />
-            </span>
-            <h2 className="text-lg font-bold tracking-tight">The problem</h2>
-          </header>
-          <ul className="mt-4 space-y-3">
-            {problems.map((point, index) => (
-              <li key={index} className="flex gap-3 text-[15px] leading-relaxed text-slate-700">
-                <span aria-hidden className="mt-2.5 size-1.5 shrink-0 rounded-full bg-rose-400" />
-                <span>{point}</span>
-              </li>
-            ))}
-          </ul>
-        </article>
-      ) : null}
-      {solutions.length ? (
-        <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-          <header className="flex items-center gap-3">
-            <span aria-hidden className="flex size-10 items-center justify-center rounded-xl bg-emerald-50 text-emerald-600">
-              <Lightbulb className="size-5" />
-            </span>
-            <h2 className="text-lg font-bold tracking-tight">The solution</h2>
-          </header>
-          <ul className="mt-4 space-y-3">
-            {solutions.map((point, index) => (
-              <li key={index} className="flex gap-3 text-[15px] leading-relaxed text-slate-700">
-                <span aria-hidden className="mt-2.5 size-1.5 shrink-0 rounded-full bg-emerald-500" />
-                <span>{point}</span>
-              </li>
-            ))}
-          </ul>
-        </article>
-      ) : null}
+      {problems.length ? <PointsCard kind="problem" points={problems} /> : null}
+      {solutions.length ? <PointsCard kind="solution" points={solutions} /> : null}
     </section>
   );
 }

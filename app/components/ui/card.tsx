@@ -44,6 +44,23 @@ export function SectionCard({
   );
 }
 
+/** A large card's heading: its icon on a tinted badge (`badge`: the badge's colours), the title and a line under it. */
+export function BadgeHeading({ id, icon: Icon, badge, title, description }: { id: string; icon: LucideIcon; badge: string; title: ReactNode; description: ReactNode }) {
+  return (
+    <div className="flex items-start gap-3">
+      <span aria-hidden className={`flex size-10 shrink-0 items-center justify-center rounded-xl ${badge}`}>
+        <Icon className="size-5" />
+      </span>
+      <div className="min-w-0">
+        <h2 id={id} className="text-base font-semibold tracking-tight text-slate-900">
+          {title}
+        </h2>
+        <p className="mt-0.5 text-sm text-slate-600">{description}</p>
+      </div>
+    </div>
+  );
+}
+
 /** A card that holds one group of a long form's fields, under a heading; `id` is the section's anchor. */
 export function FormSection({
   id,

@@ -68,6 +68,33 @@ function FieldHint({ id, hint }: { id: string; hint: ReactNode }) {
   );
 }
 
+/** A field's characters used out of its maximum, read out as '… characters'. */
+function CharacterCounter({ id, counter }: { id: string | undefined; counter: { length: number; max: number } }) {
+  const count = characterCount(counter.length, counter.max);
+  return (
+    <span id={id} className={count.className}>
+      {count.text}
+      <span className="sr-only"> characters</span>
+    </span>
+  );
+}
+
+/** What a text control carries for its label, error, hint and counter: its id and name, required, and the aria links. */
+function controlAttributes({ id, name, required, error, hint, counterId }: { id: string; name: string; required?: boolean; error?: string | null; hint?: ReactNode; counterId?: string }) {
+  return {
+    id,
+    name,
+    required,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy(error && `${id}-error`, hint ? `${id}-hint` : null, counterId),
+  };
+}
+
+/** The record a form acts on (a lead, a QR code, a team member...), posted as a hidden field named `name`. */
+export function RecordIdField({ name, id }: { name: string; id: string }) {
+  return <input type="hidden" name={name} value={id} />;
+}
+
 export function TextField({
   id,
   name,
@@ -83,15 +110,7 @@ export function TextField({
 }: FieldBase & InputHTMLAttributes<HTMLInputElement> & { counter?: { length: number; max: number } }) {
   const fieldLabel = <FieldLabel id={id} label={label} required={required && requiredMark} optional={optional} />;
   const counterId = counter ? `${id}-counter` : undefined;
-  const count = counter ? characterCount(counter.length, counter.max) : null;
-  const end = count ? (
-    <span id={counterId} className={count.className}>
-      {count.text}
-      <span className="sr-only"> characters</span>
-    </span>
-  ) : (
-    aside
-  );
+  const end = counter ? <CharacterCounter id={counterId} counter={counter} /> : aside;
   return (
     <div>
       {end ? (
@@ -102,15 +121,7 @@ export function TextField({
       ) : (
         fieldLabel
       )}
-      <input
-        id={id}
-        name={name}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null, counterId)}
-        className={inputClass}
-        {...input}
-      />
+      <input {...controlAttributes({ id, name, required, error, hint, counterId })} className={inputClass} {...input} />
       <FieldHint id={id} hint={hint} />
       <FieldError id={`${id}-error`} message={error} />
     </div>
@@ -129,27 +140,13 @@ export function TextAreaField({
   ...textarea
 }: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement> & { counter?: { length: number; max: number } }) {
   const counterId = counter ? `${id}-counter` : undefined;
-  const count = counter ? characterCount(counter.length, counter.max) : null;
   return (
     <div>
       <div className="flex items-baseline justify-between gap-2">
         <FieldLabel id={id} label={label} required={required} optional={optional} />
-        {count ? (
-          <span id={counterId} className={count.className}>
-            {count.text}
-            <span className="sr-only"> characters</span>
-          </span>
-        ) : null}
+        {counter ? <CharacterCounter id={counterId} counter={counter} /> : null}
       </div>
-      <textarea
-        id={id}
-        name={name}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && `${id}-error`, hint ? `${id}-hint` : null, counterId)}
-        className={`${inputClass} min-h-24 resize-y`}
-        {...textarea}
-      />
+      <textarea {...controlAttributes({ id, name, required, error, hint, counterId })} className={`${inputClass} min-h-24 resize-y`} {...textarea} />
       <FieldHint id={id} hint={hint} />
       <FieldError id={`${id}-error`} message={error} />
     </div>

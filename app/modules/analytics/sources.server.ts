@@ -1,6 +1,7 @@
 import { isRecordId } from "~/modules/http/id-shape";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
+import { addToProjectStats } from "./project-stats.server";
 import { codeName, codeNamesOf, DELETED_CODE, DIRECT_EVENT, DIRECT_SOURCE_NAME, UNKNOWN_SOURCE_NAME, type SourceName } from "./source-names";
 
 /**
@@ -119,6 +120,23 @@ export function nameSource(source: string, codeNames: ReadonlyMap<string, string
 }
 
 type ActionCounter = "intros" | "subscribers" | "signals";
+
+/**
+ * Counts one visitor action where it counts, inside the caller's transaction: the project's total, and the source's
+ * (`countSourceAction`); the keys the person was new under go on the form's receipt, when it has one.
+ */
+export async function countVisitorAction(
+  db: Kysely<Database>,
+  projectId: string,
+  source: string,
+  email: string,
+  action: ActionCounter,
+  receipt: { newPeople?: string[] } | undefined,
+): Promise<void> {
+  await addToProjectStats(db, projectId, { [action]: 1 });
+  const newPeople = await countSourceAction(db, projectId, source, email, action);
+  if (receipt) receipt.newPeople = newPeople;
+}
 
 /**
  * One action of one person through `source`, inside the caller's transaction. Resolves the keys (the source, and

@@ -4,19 +4,16 @@ import type { AppConfig, SignupPolicy } from "~/config.server";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isInvitationTokenShape } from "~/modules/http/id-shape";
-import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { consumeRateLimit, dailyLimit } from "~/modules/rate-limit/rate-limit.server";
 import { readTeamInvitation } from "~/modules/team/team.server";
+import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 import { DAY_MS } from "~/modules/time/units";
 
 /** How long an invitation link works (issue 23, decision 39). */
 export const INVITATION_DAYS = 7;
 
 /** A founder invites a co-founder or two, not a mailing list. */
-export const INVITATION_LIMIT: RateLimitRule = {
-  windowSeconds: 24 * 60 * 60,
-  max: 20,
-  message: "You made many invitation links today. Please try again tomorrow.",
-};
+export const INVITATION_LIMIT = dailyLimit(20, "You made many invitation links today. Please try again tomorrow.");
 
 export const INVITATION_ENDED_MESSAGE = "This invitation link was already used or has expired. Ask the founder who sent it for a new one.";
 export const INVITATION_REQUIRED_MESSAGE = "Sign-up on this site is by invitation only. Open the invitation link a founder sent you.";
@@ -28,18 +25,14 @@ export type NewInvitation = { token: string; expiresAt: string };
 /** What a link is: one that still admits a sign-up, one that ended (used, expired), or nothing of ours. */
 export type InvitationCheck = "valid" | "ended" | "unknown";
 
-function hashInvitationToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
-}
-
 /** An invitation made by a signed-in founder: 256 random bits, base64url; the token exists only in the link shown once. */
 export async function createInvitation(db: Kysely<Database>, founderId: string, now = new Date()): Promise<NewInvitation> {
   await consumeRateLimit(db, `invitation:user:${founderId}`, INVITATION_LIMIT, now.getTime());
-  const token = crypto.randomBytes(32).toString("base64url");
+  const { token, hash } = newSingleUseToken();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
   await db
     .insertInto("signup_invitations")
-    .values({ id: crypto.randomUUID(), token_hash: hashInvitationToken(token), invited_by: founderId, created_at: now.toISOString(), expires_at: expiresAt, used_at: null, used_by: null })
+    .values({ id: crypto.randomUUID(), token_hash: hash, invited_by: founderId, created_at: now.toISOString(), expires_at: expiresAt, used_at: null, used_by: null })
     .execute();
   return { token, expiresAt };
 }
@@ -61,7 +54,7 @@ export async function createInvitationLink(db: Kysely<Database>, config: Pick<Ap
 /** Whether `token` would admit a sign-up at `now` (for the Sign Up tab: the form, or why there is none). */
 export async function checkInvitation(db: Kysely<Database>, token: string | null | undefined, now = new Date()): Promise<InvitationCheck> {
   if (!isInvitationTokenShape(token)) return "unknown";
-  const row = await db.selectFrom("signup_invitations").select(["used_at", "expires_at"]).where("token_hash", "=", hashInvitationToken(token)).executeTakeFirst();
+  const row = await db.selectFrom("signup_invitations").select(["used_at", "expires_at"]).where("token_hash", "=", hashSingleUseToken(token)).executeTakeFirst();
   if (!row) return "unknown";
   return row.used_at === null && row.expires_at > now.toISOString() ? "valid" : "ended";
 }
@@ -75,7 +68,7 @@ export async function claimInvitation(db: Kysely<Database>, token: string, now =
   const claimed = await db
     .updateTable("signup_invitations")
     .set({ used_at: now.toISOString() })
-    .where("token_hash", "=", hashInvitationToken(token))
+    .where("token_hash", "=", hashSingleUseToken(token))
     .where("used_at", "is", null)
     .where("expires_at", ">", now.toISOString())
     .returning("id")

@@ -9,6 +9,7 @@ import { announce, type ProjectEvents } from "~/modules/realtime/project-events.
 import { boothPath } from "./booth-link-form";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "./booth-codes";
 import { DAY_MS } from "~/modules/time/units";
+import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 
 /**
  * A link as the owner sees it in the list: never its token, which exists only in the address shown once; `codeId`
@@ -20,11 +21,6 @@ export type NewBoothLink = BoothLinkSummary & { token: string };
 
 /** What a booth token is for one project: a working link, one that ended (expired or revoked), or nothing of it. */
 export type BoothTokenCheck = { kind: "valid"; linkId: string; expiresAt: string } | { kind: "ended" } | { kind: "unknown" };
-
-/** The stored form of a token: its sha256, so the table alone opens no booth. */
-export function hashBoothToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
-}
 
 /** Refuses a code that is not this project's (a QR code's id or `plain`); null, the default, is always fine. */
 async function assertProjectCode(db: Kysely<Database>, projectId: string, codeId: string | null): Promise<void> {
@@ -46,11 +42,11 @@ export async function createBoothLink(
 ): Promise<NewBoothLink> {
   await requireProjectRole(db, ownerId, projectId, "edit");
   await assertProjectCode(db, projectId, input.code);
-  const token = crypto.randomBytes(32).toString("base64url");
+  const { token, hash } = newSingleUseToken();
   const link = {
     id: crypto.randomUUID(),
     project_id: projectId,
-    token_hash: hashBoothToken(token),
+    token_hash: hash,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + input.days * DAY_MS).toISOString(),
     code_id: input.code,
@@ -159,7 +155,7 @@ export async function checkBoothToken(db: Kysely<Database>, projectId: string, t
   const link = await db
     .selectFrom("booth_links")
     .select(["id", "project_id", "expires_at", "revoked_at"])
-    .where("token_hash", "=", hashBoothToken(token))
+    .where("token_hash", "=", hashSingleUseToken(token))
     .executeTakeFirst();
   if (!link || link.project_id !== projectId) return { kind: "unknown" };
   if (link.revoked_at !== null || link.expires_at <= now.toISOString() || (await isLeftOver(db, projectId, link.id))) return { kind: "ended" };

@@ -3,7 +3,6 @@ import type { ContactIntent, Database } from "~/db/schema";
 import type { ClaimSubmission } from "./submission-keys.server";
 import type { IntroInput } from "./intro-form";
 import type { SubscribeInput } from "./subscribe-form";
-import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { recordLeadActivity } from "~/modules/leads/inbox/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/inbox/lead-alerts.server";
@@ -15,7 +14,7 @@ import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { INTRO_SENT_MESSAGE, SUBSCRIBED_MESSAGE } from "./visitor-form-rules";
 import { ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { checkedAnswer } from "~/modules/leads/inbox/qualifying-question.server";
-import { countSourceAction, firstKnownSource, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
+import { countVisitorAction, firstKnownSource, leadEventOf, resolveSource, type VisitorIdentity } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT } from "~/modules/analytics/source-names";
 import { keepAcceptedForm, type AcceptedFormDraft } from "~/modules/burst/accepted-forms.server";
 
@@ -137,9 +136,7 @@ export async function submitIntro(
         answer: answer?.answer ?? null,
       })
       .execute();
-    await addToProjectStats(trx, project.id, { intros: 1 });
-    const newPeople = await countSourceAction(trx, project.id, source, email, "intros");
-    if (receipt) receipt.newPeople = newPeople;
+    await countVisitorAction(trx, project.id, source, email, "intros", receipt);
     const leadEvent = await leadEventOf(trx, project.id, source);
     const leadId = await recordLeadActivity(trx, {
       receipt,
@@ -253,9 +250,7 @@ export async function subscribeToUpdates(
       ) === 1;
     if (!turnedOn) return done(false, null);
     if (receipt) receipt.subscribed = true;
-    await addToProjectStats(trx, project.id, { subscribers: 1 });
-    const newPeople = await countSourceAction(trx, project.id, source, email, "subscribers");
-    if (receipt) receipt.newPeople = newPeople;
+    await countVisitorAction(trx, project.id, source, email, "subscribers", receipt);
     await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, source, eventSource: await leadEventOf(trx, project.id, source), at: now, receipt });
     if (!byTeam) return done(contact.created, await welcome());
     const token = await createAddressConfirmation(trx, { purpose: "subscription", email, payload: { contactId: contact.id }, ttlMs: SUBSCRIPTION_CONFIRMATION_TTL_MS });

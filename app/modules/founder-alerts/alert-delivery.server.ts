@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
-import { setMaxListeners } from "node:events";
 import { sql, type Kysely } from "kysely";
 import webPush from "web-push";
 import type { AlertChannel, Database, Timestamp } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
 import { claimable, startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
-import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
+import { DeliveryPass } from "~/modules/jobs/delivery-pass.server";
 import { postWebhook } from "~/modules/webhooks/webhook-delivery.server";
 import { WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "~/modules/webhooks/webhook-target.server";
 import type { AlertMessage } from "./founder-alerts.server";
@@ -147,14 +146,10 @@ type Outcome = { kind: "sent" | "retry" | "failed" | "expired"; status: number |
  * destination, and after a failed attempt its other deliveries wait for that retry. A push sent again carries the
  * same Topic; a Slack post Slack may have read whole (handed over) is never posted again.
  */
-export class AlertWorker extends RecurringPass<number> {
+export class AlertWorker extends DeliveryPass<ClaimedAlert> {
   readonly #claim: Claim;
-  readonly #maxInFlight: number;
   /** Destinations whose last attempt here failed, until when their deliveries are left alone. */
   readonly #holdingOff = new Map<string, number>();
-  /** Wakes a pass waiting for its sends, to claim what a visitor just queued. */
-  #nudge: (() => void) | null = null;
-  #wakes = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -162,9 +157,8 @@ export class AlertWorker extends RecurringPass<number> {
     private readonly logger: Logger,
     private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string; maxInFlight?: number } = {},
   ) {
-    super();
+    super(options.maxInFlight ?? ALERT_IN_FLIGHT);
     this.#claim = { owner: options.owner ?? newWorkerId("alerts"), leaseMs: LEASE_MS };
-    this.#maxInFlight = options.maxInFlight ?? ALERT_IN_FLIGHT;
   }
 
   #now(): Date {
@@ -173,15 +167,6 @@ export class AlertWorker extends RecurringPass<number> {
 
   protected passFailed(error: unknown): void {
     this.logger.error({ err: error }, "alert worker pass failed");
-  }
-
-  /** Starts a pass, or makes the one in progress look for due deliveries now rather than after its sends. */
-  override wake(): void {
-    this.#wakes += 1;
-    const nudge = this.#nudge;
-    this.#nudge = null;
-    nudge?.();
-    super.wake();
   }
 
   /** What a claim leaves out: destinations busy or held off here, and those of a host that has its share of slots. */
@@ -201,47 +186,17 @@ export class AlertWorker extends RecurringPass<number> {
     return { exclude, skip };
   }
 
-  protected async pass(stopping: AbortSignal): Promise<number> {
-    // Every send in flight listens on the one stop signal until it is over.
-    setMaxListeners(this.#maxInFlight + 4, stopping);
-    let delivered = 0;
-    const inFlight = new Set<Promise<void>>();
-    const busy = new Set<string>();
-    let lookAgain = true;
-    for (;;) {
-      if (lookAgain && !stopping.aborted && inFlight.size < this.#maxInFlight) {
-        lookAgain = false;
-        const wakes = this.#wakes;
-        const { exclude, skip } = this.#leftOut(busy);
-        const batch = await claimDueAlerts(this.db, this.#maxInFlight - inFlight.size, this.#claim, this.#now(), exclude, skip);
-        for (const alert of batch) {
-          busy.add(alert.destination);
-          const send: Promise<void> = this.#deliver(alert, stopping)
-            .then((sent) => {
-              if (sent) delivered += 1;
-            })
-            .catch((error: unknown) => this.passFailed(error))
-            .finally(() => {
-              busy.delete(alert.destination);
-              inFlight.delete(send);
-              // Its destination may have more due, also when this ends while a claim is running.
-              lookAgain = true;
-            });
-          inFlight.add(send);
-        }
-        // More destinations may have due deliveries, or a visitor queued one while this claim ran.
-        if (batch.length > 0 || this.#wakes !== wakes) lookAgain = true;
-        if (lookAgain && inFlight.size < this.#maxInFlight) continue;
-      }
-      if (inFlight.size === 0) {
-        if (lookAgain && !stopping.aborted) continue;
-        return delivered;
-      }
-      // A finished send frees its destination and a slot; a wake brings new deliveries.
-      await Promise.race([...inFlight, new Promise<void>((resolve) => (this.#nudge = resolve))]);
-      this.#nudge = null;
-      lookAgain = true;
-    }
+  protected claimDue(room: number, busy: ReadonlySet<string>): Promise<ClaimedAlert[]> {
+    const { exclude, skip } = this.#leftOut(busy);
+    return claimDueAlerts(this.db, room, this.#claim, this.#now(), exclude, skip);
+  }
+
+  protected destinationOf(alert: ClaimedAlert): string {
+    return alert.destination;
+  }
+
+  protected deliver(alert: ClaimedAlert, stopping: AbortSignal): Promise<boolean> {
+    return this.#deliver(alert, stopping);
   }
 
   /** Settles a delivery this worker still holds; a claim that passed to another worker is left to it. */

@@ -1,7 +1,7 @@
-import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { isConfirmationTokenShape } from "~/modules/http/id-shape";
+import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 
 /**
  * Proof that whoever acts in an address's name controls it (decision 37): a single-use link mailed to the address.
@@ -18,21 +18,17 @@ export type ConfirmationFailure = { status: "unknown" | "expired" | "used" };
 /** What a link is: one that works (with its address and what it was for), or why it does not. */
 export type ConfirmationCheck<Payload> = { status: "valid"; email: string; payload: Payload } | ConfirmationFailure;
 
-function hashToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
-}
-
 /** Stores a new link for `email` (as a form's schema gave it: lower-case), inside the caller's transaction with the mail that carries it; answers its token. */
 export async function createAddressConfirmation(
   db: Kysely<Database>,
   request: { purpose: ConfirmationPurpose; email: string; payload?: unknown; ttlMs?: number },
   now = new Date(),
 ): Promise<string> {
-  const token = crypto.randomBytes(32).toString("base64url");
+  const { token, hash } = newSingleUseToken();
   await db
     .insertInto("address_confirmations")
     .values({
-      token_hash: hashToken(token),
+      token_hash: hash,
       purpose: request.purpose,
       email: request.email,
       action_data: request.payload ?? null,
@@ -55,7 +51,7 @@ export async function checkAddressConfirmation<Payload>(
   const row = await db
     .selectFrom("address_confirmations")
     .select(["email", "action_data", "expires_at", "used_at"])
-    .where("token_hash", "=", hashToken(token))
+    .where("token_hash", "=", hashSingleUseToken(token))
     .where("purpose", "=", purpose)
     .executeTakeFirst();
   if (!row) return { status: "unknown" };
@@ -78,7 +74,7 @@ export async function useAddressConfirmation<Payload>(
   const row = await db
     .updateTable("address_confirmations")
     .set({ used_at: now.toISOString() })
-    .where("token_hash", "=", hashToken(token))
+    .where("token_hash", "=", hashSingleUseToken(token))
     .where("purpose", "=", purpose)
     .where("used_at", "is", null)
     .where("expires_at", ">", now.toISOString())

@@ -1,9 +1,10 @@
 import { PRODUCT_NAME } from "~/product";
 import { formatAmountRange } from "~/modules/formats/amount";
-import { plural } from "~/modules/formats/counts";
+import { plural, pluralWord } from "~/modules/formats/counts";
 import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { MailAttachment } from "~/db/schema";
+import type { SignalDetails } from "~/modules/signals/signal-form";
 import type { OutgoingMail } from "./outbox.server";
 import { compose, unsubscribeHeaders, type Block } from "./letter.server";
 
@@ -55,17 +56,11 @@ export function introAlertMail(input: IntroAlertInput): OutgoingMail {
   };
 }
 
-export type SignalAlertInput = {
+export type SignalAlertInput = SignalDetails & {
   to: string;
   projectTitle: string;
   visitorName: string;
   visitorEmail: string;
-  rangeLabel: string;
-  rangeMin: number;
-  rangeMax: number | null;
-  message: string | null;
-  isPublic: boolean;
-  messagePublic: boolean;
   eventSource: string | null;
   /** This person in the founder's lead inbox. */
   leadUrl: string;
@@ -169,7 +164,7 @@ export type LeadAlertSummaryInput = {
 export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail {
   const intros = input.lines.filter((line) => line.kind === "intro").length;
   const signals = input.lines.length - intros;
-  const counts = [intros ? `${intros} intro ${intros === 1 ? "request" : "requests"}` : null, signals ? `${signals} interest ${signals === 1 ? "signal" : "signals"}` : null]
+  const counts = [intros ? `${intros} intro ${pluralWord(intros, "request")}` : null, signals ? `${signals} interest ${pluralWord(signals, "signal")}` : null]
     .filter(Boolean)
     .join(" and ");
   const { text, html } = compose({
@@ -274,10 +269,10 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
     {
       kind: "stats",
       items: [
-        { value: count(totals.scans), label: totals.scans === 1 ? "scan" : "scans" },
-        { value: count(totals.peopleWhoActed), label: totals.peopleWhoActed === 1 ? "person acted" : "people acted" },
-        { value: count(totals.intros), label: totals.intros === 1 ? "intro" : "intros" },
-        { value: count(totals.signals), label: totals.signals === 1 ? "signal" : "signals" },
+        { value: count(totals.scans), label: pluralWord(totals.scans, "scan") },
+        { value: count(totals.peopleWhoActed), label: pluralWord(totals.peopleWhoActed, "person acted", "people acted") },
+        { value: count(totals.intros), label: pluralWord(totals.intros, "intro") },
+        { value: count(totals.signals), label: pluralWord(totals.signals, "signal") },
       ],
     },
     { kind: "link", label: "Open the analytics", url: input.analyticsUrl },

@@ -4,6 +4,7 @@ import { listedWithAnd } from "~/modules/formats/listing";
 import type { UnsubscribeLinks } from "./mail-links.server";
 import type { OutgoingMail } from "./outbox.server";
 import { compose, unsubscribeHeaders, type Block } from "./letter.server";
+import { pluralWord } from "~/modules/formats/counts";
 
 /**
  * The e-mails a visitor's own action sends to the address they typed: confirmations, the welcome, the saved
@@ -197,7 +198,7 @@ function savedListFooter(stopUrl: string): Block[] {
  * stops further saved-list mail to the address (and List-Unsubscribe pointing at it).
  */
 export function savedListMail(input: SavedListInput): OutgoingMail {
-  const count = input.pitches.length === 1 ? "1 pitch" : `${input.pitches.length} pitches`;
+  const count = `${input.pitches.length} ${pluralWord(input.pitches.length, "pitch", "pitches")}`;
   const { text, html } = compose({
     heading: `Your saved pitches (${count})`,
     blocks: [
@@ -219,7 +220,7 @@ export type SavedListConfirmationInput = { to: string; pitchCount: number; confi
  * one-liner of anyone's), asking the address's owner to confirm before the list is sent.
  */
 export function savedListConfirmationMail(input: SavedListConfirmationInput): OutgoingMail {
-  const count = input.pitchCount === 1 ? "1 saved pitch" : `${input.pitchCount} saved pitches`;
+  const count = `${input.pitchCount} saved ${pluralWord(input.pitchCount, "pitch", "pitches")}`;
   const { text, html } = compose({
     heading: "Confirm your address to get your saved pitches",
     blocks: [

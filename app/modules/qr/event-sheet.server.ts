@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { pluralWord } from "~/modules/formats/counts";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
@@ -78,7 +79,7 @@ export async function buildEventSheet(input: { title: string; codes: EventSheetC
   const pages: string[] = [];
   for (let pageIndex = 0; pageIndex < pageCount; pageIndex += 1) {
     const codes = input.codes.slice(pageIndex * CODES_PER_SHEET, (pageIndex + 1) * CODES_PER_SHEET);
-    const heading = `${input.title}: ${codes.length} QR ${codes.length === 1 ? "code" : "codes"}${pageCount > 1 ? `, page ${pageIndex + 1} of ${pageCount}` : ""}`;
+    const heading = `${input.title}: ${codes.length} QR ${pluralWord(codes.length, "code")}${pageCount > 1 ? `, page ${pageIndex + 1} of ${pageCount}` : ""}`;
     const cells = await Promise.all(
       codes.map(async (code, index) => {
         const x = xs[index % SHEET_COLUMNS]!;

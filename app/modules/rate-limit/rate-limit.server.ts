@@ -4,6 +4,11 @@ import { DomainError } from "~/modules/errors.server";
 
 export type RateLimitRule = { windowSeconds: number; max: number; message: string };
 
+/** At most `max` a day (a rolling 24 hours), `message` saying so past it. */
+export function dailyLimit(max: number, message: string): RateLimitRule {
+  return { windowSeconds: 24 * 60 * 60, max, message };
+}
+
 /**
  * The public forms' limits (decision 16, decision 50). Past one of them a form is not refused but held for the
  * founder's review (kept, counted nowhere until accepted), so a limit may err towards holding; none may catch a

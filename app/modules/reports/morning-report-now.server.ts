@@ -6,7 +6,7 @@ import { DomainError } from "~/modules/errors.server";
 import { accountMailable, enqueueAccountMail } from "~/modules/mail/account-mail.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { morningReportMail } from "~/modules/mail/founder-messages.server";
-import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { consumeRateLimit, dailyLimit } from "~/modules/rate-limit/rate-limit.server";
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { latestDailySlot } from "~/modules/time/zoned-slots";
 import { readReport } from "./morning-report.server";
@@ -14,11 +14,7 @@ import { addDays, startOfDay } from "~/modules/time/calendar-days";
 import type { DueReport } from "./report-days";
 
 /** 'Send it to me now', per member and project: enough to look at it again after a change, never a mail cannon. */
-export const MORNING_REPORT_NOW_LIMIT: RateLimitRule = {
-  windowSeconds: 24 * 60 * 60,
-  max: 3,
-  message: "You had this report sent 3 times today. It still goes out on its own the morning after a day with scans.",
-};
+export const MORNING_REPORT_NOW_LIMIT = dailyLimit(3, "You had this report sent 3 times today. It still goes out on its own the morning after a day with scans.");
 
 export const UNCONFIRMED_REPORT_MESSAGE = "Confirm your e-mail address first: the report goes only to a confirmed address";
 

@@ -18,3 +18,13 @@ export const signalSchema = z.object({
 });
 
 export type SignalInput = z.infer<typeof signalSchema>;
+
+/** A signal as the founder sees it: its range, its message, and what the visitor chose to show on the wall. */
+export type SignalDetails = {
+  rangeLabel: string;
+  rangeMin: number;
+  rangeMax: number | null;
+  message: string | null;
+  isPublic: boolean;
+  messagePublic: boolean;
+};

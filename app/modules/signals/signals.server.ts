@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { findOrCreateContact, type VisitorContext } from "~/modules/contacts/contacts.server";
-import { addToProjectStats } from "~/modules/analytics/project-stats.server";
 import { recordLeadActivity } from "~/modules/leads/inbox/lead-activity.server";
 import { queueFounderAlert } from "~/modules/leads/inbox/lead-alerts.server";
 import { formatAmountRange } from "~/modules/formats/amount";
@@ -16,7 +15,7 @@ import { enqueueVisitorMail } from "~/modules/mail/visitor-mail.server";
 import { addWallEntry, type NewWallEntry } from "~/modules/recognition/wall.server";
 import { bumpContentVersion, ownerEmailOf, requireViewableProject } from "~/modules/projects/projects.server";
 import { checkedAnswer } from "~/modules/leads/inbox/qualifying-question.server";
-import { countSourceAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
+import { countVisitorAction, leadEventOf, resolveSource } from "~/modules/analytics/sources.server";
 import { keepAcceptedForm } from "~/modules/burst/accepted-forms.server";
 import { DIRECT_EVENT } from "~/modules/analytics/source-names";
 import { isRecordId } from "~/modules/http/id-shape";
@@ -150,9 +149,7 @@ export async function recordSignal(
       })
       .execute();
 
-    await addToProjectStats(trx, project.id, { signals: 1 });
-    const newPeople = await countSourceAction(trx, project.id, source, input.email, "signals");
-    if (receipt) receipt.newPeople = newPeople;
+    await countVisitorAction(trx, project.id, source, input.email, "signals", receipt);
     const leadId = await recordLeadActivity(trx, {
       receipt,
       project,

@@ -1,11 +1,11 @@
-import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { isInvitationTokenShape } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
-import { hashToken, INVITATION_NOT_FOUND_MESSAGE } from "./team.server";
+import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
+import { INVITATION_NOT_FOUND_MESSAGE } from "./team.server";
 
 export type InvitationLink = { email: string; joinUrl: string };
 
@@ -23,10 +23,10 @@ export async function issueInvitationLink(
   now = new Date(),
 ): Promise<InvitationLink> {
   const access = await requireProjectRole(db, userId, projectId, "team");
-  const token = crypto.randomBytes(32).toString("base64url");
+  const { token, hash } = newSingleUseToken();
   const reissued = await db
     .updateTable("team_invitations")
-    .set({ token_hash: hashToken(token) })
+    .set({ token_hash: hash })
     .where("id", "=", invitationId)
     .where("project_id", "=", access.id)
     .where("accepted_at", "is", null)
@@ -49,7 +49,7 @@ export async function teamProjectOfLink(db: Kysely<Database>, userId: string, to
     .innerJoin("projects", "projects.id", "team_invitations.project_id")
     .leftJoin("project_members", (join) => join.onRef("project_members.project_id", "=", "projects.id").on("project_members.user_id", "=", userId))
     .select(["projects.id", "projects.owner_id", "project_members.user_id"])
-    .where("team_invitations.token_hash", "=", hashToken(token))
+    .where("team_invitations.token_hash", "=", hashSingleUseToken(token))
     .executeTakeFirst();
   if (!row) return null;
   return row.owner_id === userId || row.user_id === userId ? row.id : null;

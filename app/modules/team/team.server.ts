@@ -7,7 +7,7 @@ import { isInvitationTokenShape } from "~/modules/http/id-shape";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { teamInvitationMail } from "~/modules/mail/account-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
-import { consumeRateLimit, type RateLimitRule } from "~/modules/rate-limit/rate-limit.server";
+import { consumeRateLimit, dailyLimit } from "~/modules/rate-limit/rate-limit.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { ROLE_LABELS, type ProjectRole } from "~/modules/access/roles";
 import type { Logger } from "~/modules/logging/logger.server";
@@ -16,16 +16,13 @@ import { INVITATION_PROBLEMS, type InvitationProblem, type MemberRoleInput, type
 import { disableWhatMemberSetUp, loadTeamSetups, type TeamSetups } from "./team-setups.server";
 import { returnCodesOnLeaving } from "~/modules/qr/qr-code-moves.server";
 import { DAY_MS } from "~/modules/time/units";
+import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 
 /** How long a team invitation works (issue 29 item 1). */
 export const TEAM_INVITATION_DAYS = 7;
 
 /** An owner adds a co-founder and a few staff, not a mailing list. */
-export const TEAM_INVITATION_LIMIT: RateLimitRule = {
-  windowSeconds: 24 * 60 * 60,
-  max: 30,
-  message: "You sent many team invitations today. Please try again tomorrow.",
-};
+export const TEAM_INVITATION_LIMIT = dailyLimit(30, "You sent many team invitations today. Please try again tomorrow.");
 
 export const ALREADY_ON_TEAM_MESSAGE = "This person is already on the team.";
 export const MEMBER_NOT_FOUND_MESSAGE = "This person is not on the team.";
@@ -33,11 +30,6 @@ export const INVITATION_NOT_FOUND_MESSAGE = "Invitation not found.";
 export const OWNER_CANNOT_LEAVE_MESSAGE = "The owner cannot leave or be removed. Hand ownership to a co-founder first.";
 export const NEW_OWNER_MESSAGE = "Ownership can only go to a co-founder on the team.";
 export const INVITATION_CROSSED_MESSAGE = "An invitation to this address was sent a moment ago. Its link is the one that works.";
-
-/** How a team invitation's token is kept: only its hash, so the table never holds a working link. */
-export function hashToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
-}
 
 export type TeamMember = { userId: string; name: string; email: string; role: ProjectRole; since: string };
 export type PendingInvitation = { id: string; email: string; role: MemberRole; expiresAt: string };
@@ -115,7 +107,7 @@ export async function inviteToTeam(
   if (await isOnTeam(db, access.id, access.owner_id, input.email)) throw new DomainError("conflict", ALREADY_ON_TEAM_MESSAGE, { email: ALREADY_ON_TEAM_MESSAGE });
   await consumeRateLimit(db, `team-invitation:user:${userId}`, TEAM_INVITATION_LIMIT, now.getTime());
   const inviter = await db.selectFrom("users").select(["name", "email"]).where("id", "=", userId).executeTakeFirstOrThrow();
-  const token = crypto.randomBytes(32).toString("base64url");
+  const { token, hash } = newSingleUseToken();
   const invitation = { id: crypto.randomUUID(), email: input.email, role: input.role, expiresAt: new Date(now.getTime() + TEAM_INVITATION_DAYS * DAY_MS).toISOString() };
   await db.transaction().execute(async (trx) => {
     await trx
@@ -133,7 +125,7 @@ export async function inviteToTeam(
         project_id: access.id,
         email: invitation.email,
         role: invitation.role,
-        token_hash: hashToken(token),
+        token_hash: hash,
         invited_by: userId,
         created_at: now.toISOString(),
         expires_at: invitation.expiresAt,
@@ -274,7 +266,7 @@ async function findInvitation(db: Kysely<Database>, token: string): Promise<Invi
       "team_invitations.revoked_at",
       "projects.title",
     ])
-    .where("team_invitations.token_hash", "=", hashToken(token))
+    .where("team_invitations.token_hash", "=", hashSingleUseToken(token))
     .executeTakeFirst();
 }
 

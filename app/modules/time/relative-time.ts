@@ -4,13 +4,14 @@
  */
 
 import { formatFounderDate } from "./founder-dates";
+import { pluralWord } from "~/modules/formats/counts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+  return `${n} ${pluralWord(n, unit)} ago`;
 }
 
 /** Milliseconds from `iso` to `now`; a time slightly in the future (clock skew) counts as now. */

@@ -8,6 +8,7 @@ import { formatFounderDateTime } from "~/modules/time/founder-dates";
 import { countInWindow } from "~/modules/rate-limit/rate-limit.server";
 import { UPDATE_ALREADY_SENT_MESSAGE, type SendUpdateNowInput } from "./project-update-form";
 import { followerDigestMail, queueDigestBatch, SEND_NOW_BATCH_SIZE } from "./weekly-digest.server";
+import { plural } from "~/modules/formats/counts";
 
 /**
  * The `digest_slot` of an update mailed by 'Send now' (decision 65): never a Friday's slot (those are dates), so the
@@ -122,6 +123,6 @@ export async function countFollowers(db: Kysely<Database>, projectId: string): P
 
 /** What the founder reads after Send now: sent, or on its way when the digest's pass queues the rest. */
 export function sentNowMessage(sent: SentNow): string {
-  const followers = sent.followers === 1 ? "1 follower" : `${sent.followers.toLocaleString("en-US")} followers`;
+  const followers = plural(sent.followers, "follower");
   return sent.finished ? `Update sent to ${followers}` : `Sending the update to ${followers}: it goes out over the next minutes`;
 }

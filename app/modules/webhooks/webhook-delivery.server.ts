@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
@@ -7,7 +6,7 @@ import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
 import { claimable, startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
-import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
+import { DeliveryPass } from "~/modules/jobs/delivery-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { webhookPausedMail } from "~/modules/mail/founder-messages.server";
 import { enqueueAccountMail } from "~/modules/mail/account-mail.server";
@@ -160,14 +159,10 @@ export async function claimDueDeliveries(
  * endpoint, and after a failed attempt this worker holds off that endpoint's other deliveries until the failed one's
  * retry is due, so a hanging or failing endpoint delays only its own queue.
  */
-export class WebhookWorker extends RecurringPass<number> {
+export class WebhookWorker extends DeliveryPass<ClaimedDelivery> {
   readonly #claim: Claim;
-  readonly #maxInFlight: number;
   /** Endpoints whose last attempt here failed, until when their deliveries are left alone. */
   readonly #holdingOff = new Map<string, number>();
-  /** Wakes a pass waiting for its POSTs, to claim what a visitor just queued. */
-  #nudge: (() => void) | null = null;
-  #wakes = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -176,9 +171,9 @@ export class WebhookWorker extends RecurringPass<number> {
     private readonly links: MailLinks,
     private readonly options: { clock?: () => Date; resolve?: Resolver; owner?: string; maxInFlight?: number; onMailQueued?: () => void } = {},
   ) {
-    super();
+    // Up to MAX_POSTS_IN_FLIGHT POSTs at once, one per endpoint.
+    super(options.maxInFlight ?? MAX_POSTS_IN_FLIGHT);
     this.#claim = { owner: options.owner ?? newWorkerId("webhooks"), leaseMs: LEASE_MS };
-    this.#maxInFlight = options.maxInFlight ?? MAX_POSTS_IN_FLIGHT;
   }
 
   #now(): Date {
@@ -187,15 +182,6 @@ export class WebhookWorker extends RecurringPass<number> {
 
   protected passFailed(error: unknown): void {
     this.logger.error({ err: error }, "webhook worker pass failed");
-  }
-
-  /** Starts a pass, or makes the one in progress look for due deliveries now rather than after its POSTs. */
-  override wake(): void {
-    this.#wakes += 1;
-    const nudge = this.#nudge;
-    this.#nudge = null;
-    nudge?.();
-    super.wake();
   }
 
   #endpointsToSkip(busy: ReadonlySet<string>): Set<string> {
@@ -208,46 +194,16 @@ export class WebhookWorker extends RecurringPass<number> {
     return skip;
   }
 
-  protected async pass(stopping: AbortSignal): Promise<number> {
-    // Every POST in flight listens on the one stop signal until it is over: up to MAX_POSTS_IN_FLIGHT at once.
-    setMaxListeners(this.#maxInFlight + 4, stopping);
-    let delivered = 0;
-    const inFlight = new Set<Promise<void>>();
-    const busy = new Set<string>();
-    let lookAgain = true;
-    for (;;) {
-      if (lookAgain && !stopping.aborted && inFlight.size < this.#maxInFlight) {
-        lookAgain = false;
-        const wakes = this.#wakes;
-        const batch = await claimDueDeliveries(this.db, this.#maxInFlight - inFlight.size, this.#claim, this.#now(), this.#endpointsToSkip(busy));
-        for (const delivery of batch) {
-          busy.add(delivery.endpoint_id);
-          const post: Promise<void> = this.#deliver(delivery, stopping)
-            .then((sent) => {
-              if (sent) delivered += 1;
-            })
-            .catch((error: unknown) => this.passFailed(error))
-            .finally(() => {
-              busy.delete(delivery.endpoint_id);
-              inFlight.delete(post);
-              // Its endpoint may have more due, also when this ends while a claim is running.
-              lookAgain = true;
-            });
-          inFlight.add(post);
-        }
-        // More endpoints may have due deliveries, or a visitor queued one while this claim ran.
-        if (batch.length > 0 || this.#wakes !== wakes) lookAgain = true;
-        if (lookAgain && inFlight.size < this.#maxInFlight) continue;
-      }
-      if (inFlight.size === 0) {
-        if (lookAgain && !stopping.aborted) continue;
-        return delivered;
-      }
-      // A finished POST frees its endpoint and a slot; a wake brings new deliveries.
-      await Promise.race([...inFlight, new Promise<void>((resolve) => (this.#nudge = resolve))]);
-      this.#nudge = null;
-      lookAgain = true;
-    }
+  protected claimDue(room: number, busy: ReadonlySet<string>): Promise<ClaimedDelivery[]> {
+    return claimDueDeliveries(this.db, room, this.#claim, this.#now(), this.#endpointsToSkip(busy));
+  }
+
+  protected destinationOf(delivery: ClaimedDelivery): string {
+    return delivery.endpoint_id;
+  }
+
+  protected deliver(delivery: ClaimedDelivery, stopping: AbortSignal): Promise<boolean> {
+    return this.#deliver(delivery, stopping);
   }
 
   /** Settles a delivery this worker still holds; a claim that passed to another worker is left to it. */

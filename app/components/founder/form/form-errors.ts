@@ -1,3 +1,4 @@
+import { flushSync } from "react-dom";
 import { FORM_SLOT, slotDomId } from "~/components/ui/use-schema-form";
 
 /**
@@ -34,4 +35,13 @@ export const fieldDomId = (slot: string) => slotDomId(PROJECT_FORM_ID, slot);
 /** Focuses an element by id (call after `flushSync`, so the element is in the document). */
 export function focusNow(id: string) {
   document.getElementById(id)?.focus();
+}
+
+/** Adds or removes a list's row at once (so the row to focus is on the page), tells the form, then focuses `focusId`. */
+export function reshapeList(change: () => void, onReshape: () => void, focusId: string) {
+  flushSync(() => {
+    change();
+    onReshape();
+  });
+  focusNow(focusId);
 }

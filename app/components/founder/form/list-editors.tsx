@@ -1,11 +1,10 @@
 import { X } from "lucide-react";
-import { flushSync } from "react-dom";
 import { LIMITS } from "~/modules/projects/project-form";
 import { bareInputClass, describedBy, FieldError } from "~/components/ui/form-fields";
 import { AddButton, IconButton } from "~/components/ui/icon-buttons";
 import type { FieldOf, FieldProps } from "~/components/ui/use-schema-form";
 import type { MetricRow, PointRow } from "./form-state";
-import { fieldDomId, focusNow } from "./form-errors";
+import { fieldDomId, reshapeList } from "./form-errors";
 
 type ListProps<Row> = {
   rows: Row[];
@@ -31,13 +30,7 @@ export function MetricsEditor({ rows, onChange, onReshape, field, newKey }: List
   function remove(index: number) {
     reshape(() => onChange(rows.filter((_, i) => i !== index)), addId);
   }
-  function reshape(change: () => void, focusId: string) {
-    flushSync(() => {
-      change();
-      onReshape();
-    });
-    focusNow(focusId);
-  }
+  const reshape = (change: () => void, focusId: string) => reshapeList(change, onReshape, focusId);
 
   return (
     <div id={fieldDomId("metrics")}>
@@ -122,13 +115,7 @@ export function PointsEditor({
   function remove(index: number) {
     reshape(() => onChange(rows.filter((_, i) => i !== index)), addId);
   }
-  function reshape(change: () => void, focusId: string) {
-    flushSync(() => {
-      change();
-      onReshape();
-    });
-    focusNow(focusId);
-  }
+  const reshape = (change: () => void, focusId: string) => reshapeList(change, onReshape, focusId);
 
   return (
     <div id={fieldDomId(name)} role="group" aria-labelledby={titleId}>

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import type { FunnelRow } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
 import { codeName } from "~/modules/analytics/source-names";
+import { plural } from "~/modules/formats/counts";
 
 const COLUMNS = [
   { key: "scans", label: "Scans" },
@@ -61,7 +62,7 @@ export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSave
     <SectionCard id="funnel-title" title="Funnel by Event" description="From scan to action, per QR code and for your plain link" icon={Filter}>
       <p className="mb-3 text-sm text-slate-600">
         <strong data-total-saves className="font-semibold text-slate-950">
-          Saved by {totalSaves === 1 ? "1 visitor" : `${totalSaves.toLocaleString("en-US")} visitors`}
+          Saved by {plural(totalSaves, "visitor")}
         </strong>{" "}
         to their phone&apos;s list (counted once per visitor, kept when they remove it; no names).
       </p>

@@ -5,6 +5,7 @@ import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import type { KnownShare } from "~/modules/analytics/response-times";
 import { leadFilterQuery } from "~/modules/leads/lead-forms";
 import { formatWaitDuration } from "~/modules/time/relative-time";
+import { pluralWord } from "~/modules/formats/counts";
 
 const share = ({ answered, of }: KnownShare) => (of ? `${Math.round((answered / of) * 100)}%` : "–");
 const shareTitle = ({ answered, of }: KnownShare) => `${answered} of ${of}`;
@@ -93,7 +94,7 @@ export function ResponseTimesCard({ rows, projectId }: { rows: ProjectAnalytics[
           {waiting ? (
             <p className="mt-3 text-sm">
               <Link to={`/project/${projectId}/leads${leadFilterQuery({ view: "unanswered" })}`} className="font-semibold text-brand-700 hover:underline">
-                {waiting === 1 ? "1 person is" : `${waiting} people are`} waiting for an answer
+                {`${waiting} ${pluralWord(waiting, "person is", "people are")}`} waiting for an answer
               </Link>
             </p>
           ) : null}

@@ -10,6 +10,8 @@ import { HELD_FORM_DAYS, HELD_PAGE_SIZE, HOLD_REASON_LABELS } from "~/modules/he
 import type { HeldGroup, HeldList, HeldSubmissionView } from "~/modules/held/held-submissions.server";
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { ProjectSectionTop } from "../project-section-nav";
+import { RecordIdField } from "~/components/ui/form-fields";
+import { plural } from "~/modules/formats/counts";
 
 const DISCARD_ALL_BUTTON = primaryButtonClass.replace("bg-brand-600", "bg-red-700").replace("hover:bg-brand-700", "hover:bg-red-800");
 
@@ -43,7 +45,7 @@ export function HeldForReviewView({
         title="Held for review"
         subtitle={
           <>
-            {total.toLocaleString("en-US")} {total === 1 ? "form" : "forms"} kept apart from your leads and numbers: they looked
+            {plural(total, "form")} kept apart from your leads and numbers: they looked
             automated. Accept a real person to make them a lead, as of when they sent it. Held forms are deleted after {HELD_FORM_DAYS} days.
           </>
         }
@@ -206,7 +208,7 @@ function HeldCard({
         </Form>
       ) : null}
       <Form method="post" className="mt-4 grid grid-cols-2 gap-2 sm:flex sm:justify-end">
-        <input type="hidden" name="heldId" value={item.id} />
+        <RecordIdField name="heldId" id={item.id} />
         <button type="submit" name="intent" value="discard" disabled={busy} className={secondaryButtonClass} aria-label={`Discard ${item.name}'s form`}>
           <Trash2 aria-hidden className="size-4" />
           Discard

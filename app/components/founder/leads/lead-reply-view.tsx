@@ -1,5 +1,5 @@
 import { ArrowLeft, CalendarClock, FilePenLine, LoaderCircle, Mail, Send } from "lucide-react";
-import { useState } from "react";
+import { useState, type ComponentProps } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
@@ -35,6 +35,31 @@ function founderToday(now: string, timeZone: string): string {
  * under the 10,000-character limit, an optional meeting on the founder's clock, one large Send, and 'Open in my mail
  * app' with the same text for founders who prefer their own mail program. A plain form: it works before JavaScript.
  */
+/** A reply's message, plain text: counted, not cut, so the founder may type past the limit and sees the counter turn red. */
+export function ReplyMessageField({
+  field: { maxLength, ...field },
+  body,
+  onBody,
+  hint,
+}: {
+  field: Omit<ComponentProps<typeof TextAreaField>, "label"> & { maxLength?: number };
+  body: string;
+  onBody: (body: string) => void;
+  hint: string;
+}) {
+  return (
+    <TextAreaField
+      {...field}
+      label="Message"
+      rows={12}
+      value={body}
+      counter={{ length: body.trim().length, max: maxLength ?? 0 }}
+      onChange={(event) => onBody(event.target.value)}
+      hint={hint}
+    />
+  );
+}
+
 export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupBanner = null, actionData }: LeadReplyViewProps) {
   const { project, lead, timeZone } = composer;
   const echoed = actionData && !actionData.ok ? actionData.values : undefined;
@@ -45,7 +70,6 @@ export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupB
   const busy = navigation.state === "submitting";
   const { form, field, formError } = useSchemaForm(leadReplySchema, { id: "reply", lastResult: actionData, busy });
   const subjectField = field("subject");
-  const { maxLength: bodyMax, ...bodyField } = field("body");
   const date = field("meetingDate");
   const time = field("meetingTime");
   const minutes = field("meetingMinutes");
@@ -77,16 +101,7 @@ export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupB
 
       <Form method="post" {...form} aria-label={`Reply to ${lead.name}`} className={`${cardClass} space-y-4 p-4 sm:p-6`}>
         <TextField {...subjectField} label="Subject" value={subject} onChange={(event) => setSubject(event.target.value)} autoComplete="off" />
-        <TextAreaField
-          {...bodyField}
-          label="Message"
-          rows={12}
-          value={body}
-          // Counted, not cut: the founder may type past the limit and sees the counter turn red.
-          counter={{ length: body.trim().length, max: bodyMax ?? 0 }}
-          onChange={(event) => setBody(event.target.value)}
-          hint="Plain text. Sent from this app's address; replies go to you."
-        />
+        <ReplyMessageField field={field("body")} body={body} onBody={setBody} hint="Plain text. Sent from this app's address; replies go to you." />
 
         <div className="flex flex-wrap items-center gap-x-3 gap-y-3 rounded-xl border border-slate-200 p-3">
           {/* The meeting's fields follow the box by CSS, so they open without JavaScript too. */}

@@ -2,7 +2,7 @@ import { ExternalLink, LoaderCircle, MailPlus, Phone } from "lucide-react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass } from "~/components/ui/buttons";
-import { FormAlert, TextField } from "~/components/ui/form-fields";
+import { FormAlert, TextField, RecordIdField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { httpUrlOrNull } from "~/components/pitch/safe-url";
 import type { FormResult } from "~/modules/forms/form-result";
@@ -55,7 +55,7 @@ export function AddLeadEmail({ projectId, lead }: { projectId: string; lead: Lea
       className="mt-3 rounded-lg bg-amber-50/70 p-3 ring-1 ring-amber-200"
     >
       <input type="hidden" name="intent" value="email" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <div className="grid gap-2 sm:grid-cols-[1fr_auto] sm:items-end">
         <TextField {...email} label="Add an e-mail to reply" type="email" inputMode="email" autoComplete="off" hint="Met without one: replies and invitations wait for it." />
         <button type="submit" disabled={busy} className={`${primaryButtonClass} min-h-11 sm:mb-0.5 sm:min-h-9`}>

@@ -21,6 +21,7 @@ import { LeadCard } from "./lead-card";
 import { useProjectAllows } from "../use-project-role";
 import { AddPerson, type CaptureCode } from "./capture-sheet";
 import { defaultBoothCode, PLAIN_PITCH_CODE, PLAIN_PITCH_LABEL } from "~/modules/booth/booth-codes";
+import { plural } from "~/modules/formats/counts";
 
 export type LeadsViewProps = {
   inbox: LeadInbox;
@@ -46,6 +47,22 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
   const canChangeSettings = useProjectAllows("settings");
   const { after: _after, ...currentFilters } = filters;
   const revalidator = useRevalidator();
+  /** The inbox's leads as cards, new since the last visit marked, `highlighted` telling which stand out. */
+  const leadList = (label: string, highlighted: (lead: LeadInbox["leads"][number]) => boolean) => (
+    <ol aria-label={label} className="space-y-3">
+      {inbox.leads.map((lead) => (
+        <LeadCard
+          key={lead.id}
+          projectId={project.id}
+          lead={lead}
+          isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
+          highlighted={highlighted(lead)}
+          now={clock}
+          documentResult={actionData?.id === lead.id ? actionData : undefined}
+        />
+      ))}
+    </ol>
+  );
 
   return (
     <main className="mx-auto max-w-5xl px-4 pt-6 pb-16 sm:pt-8">
@@ -70,19 +87,7 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
             </Link>
           </p>
           {inbox.leads.length ? (
-            <ol aria-label="The lead from your alert" className="space-y-3">
-              {inbox.leads.map((lead) => (
-                <LeadCard
-                  key={lead.id}
-                  projectId={project.id}
-                  lead={lead}
-                  isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
-                  highlighted
-                  now={clock}
-                  documentResult={actionData?.id === lead.id ? actionData : undefined}
-                />
-              ))}
-            </ol>
+            leadList("The lead from your alert", () => true)
           ) : null}
         </section>
       ) : null}
@@ -168,19 +173,7 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
           />
         )
       ) : (
-        <ol aria-label={waitingView ? "Leads waiting for an answer, longest waiting first" : "Leads, newest activity first"} className="space-y-3">
-          {inbox.leads.map((lead) => (
-            <LeadCard
-              key={lead.id}
-              projectId={project.id}
-              lead={lead}
-              isNew={!inbox.previousVisitAt || lead.firstSeenAt > inbox.previousVisitAt}
-              highlighted={filters.lead === lead.id}
-              now={clock}
-              documentResult={actionData?.id === lead.id ? actionData : undefined}
-            />
-          ))}
-        </ol>
+        leadList(waitingView ? "Leads waiting for an answer, longest waiting first" : "Leads, newest activity first", (lead) => filters.lead === lead.id)
       )}
 
       {inbox.nextCursor || filters.after ? (
@@ -335,7 +328,7 @@ function captureCodes(events: LeadInbox["events"]): CaptureCode[] {
 
 /** What the header counts, each part saying what it is: "80 people asked, followed or signaled · 15 met in person". */
 function inboxCountsLine(acted: number, metInPerson: number): string {
-  const people = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "person" : "people"}`;
+  const people = (count: number) => plural(count, "person", "people");
   const parts = [`${people(acted)} asked, followed or signaled`];
   if (metInPerson) parts.push(`${metInPerson.toLocaleString("en-US")} met in person`);
   return parts.join(" · ");

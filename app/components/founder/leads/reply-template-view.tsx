@@ -4,13 +4,14 @@ import { Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
+import { FormAlert, TextField } from "~/components/ui/form-fields";
 import { PageHeader } from "~/components/ui/page-header";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { FormResult } from "~/modules/forms/form-result";
 import type { loadReplyTemplate } from "~/modules/leads/replies/lead-replies.server";
 import { replyTemplateSchema, TEMPLATE_PLACEHOLDERS, type TemplatePlaceholder } from "~/modules/leads/replies/reply-form";
 import { ProjectSectionTop } from "../project-section-nav";
+import { ReplyMessageField } from "./lead-reply-view";
 
 type ReplyTemplateViewProps = Awaited<ReturnType<typeof loadReplyTemplate>> & { actionData?: FormResult | undefined };
 
@@ -36,7 +37,6 @@ export function ReplyTemplateView({ project, template, custom, links, actionData
     busy,
     onResult: (result) => (result.ok ? toast.success(result.message) : undefined),
   });
-  const { maxLength: bodyMax, ...bodyField } = field("body");
   const linkValues: Partial<Record<TemplatePlaceholder, string | null>> = { pitch_link: links.pitch, deck_link: links.deck, booking_link: links.booking };
   return (
     <main className="mx-auto max-w-2xl px-4 pt-6 pb-16 sm:pt-8">
@@ -53,15 +53,7 @@ export function ReplyTemplateView({ project, template, custom, links, actionData
       </div>
       <Form method="post" {...form} aria-label="Follow-up template" className={`${cardClass} space-y-4 p-4 sm:p-6`}>
         <TextField {...field("subject")} label="Subject" value={subject} onChange={(event) => setSubject(event.target.value)} autoComplete="off" />
-        <TextAreaField
-          {...bodyField}
-          label="Message"
-          rows={12}
-          value={body}
-          counter={{ length: body.trim().length, max: bodyMax ?? 0 }}
-          onChange={(event) => setBody(event.target.value)}
-          hint="Plain text. A line naming a link this project does not have is left out of the reply."
-        />
+        <ReplyMessageField field={field("body")} body={body} onBody={setBody} hint="Plain text. A line naming a link this project does not have is left out of the reply." />
         <FormAlert message={formError} />
         <button type="submit" disabled={busy} className={`${primaryButtonClass} min-h-12 w-full text-base sm:w-auto sm:min-h-10 sm:text-sm`}>
           {busy ? "Saving..." : "Save template"}

@@ -5,22 +5,14 @@ import type { SourceName } from "~/modules/analytics/source-names";
 import type { LeadTemperature } from "~/modules/formats/lead-triage";
 import { capturesOf } from "~/modules/leads/capture/lead-captures.server";
 import type { LeadAction } from "~/modules/leads/lead-forms";
+import type { SignalDetails } from "~/modules/signals/signal-form";
 import type { QualifyingAnswer } from "./qualifying-answer";
 
 export type LeadActivityItem =
   | { kind: "intro"; at: string; roleTags: string[]; linkedinUrl: string | null; note: string | null }
   /** `at` is null when they followed from an earlier contact (an intro or signal), whose row keeps no date for it. */
   | { kind: "subscription"; at: string | null }
-  | {
-      kind: "signal";
-      at: string;
-      rangeLabel: string;
-      rangeMin: number;
-      rangeMax: number | null;
-      message: string | null;
-      isPublic: boolean;
-      messagePublic: boolean;
-    }
+  | ({ kind: "signal"; at: string } & SignalDetails)
   /** A team member's reply (decision 57), as sent, with the meeting it proposed. */
   | { kind: "reply"; at: string; by: LeadActor; subject: string; body: string; meeting: { startsAt: string; minutes: number; timeZone: string } | null }
   /** A call a team member logged, with its optional note. */

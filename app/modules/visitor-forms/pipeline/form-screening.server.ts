@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database, HoldReason } from "~/db/schema";
 import { countInWindow, FASTEST_HUMAN_FORM_MS, HELD_BROWSER_MS, VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { latestHeldFromBrowser } from "~/modules/held/held-submissions.server";
+import { pluralWord } from "~/modules/formats/counts";
 
 export type HoldVerdict = { reason: HoldReason; text: string };
 
@@ -67,7 +68,7 @@ function inWords(milliseconds: number, round: (tenths: number) => number = Math.
   if (ms < 10_000) {
     const seconds = round(ms / 100) / 10;
     if (seconds === 0) return "under 0.1 seconds";
-    return `${seconds} ${seconds === 1 ? "second" : "seconds"}`;
+    return `${seconds} ${pluralWord(seconds, "second")}`;
   }
   if (ms < 120_000) return `${Math.round(ms / 1000)} seconds`;
   return `${Math.round(ms / 60_000)} minutes`;

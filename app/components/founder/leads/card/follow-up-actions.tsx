@@ -1,4 +1,5 @@
 import { LoaderCircle, PhoneCall, Reply } from "lucide-react";
+import { RecordIdField } from "~/components/ui/form-fields";
 import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
@@ -25,7 +26,7 @@ export function FollowUpActions({ projectId, lead }: { projectId: string; lead: 
       ) : null}
       <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`Log a call with ${lead.name}`} className="contents">
         <input type="hidden" name="intent" value="call" />
-        <input type="hidden" name="leadId" value={lead.id} />
+        <RecordIdField name="leadId" id={lead.id} />
         <button type="submit" disabled={busy} className={`${secondaryButtonClass} min-h-11 sm:min-h-9`}>
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <PhoneCall aria-hidden className="size-4" />}
           Log a call

@@ -1,4 +1,5 @@
 import { useFetcher } from "react-router";
+import { RecordIdField } from "~/components/ui/form-fields";
 import { toast } from "sonner";
 import { secondaryButtonClass } from "~/components/ui/buttons";
 import { useSettledResult } from "~/components/ui/use-settled-result";
@@ -18,7 +19,7 @@ export function MetOnlyClock({ projectId, lead, canTriage }: { projectId: string
   return (
     <fetcher.Form method="post" action={`/project/${projectId}/leads`} className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
       <input type="hidden" name="intent" value="awaiting" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <span>Met in person: not waiting for an answer.</span>
       {canTriage ? (
         <button type="submit" disabled={fetcher.state !== "idle"} className={`${secondaryButtonClass} py-1.5 text-xs`}>

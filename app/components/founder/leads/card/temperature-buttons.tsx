@@ -1,4 +1,5 @@
 import { useFetcher } from "react-router";
+import { RecordIdField } from "~/components/ui/form-fields";
 import { toast } from "sonner";
 import { useSettledResult } from "~/components/ui/use-settled-result";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
@@ -25,7 +26,7 @@ export function TemperatureButtons({ projectId, lead }: { projectId: string; lea
   return (
     <fetcher.Form method="post" action={`/project/${projectId}/leads`} aria-label={`How warm ${lead.name} is`} className="mt-3 flex items-center gap-2">
       <input type="hidden" name="intent" value="temperature" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <span className="text-xs font-medium text-slate-600">Temperature</span>
       <div className="grid flex-1 grid-cols-3 gap-1.5 sm:flex-none">
         {LEAD_TEMPERATURES.map((value) => (

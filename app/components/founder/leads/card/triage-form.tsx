@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { useProjectAllows } from "~/components/founder/use-project-role";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField } from "~/components/ui/form-fields";
+import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField, RecordIdField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "~/modules/formats/lead-triage";
 import { leadTriageSchema } from "~/modules/leads/lead-forms";
@@ -37,7 +37,7 @@ export function TriageForm({ projectId, lead, documentResult }: { projectId: str
       className="mt-4 border-t border-slate-100 pt-3"
     >
       <input type="hidden" name="intent" value="triage" />
-      <input type="hidden" name="leadId" value={lead.id} />
+      <RecordIdField name="leadId" id={lead.id} />
       <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
         <div>
           <label htmlFor={status.id} className={labelClass}>

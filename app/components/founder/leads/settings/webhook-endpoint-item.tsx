@@ -1,4 +1,5 @@
 import { CirclePause, LoaderCircle, Play, Send, Trash2 } from "lucide-react";
+import { RecordIdField } from "~/components/ui/form-fields";
 import { Form, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
@@ -25,7 +26,7 @@ export function EndpointItem({ action, endpoint, now }: { action: string; endpoi
           }}
         >
           <input type="hidden" name="intent" value="delete-webhook" />
-          <input type="hidden" name="endpointId" value={endpoint.id} />
+          <RecordIdField name="endpointId" id={endpoint.id} />
           <button type="submit" aria-label={`Delete webhook ${endpoint.url}`} className="inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-red-50 hover:text-red-700">
             <Trash2 aria-hidden className="size-4" />
           </button>
@@ -72,7 +73,7 @@ function TestEventButton({ action, endpoint }: { action: string; endpoint: Webho
   return (
     <fetcher.Form method="post" action={action} className="mt-2">
       <input type="hidden" name="intent" value="test-webhook" />
-      <input type="hidden" name="endpointId" value={endpoint.id} />
+      <RecordIdField name="endpointId" id={endpoint.id} />
       <button type="submit" disabled={busy} aria-label={`Send a test event to ${endpoint.url}`} className={`${secondaryButtonClass} w-full px-3 py-2 text-sm sm:w-auto`}>
         {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
         {busy ? "Sending..." : "Send a test event"}
@@ -99,7 +100,7 @@ function PausedNotice({ action, endpoint }: { action: string; endpoint: WebhookE
       </p>
       <fetcher.Form method="post" action={action} className="mt-2">
         <input type="hidden" name="intent" value="resume-webhook" />
-        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <RecordIdField name="endpointId" id={endpoint.id} />
         <button type="submit" disabled={busy} aria-label={`Resume webhook ${endpoint.url}`} className={`${primaryButtonClass} w-full px-3 py-2 text-sm sm:w-auto`}>
           {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Play aria-hidden className="size-4" />}
           {busy ? "Resuming..." : "Resume"}
