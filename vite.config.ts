@@ -13,7 +13,7 @@ const QR_CODE_ENTRY = "app/pitch-client/qr-code.ts";
 /** `/saved`'s stylesheet: the pitch page's, with the saved list's classes (decision 46). */
 const SAVED_STYLES_ENTRY = "app/pitch-client/saved.css";
 /**
- * The saved list's client (issue 17): `/saved`'s list and the pitch page's Save once tapped, imported by address.
+ * The saved list's client: `/saved`'s list and the pitch page's Save once tapped, imported by address.
  * Built on its own, like the React app, so it shares no chunk with the enhancement module (which stays one script).
  */
 const SAVED_LIST_ENTRY = "app/pitch-client/saved-list-client.ts";

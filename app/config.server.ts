@@ -10,7 +10,7 @@ import { DEFAULT_OPERATOR_SETTINGS, isIsoDate, type OperatorSettings } from "~/m
 import type { S3Settings } from "~/modules/storage/s3-store.server";
 import { isValidTimeZone } from "~/modules/time/zoned-slots";
 
-/** Who may create an account (issue 23): anyone, whoever holds a founder's invitation link, or nobody new. */
+/** Who may create an account: anyone, whoever holds a founder's invitation link, or nobody new. */
 export const SIGNUP_POLICIES = ["open", "invite", "closed"] as const;
 export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
 

@@ -174,7 +174,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const toast = loaderData.toast;
   const navigation = useNavigation();
   const location = useLocation();
-  // SPEC.md: My Projects shows skeleton cards while it loads, also when arriving from another page.
+  // My Projects shows skeleton cards while it loads, also when arriving from another page.
   const showProjectsSkeleton =
     navigation.state === "loading" && navigation.location.pathname === "/my-projects" && location.pathname !== "/my-projects";
   const signedIn = loaderData.user !== null;

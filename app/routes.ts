@@ -30,7 +30,7 @@ export default [
   route("project/:id/leads/capture", "routes/project.leads-capture.ts"),
   route("project/:id/leads/:leadId/reply", "routes/project-lead-reply.tsx"),
   route("project/:id/leads/:leadId/vcard.vcf", "routes/project.lead-vcf.ts"),
-  // Every chosen code of a project on one sheet (issue 30 item 3), beside each code's own card.
+  // Every chosen code of a project on one sheet, beside each code's own card.
   route("project/:id/qr/sheet", "routes/project-qr-sheet-page.tsx"),
   route("project/:id/qr/sheet.svg", "routes/project.qr-sheet.ts"),
   route("project/:id/qr/:qrId/print.svg", "routes/project.qr-print.ts"),
@@ -48,7 +48,7 @@ export default [
   route("terms", "routes/terms.tsx"),
   route("support", "routes/support.tsx"),
 
-  // Stale paths from the spec's notes (DESIGN.md item 1) redirect permanently.
+  // Stale paths from the spec's notes redirect permanently.
   route("p/:slug", "routes/redirects/pitch.ts"),
   route("projects/new", "routes/redirects/project-create.ts"),
   route("projects/:id/edit", "routes/redirects/project-edit.ts"),

@@ -1,4 +1,4 @@
-// Booth mode (issue 17): how long a scan and an intro take to reach an open booth screen's stream, on a quiet app
+// Booth mode: how long a scan and an intro take to reach an open booth screen's stream, on a quiet app
 // and while a venue's scans flood it, beside the reference measured in the same run: the same request's own
 // answer (the visitor's round trip). The app runs as `npm start` runs it (SQLite, request logs on); the booth is
 // opened through a booth link, as a staff tablet opens it.

@@ -1,4 +1,4 @@
-// Push where the founder looks (issue 28 item 1, decision 56): from a visitor's intro (the HTTP request) to the push
+// Push where the founder looks (decision 56): from a visitor's intro (the HTTP request) to the push
 // arriving at a push service, on an idle server and on one loaded by a scan flood, beside the reference measured in
 // the same run: the intro's own answer. The push service is a local HTTP server named by PUSH_SERVICE_ORIGINS; the
 // founder's device subscribes with keys generated here as a browser would. Each intro waits for its push before

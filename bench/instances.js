@@ -99,7 +99,7 @@ async function runConfiguration(instances, admin) {
 }
 
 /**
- * Issue 14: pitch page loads and track-scan calls on PostgreSQL through a round-robin balancer, with one
+ * Pitch page loads and track-scan calls on PostgreSQL through a round-robin balancer, with one
  * instance and with three, side by side: throughput, and the instances' CPU time per request (on a machine
  * with few cores, more instances share the same cores with PostgreSQL, so throughput cannot grow; CPU per
  * request shows what sharing the counter rows costs).

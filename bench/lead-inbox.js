@@ -1,4 +1,4 @@
-// The founder's lead inbox at volume (issue 12): one project with 100,000 contacts from 80,000 people (every fifth
+// The founder's lead inbox at volume: one project with 100,000 contacts from 80,000 people (every fifth
 // contact is a returning visitor), on SQLite and on PostgreSQL. The inbox reads the maintained `leads` table one keyset page at a
 // time; beside it, the reference: merging the raw contacts by e-mail for one page, as a query-time inbox would.
 // Then the webhook latency: from a visitor's intro (the HTTP request) to the signed POST arriving at a receiver.

@@ -10,7 +10,7 @@ import { freePort, median, startServer } from "./support.js";
 
 const PAGE = "/pitch/demo-project";
 const RUNS = 5;
-/** Issue 26's targets for the page, beside the floor. */
+/** The page's targets, beside the floor. */
 const TARGETS = { lcpOverFloorMs: 50, transferKb: 30, score: 100, tbtMs: 50 };
 
 /** One GET through node:http, bytes as sent on the wire (no decompression), so sizes are what a browser receives. */
@@ -142,7 +142,7 @@ const row = (figures, documentBrotliBytes) =>
 
 /**
  * `/pitch/demo-project` beside the same page stripped of its scripts to static HTML (the floor, decision 13),
- * in one run, with issue 26's targets checked and every request of the page listed.
+ * in one run, with the page's targets checked and every request of the page listed.
  */
 export default async function lighthouseRun() {
   const server = await startServer();

@@ -1,4 +1,4 @@
-// Live walls (issue 25, decision 43): how long a public signal takes to reach every open wall, with 1 and with 1,000
+// Live walls (decision 43): how long a public signal takes to reach every open wall, with 1 and with 1,000
 // walls open on one instance, beside the reference measured in the same run: the signal's own answer (the visitor's
 // round trip), and the event loop's worst delay (`/healthz`'s eventLoopMaxDelayMs) while the entries went out. Each
 // instance reads a new entry once per project, whatever the number of walls, so the time to the last wall should grow

@@ -29,8 +29,8 @@ const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
 /**
  * The routes that answer an endless event stream. React Router also answers each path's single-fetch `.data`
- * variant, which for these would wait for the stream to end and hold the connection without a byte (issue 25,
- * item 7): such a request is answered 404 at once.
+ * variant, which for these would wait for the stream to end and hold the connection without a byte: such a
+ * request is answered 404 at once.
  */
 const EVENT_STREAM_PATH = /^\/(?:api\/wall\/[^/]+\/stream|project\/[^/]+\/booth\/stream)$/;
 

@@ -24,7 +24,7 @@ export function startupReport(config: AppConfig, startup: AppServices["startup"]
   }
   if (startup.demoSeeded) lines.push(`Demo project seeded: ${config.publicUrl}/pitch/demo-project`);
   if (config.smtpUrl) lines.push(`Mail goes to ${withoutCredentials(config.smtpUrl)}`);
-  // Issue 23: mail kept on disk (or sent from localhost) reaches nobody; the line says where it is and how to send it.
+  // Mail kept on disk (or sent from localhost) reaches nobody; the line says where it is and how to send it.
   const mail = mailSetupWarning({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, mailFolder: shownPath(config.mailDir) });
   if (mail) lines.push(mail.message);
   const qrAddress = publicUrlWarning(config.publicUrl);
@@ -38,7 +38,7 @@ export function startupReport(config: AppConfig, startup: AppServices["startup"]
 
 /**
  * On PostgreSQL, several instances may share the database; a secret generated into one instance's data folder signs
- * sessions and links that every other instance refuses (issue 25, item 6).
+ * sessions and links that every other instance refuses.
  */
 export function sharedSecretWarning(config: Pick<AppConfig, "database" | "authSecretSource" | "dataDir">): string | null {
   if (config.database.dialect !== "postgres" || config.authSecretSource !== "generated") return null;

@@ -12,7 +12,7 @@ function whenShown(shown: () => void): void {
   else shown();
 }
 
-/** The spec's `track-scan`, once: fire-and-forget, never slows or breaks the page (SPEC.md section 8). */
+/** The spec's `track-scan`, once: fire-and-forget, never slows or breaks the page. */
 function reportShown(projectId: string, qrCodeId: string | null): void {
   fetch("/api/functions/track-scan", {
     method: "POST",

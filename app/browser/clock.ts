@@ -1,4 +1,4 @@
-/** Relative times ('5 minutes ago') move on every 30 s in both renderers (SPEC.md asks for times that stay current). */
+/** Relative times ('5 minutes ago') move on every 30 s in both renderers (times stay current). */
 export const CLOCK_STEP_MS = 30_000;
 
 /** Now, rounded down to the clock's step: what relative times are computed from. */

@@ -1,6 +1,6 @@
 import { showToast } from "./toasts";
 
-/** What a visitor reads when the browser would not copy (SPEC.md sections 4 and 8), in both renderers. */
+/** What a visitor reads when the browser would not copy, in both renderers. */
 export const COPY_FAILED_MESSAGE = "Failed to copy. Please copy manually";
 
 /** How long a Copy button says 'Copied!'. */

@@ -1,5 +1,5 @@
 /**
- * 'Following' on this device (issue 23): once a visitor follows a project's updates here, its Follow buttons say
+ * 'Following' on this device: once a visitor follows a project's updates here, its Follow buttons say
  * so on every later visit. Kept in this browser's localStorage, one key per project (no account; the server knows
  * the subscription by e-mail only). Both renderers call this: the React page through `useFollowing`, the anonymous
  * page's script through `showFollowing`.

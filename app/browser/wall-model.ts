@@ -10,7 +10,7 @@ import { pluralWord } from "~/modules/formats/counts";
 export type WallStats = { hiddenSupporters: number; signals: number };
 export type LiveStatus = "connecting" | "live" | "reconnecting";
 
-/** Waits before reconnecting after the 1st, 2nd, 3rd and every later failure (SPEC.md section 9). */
+/** Waits before reconnecting after the 1st, 2nd, 3rd and every later failure. */
 export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000] as const;
 
 export function reconnectDelay(failures: number): number {

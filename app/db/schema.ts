@@ -87,7 +87,7 @@ export interface ProjectsTable {
   content_version: Generated<number>;
   /** The last number given to an entry on this project's wall (see `recognition_entries.wall_seq`). */
   wall_seq: Generated<number>;
-  /** The qualifying question asked with intros and signals (issue 28 item 4); null: none. */
+  /** The qualifying question asked with intros and signals; null: none. */
   question_prompt: Generated<string | null>;
   /** Its answers to choose from; empty for free text. */
   question_options: Generated<string[]>;
@@ -177,7 +177,7 @@ export interface IntrosTable {
   created_at: Generated<Timestamp>;
   /** When the row was written (a held or offline form acted earlier, `created_at`); null only if written without one. */
   recorded_at: Timestamp | null;
-  /** The answer to the project's qualifying question, if it asked one (issue 28 item 4). */
+  /** The answer to the project's qualifying question, if it asked one. */
   answer: Generated<string | null>;
 }
 
@@ -214,7 +214,7 @@ export interface SignalsTable {
   user_id: string | null;
   /** Where the visitor came from: `qr:{code id}`, `direct` or `unknown` (decision 16). */
   source: Generated<string>;
-  /** The answer to the project's qualifying question, if it asked one (issue 28 item 4). */
+  /** The answer to the project's qualifying question, if it asked one. */
   answer: Generated<string | null>;
   created_at: Generated<Timestamp>;
   /** When the row was written (a held or offline form acted earlier, `created_at`); null only if written without one. */
@@ -296,11 +296,11 @@ export interface SourceStatsTable {
   subscribers: Generated<number>;
   signals: Generated<number>;
   people: Generated<number>;
-  /** Viewers who saved the pitch to their phone's list (issue 17). */
+  /** Viewers who saved the pitch to their phone's list. */
   saves: Generated<number>;
 }
 
-/** One viewer who saved a pitch (issue 17): counted once per project, attributed to a source. */
+/** One viewer who saved a pitch: counted once per project, attributed to a source. */
 export interface PitchSavesTable {
   project_id: string;
   viewer_fingerprint: string;
@@ -504,7 +504,7 @@ export interface VisitorSubmissionsTable {
 
 export type LeadStatus = "new" | "contacted" | "meeting" | "passed";
 
-/** One person per project: their contacts merged by e-mail, kept by every visitor write (issue 12). */
+/** One person per project: their contacts merged by e-mail, kept by every visitor write. */
 export interface LeadsTable {
   id: string;
   project_id: string;
@@ -534,22 +534,22 @@ export interface LeadsTable {
   status: Generated<LeadStatus>;
   note: string | null;
   triaged_at: Timestamp | null;
-  /** The founder's first response (a status change, a reply or a logged call), null while the lead waits: the response clock (issue 28). */
+  /** The founder's first response (a status change, a reply or a logged call), null while the lead waits: the response clock. */
   first_response_at: Timestamp | null;
   /**
    * Where the response clock starts (decision 84): the first visitor action, or when the founder marked a person met
    * in person as awaiting a follow-up; null for someone only met in person, who is not waiting.
    */
   awaiting_since: Timestamp | null;
-  /** The founder's hot, warm or cold, null until chosen (issue 28 item 5). */
+  /** The founder's hot, warm or cold, null until chosen. */
   temperature: "hot" | "warm" | "cold" | null;
-  /** Their latest answer to the project's qualifying question, and that question as it was asked (issue 28 item 4). */
+  /** Their latest answer to the project's qualifying question, and that question as it was asked. */
   question: Generated<string | null>;
   answer: Generated<string | null>;
 }
 
 /**
- * A person a founder met and added at the booth or from the inbox (issue 29 item 2, decision 62), merged into the
+ * A person a founder met and added at the booth or from the inbox (decision 62), merged into the
  * project's lead for that e-mail, or for their LinkedIn profile or phone when they gave none (decision 92). One row per capture; the key is the capturing device's UUID, unique per project.
  */
 export interface LeadCapturesTable {
@@ -760,7 +760,7 @@ export interface BoothLinksTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
-  /** The code its screen shows: a QR code's id, `plain`, or null for the project's default booth code (issue 29). */
+  /** The code its screen shows: a QR code's id, `plain`, or null for the project's default booth code. */
   code_id: Generated<string | null>;
   /** The member who made it (decision 78). */
   added_by: string | null;
@@ -785,7 +785,7 @@ export interface MailBlocksTable {
   created_at: Timestamp;
 }
 
-/** A sign-up invitation (issue 23, decision 39): one account, once, before `expires_at`; only the token's hash is kept. */
+/** A sign-up invitation (decision 39): one account, once, before `expires_at`; only the token's hash is kept. */
 export interface SignupInvitationsTable {
   id: string;
   token_hash: string;

@@ -2,7 +2,7 @@
  * The anonymous pitch page's only script (decision 13): the page is complete HTML without it (every action
  * is a link or a plain form, decision 6); this adds what needs a script, with no framework: dialogs without
  * a page load, forms submitted in place (kept on the phone while offline), Copy, the phone QR code, the live
- * Recognition Wall, relative times, the video facade, Save (issue 17), and the service worker that reopens the
+ * Recognition Wall, relative times, the video facade, Save, and the service worker that reopens the
  * page offline. On `/saved` it loads that page's list and keeps it for offline use.
  */
 import "./pitch.css";

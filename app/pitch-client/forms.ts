@@ -188,7 +188,7 @@ const RETRY_MS = 15_000;
 
 /**
  * Sends what was kept on the phone, oldest first, each once; stops at the first failed connection. Each one sent
- * says so (issue 23); an intro's panel opens again with its forwardable text.
+ * says so; an intro's panel opens again with its forwardable text.
  */
 export async function sendKeptSubmissions(dialogs: PitchDialogControl): Promise<void> {
   if (flushing || !canKeepOffline()) return;

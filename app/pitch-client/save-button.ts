@@ -2,7 +2,7 @@ import { isPitchSaved, readSavedList, savedListStorage } from "~/modules/saved/s
 import type * as SavedListClient from "./saved-list-client";
 
 /**
- * The pitch page's Save button as the enhancement module wires it (issue 17): shown (it is hidden without the
+ * The pitch page's Save button as the enhancement module wires it: shown (it is hidden without the
  * script, and removed where the browser keeps no site data) in its state, and the saved list's client, loaded by address on the first tap, does the rest; the page's
  * own script stays small (decision 13).
  */
@@ -20,7 +20,7 @@ export function enhanceSaveButton(page: HTMLElement, load: LoadSavedListClient, 
   const button = controls?.querySelector<HTMLButtonElement>("[data-save-pitch]");
   const slug = page.dataset.pitchPage;
   if (!controls || !button || !slug) return;
-  // A browser that keeps no site data has no list to save to: no Save that silently does nothing (issue 27).
+  // A browser that keeps no site data has no list to save to: no Save that silently does nothing.
   if (!savedListStorage()) return controls.remove();
   showSaveState(button, isPitchSaved(readSavedList(savedListStorage()), slug));
   controls.hidden = false;

@@ -1,5 +1,5 @@
 /**
- * `/saved`'s list (issue 17), part of the saved list's client (`saved-list-client.ts`): draws the saved pitches from this
+ * `/saved`'s list, part of the saved list's client (`saved-list-client.ts`): draws the saved pitches from this
  * browser's storage, newest first, removes one (with Undo), and sends the list by e-mail. No framework (decision 13).
  */
 import { formatPitchTime } from "~/modules/time/relative-time";

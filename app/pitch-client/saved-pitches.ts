@@ -15,7 +15,7 @@ import { showToast } from "~/browser/toasts";
 import { arrivalQrCodeId } from "~/browser/arrival";
 
 /**
- * The pitch page's Save once tapped (issue 17): the pitch goes into this browser's list, and a beacon tells the server, which
+ * The pitch page's Save once tapped: the pitch goes into this browser's list, and a beacon tells the server, which
  * counts the visitor once and names the event of the QR code the page was opened through. A save made offline
  * stays marked as not counted in the list itself, and is sent again when the page (or `/saved`) is next online.
  */

@@ -1,7 +1,7 @@
 /**
  * The pitch page's service worker (decision 13): keeps each visited pitch page and its script so the page
  * reopens with no connection. It is registered twice, with scope `/pitch/` and with scope `/saved` (the saved
- * list, issue 17, registered from a pitch page at the first Save, so the list opens offline even if it was never
+ * list, registered from a pitch page at the first Save, so the list opens offline even if it was never
  * opened online); both share one cache. It only ever answers GET requests for pitch pages, `/saved` and their own
  * hashed scripts: form posts, the live wall's event stream, founder pages and everything else go to the network
  * untouched.

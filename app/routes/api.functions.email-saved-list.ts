@@ -5,7 +5,7 @@ import { emailSavedList } from "~/modules/saved/saved-list-mail.server";
 import type { Route } from "./+types/api.functions.email-saved-list";
 
 /**
- * Issue 17: 'E-mail me this list' on `/saved`: the address and the saved slugs; the server writes the e-mail, to an
+ * 'E-mail me this list' on `/saved`: the address and the saved slugs; the server writes the e-mail, to an
  * address this browser confirmed, or else asks the address to confirm first (decision 38).
  */
 export function action({ request, context }: Route.ActionArgs) {

@@ -4,7 +4,7 @@ import { generateAppIconSchema } from "~/modules/icons/concepts";
 import type { Route } from "./+types/api.functions.generate-app-icon";
 
 /**
- * SPEC.md section 7: {concept: 1 to 3} → {imageUrl} (where the 1024x1024 PNG is served), or 400 {error}.
+ * {concept: 1 to 3} → {imageUrl} (where the 1024x1024 PNG is served), or 400 {error}.
  * Public, like the developer tool that calls it: the icons are the product's, and each is rendered once.
  */
 export async function action({ request, context }: Route.ActionArgs) {

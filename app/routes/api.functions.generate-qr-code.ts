@@ -6,7 +6,7 @@ import { renderQrImages } from "~/modules/qr/qr-codes.server";
 import { qrDownloadName } from "~/modules/qr/qr-form";
 import type { Route } from "./+types/api.functions.generate-qr-code";
 
-/** SPEC.md section 7: {slug, qrCodeId} → {png} (a data URL), plus the SVG and the download names. Owner only. */
+/** {slug, qrCodeId} → {png} (a data URL), plus the SVG and the download names. Owner only. */
 const bodySchema = z.object({
   slug: z.string("slug is required").check(z.minLength(1, "slug is required"), z.maxLength(80)),
   qrCodeId: z.string("qrCodeId is required").check(z.minLength(1, "qrCodeId is required"), z.maxLength(64)),

@@ -4,7 +4,7 @@ import { requestUnsubscribeByAddress } from "~/modules/contacts/unsubscribe.serv
 import { requestingBrowser } from "~/modules/http/requesting-browser.server";
 import type { Route } from "./+types/api.functions.handle-unsubscribe";
 
-/** SPEC.md section 7's `{email}`: like the /unsubscribe form, it only mails that address a confirmation link (decision 37). */
+/** The function's `{email}`: like the /unsubscribe form, it only mails that address a confirmation link (decision 37). */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const { database, mailLinks, pageDoor, mail } = context.services;

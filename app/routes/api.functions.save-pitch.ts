@@ -3,7 +3,7 @@ import { clientIpOf } from "~/modules/http/client-ip.server";
 import { recordPitchSave, savePitchSchema } from "~/modules/saved/saves.server";
 import type { Route } from "./+types/api.functions.save-pitch";
 
-/** Issue 17: the pitch page's Save tells the server, which counts the visitor once and names the event. */
+/** The pitch page's Save tells the server, which counts the visitor once and names the event. */
 export function action({ request, context }: Route.ActionArgs) {
   const { database, pageDoor } = context.services;
   return respondJson(context.logger, async () => {

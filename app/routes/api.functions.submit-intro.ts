@@ -5,8 +5,8 @@ import { answerVisitorJson } from "~/modules/visitor-forms/http/visitor-form-htt
 import type { Route } from "./+types/api.functions.submit-intro";
 
 /**
- * SPEC.md section 7: {projectId, contact{name,email,linkedinUrl}, note, roleTags}, and `answer` to the project's
- * qualifying question when it asks one (issue 28 item 4); field rules live in introSchema.
+ * {projectId, contact{name,email,linkedinUrl}, note, roleTags}, and `answer` to the project's
+ * qualifying question when it asks one; field rules live in introSchema.
  */
 const bodySchema = z.object({
   projectId: z.string("Project not found"),

@@ -3,7 +3,7 @@ import { methodNotAllowed } from "~/modules/http/api.server";
 import { answerVisitorJson } from "~/modules/visitor-forms/http/visitor-form-http.server";
 import type { Route } from "./+types/api.functions.subscribe-updates";
 
-/** SPEC.md section 7: {projectId, contact{name,email}, consent}; field rules live in subscribeSchema. */
+/** {projectId, contact{name,email}, consent}; field rules live in subscribeSchema. */
 const bodySchema = z.object({
   projectId: z.string("Project not found"),
   contact: z.object({ name: z.optional(z.unknown()), email: z.optional(z.unknown()) }),

@@ -2,7 +2,7 @@ import { IconGeneratorView } from "~/components/icon-generator/icon-generator-vi
 import { PRODUCT_NAME } from "~/product";
 import type { Route } from "./+types/app-icon-generator";
 
-/** SPEC.md section 2: the developer tool. Open to everyone: section 6 sends only the founder screens to /auth. */
+/** The developer tool. Open to everyone: section 6 sends only the founder screens to /auth. */
 export const meta: Route.MetaFunction = () => [{ title: `App Icon Generator · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
 export default function AppIconGenerator() {

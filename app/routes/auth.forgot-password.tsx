@@ -12,7 +12,7 @@ import type { Route } from "./+types/auth.forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: `Forgot password · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
-/** Mails a reset link when the address has an account; answers the same either way (issue 23). */
+/** Mails a reset link when the address has an account; answers the same either way. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, config, database } = context.services;
   const form = await readFormData(request);

@@ -27,7 +27,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
   return headers;
 };
 
-/** SPEC.md section 8: a failure to load shows 'Failed to load analytics' (the detail is in the server log). */
+/** A failure to load shows 'Failed to load analytics' (the detail is in the server log). */
 export function ErrorBoundary() {
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">

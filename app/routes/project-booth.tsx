@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 ];
 
 /**
- * The booth screen (issue 17): for the owner signed in, or a staff device through a booth link (`?key=` on first
+ * The booth screen: for the owner signed in, or a staff device through a booth link (`?key=` on first
  * open, then the cookie it sets). A token that opens nothing answers 404 and reveals nothing of the project.
  */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {

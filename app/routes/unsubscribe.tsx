@@ -56,7 +56,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
 /**
  * The link's button (a `token` field) unsubscribes that contact; the confirmation's button (`confirm`) unsubscribes
- * the confirmed address; the e-mail form (SPEC.md section 5) only mails that address a confirmation link.
+ * the confirmed address; the e-mail form only mails that address a confirmation link.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);

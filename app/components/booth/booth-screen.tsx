@@ -160,7 +160,7 @@ function subscribeToStorage(onChange: () => void) {
 }
 
 /**
- * The code this screen shows (issue 29 item 3). A booth link's screen: the link's code, followed when the owner
+ * The code this screen shows. A booth link's screen: the link's code, followed when the owner
  * re-points it. The owner's screen: this device's last choice (kept in localStorage per project), else the server's
  * default booth code.
  */

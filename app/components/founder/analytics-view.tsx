@@ -16,7 +16,7 @@ import { ScansOverTime } from "./insights/scans-chart";
 import { ScanAudienceCard } from "./insights/scan-audience";
 import { formatEventDay } from "~/modules/qr/qr-form";
 
-/** SPEC.md section 2, Analytics: counts, conversion, key metrics, scans over time and per QR code. */
+/** Analytics: counts, conversion, key metrics, scans over time and per QR code. */
 export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics; now: string }) {
   const { project } = analytics;
   const colors = useMemo(
@@ -122,7 +122,7 @@ function StatCard({
   );
 }
 
-/** SPEC.md section 9: (intros + subscribed contacts + signals) / unique viewers; the card shows the sum's parts. */
+/** (intros + subscribed contacts + signals) / unique viewers; the card shows the sum's parts. */
 function ConversionCard({ analytics }: { analytics: ProjectAnalytics }) {
   const parts = [
     { label: "intro", value: analytics.totalIntros, color: "bg-violet-500" },

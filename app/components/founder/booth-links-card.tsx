@@ -156,7 +156,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
 }
 
 /**
- * Which code a link's screens show, changed in place (issue 29 item 3): its open screens switch at once. Without
+ * Which code a link's screens show, changed in place: its open screens switch at once. Without
  * JavaScript the select posts with its button.
  */
 function RepointForm({ action, link, options }: { action: string; link: BoothLinkItem; options: { value: string; name: string }[] }) {

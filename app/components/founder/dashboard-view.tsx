@@ -22,7 +22,7 @@ export type DashboardViewProps = {
   activity: ActivityItem[];
   mySignals: MySignal[];
   now: string;
-  /** Set when the address QR codes encode will not open on visitors' phones (issue 13). */
+  /** Set when the address QR codes encode will not open on visitors' phones. */
   setupBanner?: OperatorBanner | null;
 };
 
@@ -33,7 +33,7 @@ const newProjectLink = (
   </Link>
 );
 
-/** SPEC.md section 2, Dashboard: the founder's projects, live activity and own signals; for others, their signals. */
+/** Dashboard: the founder's projects, live activity and own signals; for others, their signals. */
 export function DashboardView({ isFounder, projects, activity, mySignals, now, setupBanner = null }: DashboardViewProps) {
   const clock = useClock(now);
 

@@ -41,7 +41,7 @@ type ProjectFormProps = {
 const SAVE_FAILED = "Failed to save project";
 
 /**
- * The project form, create and edit (SPEC.md section 2, DESIGN.md item 3).
+ * The project form, create and edit.
  * - Create posts a plain form; the action redirects to the edit screen with a flash toast.
  * - Edit posts `intent=save` through a fetcher and toasts the answer.
  * - Both run the shared schema through `useSchemaForm`: messages go under the fields (paths such as

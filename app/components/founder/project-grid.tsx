@@ -11,7 +11,7 @@ import { StatusBadge } from "~/components/ui/status-badge";
 import { gridClass, ProjectGridSkeleton } from "./project-grid-skeleton";
 
 
-/** SPEC.md section 2, My Projects: the owner's projects as cards, with counts and the three ways onward. */
+/** My Projects: the owner's projects as cards, with counts and the three ways onward. */
 export function ProjectGrid({ projects, newLeads = {}, after }: { projects: ProjectCard[]; newLeads?: Record<string, number>; after?: ReactNode }) {
   const navigation = useNavigation();
   // Coming back to this page (the menu's My Projects, a revalidation): skeletons until the new list arrives.

@@ -22,7 +22,7 @@ export function projectSectionPath(projectId: string, section: ProjectSection): 
 }
 
 /**
- * The project workspace's sections (issue 13), one tap apart and all in sight: on a phone the tabs wrap onto a
+ * The project workspace's sections, one tap apart and all in sight: on a phone the tabs wrap onto a
  * second line rather than scroll sideways out of view; from the sm breakpoint they are one underlined row.
  */
 export function ProjectSectionNav({ projectId, current }: { projectId: string; current: ProjectSection }) {

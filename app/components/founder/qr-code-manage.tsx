@@ -11,7 +11,7 @@ import { useProjectRole } from "./use-project-role";
 import { pluralWord } from "~/modules/formats/counts";
 
 /**
- * A printed code's life after the event (issue 30 item 2, decision 64): archive it (it leaves the active list and
+ * A printed code's life after the event (decision 64): archive it (it leaves the active list and
  * keeps working), give its event an end date, move it to another published project, or delete it; a code with
  * scans offers 'Archive instead' before it is deleted. Every write posts to the edit route's action.
  */

@@ -34,7 +34,7 @@ const DELETE_FAILED = "Failed to delete QR code";
 const DELETE_CONFIRM = "Are you sure you want to delete this QR code?";
 
 /**
- * The edit screen's QR section (SPEC.md section 2): the legacy untracked code for the pitch URL, then
+ * The edit screen's QR section: the legacy untracked code for the pitch URL, then
  * 'QR Codes & Event Tracking': a create form and the 'Active QR Codes' list with download and delete.
  * Create and delete post to the edit route's action (`intent=create-qr`, `intent=delete-qr`).
  */

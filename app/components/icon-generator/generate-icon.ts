@@ -3,7 +3,7 @@ import type { AppIconConcept } from "~/modules/icons/concepts";
 export const GENERATE_FAILED = "Failed to generate icon";
 
 /**
- * Calls `generate-app-icon` (SPEC.md section 7) and waits until the returned image has loaded, so the preview
+ * Calls `generate-app-icon` and waits until the returned image has loaded, so the preview
  * and the toast appear together. Throws the server's message, or 'Failed to generate icon'.
  */
 export async function generateIcon(concept: AppIconConcept): Promise<string> {

@@ -25,7 +25,7 @@ const IOS_REQUIREMENTS = [
 /** The shared button styles, a little narrower and on one line, for two buttons side by side in a card. */
 const compact = (buttonClass: string) => `${buttonClass.replace("px-4", "px-3")} whitespace-nowrap`;
 
-/** The developer tool of SPEC.md section 2: three concepts, each generated on the server and downloadable. */
+/** The developer tool: three concepts, each generated on the server and downloadable. */
 export function IconGeneratorView() {
   const hydrated = useHydrated();
   const [concepts, setConcepts] = useState(INITIAL);

@@ -4,7 +4,7 @@ import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { HONEYPOT_FIELD } from "~/modules/contacts/visitor-form-rules";
 import { maxLengthOf } from "~/modules/forms/constraints";
 
-/** A field people never see or fill; a value means a script filled the form (DESIGN.md, spam). */
+/** A field people never see or fill; a value means a script filled the form (spam). */
 export function Honeypot() {
   return (
     <div aria-hidden style={{ position: "absolute", left: "-9999px", top: "auto", width: 1, height: 1, overflow: "hidden" }}>
@@ -18,7 +18,7 @@ export function Honeypot() {
 
 type ContactForm = { submitted(field: string): string | undefined; fieldError(field: string): string | undefined };
 
-/** Name and e-mail, as all three visitor forms ask for them (SPEC.md section 9 limits: 100 and 255). */
+/** Name and e-mail, as all three visitor forms ask for them (limits: 100 and 255). */
 export function NameAndEmailFields({ id, form, autoFocus }: { id: string; form: ContactForm; autoFocus?: boolean }) {
   return (
     <>
@@ -50,7 +50,7 @@ export function NameAndEmailFields({ id, form, autoFocus }: { id: string; form: 
 }
 
 /**
- * The project's qualifying question (issue 28 item 4) on the intro and signal forms: free text, or one answer of up
+ * The project's qualifying question on the intro and signal forms: free text, or one answer of up
  * to six. The question travels on the field (`data-qualifying-question`) so the check before sending, shared by both
  * pitch clients, reads it from the form itself.
  */

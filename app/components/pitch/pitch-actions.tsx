@@ -41,7 +41,7 @@ export function HeroActions({
   dialogs: PitchDialogs;
   calendlyUrl: string | null;
   centered?: boolean;
-  /** This device follows the project's updates (issue 23): Follow Updates reads 'Following'. */
+  /** This device follows the project's updates: Follow Updates reads 'Following'. */
   following?: boolean;
 }) {
   const booking = bookingUrl(calendlyUrl);
@@ -79,7 +79,7 @@ export function HeroActions({
 
 const barItem = "flex min-h-14 flex-col items-center justify-center gap-1 rounded-xl px-1 py-1.5 text-[11px] font-semibold leading-none transition-colors";
 
-/** Under 768 px: the four actions stay in reach at the bottom of the screen (SPEC.md section 2, item 9). */
+/** Under 768 px: the four actions stay in reach at the bottom of the screen. */
 export function MobileActionBar({ dialogs, calendlyUrl, following = false }: { dialogs: PitchDialogs; calendlyUrl: string | null; following?: boolean }) {
   const booking = bookingUrl(calendlyUrl);
   return (
@@ -124,7 +124,7 @@ export function MobileActionBar({ dialogs, calendlyUrl, following = false }: { d
 }
 
 /**
- * Save (issue 17): keeps the pitch in this browser's list, so it needs the page's script, which shows these
+ * Save: keeps the pitch in this browser's list, so it needs the page's script, which shows these
  * (hidden without it: a page without the script has no list to save to). `/saved` is a plain link: its page is
  * not a React route one navigates to in place.
  */

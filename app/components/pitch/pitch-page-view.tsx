@@ -21,7 +21,7 @@ type PitchPageViewProps = {
   enhanced?: boolean;
 };
 
-/** The public pitch page (SPEC.md section 2), in the spec's order. */
+/** The public pitch page, in the spec's order. */
 export function PitchPageView({ page, actionData, enhanced }: PitchPageViewProps) {
   // Moving from one pitch to another keeps the route mounted: a key starts the wall and dialogs afresh.
   return <PitchPageContent key={page.project.id} page={page} actionData={actionData} enhanced={enhanced} />;

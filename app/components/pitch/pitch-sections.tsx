@@ -82,7 +82,7 @@ export function Hero({ project, dialogs, following = false }: { project: Project
   );
 }
 
-/** SPEC.md section 2, item 2: a dialog with this page's QR code, to carry the page from a laptop to a phone. */
+/** A dialog with this page's QR code, to carry the page from a laptop to a phone. */
 function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
   return (
     <Link

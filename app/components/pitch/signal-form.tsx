@@ -16,7 +16,7 @@ const MESSAGE_MAX = maxLengthOf(signalSchema, "message");
 
 export const SIGNAL_NOTICE = "This is a non-binding signal of interest. No payment is made and no securities are offered.";
 
-/** Issue 23: exactly what 'Show my name' publishes and what never is, beside the choice (decision 18 for the message). */
+/** Exactly what 'Show my name' publishes and what never is, beside the choice (decision 18 for the message). */
 export const SHOW_NAME_DISCLOSURE =
   "Ticked, the public wall shows your name and the tier you chose. Your e-mail always stays private, and so does your message unless you also tick the box below.";
 

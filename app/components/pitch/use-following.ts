@@ -12,7 +12,7 @@ function subscribe(onChange: () => void) {
   };
 }
 
-/** Whether this device follows the project (issue 23): false on the server and while hydrating, then the device's state. */
+/** Whether this device follows the project: false on the server and while hydrating, then the device's state. */
 export function useFollowing(slug: string): boolean {
   const snapshot = useCallback(() => isFollowing(savedListStorage(), slug), [slug]);
   return useSyncExternalStore(subscribe, snapshot, () => false);

@@ -1,5 +1,5 @@
 /**
- * Which player a project's video URL gets (DESIGN.md item 9): YouTube, Vimeo and Loom links become an
+ * Which player a project's video URL gets: YouTube, Vimeo and Loom links become an
  * embedded player loaded on demand; any other http(s) URL is a plain link; anything else is not shown.
  */
 export type VideoSource =

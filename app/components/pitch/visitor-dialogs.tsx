@@ -15,7 +15,7 @@ type DialogProps = {
   actionData: VisitorActionResult | undefined;
 };
 
-/** The dialogs' bodies mount only while open: closing resets a form (SPEC.md section 4). */
+/** The dialogs' bodies mount only while open: closing resets a form. */
 export function IntroDialog({ open, projectTitle, question, closeTo, onClose, actionData }: DialogProps & { question: QualifyingQuestion | null }) {
   return (
     <Dialog

@@ -5,7 +5,7 @@ import { maxLengthOf } from "~/modules/forms/constraints";
 import { visitorEmail } from "~/modules/forms/visitor-fields";
 
 /**
- * `/saved` (issue 17): the same document for everyone, like the anonymous pitch page (decision 13). The list lives
+ * `/saved`: the same document for everyone, like the anonymous pitch page (decision 13). The list lives
  * in this browser's storage, so the page's script (`app/pitch-client/saved-page.ts`) fills it in; without the
  * script the page says so.
  */

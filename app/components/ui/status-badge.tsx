@@ -15,7 +15,7 @@ const LOOKS = {
   },
 } as const;
 
-/** SPEC.md section 2: published is green, anything else (a draft) is yellow. */
+/** Published is green, anything else (a draft) is yellow. */
 export function StatusBadge({ status, look = "dot" }: { status: ProjectStatus | string; look?: keyof typeof LOOKS }) {
   const published = status === "published";
   const style = LOOKS[look];

@@ -5,7 +5,7 @@ import { COPIED_MS, COPY_FAILED_MESSAGE, copyText } from "~/browser/copy-text";
 const toastFailure = () => void toast.error(COPY_FAILED_MESSAGE);
 
 /**
- * Copies text; `copied` names what was copied last for 2 seconds (SPEC.md sections 4 and 8). A failure is said in
+ * Copies text; `copied` names what was copied last for 2 seconds. A failure is said in
  * a toast: the app's by default, `onFailed` where the page has its own (the pitch page's).
  */
 export function useCopy(onFailed: () => void = toastFailure) {

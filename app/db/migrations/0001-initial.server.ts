@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
-/** Every entity of SPEC.md section 3, plus the tables better-auth needs (snake_case, mapped in auth.server.ts). */
+/** Every entity, plus the tables better-auth needs (snake_case, mapped in auth.server.ts). */
 export const initial: Migration = {
   async up(db: Kysely<any>) {
     const t = columnTypes(db);
@@ -176,7 +176,7 @@ export const initial: Migration = {
       .addColumn("role_tags", t.json, (c) => c.notNull().defaultTo(t.emptyList))
       .addColumn("message", "text")
       .addColumn("is_public", t.boolean, (c) => c.notNull().defaultTo(t.true))
-      // Set by the founder to take an entry off the public wall (DESIGN.md item 4).
+      // Set by the founder to take an entry off the public wall.
       .addColumn("hidden", t.boolean, (c) => c.notNull().defaultTo(t.false))
       .addColumn("created_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
       .execute();

@@ -4,7 +4,7 @@ import { columnTypes } from "../column-types.server";
 const BACKFILL_BATCH = 500;
 
 /**
- * The founder's lead inbox (issue 12):
+ * The founder's lead inbox:
  * - `leads`: one row per person per project (contacts merged by e-mail), kept by every visitor write in its own
  *   transaction like the analytics counters (decision 9), with the founder's private triage (status, note);
  * - `lead_inbox_views`: when each owner last looked at each project's inbox, for 'N new since you last looked';

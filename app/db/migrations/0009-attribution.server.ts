@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Every action attributed to where the visitor came from (issue 11, decision 16): a source is `qr:{code id}`,
+ * Every action attributed to where the visitor came from (decision 16): a source is `qr:{code id}`,
  * `direct` (the plain link) or `unknown` (before attribution existed, or a client that never loaded the page).
  * Per project and source, exact counters kept by the writes (as decision 9): scans, unique viewers, intros,
  * subscriptions, signals and distinct people who acted; the `*` source holds the people of all sources.

@@ -3,7 +3,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 const LABEL_MAX = 100;
 
 /**
- * One label per project, trimmed and case-insensitive (issue 13): a unique index on `(project_id, lower(label))`.
+ * One label per project, trimmed and case-insensitive: a unique index on `(project_id, lower(label))`.
  * Databases made before it may already hold duplicates; the oldest code of each keeps its label and the others
  * get a suffix (` (2)`, ` (3)`, …) that is itself unused, so the index can be built and nothing printed changes
  * (labels are not in the encoded URL).

@@ -2,8 +2,8 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * A signal's message is the founder's unless the visitor also chose to show it on the Recognition Wall
- * (issue 13). `signals.message_public` keeps that choice. Visitors who signalled before never made it: the form
+ * A signal's message is the founder's unless the visitor also chose to show it on the Recognition Wall.
+ * `signals.message_public` keeps that choice. Visitors who signalled before never made it: the form
  * called the message a note to the founders while the wall published it. So every existing signal is private,
  * and the copies of their messages on the wall (Supporter entries, the only ones signals write) are removed;
  * the founder keeps each message on the signal and the contact.

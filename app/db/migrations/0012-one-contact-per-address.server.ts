@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * One contact per e-mail address per project (issue 14, decision 22). Before, every intro and every signal wrote
+ * One contact per e-mail address per project (decision 22). Before, every intro and every signal wrote
  * its own contact, and concurrent identical subscriptions could each write one. Now:
  * - each intro's role tags, LinkedIn URL and note are kept in `intros` (an existing Intro contact becomes the intro
  *   with the same id), the contact keeping the latest intro's as the person's profile;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 
 /**
- * The Recognition Wall streams in commit order (issue 14, decision "wall-sequence"): each entry gets a
+ * The Recognition Wall streams in commit order (decision "wall-sequence"): each entry gets a
  * per-project number, `recognition_entries.wall_seq`, taken from the counter `projects.wall_seq` inside the
  * writing transaction. Incrementing the counter locks the project's row until commit, so numbers commit in
  * order and a stream that has sent N never meets a later commit below N. Existing entries are numbered per

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * The weekly digest is queued in batches, each its own short transaction (issue 15, decision "digest-batches"):
+ * The weekly digest is queued in batches, each its own short transaction (decision "digest-batches"):
  * `digest_runs` keeps where the run is (`cursor_project_id`, `cursor_email`: the last address queued) and when it
  * finished, so a restart continues after the last committed batch. The daily lead summaries go the same way, a
  * batch of projects at a time (`lead_alert_runs.finished_at`; the lines they mail are marked, so they need no cursor).

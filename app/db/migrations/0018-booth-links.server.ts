@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Booth links (issue 17, decision 35): a staff device opens one project's booth screen without the
+ * Booth links (decision 35): a staff device opens one project's booth screen without the
  * founder's password. Only the token's sha256 is stored; a link ends at `expires_at` or when `revoked_at` is set.
  */
 export const boothLinks: Migration = {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * Visitors who saved a pitch to their phone's list (issue 17, decision 36): one row per project and
+ * Visitors who saved a pitch to their phone's list (decision 36): one row per project and
  * viewer the page door counted (its viewer fingerprint, a hash), with the source the save is attributed to, so a
  * repeated save counts once; `source_stats.saves` is the maintained count per source and across sources (`*`).
  */

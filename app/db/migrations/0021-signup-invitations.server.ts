@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Sign-up invitations (issue 23, decision 39): with SIGNUP=invite an account is made only through a link a
+ * Sign-up invitations (decision 39): with SIGNUP=invite an account is made only through a link a
  * signed-in founder created. Only the token's sha256 is stored; a link works once (`used_at`), until `expires_at`.
  * `used_at` is set when a sign-up claims the link and cleared again if that sign-up fails, so two sign-ups can
  * never both use one link.

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * Founder alerts link to the lead in the inbox (issue 23): a line kept for the daily summary remembers its lead,
+ * Founder alerts link to the lead in the inbox: a line kept for the daily summary remembers its lead,
  * so the summary links each line to that person. Lines kept before this have none and link to the inbox.
  */
 export const alertLeadLinks: Migration = {

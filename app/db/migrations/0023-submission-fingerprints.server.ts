@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * An idempotency key is bound to the request it came with (issue 24, decision 41): the sha256 of the submission's
+ * An idempotency key is bound to the request it came with (decision 41): the sha256 of the submission's
  * intent and normalised fields. Rows written before have none (null): a repeat of one is answered with its message
  * only, never with the stored blurb, since nothing shows it is the same visitor's request.
  */

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Visitor forms held for the founder's review instead of refused (issue 27, decision 50): what the person sent, why
+ * Visitor forms held for the founder's review instead of refused (decision 50): what the person sent, why
  * it was held and when, counted nowhere until the founder accepts it. `browser_key` lets the next form from the same
  * browser be held too (a flood is held from its first suspicious form on). The scans index serves the speed check
  * (how long after this browser opened the page a form came).

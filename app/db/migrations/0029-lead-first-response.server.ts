@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * The response clock (issue 28, item 3): when the founder first answered a lead, null while it waits. A status change
+ * The response clock: when the founder first answered a lead, null while it waits. A status change
  * counts as the answer. Leads triaged before this keep the time of their latest triage, the nearest the data knows.
  */
 export const leadFirstResponse: Migration = {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from "kysely";
 
-/** Hot, warm or cold (issue 28 item 5): the founder's one-tap call on a lead, null until made. */
+/** Hot, warm or cold: the founder's one-tap call on a lead, null until made. */
 export const leadTemperature: Migration = {
   async up(db: Kysely<any>) {
     await db.schema

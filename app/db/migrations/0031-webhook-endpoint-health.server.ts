@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * An endpoint's health (issue 28 item 6): since when its deliveries have failed without one succeeding, and when it
+ * An endpoint's health: since when its deliveries have failed without one succeeding, and when it
  * was paused for failing three days on end. Both null for a healthy endpoint.
  */
 export const webhookEndpointHealth: Migration = {

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * One qualifying question per project (issue 28 item 4): its text (null: none), the answers to choose from (empty:
+ * One qualifying question per project: its text (null: none), the answers to choose from (empty:
  * free text) and whether it is required; each intro and signal keeps its answer, and the lead the latest answer with
  * the question as it was asked.
  */

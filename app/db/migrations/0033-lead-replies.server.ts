@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Replying from a lead (issue 28 items 2 and 3, decision 57): what the founder sent a lead, or a call they logged,
+ * Replying from a lead (decision 57): what the founder sent a lead, or a call they logged,
  * each a line of the lead's history; the project's follow-up template; and the two things a reply's mail carries
  * that no earlier message did, a Reply-To address and a calendar invitation (RFC 5545 text).
  */

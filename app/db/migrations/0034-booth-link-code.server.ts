@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * The code a booth link shows (issue 29 item 3): a QR code's id, `plain` for the pitch address without an event, or
+ * The code a booth link shows: a QR code's id, `plain` for the pitch address without an event, or
  * null for the project's default booth code. Chosen when the link is made, and re-pointable.
  */
 export const boothLinkCode: Migration = {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 28 item 1 (decision 56): founder alerts on a second and third channel.
+ * Decision 56: founder alerts on a second and third channel.
  * - `push_subscriptions`: one row per device a founder turned notifications on for (its push service endpoint and
  *   the keys its browser generated); the endpoint is unique, so subscribing a device again replaces its row.
  * - `project_alert_settings` gains, per project and kind, whether pushes go out (`push_*`), and the project's

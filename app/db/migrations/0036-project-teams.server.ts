@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 29 item 1 (decision 61): a project's team.
+ * Decision 61: a project's team.
  * - `project_members`: everyone on a project but its owner (`projects.owner_id` stays the one owner), with a role.
  * - `team_invitations`: an invitation to one address for one role, single use, 7 days; only the token's hash is kept.
  * - `lead_events`: who changed a lead's status, temperature or note, and when (replies and calls are already kept

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * People a founder met and added at the booth or from the inbox (issue 29 item 2, decision 62): one row per capture,
+ * People a founder met and added at the booth or from the inbox (decision 62): one row per capture,
  * merged into the project's lead for that e-mail. `idempotency_key` is the capturing device's UUID for it, unique per
  * project, so a capture sent again (an offline phone's queue) is the same capture; `request_fingerprint` tells a
  * repeat from another capture under a reused key. `source` is the code the booth showed (`qr:{id}` or `direct`),

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 30 item 1 (decision 63): every slug a project has had keeps opening it. `project_slugs` holds each
+ * Decision 63: every slug a project has had keeps opening it. `project_slugs` holds each
  * project's current slug and every former one, one row per slug: the slug is the primary key, so a slug (current
  * or former) belongs to one project for good and another project's insert of it is refused by the key itself.
  * Filled with every project's current slug; slugs renamed away before this migration are not known.

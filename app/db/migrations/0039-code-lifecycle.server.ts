@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 30 item 2 (decision 64): a printed code is archived rather than deleted, re-pointed to another of the
+ * Decision 64: a printed code is archived rather than deleted, re-pointed to another of the
  * founder's projects, and may name the day its event ends.
  * - `qr_codes.archived_at`: when it left the active list (null: active). It still opens the pitch and counts.
  * - `qr_codes.event_ends_on`: the event's last day, `YYYY-MM-DD` (text on both databases: a calendar day, no zone).

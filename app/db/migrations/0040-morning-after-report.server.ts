@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 30 item 4 (decision 66): the morning-after report.
+ * Decision 66: the morning-after report.
  * - `mail_outbox.attachments`: files a message carries (the contacts CSV), as a JSON list of
  *   `{ filename, contentType, content }`; null for the messages without any.
  * - `project_alert_settings.morning_report`: whether the project's founders get the report (on unless turned off).

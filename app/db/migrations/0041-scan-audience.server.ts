@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 30 item 5 (decision 67): how and when people scanned, as counters derived at the door. One row per project,
+ * Decision 67: how and when people scanned, as counters derived at the door. One row per project,
  * code ('' for the plain link, as in `scan_hours`), UTC hour and coarse labels (device family, browser, the app whose
  * built-in browser it was, '' for none). Never a user agent or an address: the founder's hour of day is worked out
  * when read, in whatever zone the founder has then.

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes } from "../column-types.server";
 
 /**
- * Issue 39 item 6 (decision 80): `recurring_job_runs`, one row per recurring job and slot (the UTC hour it ran for),
+ * Decision 80: `recurring_job_runs`, one row per recurring job and slot (the UTC hour it ran for),
  * inserted first by the instance that runs it, so a job such as deleting held forms after 30 days runs once across
  * instances; and an index for that deletion by age.
  */

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { dialectOf } from "../dialect.server";
 
 /**
- * People met in person without an e-mail (issue 40 item 2, decision 92): a lead and a capture may have no e-mail, a
+ * People met in person without an e-mail (decision 92): a lead and a capture may have no e-mail, a
  * capture keeps the phone number it was given, and a lead keeps `met_key`, what tells the same person met again
  * without an address (their LinkedIn profile or their phone's digits), unique per project. Existing rows keep their
  * e-mail and get no key: the key is set from the next capture that names one.

@@ -4,14 +4,14 @@ import { DomainError } from "~/modules/errors.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import { roleAllows, roleRefusedMessage, type ProjectAction, type ProjectRole } from "./roles";
 
-/** SPEC.md section 8: the one answer for a project that does not exist or is someone else's. */
+/** The one answer for a project that does not exist or is someone else's. */
 export const NOT_FOUND_OR_DENIED = "Project not found or access denied";
 
 export type ProjectAccess = Pick<Project, "id" | "slug" | "title" | "status" | "owner_id"> & { role: ProjectRole };
 
 /**
  * The project, for a signed-in user whose role on it allows `action` (decision 61). Someone not on the team learns
- * nothing, not even that it exists (SPEC.md section 8's one answer); a member whose role does not allow it gets a
+ * nothing, not even that it exists (one answer for both); a member whose role does not allow it gets a
  * 403 that names their role.
  */
 export async function requireProjectRole(db: Kysely<Database>, userId: string, projectId: string, action: ProjectAction): Promise<ProjectAccess> {

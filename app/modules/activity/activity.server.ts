@@ -5,7 +5,7 @@ import { formatAmountRange } from "~/modules/formats/amount";
 
 export type ActivityType = "scan" | "intro" | "signal" | "update";
 
-/** SPEC.md section 3's derived activity item. */
+/** A derived activity item: a scan, intro, signal or posted update, as the live feed shows it. */
 export type ActivityItem = {
   id: string;
   type: ActivityType;
@@ -21,8 +21,8 @@ const PER_SOURCE = 10;
 const SHOWN = 20;
 
 /**
- * The founder's live feed (SPEC.md sections 7 and 9): the newest 10 scans, intros, signals and posted updates of
- * the founder's own projects only (DESIGN.md item 5), merged, newest 20 first.
+ * The founder's live feed: the newest 10 scans, intros, signals and posted updates of
+ * the founder's own projects only, merged, newest 20 first.
  */
 export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): Promise<ActivityItem[]> {
   const [scans, intros, signals, updates] = await Promise.all([
@@ -80,7 +80,7 @@ export async function loadActivityFeed(db: Kysely<Database>, ownerId: string): P
     ...scans.map((scan) => ({
       id: `scan-${scan.id}`,
       type: "scan" as const,
-      // SPEC.md section 9 wording for QR scans; a visit through the plain link says so.
+      // The feed's wording for QR scans; a visit through the plain link says so.
       title: scan.label ? `New scan from ${scan.label}` : "New visit from your pitch link",
       description: scan.label ? (scan.event_tag ?? "QR code scanned") : "Direct link",
       timestamp: scan.scanned_at,

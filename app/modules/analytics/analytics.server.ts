@@ -25,7 +25,7 @@ export type FunnelRow = {
   intros: number;
   subscribers: number;
   signals: number;
-  /** Visitors who saved the pitch to their phone's list through this source (issue 17). */
+  /** Visitors who saved the pitch to their phone's list through this source. */
   saves: number;
   /** People who acted per unique viewer of this source, in percent (one decimal). */
   share: number;

@@ -10,7 +10,7 @@ import { codeNamesOf } from "./source-names";
 import { nameSource, qrCodeIdOfSource, readCodesMovedAway } from "./sources.server";
 
 /**
- * SPEC.md section 9's seven columns first, then what a signal adds and where the person came from, then the
+ * The product's seven columns first, then what a signal adds and where the person came from, then the
  * founder's own triage of the person's lead and how long they waited for an answer, then their latest answer to the
  * project's qualifying question, then where the team met them in person (decision 84).
  */
@@ -43,14 +43,14 @@ const UTF8_BYTE_ORDER_MARK = "\uFEFF";
 const PAGE_SIZE = 1_000;
 
 /**
- * The owner's contacts as CSV (SPEC.md section 9 columns), one row per person (decision 22), newest first: what
+ * The owner's contacts as CSV (the seven columns and those after them), one row per person (decision 22), newest first: what
  * they did in Intent, their latest intro's roles, LinkedIn and note, their latest signal's tier, range and message,
  * and the source of their first action; then the people the team only met in person (captured leads with no
  * contact), newest first, with an empty Intent and the captured LinkedIn (decision 84). Rows are read in keyset pages of a
  * thousand, so memory stays flat for 100,000 contacts and the database is free between pages (on SQLite one
  * long read would hold the app's only connection); each page leaves as one chunk, so compression works on
  * sizeable blocks. Quoted per RFC 4180 by csv-stringify; cells a spreadsheet would run as a formula are
- * neutralised (DESIGN.md item 6).
+ * neutralised.
  */
 export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, projectId: string): Promise<{ fileName: string; body: Readable; count: number }> {
   const project = await requireProjectRole(db, ownerId, projectId, "export");
@@ -82,7 +82,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     ]);
     return { latestSignal: new Map(signals.map((signal) => [signal.contact_id, signal])), introduced: new Set(intros.map((intro) => intro.contact_id)) };
   };
-  // The person's lead (one per e-mail per project, issue 12): the founder's triage and the response clock.
+  // The person's lead (one per e-mail per project): the founder's triage and the response clock.
   const leadsOfContacts = async (emails: string[]) => {
     const leads = await db
       .selectFrom("leads")

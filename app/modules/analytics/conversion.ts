@@ -1,5 +1,5 @@
 /**
- * SPEC.md section 9: (intro contacts + subscribed contacts + signals) / unique viewers x 100, one decimal;
+ * (intro contacts + subscribed contacts + signals) / unique viewers x 100, one decimal;
  * 0 when there are no unique viewers.
  */
 export function conversionRate(actions: number, uniqueViewers: number): number {

@@ -1,6 +1,6 @@
 import { HOUR_MS } from "~/modules/time/units";
 /**
- * The response clock per event (issue 28 item 3, decision 55): of the people who came through each source, how many
+ * The response clock per event (decision 55): of the people who came through each source, how many
  * the founder answered within an hour and within a day, and the median time to an answer.
  */
 

@@ -4,7 +4,7 @@ import { emailAddress, text } from "~/modules/forms/fields";
 /** The /auth pages' forms; the same schemas run in the browser and in the route actions. */
 const email = emailAddress({ invalid: "Invalid email address", tooLong: "Email must be less than 255 characters" }, (value) => z.regexes.email.test(value));
 
-/** SPEC.md section 5: at least 6 characters; the one rule for a new account's password and a reset one. */
+/** At least 6 characters; the one rule for a new account's password and a reset one. */
 const password = z
   .string("Password must be at least 6 characters")
   .check(z.minLength(6, "Password must be at least 6 characters"), z.maxLength(128, "Password must be at most 128 characters"));

@@ -40,7 +40,7 @@ export function createAuth(options: {
       autoSignIn: false,
       minPasswordLength: 6,
       maxPasswordLength: 128,
-      // Issue 23: better-auth's own reset flow; the token is single use, stored hashed (verification below).
+      // Better-auth's own reset flow; the token is single use, stored hashed (verification below).
       resetPasswordTokenExpiresIn: PASSWORD_RESET_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: ({ user, token }) => sendPasswordReset({ email: user.email, name: user.name, token }),

@@ -9,7 +9,7 @@ import { readTeamInvitation } from "~/modules/team/team.server";
 import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 import { DAY_MS } from "~/modules/time/units";
 
-/** How long an invitation link works (issue 23, decision 39). */
+/** How long an invitation link works (decision 39). */
 export const INVITATION_DAYS = 7;
 
 /** A founder invites a co-founder or two, not a mailing list. */

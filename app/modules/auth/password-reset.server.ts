@@ -3,7 +3,7 @@ import type { Database } from "~/db/schema";
 import { passwordResetMail } from "~/modules/mail/account-messages.server";
 import { enqueueMail } from "~/modules/mail/outbox.server";
 
-/** A reset link works for one hour (issue 23: "expires within an hour"), once. */
+/** A reset link works for one hour, once. */
 export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
 
 /** The page a reset link opens: `/auth/reset-password?token=…`. */

@@ -9,7 +9,7 @@ export const PLAIN_PITCH_LABEL = "Pitch page, no event";
 type BoothCodeChoice = { id: string; label: string; archived?: boolean };
 
 /**
- * The code a booth shows when nothing chose one (issue 29 item 3): the newest active code labelled like 'Booth', else
+ * The code a booth shows when nothing chose one: the newest active code labelled like 'Booth', else
  * the newest active code, else the plain pitch address. An archived code left the event (decision 64).
  */
 export function defaultBoothCode(codesOldestFirst: readonly BoothCodeChoice[]): string {

@@ -26,7 +26,7 @@ export type BoothScreen = {
    */
   codes: { id: string; label: string; eventTag: string | null; url: string; svg: string }[];
   /**
-   * The code the screen shows (issue 29 item 3): a booth link's own (re-pointable, followed live), or for the owner's
+   * The code the screen shows: a booth link's own (re-pointable, followed live), or for the owner's
    * screen the project's default booth code, which the owner's last choice on that device overrides.
    */
   shownCode: string;

@@ -6,7 +6,7 @@ import { EMAIL_MESSAGE, LIMITS, MESSAGES } from "~/modules/forms/visitor-limits"
 import { answerProblem, QUESTION_LIMITS, QUESTION_MESSAGES, type QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 
 /**
- * The limits and messages of the pitch page's three forms (SPEC.md sections 4, 5, 8 and 9): the one source
+ * The limits and messages of the pitch page's three forms: the one source
  * for their zod schemas (`intro-form.ts`, `subscribe-form.ts`, `signals/signal-form.ts`) and for
  * `checkVisitorForm`, the same rules without zod for the anonymous page's enhancement module (decision 13; a
  * unit test holds the two equal).
@@ -43,7 +43,7 @@ export const INTRO_SENT_MESSAGE = "Intro request sent!";
 export const HELD_MESSAGE = "Thanks — we'll check this and pass it on to the founders.";
 
 /**
- * What happens next, said after each spec confirmation (issue 23) by both renderers: in the toasts, the intro's
+ * What happens next, said after each spec confirmation by both renderers: in the toasts, the intro's
  * panel and the notice a page without JavaScript shows. True whatever the founder's alert settings are. Successful
  * answers carry it as `next`.
  */
@@ -102,7 +102,7 @@ const isChecked = (value: string | string[] | undefined) => value === "on" || va
 /**
  * A form as the browser read it (text fields as strings, `roleTags` as a list), checked with the rules the
  * server's schema applies: the first message per field, and the first field's as the form's message. With the
- * project's qualifying question, the answer is checked against it as the server checks it (issue 28 item 4).
+ * project's qualifying question, the answer is checked against it as the server checks it.
  */
 export function checkVisitorForm(intent: VisitorIntent, values: Values, question: QualifyingQuestion | null = null): FormCheck {
   const unstorable = unstorableTextPaths(values);

@@ -1,5 +1,5 @@
 /**
- * Signal amounts (SPEC.md section 9): 1,000,000 or more is `$X.YM` (one decimal), 1,000 or more `$Xk`,
+ * Signal amounts: 1,000,000 or more is `$X.YM` (one decimal), 1,000 or more `$Xk`,
  * otherwise `$N`.
  *
  * Rounding rule chosen here (the spec leaves it open):

@@ -1,5 +1,5 @@
 /**
- * The limits and messages of the pitch page's visitor fields (SPEC.md sections 4, 5, 8 and 9), for every form that
+ * The limits and messages of the pitch page's visitor fields, for every form that
  * asks a person's name and e-mail. Zod-free: the anonymous pitch page's module checks its forms with them too.
  */
 export const EMAIL_MESSAGE = "Please enter a valid email address";

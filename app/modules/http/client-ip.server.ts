@@ -18,7 +18,7 @@ export function setClientAddressHeaders(headers: IncomingHttpHeaders, address: s
 }
 
 /**
- * The client's network as every per-address limit knows it (issue 24): its IPv4 address, or its IPv6 address's /64
+ * The client's network as every per-address limit knows it: its IPv4 address, or its IPv6 address's /64
  * (`IPV6_LIMIT_PREFIX`), so one connection cannot dodge a limit by rotating through the addresses it was given.
  */
 export function clientIpOf(request: Request | { headers: IncomingHttpHeaders }): string {

@@ -8,7 +8,7 @@
 /** Projects, QR codes, tiers, leads, webhooks: UUIDs, or short ids of letters, digits, `-` and `_`. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** SPEC.md section 9: the first 32 characters of an encoded trait string; visible ASCII, at most 64 as sent. */
+/** The first 32 characters of an encoded trait string; visible ASCII, at most 64 as sent. */
 const VIEWER_FINGERPRINT = /^[\x21-\x7e]{1,64}$/;
 
 /** `{contact id}.{expiry}.{HMAC-SHA256}`, base64url and base-36 (decision 12). */
@@ -44,7 +44,7 @@ export function isPasswordResetTokenShape(value: unknown): value is string {
   return typeof value === "string" && PASSWORD_RESET_TOKEN.test(value);
 }
 
-/** A sign-up invitation's token: 32 random bytes, base64url (issue 23). */
+/** A sign-up invitation's token: 32 random bytes, base64url. */
 const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function isInvitationTokenShape(value: unknown): value is string {

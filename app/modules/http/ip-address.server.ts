@@ -66,7 +66,7 @@ export function embeddedIpv4(address: string): string | null {
 export const DEFAULT_IPV6_LIMIT_PREFIX = 64;
 
 /**
- * The network a client address is limited as (issue 24): an IPv4 address as it is (a venue's NAT is one
+ * The network a client address is limited as: an IPv4 address as it is (a venue's NAT is one
  * address), an IPv4-mapped IPv6 address as its IPv4 address, and any other IPv6 address as its `/prefix`
  * network, because one connection is given a whole /64 and can send from any address in it. Anything else
  * (an unknown address) is returned unchanged. Every per-address limit keys on this.

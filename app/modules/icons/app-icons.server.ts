@@ -20,14 +20,14 @@ function etagOf(bytes: Buffer): string {
 }
 
 /**
- * The site's icons in 48 colours: the 192 px one is 4.8 KB instead of 18 KB (issue 26), and a gradient's steps
+ * The site's icons in 48 colours: the 192 px one is 4.8 KB instead of 18 KB, and a gradient's steps
  * stay a level or two apart, not visible at an icon's size (at 32 colours the corner's light shows bands).
  */
 const SITE_ICON_COLORS = 48;
 
 /**
  * Renders SVG markup to a PNG `width` pixels wide: RGBA when `transparent`; opaque RGB when `lossless` (the
- * generator's 1024 px download); otherwise an opaque palette image (the site's icons, issue 26).
+ * generator's 1024 px download); otherwise an opaque palette image (the site's icons).
  */
 export async function renderSvgToPng(svg: string, width: number, encoding: "transparent" | "lossless" | "palette"): Promise<Buffer> {
   const image = await renderAsync(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false }, logLevel: "off" });
@@ -67,7 +67,7 @@ export function appIconPath(concept: AppIconConcept, etag: string): string {
 }
 
 /**
- * `generate-app-icon` (SPEC.md section 7): renders the concept (or finds it rendered) and answers where its
+ * `generate-app-icon`: renders the concept (or finds it rendered) and answers where its
  * 1024x1024 PNG is served.
  */
 export async function generateAppIcon(concept: unknown): Promise<{ imageUrl: string; concept: AppIconConcept; width: number; height: number }> {

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 
-/** SPEC.md section 2 (App icon generator) and section 9: three concepts, 1024x1024, solid background. */
+/** The app icon generator's three concepts, 1024x1024, solid background. */
 export const APP_ICON_CONCEPTS = [
   {
     concept: 1,
@@ -25,12 +25,12 @@ export const APP_ICON_SIZE = 1024;
 
 export const CONCEPT_MESSAGE = "concept must be 1, 2 or 3";
 
-/** The body of `POST /api/functions/generate-app-icon` (SPEC.md section 7): `{concept: 1 to 3}`. */
+/** The body of `POST /api/functions/generate-app-icon`: `{concept: 1 to 3}`. */
 export const generateAppIconSchema = z.object({
   concept: z.literal([1, 2, 3], CONCEPT_MESSAGE),
 });
 
-/** `icon-concept-{n}.png`, as SPEC.md section 9 names the download. */
+/** `icon-concept-{n}.png`, names the download. */
 export function appIconDownloadName(concept: AppIconConcept): string {
   return `icon-concept-${concept}.png`;
 }

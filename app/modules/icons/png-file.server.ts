@@ -58,7 +58,7 @@ export function opaqueRowsUpFiltered(rgba: Uint8Array, width: number, height: nu
  * RGBA pixels (alpha ignored: the icons are opaque) as an 8-bit palette image of at most `maxColors` colours,
  * by median cut: the box of colours with the largest squared error is halved at its weighted median along its
  * widest channel until there are enough boxes, each drawn as its pixels' mean. An icon's gradients then cost a few kilobytes
- * instead of tens (issue 26).
+ * instead of tens.
  */
 export function paletteRows(rgba: Uint8Array, width: number, height: number, maxColors: number): { palette: Buffer; rows: Buffer } {
   const counts = new Map<number, number>();

@@ -46,7 +46,7 @@ export function accountConfirmationMail(input: AccountConfirmationInput): Outgoi
 export type PasswordResetInput = { to: string; name: string; resetUrl: string; expiresInMinutes: number };
 
 /**
- * To a founder who asked for a new password (issue 23): the one link, how long it works, that it works once and
+ * To a founder who asked for a new password: the one link, how long it works, that it works once and
  * signs them out everywhere, and what to do when they did not ask. Nothing else: no tracking, no other links.
  */
 export function passwordResetMail(input: PasswordResetInput): OutgoingMail {

@@ -190,7 +190,7 @@ export function leadAlertSummaryMail(input: LeadAlertSummaryInput): OutgoingMail
 export type WebhookPausedInput = { to: string; projectTitle: string; url: string; failingSince: string; timeZone: string; lastError: string; settingsUrl: string };
 
 /**
- * To the founder whose webhook failed for three days on end (issue 28 item 6): it is paused, nothing is lost (new
+ * To the founder whose webhook failed for three days on end: it is paused, nothing is lost (new
  * events wait for it), and resuming it on the settings screen sends what waited.
  */
 export function webhookPausedMail(input: WebhookPausedInput): OutgoingMail {
@@ -208,7 +208,7 @@ export function webhookPausedMail(input: WebhookPausedInput): OutgoingMail {
   return { kind: "webhook-paused", to: input.to, subject: `Webhook paused for ${input.projectTitle}`, text, html };
 }
 
-/** 'Send me a test e-mail' on the alerts screen (issue 23): proof that alerts reach the founder's address. */
+/** 'Send me a test e-mail' on the alerts screen: proof that alerts reach the founder's address. */
 export function testMail(input: { to: string; projectTitle: string }): OutgoingMail {
   const { text, html } = compose({
     heading: "Your test e-mail arrived",
@@ -251,8 +251,7 @@ export type MorningReportInput = {
 const count = (value: number) => value.toLocaleString("en-US");
 
 /**
- * To the owner and each co-founder, the morning after a day with scans and again a week later (issue 30 item 4,
- * decision 66): what the period brought, each code's funnel, who still waits for an answer, the top signals, and
+ * To the owner and each co-founder, the morning after a day with scans and again a week later (decision 66): what the period brought, each code's funnel, who still waits for an answer, the top signals, and
  * the contacts CSV attached, so the founder knows what happened without opening the app.
  */
 export function morningReportMail(input: MorningReportInput): OutgoingMail {

@@ -1,5 +1,5 @@
 /**
- * Whether the app's mail reaches anybody (issue 23): without `SMTP_URL` every message is only kept as a file on
+ * Whether the app's mail reaches anybody: without `SMTP_URL` every message is only kept as a file on
  * the server, and a sender at `localhost` is refused or filed as spam by receiving servers. Pure, so it runs at
  * start-up (one log line) and in the loaders of the founder screens that show a banner.
  */
@@ -9,7 +9,7 @@ export type MailSetupProblem =
   | "kept-on-disk"
   /** SMTP_URL is set but MAIL_FROM is an address at localhost (the default). */
   | "localhost-sender"
-  /** The SMTP server refuses this app's login (EAUTH): mail waits and is retried with backoff (issue 24). */
+  /** The SMTP server refuses this app's login (EAUTH): mail waits and is retried with backoff. */
   | "login-refused";
 
 export type MailSetupWarning = { problem: MailSetupProblem; title: string; message: string };

@@ -2,7 +2,7 @@ import type { AppServices } from "~/services.server";
 import { mailSetupWarning } from "./mail-setup";
 
 /**
- * The founder screens' warning that mail does not reach anybody, or waits (issues 23 and 24): its title and message
+ * The founder screens' warning that mail does not reach anybody, or waits: its title and message
  * only, which name the mail folder and the sender, never the SMTP address or its credentials.
  */
 export function mailWarningForFounders(services: Pick<AppServices, "config" | "mail">): { title: string; message: string } | null {

@@ -16,7 +16,7 @@ export const TEST_MAIL_TIMEOUTS: SmtpTimeouts = { connectionTimeoutMs: 5_000, gr
 export const TEST_MAIL_UNCONFIRMED_MESSAGE = "Confirm your e-mail address first: open the link we sent you, or send it again from the banner above.";
 
 /**
- * 'Send me a test e-mail' (issue 23, decision 40): one message to the signed-in founder's own address, sent at once
+ * 'Send me a test e-mail' (decision 40): one message to the signed-in founder's own address, sent at once
  * through a transport like the mail worker's (same SMTP_URL and MAIL_FROM, or the same mail folder) but with short
  * timeouts, not through the outbox, so the founder sees what actually happened: accepted by the SMTP server (with
  * its answer), refused (with its reply), no answer, or kept on disk (the file). Five per founder per 10 minutes.

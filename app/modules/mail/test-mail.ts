@@ -1,4 +1,4 @@
-/** What 'Send me a test e-mail' did (issue 23), as the alerts screen shows it. */
+/** What 'Send me a test e-mail' did, as the alerts screen shows it. */
 export type TestMailOutcome = "delivered" | "refused" | "unreachable" | "kept";
 
 export type TestMailResult = {

@@ -129,7 +129,7 @@ export type IntroConfirmationInput = {
 };
 
 /**
- * To a visitor after an intro request (issue 23): what they asked, the forwardable text to pass on, and what happens
+ * To a visitor after an intro request: what they asked, the forwardable text to pass on, and what happens
  * next. No tracking of any kind and no unsubscribe link: an intro subscribes nobody to anything.
  */
 export function introConfirmationMail(input: IntroConfirmationInput): OutgoingMail {
@@ -193,7 +193,7 @@ function savedListFooter(stopUrl: string): Block[] {
 }
 
 /**
- * A visitor's saved pitches, e-mailed once the address confirmed (issue 17, decision 38): each title and one-liner
+ * A visitor's saved pitches, e-mailed once the address confirmed (decision 38): each title and one-liner
  * quoted as its founder wrote it, under a link of ours to the pitch, from our own data. No tracking; a link that
  * stops further saved-list mail to the address (and List-Unsubscribe pointing at it).
  */

@@ -4,7 +4,7 @@ export { enhanceScript, pitchStyles, qrCodeScript, savedListScript, savedStyles,
 import { appIconSvg } from "~/modules/icons/app-icon-svg";
 
 /**
- * `/favicon.svg` written into the shared documents themselves (issue 26): a visitor who scans one code loads one
+ * `/favicon.svg` written into the shared documents themselves: a visitor who scans one code loads one
  * page, and a request of its own cost more in headers than the icon's compressed bytes in the page.
  */
 export const inlineFavicon = `data:image/svg+xml,${appIconSvg(1, { rounded: true }).replace(/["#<>%]/g, encodeURIComponent)}`;

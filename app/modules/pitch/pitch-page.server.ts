@@ -27,7 +27,7 @@ export type PitchPage = {
     lastShippedAt: string | null;
   };
   tiers: PublicTier[];
-  /** The founder's qualifying question, asked on the intro and signal forms (issue 28 item 4); null: none. */
+  /** The founder's qualifying question, asked on the intro and signal forms; null: none. */
   question: QualifyingQuestion | null;
   wall: { entries: PublicWallEntry[]; hiddenSupporters: number };
   stats: { signals: number };

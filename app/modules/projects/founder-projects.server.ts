@@ -126,7 +126,7 @@ export async function listTeamProjects(db: Kysely<Database>, userId: string): Pr
   return rows.map(({ owner_id: _owner, ...row }) => ({ ...row, role: roles.get(row.id) ?? "viewer", signals: Number(row.signals ?? 0), intros: Number(row.intros ?? 0), subscribers: Number(row.subscribers ?? 0) }));
 }
 
-/** SPEC.md section 4: a user is a founder if they own at least one project, or (decision 61) are on one's team. */
+/** A user is a founder if they own at least one project, or (decision 61) are on one's team. */
 export async function isFounder(db: Kysely<Database>, userId: string): Promise<boolean> {
   const row = await db.selectFrom("projects").select("id").where(onTeamOf(userId)).limit(1).executeTakeFirst();
   return Boolean(row);

@@ -3,7 +3,7 @@ import { orErrorPage } from "~/modules/http/domain-errors.server";
 
 /**
  * For project pages: a project that is missing or someone else's sends the founder to /my-projects with
- * SPEC.md's 'Project not found or access denied'; a page the member's role does not open (decision 61), with the
+ * 'Project not found or access denied'; a page the member's role does not open (decision 61), with the
  * message that names their role. Other errors pass through.
  */
 export function orRedirectToMyProjects<T>(flashCookie: FlashCookie, load: () => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { z } from "zod/mini";
 import { optionalHttpUrl, optionalText, requiredText, text } from "~/modules/forms/fields";
 
 /**
- * The project form (create and edit), SPEC.md section 2 and DESIGN.md item 3. The browser and the server run
+ * The project form (create and edit). The browser and the server run
  * this schema; lists arrive from the form as JSON in hidden fields (`metrics`, `problemPoints`, …).
  */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -11,8 +11,7 @@ export const SLUG_TAKEN_MESSAGE = "This URL slug is already taken. Choose anothe
 export const LIMITS = { title: 120, slug: 80, oneLiner: 200, summary: 5000, metrics: 12, points: 10, pointLength: 300, tiers: 8, perks: 6 } as const;
 
 /**
- * Lowercase, runs of non-alphanumerics become one hyphen, leading and trailing hyphens trimmed (SPEC.md
- * section 4). Accents are dropped first, so "Café" gives "cafe" rather than "caf".
+ * Lowercase, runs of non-alphanumerics become one hyphen, leading and trailing hyphens trimmed. Accents are dropped first, so "Café" gives "cafe" rather than "caf".
  */
 export function deriveSlug(title: string): string {
   return title

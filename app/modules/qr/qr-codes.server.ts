@@ -33,7 +33,7 @@ export function newQrCodeId(length = 8): string {
   return Array.from(bytes, (byte) => CODE_ALPHABET[byte % CODE_ALPHABET.length]).join("");
 }
 
-/** DESIGN.md item 11: what every printed code encodes. */
+/** What every printed code encodes. */
 export function trackedPitchUrl(publicUrl: string, slug: string, qrCodeId: string): string {
   return `${publicUrl}/pitch/${encodeURIComponent(slug)}?qr=${encodeURIComponent(qrCodeId)}`;
 }
@@ -99,7 +99,7 @@ async function ownCode(db: Kysely<Database>, projectId: string, qrCodeId: string
 }
 
 /**
- * Archive (issue 30 item 2, decision 64): the code leaves the active list for the Archived one, keeping its
+ * Archive (decision 64): the code leaves the active list for the Archived one, keeping its
  * numbers; a printed copy still opens the pitch and counts. Restore brings it back. Both are idempotent.
  */
 export async function setQrCodeArchived(db: Kysely<Database>, ownerId: string, projectId: string, qrCodeId: string, archived: boolean, now = new Date()): Promise<void> {

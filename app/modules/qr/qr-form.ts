@@ -3,7 +3,7 @@ import { optionalText, requiredText } from "~/modules/forms/fields";
 import { isRecordId } from "~/modules/http/id-shape";
 import { formatFounderDate } from "~/modules/time/founder-dates";
 
-/** SPEC.md sections 5 and 9: label required (trimmed, at most 100), event tag optional (at most 50, empty → null). */
+/** Label required (trimmed, at most 100), event tag optional (at most 50, empty → null). */
 export const LABEL_REQUIRED = "Please enter a label for the QR code";
 
 export const EVENT_END_INVALID = "Enter the event's last day as a date";
@@ -42,7 +42,7 @@ export const qrCodeFormSchema = z.object({
 
 const qrCodeId = z.string("QR code not found").check(z.refine(isRecordId, "QR code not found"));
 
-/** Archive, restore (issue 30 item 2): the code leaves or rejoins the active list; it works either way. */
+/** Archive, restore: the code leaves or rejoins the active list; it works either way. */
 export const qrCodeActionSchema = z.object({ qrCodeId });
 export type QrCodeActionInput = z.infer<typeof qrCodeActionSchema>;
 
@@ -70,7 +70,7 @@ export function sameLabel(a: string, b: string): boolean {
 
 export type QrCodeFormInput = z.infer<typeof qrCodeFormSchema>;
 
-/** `{slug}-{label with spaces as hyphens}-qr.{ext}`, as SPEC.md section 7 names the downloads. */
+/** `{slug}-{label with spaces as hyphens}-qr.{ext}`, names the downloads. */
 export function qrDownloadName(slug: string, label: string, extension: "png" | "svg"): string {
   return `${slug}-${label.trim().replace(/\s+/g, "-")}-qr.${extension}`;
 }
@@ -90,17 +90,17 @@ export function printSheetPath(projectId: string, qrCodeId: string, size: PrintS
   return size === "a6" ? path : `${path}?size=${size}`;
 }
 
-/** The print-ready page of one code's sheet (issue 13): the sheet, a Print button, and the SVG download. */
+/** The print-ready page of one code's sheet: the sheet, a Print button, and the SVG download. */
 export function printPagePath(projectId: string, qrCodeId: string, size: PrintSheetSize = "a6"): string {
   const path = `/project/${encodeURIComponent(projectId)}/qr/${encodeURIComponent(qrCodeId)}/print`;
   return size === "a6" ? path : `${path}?size=${size}`;
 }
 
-/** The event sheet's paper (issue 30 item 3). */
+/** The event sheet's paper. */
 export const EVENT_SHEET_SIZES = ["a4", "letter"] as const;
 export type EventSheetSize = (typeof EVENT_SHEET_SIZES)[number];
 
-/** The event sheet (issue 30 item 3): every chosen code of a project on A4 or US Letter pages. */
+/** The event sheet: every chosen code of a project on A4 or US Letter pages. */
 export function eventSheetPath(projectId: string, options: { size?: EventSheetSize; codes?: readonly string[] } = {}): string {
   const query = new URLSearchParams();
   if (options.size && options.size !== "a4") query.set("size", options.size);

@@ -72,7 +72,7 @@ export const UNSUBSCRIBE_REQUEST_LIMITS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
- * "Forgot password?" (issue 23), per target address, counted whether or not the address has an account: a founder
+ * "Forgot password?", per target address, counted whether or not the address has an account: a founder
  * asks once or twice, nobody's inbox gets more than three reset mails an hour. Per client address, better-auth's own
  * limiter counts the same requests (auth.server.ts).
  */
@@ -95,7 +95,7 @@ export const TRACK_SCAN_LIMIT: RateLimitRule = {
 };
 
 /**
- * The pitch page's save beacon (issue 17), per network address: sized like track-scan (a hall behind one NAT saving
+ * The pitch page's save beacon, per network address: sized like track-scan (a hall behind one NAT saving
  * a few pitches each); repeated saves are deduplicated anyway, so this only stops a flood of requests.
  */
 export const SAVE_PITCH_LIMIT: RateLimitRule = {
@@ -105,7 +105,7 @@ export const SAVE_PITCH_LIMIT: RateLimitRule = {
 };
 
 /**
- * 'E-mail me this list' (issue 17, decision 38): the mail is the whole action, so past a limit nothing is sent and the
+ * 'E-mail me this list' (decision 38): the mail is the whole action, so past a limit nothing is sent and the
  * visitor is told. Per browser (a person sends their list once or twice a day), per recipient address (nobody's inbox
  * can be flooded), and per network address across browsers (a hall of phones behind one NAT stays under it). An
  * address this browser has not confirmed gets a confirmation instead of the list, and those have ceilings of their
@@ -121,7 +121,7 @@ export const SAVED_LIST_MAIL_LIMITS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
- * A founder's 'Send me a test e-mail' (issue 23), per founder: enough to try a few SMTP settings in a row, never a
+ * A founder's 'Send me a test e-mail', per founder: enough to try a few SMTP settings in a row, never a
  * way to hammer the SMTP server (each send opens a connection to it).
  */
 export const TEST_MAIL_LIMIT: RateLimitRule = {

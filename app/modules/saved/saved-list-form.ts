@@ -4,7 +4,7 @@ import { SLUG_PATTERN } from "~/modules/projects/project-form";
 import { MAX_SAVED_PITCHES_PER_MAIL, SAVED_LIST_MESSAGES } from "./saved-list-rules";
 
 /**
- * 'E-mail me this list' (issue 17): the address and the saved pitches' slugs. Only slugs: the server writes
+ * 'E-mail me this list': the address and the saved pitches' slugs. Only slugs: the server writes
  * the e-mail from its own data, never from titles or links a client sends.
  */
 export const emailSavedListSchema = z.object({

@@ -49,7 +49,7 @@ async function queueList(db: Kysely<Database>, links: ListLinks, email: string, 
 }
 
 /**
- * 'E-mail me this list' (issue 17, decision 38). To an address this browser confirmed: one message with every saved
+ * 'E-mail me this list' (decision 38). To an address this browser confirmed: one message with every saved
  * pitch that is published, written from our own data, queued in the outbox. To any other address: only a request
  * to confirm, carrying no text of anyone's, and the list follows when its link's page is confirmed; an address that
  * asked for no more saved-list mail gets nothing, and the answer is the same. Over a limit nothing is queued and the

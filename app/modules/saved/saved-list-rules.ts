@@ -3,7 +3,7 @@ import { REQUIRED_MESSAGE } from "~/modules/forms/plain-checks";
 import { EMAIL_MESSAGE, MESSAGES } from "~/modules/forms/visitor-limits";
 
 /**
- * The limits and messages of 'E-mail me this list' (issue 17), shared by the server's schema
+ * The limits and messages of 'E-mail me this list', shared by the server's schema
  * (`saved-list-form.ts`) and `/saved`'s script, which must not load zod (decision 13), as the pitch page's forms do.
  */
 export const MAX_SAVED_PITCHES_PER_MAIL = 50;

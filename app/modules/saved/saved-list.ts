@@ -1,5 +1,5 @@
 /**
- * The visitor's saved pitches (issue 17), kept in this browser's localStorage: no account, nothing on the server
+ * The visitor's saved pitches, kept in this browser's localStorage: no account, nothing on the server
  * but a count. Pure functions over a storage, so the pitch page, `/saved` and the tests share them. Whatever the
  * storage holds is read defensively: another tab, an older build or a person with the dev tools may have written
  * anything there, and a bad entry is skipped, never an error.

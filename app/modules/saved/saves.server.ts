@@ -7,7 +7,7 @@ import { isRecordId } from "~/modules/http/id-shape";
 import { consumeRateLimit, SAVE_PITCH_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { DIRECT_VIA } from "./saved-list";
 
-/** The save beacon's body (issue 17): the pitch, and the QR code its page was opened through, if any. */
+/** The save beacon's body: the pitch, and the QR code its page was opened through, if any. */
 export const savePitchSchema = z.object({
   projectId: z.string("Project not found").check(z.trim(), z.refine(isRecordId, "Project not found")),
   qrCodeId: z.nullish(z.string().check(z.trim(), z.refine((id) => id === "" || isRecordId(id), "Unknown QR code"))),

@@ -14,7 +14,7 @@ export type MySignal = {
 };
 
 /**
- * The signals a signed-in user made (DESIGN.md item 7): those made while signed in, and those whose contact
+ * The signals a signed-in user made: those made while signed in, and those whose contact
  * e-mail matches the user's once that e-mail is verified. Never another person's signals to whoever registers
  * their address.
  */

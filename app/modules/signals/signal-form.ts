@@ -4,7 +4,7 @@ import { LIMITS, MESSAGES } from "~/modules/forms/visitor-limits";
 import { checkbox, optionalText, requiredText } from "~/modules/forms/fields";
 import { answerField } from "~/modules/leads/inbox/qualifying-question";
 
-/** The signal of interest form (SPEC.md section 9). */
+/** The signal of interest form. */
 export const signalSchema = z.object({
   tierId: requiredText(LIMITS.tierId, MESSAGES.tierNotFound),
   name: visitorName,
@@ -13,7 +13,7 @@ export const signalSchema = z.object({
   showName: checkbox,
   /** The message goes to the founders only, unless this is ticked too (and the name is shown). */
   showMessage: checkbox,
-  /** The answer to the project's qualifying question, checked against it by the server (issue 28 item 4). */
+  /** The answer to the project's qualifying question, checked against it by the server. */
   answer: answerField,
 });
 

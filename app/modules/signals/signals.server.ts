@@ -68,7 +68,7 @@ export async function recordSignal(
       .where("project_id", "=", project.id)
       .executeTakeFirst();
     if (!tier) throw new DomainError("not_found", "Tier not found", { tierId: "Tier not found" });
-    // Where the founder met this visitor: the event of the QR code they came through (SPEC.md "Met at {event source}").
+    // Where the founder met this visitor: the event of the QR code they came through ("Met at {event source}").
     // The lead inbox also names the plain link; the signal's event source is a QR code's event only.
     const source = visitor.sent?.source ?? (await resolveSource(trx, project.id, visitor.identity));
     const leadEvent = await leadEventOf(trx, project.id, source);

@@ -26,7 +26,7 @@ export const revokeInvitationSchema = z.object({ invitationId: z.string().check(
 export type MemberInput = z.infer<typeof memberSchema>;
 export type RevokeInvitationInput = z.infer<typeof revokeInvitationSchema>;
 
-/** Why an invitation link admits no one: each a clear message, and nothing is granted (issue 29's bad input). */
+/** Why an invitation link admits no one: each a clear message, and nothing is granted. */
 export const INVITATION_PROBLEMS = {
   unknown: "This invitation link does not work. Check that it was copied whole, or ask for a new one.",
   expired: "This invitation has expired. Ask the founder who sent it for a new one.",

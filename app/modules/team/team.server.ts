@@ -18,7 +18,7 @@ import { returnCodesOnLeaving } from "~/modules/qr/qr-code-moves.server";
 import { DAY_MS } from "~/modules/time/units";
 import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
 
-/** How long a team invitation works (issue 29 item 1). */
+/** How long a team invitation works. */
 export const TEAM_INVITATION_DAYS = 7;
 
 /** An owner adds a co-founder and a few staff, not a mailing list. */

@@ -1,5 +1,5 @@
 /**
- * Relative times (SPEC.md section 9). Pure functions of the entry time and "now", so the server render,
+ * Relative times. Pure functions of the entry time and "now", so the server render,
  * the browser and the tests agree on the same inputs.
  */
 
@@ -71,7 +71,7 @@ export function formatActivityTime(iso: string, now: Date, timeZone: string): st
 }
 
 /**
- * How long a lead waited, or has waited, for the founder's first response (issue 28): '0 min' to '59 min', then
+ * How long a lead waited, or has waited, for the founder's first response: '0 min' to '59 min', then
  * '{h} h' or '{h} h {m} min' under two days, then '{n} days'. Whole units, rounded down.
  */
 export function formatWaitDuration(ms: number): string {

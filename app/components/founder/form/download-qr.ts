@@ -1,5 +1,5 @@
 import { saveBlobAs, saveUrlAs } from "~/components/save-file";
-/** What `/api/functions/generate-qr-code` answers (SPEC.md section 7). */
+/** What `/api/functions/generate-qr-code` answers. */
 type QrImagesResponse = { png: string; svg: string; pngFileName: string; svgFileName: string; url: string };
 
 function isQrImages(body: unknown): body is QrImagesResponse {

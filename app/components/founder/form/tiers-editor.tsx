@@ -17,7 +17,7 @@ type Props = {
   newKey: () => string;
 };
 
-/** Signal tiers (DESIGN.md item 3): label, minimum, optional maximum and perks per tier, in the order shown. */
+/** Signal tiers: label, minimum, optional maximum and perks per tier, in the order shown. */
 export function TiersEditor({ rows, onChange, onReshape, field, newKey }: Props) {
   const [announcement, setAnnouncement] = useState("");
   const full = rows.length >= LIMITS.tiers;

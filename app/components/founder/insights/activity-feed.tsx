@@ -9,12 +9,12 @@ import type { ActivityItem, ActivityType } from "~/modules/activity/activity.ser
 import { formatActivityTime } from "~/modules/time/relative-time";
 import { plural } from "~/modules/formats/counts";
 
-/** SPEC.md section 9: refresh every 10 s, 20 items shown. */
+/** Refresh every 10 s, 20 items shown. */
 export const ACTIVITY_REFRESH_MS = 10_000;
 export const ACTIVITY_SHOWN = 20;
 export const ACTIVITY_URL = "/api/activity";
 
-/** SPEC.md section 9's colours: scan blue, intro purple, signal green, update orange. */
+/** The feed's colours: scan blue, intro purple, signal green, update orange. */
 const TYPES: Record<ActivityType, { icon: LucideIcon; label: string; className: string }> = {
   scan: { icon: ScanLine, label: "Scan", className: "bg-blue-50 text-blue-600 ring-blue-600/15" },
   intro: { icon: Handshake, label: "Intro", className: "bg-purple-50 text-purple-600 ring-purple-600/15" },
@@ -32,7 +32,7 @@ function isActivityItems(value: unknown): value is ActivityItem[] {
  *
  * A plain `fetch`, not `useFetcher().load()`: a fetcher's failed load (a dropped connection on conference wi-fi,
  * a server restart) is routed to the error boundary and would replace the whole dashboard; here a failure is
- * only logged (SPEC.md section 8) and the feed keeps what it shows. When the loader's data is revalidated, it
+ * only logged and the feed keeps what it shows. When the loader's data is revalidated, it
  * is the newest until the next poll.
  */
 export function useActivityFeed(initial: ActivityItem[]): ActivityItem[] {
@@ -107,7 +107,7 @@ export function ActivityFeed({ initial, now, className = "" }: { initial: Activi
           text="Share your pitch page or print its QR code: scans, intros and signals show up here within seconds."
         />
       ) : (
-        // The list area is 400 px high (SPEC.md section 9) and scrolls; focusable so keyboards can scroll it.
+        // The list area is 400 px high and scrolls; focusable so keyboards can scroll it.
         <div tabIndex={0} role="region" aria-label="Activity, newest first" className="-mx-2 h-[400px] overflow-y-auto overscroll-contain rounded-lg px-2">
           <ol className="divide-y divide-slate-100">
             {items.map((item) => (

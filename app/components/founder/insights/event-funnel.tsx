@@ -43,7 +43,7 @@ export function sortFunnel(rows: readonly FunnelRow[], key: SortKey): FunnelRow[
 const formatShare = (row: FunnelRow) => (row.viewers ? `${row.share.toFixed(1)}%` : "–");
 
 /**
- * Issue 11: per QR code and for the plain link, side by side, from scan to action. Sorted by a column (a link,
+ * Per QR code and for the plain link, side by side, from scan to action. Sorted by a column (a link,
  * so it works without JavaScript and can be shared); the best event is named above the table.
  */
 export function EventFunnel({ rows, totalSaves }: { rows: FunnelRow[]; totalSaves: number }) {

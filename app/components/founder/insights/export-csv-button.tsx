@@ -14,7 +14,7 @@ export const EXPORT_MESSAGES = {
 
 
 /**
- * SPEC.md section 8's CSV export: fetches the owner's CSV, says 'No contacts to export' when it holds none
+ * The contacts CSV export: fetches the owner's CSV, says 'No contacts to export' when it holds none
  * (the server's `X-Contact-Count`) instead of downloading a header-only file, else downloads it under the
  * server's file name, and confirms the outcome with a toast.
  */

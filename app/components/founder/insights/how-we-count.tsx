@@ -4,7 +4,7 @@ import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
 import { plural } from "~/modules/formats/counts";
 
-/** Issue 11: what each number means, and the proof that the filters work (how many loads each one kept out). */
+/** What each number means, and the proof that the filters work (how many loads each one kept out). */
 export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
   const { excluded } = analytics;
   const exclusions = [

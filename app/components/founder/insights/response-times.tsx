@@ -12,7 +12,7 @@ const shareTitle = ({ answered, of }: KnownShare) => `${answered} of ${of}`;
 const median = ({ medianMs }: { medianMs: number | null }) => (medianMs === null ? "–" : formatWaitDuration(medianMs));
 
 /**
- * The response clock per event (issue 28, decision 55): how fast the people each code brought got an answer. A lead
+ * The response clock per event (decision 55): how fast the people each code brought got an answer. A lead
  * still waiting counts against a mark only once it has passed.
  */
 export function ResponseTimesCard({ rows, projectId }: { rows: ProjectAnalytics["responseTimes"]; projectId: string }) {

@@ -11,7 +11,7 @@ const percent = (scans: number, of: number) => (of ? `${Math.round((scans / of) 
 const hourLabel = (hour: number, minute: number) => `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
 
 /**
- * Issue 30 item 5 (decision 67): how people scanned (device family, browser, the app whose browser opened the page)
+ * Decision 67: how people scanned (device family, browser, the app whose browser opened the page)
  * and when (hour of the founder's day), for the whole project or one code, chosen by a link so it works without
  * JavaScript. Every bar has its number written beside it.
  */

@@ -11,7 +11,7 @@ export type CaptureCode = { id: string; name: string };
 type Tone = "dark" | "light";
 
 /**
- * 'Add a person' (issue 29 item 2, decision 62), on the booth screen and the lead inbox: a big button, the people
+ * 'Add a person' (decision 62), on the booth screen and the lead inbox: a big button, the people
  * still waiting to reach the server ("not yet synced"), and a bottom sheet to scan their QR code, paste a LinkedIn
  * URL or type them in, then save. A capture is kept on the device first and sent from there, so a lost connection
  * loses nobody.

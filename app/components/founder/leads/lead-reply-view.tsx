@@ -31,7 +31,7 @@ function founderToday(now: string, timeZone: string): string {
 }
 
 /**
- * The reply composer (issue 28 item 2, decision 57), phone first: the template filled in for the lead, a counter
+ * The reply composer (decision 57), phone first: the template filled in for the lead, a counter
  * under the 10,000-character limit, an optional meeting on the founder's clock, one large Send, and 'Open in my mail
  * app' with the same text for founders who prefer their own mail program. A plain form: it works before JavaScript.
  */

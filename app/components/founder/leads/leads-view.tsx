@@ -34,7 +34,7 @@ export type LeadsViewProps = {
   memberId: string;
 };
 
-/** Issue 12: every person who acted on a project, newest activity first, to read, triage and follow up. */
+/** Every person who acted on a project, newest activity first, to read, triage and follow up. */
 export function LeadsView({ inbox, filters, now, actionData, setupBanner = null, memberId }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;

@@ -7,9 +7,9 @@ import { LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { UNKNOWN_TEMPERATURE_MESSAGE } from "~/modules/leads/lead-forms";
 
 /**
- * 'Add a person' (issue 29 item 2, decision 62): the one form of a capture, run by the booth's and the inbox's sheet
+ * 'Add a person' (decision 62): the one form of a capture, run by the booth's and the inbox's sheet
  * before it queues a capture and by the server before it saves one. Name and e-mail keep the pitch forms' limits
- * and messages (SPEC.md). A name and any one of e-mail, LinkedIn URL or phone save a person (decision 92).
+ * and messages. A name and any one of e-mail, LinkedIn URL or phone save a person (decision 92).
  */
 export const CAPTURE_NOTE_MAX_LENGTH = 200;
 export const CAPTURE_NOTE_TOO_LONG_MESSAGE = `Note must be one line of at most ${CAPTURE_NOTE_MAX_LENGTH} characters`;

@@ -3,7 +3,7 @@ import { LIMITS } from "~/modules/forms/visitor-limits";
 import { CAPTURE_NOTE_MAX_LENGTH, isLinkedInUrl } from "./capture-form";
 
 /**
- * What a scanned QR code says about a person (issue 29 item 2, decision 62): a vCard 3.0 or 4.0, a MECARD, a LinkedIn
+ * What a scanned QR code says about a person (decision 62): a vCard 3.0 or 4.0, a MECARD, a LinkedIn
  * profile address, a `mailto:` or a bare e-mail address. Text only: nothing is fetched, whatever the code points at,
  * and every field is cut to the capture form's limits, so the founder sees at most what the form would keep and
  * confirms it before saving. Anything else is `unknown`, with no field filled.

@@ -53,7 +53,7 @@ async function captureSourceOf(db: Kysely<Database>, projectId: string, codeId: 
 }
 
 /**
- * 'Add a person' (issue 29 item 2, decision 62): a person the founder met, saved into the project's inbox. Merged by
+ * 'Add a person' (decision 62): a person the founder met, saved into the project's inbox. Merged by
  * e-mail, or by LinkedIn profile or phone for a person met without one (decision 92): the project's lead for them is
  * updated (moved to the top, the temperature set when one was picked, a first source filled in), else created. The
  * capture itself is a row of its own, with who added them and the code the booth showed. Its key is the device's

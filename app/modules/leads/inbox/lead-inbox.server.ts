@@ -122,7 +122,7 @@ async function recordInboxVisit(db: Kysely<Database>, ownerId: string, projectId
 
 /**
  * 'N new' per project on My Projects and the dashboard: the same count the inbox shows as 'N new since you last
- * looked' at the same moment (issue 27). While a sitting at the inbox lasts, from the look before it (null: every
+ * looked' at the same moment. While a sitting at the inbox lasts, from the look before it (null: every
  * lead is new); once it has ended, from its last look.
  */
 export async function countNewLeads(db: Kysely<Database>, ownerId: string, now = new Date()): Promise<Record<string, number>> {

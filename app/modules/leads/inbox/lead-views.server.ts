@@ -43,7 +43,7 @@ export type LeadWithAddress = {
   linkedinUrl: string | null;
   status: LeadStatus;
   note: string | null;
-  /** The founder's first response (a status change, a reply or a logged call), null while they wait (issue 28's response clock). */
+  /** The founder's first response (a status change, a reply or a logged call), null while they wait: the response clock. */
   firstResponseAt: string | null;
   /**
    * Since when they wait for the founder: their first action, or when a person met in person was marked as awaiting
@@ -51,7 +51,7 @@ export type LeadWithAddress = {
    */
   awaitingSince: string | null;
   temperature: LeadTemperature | null;
-  /** Their latest answer to the project's qualifying question, with the question as asked (issue 28 item 4). */
+  /** Their latest answer to the project's qualifying question, with the question as asked. */
   answer: QualifyingAnswer | null;
   /** What they did, and what the founder sent or logged, newest first. */
   activity: LeadActivityItem[];

@@ -1,6 +1,6 @@
 // No zod here: the anonymous pitch page's module checks answers with it (decision 13 keeps zod out of that bundle).
 /**
- * One question a founder asks everyone who requests an intro or signals interest (issue 28 item 4): free text, or
+ * One question a founder asks everyone who requests an intro or signals interest: free text, or
  * one of up to six answers; optional or required. Shared by the settings form, both pitch clients and the server.
  */
 export type QualifyingQuestion = {

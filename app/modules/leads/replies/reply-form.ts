@@ -2,7 +2,7 @@ import { z } from "zod/mini";
 import { checkbox, optionalText, requiredText } from "~/modules/forms/fields";
 
 /**
- * Replying from a lead (issue 28 item 2, decision 57): the project's follow-up template, the composer it fills, and a
+ * Replying from a lead (decision 57): the project's follow-up template, the composer it fills, and a
  * logged call. One schema per form, run by the browser and the server.
  */
 

@@ -12,7 +12,7 @@ import { handleVisitorSubmission, type VisitorOutcome } from "~/modules/visitor-
 
 /**
  * The pitch page's three forms over HTTP: `postVisitorForm` for the page's own action and
- * `/pitch/{slug}/submit`, `answerVisitorJson` for the JSON functions (SPEC.md section 7), both through
+ * `/pitch/{slug}/submit`, `answerVisitorJson` for the JSON functions, both through
  * `handleVisitorSubmission` (honeypot, limits, schema, write).
  */
 
@@ -84,7 +84,7 @@ function submittedValues(fields: SubmittedValues): SubmittedValues {
 type VisitorJsonBody = { projectId: string; website?: string | undefined };
 
 /**
- * A JSON function's visitor form (SPEC.md section 7): POST only, the body checked by the function's schema and
+ * A JSON function's visitor form: POST only, the body checked by the function's schema and
  * unpacked by `valuesOf`, then the same handler as the page's forms, as the request's visitor. Answers
  * `{success, message, blurb?}`, or `{error}` with the DomainError's status.
  */
