@@ -8,7 +8,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startTlsProxy, type ForwardedHeaders, type TlsProxy } from "../support/tls-proxy";
-import { newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { newClientContext, showServerLogsOnFailure, waitForHydration } from "../support/clients";
 
 let proxy: TlsProxy;
 let app: AppServer;

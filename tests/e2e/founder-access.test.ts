@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { signUpAndSignIn } from "../support/sign-up";
-import { locationOf, nextClientAddress } from "./support";
+import { locationOf, nextClientAddress } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 const owner = { cookie: "", email: `owner-${Date.now()}@example.com` };
@@ -49,7 +49,7 @@ beforeAll(async () => {
   expect(created.status).toBe(302);
   const edit = locationOf(created, e2e.app.url).pathname;
   projectId = edit.split("/")[2] ?? "";
-  slug = (e2e.db.prepare("select slug from projects where id = ?").get(projectId) as { slug: string }).slug;
+  slug = (e2e.sqlite.prepare("select slug from projects where id = ?").get(projectId) as { slug: string }).slug;
 
   const qr = await request(`/project/${projectId}/edit`, {
     cookie: owner.cookie,
@@ -57,18 +57,18 @@ beforeAll(async () => {
     body: new URLSearchParams({ intent: "create-qr", label: "Booth", eventTag: "Expo" }),
   });
   expect(qr.status).toBe(200);
-  qrCodeId = (e2e.db.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
+  qrCodeId = (e2e.sqlite.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
 
   const intro = await request("/api/functions/submit-intro", {
     method: "POST",
     json: { projectId, contact: { name: "Ada Private", email: "ada-private@example.com", linkedinUrl: null }, note: "Met at the booth", roleTags: [] },
   });
   expect(intro.status, await intro.text()).toBe(200);
-  leadId = (e2e.db.prepare("select id from leads where project_id = ?").get(projectId) as { id: string }).id;
+  leadId = (e2e.sqlite.prepare("select id from leads where project_id = ?").get(projectId) as { id: string }).id;
 });
 
 function leadTriage(): { status: string; note: string | null } {
-  return e2e.db.prepare("select status, note from leads where id = ?").get(leadId) as { status: string; note: string | null };
+  return e2e.sqlite.prepare("select status, note from leads where id = ?").get(leadId) as { status: string; note: string | null };
 }
 
 const pages = [
@@ -119,10 +119,10 @@ describe("owner-only actions and APIs", () => {
     const other = await save(intruder.cookie);
     expect(other.status).toBe(302);
     expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
-    expect((e2e.db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
+    expect((e2e.sqlite.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
     const mine = await save(owner.cookie, "Access Test");
     expect(mine.status).toBe(200);
-    expect((e2e.db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
+    expect((e2e.sqlite.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
   });
 
   it("creating and deleting QR codes: another founder is sent away and the code stays", async () => {
@@ -138,13 +138,13 @@ describe("owner-only actions and APIs", () => {
       body: new URLSearchParams({ intent: "delete-qr", qrCodeId }),
     });
     expect(locationOf(remove, e2e.app.url).pathname).toBe("/my-projects");
-    expect(e2e.db.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
+    expect(e2e.sqlite.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
   });
 
   it("creating and revoking booth links: another founder is sent away and no link is made or ended", async () => {
     const mine = await request(`/project/${projectId}/edit`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "create-booth-link" }) });
     expect(mine.status).toBe(200);
-    const linkId = (e2e.db.prepare("select id from booth_links where project_id = ?").get(projectId) as { id: string }).id;
+    const linkId = (e2e.sqlite.prepare("select id from booth_links where project_id = ?").get(projectId) as { id: string }).id;
     const create = await request(`/project/${projectId}/edit`, {
       cookie: intruder.cookie,
       method: "POST",
@@ -159,7 +159,7 @@ describe("owner-only actions and APIs", () => {
     expect(locationOf(revoke, e2e.app.url).pathname).toBe("/my-projects");
     const badDays = await request(`/project/${projectId}/edit`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "create-booth-link", days: "30" }) });
     expect(badDays.status).toBe(400);
-    expect(e2e.db.prepare("select revoked_at from booth_links where project_id = ?").all(projectId)).toEqual([{ revoked_at: null }]);
+    expect(e2e.sqlite.prepare("select revoked_at from booth_links where project_id = ?").all(projectId)).toEqual([{ revoked_at: null }]);
   });
 
   it("generate-qr-code: 401 signed out, 404 for another founder, the owner gets the PNG and SVG", async () => {
@@ -243,7 +243,7 @@ describe("owner-only actions and APIs", () => {
         method: "POST",
         body: new URLSearchParams({ key, codeId: "plain", name: "Met Person", email: "met.person@example.com", linkedinUrl: "", temperature: "hot", note: "" }),
       });
-    const captured = () => e2e.db.prepare("select added_by from lead_captures where project_id = ?").all(projectId);
+    const captured = () => e2e.sqlite.prepare("select added_by from lead_captures where project_id = ?").all(projectId);
     const anonymous = await capture(undefined);
     expect(anonymous.status).toBe(401);
     const other = await capture(intruder.cookie);
@@ -277,9 +277,9 @@ describe("owner-only actions and APIs", () => {
     const settings = (cookie: string | undefined, fields: Record<string, string>) =>
       request(`/project/${projectId}/leads/settings`, { cookie, method: "POST", body: new URLSearchParams(fields) });
     const rows = () => ({
-      alerts: e2e.db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
-      webhooks: e2e.db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
-      devices: e2e.db.prepare("select endpoint from push_subscriptions").all(),
+      alerts: e2e.sqlite.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
+      webhooks: e2e.sqlite.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
+      devices: e2e.sqlite.prepare("select endpoint from push_subscriptions").all(),
     });
     for (const fields of <Record<string, string>[]>[
       { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
@@ -320,7 +320,7 @@ describe("owner-only actions and APIs", () => {
     expect(mine.status).toBe(200);
     expect(rows().alerts).toEqual([{ intro_alerts: "daily", signal_alerts: "off" }]);
     expect((await settings(owner.cookie, { intent: "morning-report", morningReport: "off" })).status).toBe(200);
-    expect(e2e.db.prepare("select morning_report from project_alert_settings where project_id = ?").get(projectId)).toEqual({ morning_report: 0 });
+    expect(e2e.sqlite.prepare("select morning_report from project_alert_settings where project_id = ?").get(projectId)).toEqual({ morning_report: 0 });
   });
 
   it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {
@@ -347,7 +347,7 @@ describe("each role over HTTP", () => {
       members[role] = await signUpAndSignIn(e2e.app.url, email);
       const invited = await request(`/project/${projectId}/team`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "invite", email, role }) });
       expect(invited.status).toBe(200);
-      const mail = e2e.db.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string };
+      const mail = e2e.sqlite.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string };
       const token = /\/team\/join\?token=([A-Za-z0-9_-]+)/.exec(mail.text_body)![1]!;
       const joined = await request("/team/join", { cookie: members[role], method: "POST", body: new URLSearchParams({ token }) });
       expect(locationOf(joined, e2e.app.url).pathname).toBe(`/project/${projectId}/leads`);
@@ -375,7 +375,7 @@ describe("each role over HTTP", () => {
   ];
 
   it.each(FUNCTIONS)("$name: the roles that may succeed, the others are refused and nothing changes", async ({ call, allowed, refusal }) => {
-    const before = { codes: e2e.db.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.db.prepare("select count(*) as n from team_invitations").get() };
+    const before = { codes: e2e.sqlite.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.sqlite.prepare("select count(*) as n from team_invitations").get() };
     for (const role of (Object.keys(members) as (keyof typeof members)[]).filter((candidate) => !allowed.includes(candidate))) {
       const response = await call(members[role]);
       if (refusal === "sent away") {
@@ -383,7 +383,7 @@ describe("each role over HTTP", () => {
         expect(locationOf(response, e2e.app.url).pathname, role).toBe("/my-projects");
       } else expect(response.status, role).toBe(refusal);
     }
-    expect({ codes: e2e.db.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.db.prepare("select count(*) as n from team_invitations").get() }).toEqual(before);
+    expect({ codes: e2e.sqlite.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.sqlite.prepare("select count(*) as n from team_invitations").get() }).toEqual(before);
     for (const role of allowed) {
       const response = await call(members[role]);
       expect(response.status, role).toBe(200);

@@ -16,7 +16,7 @@ import { insertProject, newVisitor, openPitchDialog, visitorUserAgent, withWrita
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
@@ -48,8 +48,7 @@ const mailTo = (address: string) => smtp.received.filter((mail) => (Array.isArra
 describe("forms held for review", () => {
   it("never holds a staff phone's 15 walk-ups, holds a 30-form flood whole, and lets the founder accept one", { timeout: 600_000 }, async () => {
     const founderEmail = uniqueEmail("held");
-    const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
+    const { context: founder, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, founderEmail, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Held Review",
@@ -57,7 +56,7 @@ describe("forms held for review", () => {
       qrCodes: [{ label: "Booth", eventTag: "Demo Day" }],
     });
     const pitch = `${e2e.app.url}/pitch/${project.slug}?qr=${project.qrCodeIds[0]}`;
-    const count = (sql: string) => (e2e.db.prepare(sql).get(project.id) as { n: number }).n;
+    const count = (sql: string) => (e2e.sqlite.prepare(sql).get(project.id) as { n: number }).n;
     const leads = () => count("select count(*) as n from leads where project_id = ?");
     const held = () => count("select count(*) as n from held_submissions where project_id = ?");
 
@@ -122,12 +121,12 @@ describe("forms held for review", () => {
     expect(await first.textContent()).toContain("Booth · Demo Day");
     await screenshot(page, "held-for-review-390");
 
-    const { received_at: sentAt } = e2e.db.prepare("select received_at from held_submissions where project_id = ? and name = 'Flood 0'").get(project.id) as { received_at: string };
+    const { received_at: sentAt } = e2e.sqlite.prepare("select received_at from held_submissions where project_id = ? and name = 'Flood 0'").get(project.id) as { received_at: string };
     await first.getByRole("button", { name: "Accept Flood 0's form" }).click();
     await page.getByRole("status").getByText("Accepted: Flood 0 is now in your leads").waitFor();
     await expect.poll(() => cards.count()).toBe(29);
     expect([leads(), held()]).toEqual([16, 29]);
-    const lead = e2e.db.prepare("select first_seen_at from leads where project_id = ? and email = ?").get(project.id, `flood0.${tag}@example.com`) as { first_seen_at: string };
+    const lead = e2e.sqlite.prepare("select first_seen_at from leads where project_id = ? and email = ?").get(project.id, `flood0.${tag}@example.com`) as { first_seen_at: string };
     expect(lead.first_seen_at).toBe(sentAt);
     await expect.poll(() => mailTo(`flood0.${tag}@example.com`).length, { timeout: 30_000 }).toBe(1);
 
@@ -148,8 +147,7 @@ describe("forms held for review", () => {
 
   it("pages through 120 held forms on a phone with their true total, and discards a flood's hour after confirming its count", { timeout: 300_000 }, async () => {
     const founderEmail = uniqueEmail("held-pages");
-    const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
+    const { context: founder, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, founderEmail, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Held Pages" });
     // A flood's 100 forms within one hour three hours ago, and 20 sent seconds after opening the page a day ago.
     const floodHour = Math.floor((Date.now() - 3 * 3_600_000) / 3_600_000) * 3_600_000;
@@ -194,7 +192,7 @@ describe("forms held for review", () => {
     await page.getByRole("status").getByText("Discarded 100 forms").waitFor();
     await expect.poll(() => cards.count()).toBe(20);
     await page.getByText(/^20 forms kept apart/).waitFor();
-    expect((e2e.db.prepare("select count(*) as n from held_submissions where project_id = ?").get(project.id) as { n: number }).n).toBe(20);
+    expect((e2e.sqlite.prepare("select count(*) as n from held_submissions where project_id = ?").get(project.id) as { n: number }).n).toBe(20);
 
     await page.setViewportSize(DESKTOP);
     await screenshot(page, "held-pages-1280");

@@ -15,7 +15,7 @@ import {
   withWritableDatabase,
 } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 
@@ -33,8 +33,8 @@ function decodeEntities(html: string): string {
 type DemoRow = { id: string; title: string; one_liner: string; metrics: string; problem_points: string; solution_points: string };
 
 function demoProject() {
-  const row = e2e.db.prepare("select id, title, one_liner, metrics, problem_points, solution_points from projects where slug = ?").get(DEMO_SLUG) as DemoRow;
-  const wall = e2e.db.prepare("select display_name, message from recognition_entries where project_id = ? and is_public = 1 and hidden = 0").all(row.id) as {
+  const row = e2e.sqlite.prepare("select id, title, one_liner, metrics, problem_points, solution_points from projects where slug = ?").get(DEMO_SLUG) as DemoRow;
+  const wall = e2e.sqlite.prepare("select display_name, message from recognition_entries where project_id = ? and is_public = 1 and hidden = 0").all(row.id) as {
     display_name: string;
     message: string | null;
   }[];
@@ -233,22 +233,22 @@ describe("scan tracking", () => {
   let projectId: string;
 
   beforeAll(() => {
-    projectId = demoProjectId(e2e.db);
+    projectId = demoProjectId(e2e.sqlite);
     withWritableDatabase(e2e.app.dataDir, (rw) => {
       rw.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)").run(qrId, projectId, "Booth A", "e2e-expo");
     });
   });
 
   const qrCounts = () => {
-    const qr = e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(qrId) as { total_scans: number; unique_scans: number };
-    const rows = e2e.db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where qr_code_id = ?").get(qrId) as {
+    const qr = e2e.sqlite.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(qrId) as { total_scans: number; unique_scans: number };
+    const rows = e2e.sqlite.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where qr_code_id = ?").get(qrId) as {
       n: number;
       viewers: number;
     };
     return { rows: rows.n, viewers: rows.viewers, total: qr.total_scans, unique: qr.unique_scans };
   };
   const projectStats = () =>
-    (e2e.db.prepare("select total_scans, unique_scans from project_stats where project_id = ?").get(projectId) as
+    (e2e.sqlite.prepare("select total_scans, unique_scans from project_stats where project_id = ?").get(projectId) as
       | { total_scans: number; unique_scans: number }
       | undefined) ?? { total_scans: 0, unique_scans: 0 };
 
@@ -259,7 +259,7 @@ describe("scan tracking", () => {
     try {
       await first.page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}?qr=${qrId}`);
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 1, viewers: 1, total: 1, unique: 1 });
-      const fingerprint = (e2e.db.prepare("select viewer_fingerprint as f from scans where qr_code_id = ?").get(qrId) as { f: string }).f;
+      const fingerprint = (e2e.sqlite.prepare("select viewer_fingerprint as f from scans where qr_code_id = ?").get(qrId) as { f: string }).f;
       expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
 
       // Opening and closing a dialog is a navigation within the page: not another scan (the reload below

@@ -9,7 +9,7 @@ import { visitorUserAgent } from "../support/pitch-e2e";
 import { decodeQrCodesInSheet, decodeQrInSvg } from "../support/png";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, newClientContext, nextClientAddress, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, nextClientAddress, waitForHydration } from "../support/clients";
 
 const stamp = Date.now().toString(36);
 const FIRST_SLUG = `harbor-${stamp}`;
@@ -40,13 +40,13 @@ async function createProjectOverHttp(title: string, slug: string): Promise<strin
 }
 
 function codeId(label: string): string {
-  return (e2e.db.prepare("select id from qr_codes where label = ? and project_id in (?, ?)").get(label, projects.harbor, projects.orbit) as { id: string }).id;
+  return (e2e.sqlite.prepare("select id from qr_codes where label = ? and project_id in (?, ?)").get(label, projects.harbor, projects.orbit) as { id: string }).id;
 }
 
 /** Scans stored for a project through a code, and the project's counted total. */
 function scansOf(projectId: string, qrCodeId: string) {
-  const rows = e2e.db.prepare("select qr_code_id from scans where project_id = ?").all(projectId) as { qr_code_id: string | null }[];
-  const stats = e2e.db.prepare("select total_scans from project_stats where project_id = ?").get(projectId) as { total_scans: number } | undefined;
+  const rows = e2e.sqlite.prepare("select qr_code_id from scans where project_id = ?").all(projectId) as { qr_code_id: string | null }[];
+  const stats = e2e.sqlite.prepare("select total_scans from project_stats where project_id = ?").get(projectId) as { total_scans: number } | undefined;
   return { viaCode: rows.filter((row) => row.qr_code_id === qrCodeId).length, all: rows.length, counted: stats?.total_scans ?? 0 };
 }
 
@@ -164,7 +164,7 @@ describe("printed codes that never die", () => {
     });
     expect(taken.status()).toBe(409);
     expect(await taken.text()).toContain("This URL slug is already taken. Choose another one.");
-    expect((e2e.db.prepare("select slug from projects where id = ?").get(projects.orbit) as { slug: string }).slug).toBe(NEXT_SLUG);
+    expect((e2e.sqlite.prepare("select slug from projects where id = ?").get(projects.orbit) as { slug: string }).slug).toBe(NEXT_SLUG);
   });
 
   it("deleting a code with scans offers 'Archive instead'; an archived code still opens the pitch and counts, and is restored", async () => {
@@ -179,7 +179,7 @@ describe("printed codes that never die", () => {
     const archived = page.getByRole("list", { name: "Archived QR codes" });
     await expect.poll(() => archived.locator("li").innerText()).toContain("1 scan · 1 unique");
     expect(await activeRow("Flyer").count()).toBe(0);
-    expect((e2e.db.prepare("select archived_at from qr_codes where id = ?").get(flyer) as { archived_at: string | null }).archived_at).not.toBeNull();
+    expect((e2e.sqlite.prepare("select archived_at from qr_codes where id = ?").get(flyer) as { archived_at: string | null }).archived_at).not.toBeNull();
 
     const visit = await scanWithPhone(await printedAddress(projects.harbor!, flyer));
     expect(visit.heading).toBe("Harbor Cold Chain");
@@ -205,12 +205,12 @@ describe("printed codes that never die", () => {
     });
     expect(refused.status()).toBe(400);
     expect(await refused.text()).toContain("That project is a draft: publish it first, so the printed code opens a pitch");
-    expect((e2e.db.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.harbor);
+    expect((e2e.sqlite.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.harbor);
 
     await row.getByLabel("Open another project").selectOption({ label: "Orbit Labs" });
     await row.getByRole("button", { name: "Move" }).click();
     await waitForToast(page, "QR code now opens Orbit Labs");
-    expect((e2e.db.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.orbit);
+    expect((e2e.sqlite.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.orbit);
 
     // The code printed with the first project's first slug: two hops (old slug, moved code), one count, at Orbit.
     const visit = await scanWithPhone(printed);

@@ -9,7 +9,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "../support/clients";
 
 const DUPLICATE = "A QR code with this label already exists";
 const WARNING_TITLE = "QR codes will not open on phones";

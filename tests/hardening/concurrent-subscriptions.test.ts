@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createPostgresDatabase } from "../support/postgres";
-import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { nextClientAddress, showServerLogsOnFailure } from "../support/clients";
 
 /**
  * Issue 14, item 5: three instances on one PostgreSQL each received the same subscription at the same moment, and

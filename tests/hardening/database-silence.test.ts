@@ -8,7 +8,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { startDatabaseProxy, type DatabaseProxy } from "../support/live-wall-clients";
 import { createPostgresDatabase } from "../support/postgres";
 import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 
 /** Far longer than any answer should take, so that a hang fails the test instead of stalling it. */
 const CLIENT_TIMEOUT_MS = 60_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { nextClientAddress, showServerLogsOnFailure } from "../support/clients";
 
 /**
  * Issue 15, defect 1: repeating `roleTags` 30,000 times in one anonymous post used to block the event loop

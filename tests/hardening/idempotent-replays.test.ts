@@ -3,7 +3,7 @@ import path from "node:path";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createPostgresDatabase } from "../support/postgres";
 

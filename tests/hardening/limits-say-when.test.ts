@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HELD_FORM_CEILINGS, TRACK_SCAN_LIMIT, UNSUBSCRIBE_REQUEST_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "../support/clients";
 
 /**
  * Issue 15: handle-unsubscribe had no limit, track-scan had none (500 rotating fingerprints from one address were

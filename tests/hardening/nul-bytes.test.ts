@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "../support/clients";
 
 /**
  * Issue 15, defect 2: PostgreSQL refuses text holding a NUL character. A NUL in a form field answered 500,

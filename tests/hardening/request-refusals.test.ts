@@ -3,7 +3,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createPostgresDatabase } from "../support/postgres";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 
 /**
  * Issue 15, items 4 and 5: fuzzed requests used to answer 500 (and log at error level) for methods, content

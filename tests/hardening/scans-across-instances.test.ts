@@ -3,7 +3,7 @@ import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createPostgresDatabase, withAdminClient } from "../support/postgres";
-import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { nextClientAddress, showServerLogsOnFailure } from "../support/clients";
 import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
 
 /**

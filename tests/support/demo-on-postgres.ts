@@ -2,7 +2,7 @@
 // at start-up), a client on that database to read what was stored, and the demo project's id.
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "./clients";
 import { startAppServer, type AppServer } from "./app-server";
 import { createPostgresDatabase } from "./postgres";
 

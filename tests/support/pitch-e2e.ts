@@ -10,7 +10,7 @@ import { createProject } from "~/modules/projects/founder-projects.server";
 import { projectFormSchema } from "~/modules/projects/project-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { qrCodeFormSchema } from "~/modules/qr/qr-form";
-import { newClientContext, nextClientAddress } from "../e2e/support";
+import { newClientContext, nextClientAddress } from "./clients";
 
 export const DEMO_SLUG = "demo-project";
 
