@@ -18,6 +18,8 @@ export type WithAppServerOptions = {
    * after they stop; the servers use it unless `env` gives them another DATABASE_URL (a proxy in front of it).
    */
   postgres?: string;
+  /** The database `db` reads, when the servers reach theirs through a proxy a test can cut. */
+  readFrom?: () => string;
 };
 
 export type TestAppServers = {
@@ -32,17 +34,16 @@ export type TestAppServer = AppServer & { db: TestDb; database: PostgresDatabase
 
 /**
  * `count` instances of the app on one database, set up in a `beforeAll` and stopped in an `afterAll` (after the
- * hooks registered later have run: vitest runs `afterAll` hooks in reverse). The first starts alone, so it migrates
- * and seeds the database; the others start together once it answers. The fields are filled in by the time a test runs.
+ * hooks registered later have run: vitest runs `afterAll` hooks in reverse). They start one after the other, so the
+ * first migrates and seeds the database before the others start. The fields are filled in by the time a test runs.
  */
 export function withAppServers(count: number, options: WithAppServerOptions = {}): TestAppServers {
   const used = { servers: [] as AppServer[] } as TestAppServers;
   beforeAll(async () => {
     if (options.postgres) used.database = await createPostgresDatabase(options.postgres);
     const env = { ...(used.database ? { DATABASE_URL: used.database.url } : {}), ...(typeof options.env === "function" ? options.env(used.database) : options.env) };
-    used.servers.push(await startAppServer({ env }));
-    used.servers.push(...(await Promise.all(Array.from({ length: count - 1 }, () => startAppServer({ env })))));
-    used.db = openTestDb({ dataDir: used.servers[0]!.dataDir, databaseUrl: used.database?.url ?? env.DATABASE_URL });
+    for (let index = 0; index < count; index += 1) used.servers.push(await startAppServer({ env }));
+    used.db = openTestDb({ dataDir: used.servers[0]!.dataDir, databaseUrl: options.readFrom?.() ?? used.database?.url ?? env.DATABASE_URL });
   });
   afterAll(async () => {
     await used.db?.destroy();
