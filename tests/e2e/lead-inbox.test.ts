@@ -206,7 +206,7 @@ describe.each([
       await triage.getByRole("button", { name: "Save" }).click();
       await waitForToast(page, "Ada Marsh: saved");
       await ada.getByText(/^Answered in \d+ min$/).waitFor();
-      const stored = e2e.sqlite.prepare("select status, note from leads where project_id = ? and email = ?").get(project.id, "ada.marsh@example.com");
+      const stored = await e2e.db.selectFrom("leads").select(["status", "note"]).where("project_id", "=", project.id).where("email", "=", "ada.marsh@example.com").executeTakeFirst();
       expect(stored).toEqual({ status: "meeting", note: "Call Tuesday <b>about</b> the district pilot" });
       await page.reload();
       await waitForHydration(page);
@@ -222,7 +222,9 @@ describe.each([
       const omarHot = page.getByRole("form", { name: "How warm Omar Haddad is" }).getByRole("button", { name: "Hot" });
       await omarHot.click();
       await expect.poll(() => omarHot.getAttribute("aria-pressed")).toBe("true");
-      await expect.poll(() => e2e.sqlite.prepare("select temperature from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ temperature: "hot" });
+      await expect
+        .poll(() => e2e.db.selectFrom("leads").select("temperature").where("project_id", "=", project.id).where("email", "=", "omar.haddad@example.com").executeTakeFirst())
+        .toEqual({ temperature: "hot" });
       await showMoreFilters(page);
       await page.getByLabel("Temperature").selectOption("hot");
       await page.getByRole("button", { name: "Filter" }).click();
@@ -285,7 +287,7 @@ describe("one qualifying question", () => {
       await card.getByLabel("Answer 1", { exact: true }).fill("Pre-seed");
       await card.getByRole("button", { name: "Save question" }).click();
       await card.getByText("Give at least 2 answers to choose from, or choose free text").waitFor();
-      expect(e2e.sqlite.prepare("select question_prompt from projects where id = ?").get(project.id)).toEqual({ question_prompt: null });
+      expect(await e2e.db.selectFrom("projects").select("question_prompt").where("id", "=", project.id).executeTakeFirst()).toEqual({ question_prompt: null });
       await card.getByLabel("Answer 2", { exact: true }).fill("Seed");
       await card.getByLabel("Answer 3", { exact: true }).fill("Series A");
       await card.getByLabel("Required").check();
@@ -297,7 +299,7 @@ describe("one qualifying question", () => {
       await report.getByLabel("Don't send it").check();
       await page.getByRole("button", { name: "Save report setting" }).click();
       await waitForToast(page, "Morning-after report off");
-      expect(e2e.sqlite.prepare("select morning_report from project_alert_settings where project_id = ?").get(project.id)).toEqual({ morning_report: 0 });
+      expect(await e2e.db.selectFrom("project_alert_settings").select("morning_report").where("project_id", "=", project.id).executeTakeFirst()).toEqual({ morning_report: false });
 
       // With the page's module: refused before sending until answered, then sent with the answer.
       await visitorActs(boothId, project.slug, async (visitor) => {
@@ -329,7 +331,9 @@ describe("one qualifying question", () => {
         await signalDialog().locator("label", { hasText: "Angel" }).first().click();
         await signalDialog().getByRole("button", { name: "Signal Interest" }).click();
         await noScript.page.waitForLoadState();
-        await expect.poll(() => e2e.sqlite.prepare("select answer from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ answer: "Series A" });
+        await expect
+          .poll(() => e2e.db.selectFrom("leads").select("answer").where("project_id", "=", project.id).where("email", "=", "omar.haddad@example.com").executeTakeFirst())
+          .toEqual({ answer: "Series A" });
       } finally {
         await noScript.context.close();
       }
@@ -360,7 +364,7 @@ describe("a lead opened from an alert, on a phone", () => {
     for (const name of ["Ana Waiting", "Kenji Watanabe"]) {
       await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name, email: `${name.split(" ")[0]!.toLowerCase()}@example.com`, note: "Hello" });
     }
-    const { id: leadId } = e2e.sqlite.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "kenji@example.com") as { id: string };
+    const { id: leadId } = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", "kenji@example.com").executeTakeFirstOrThrow();
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     try {
