@@ -18,8 +18,6 @@ export type WithAppServerOptions = {
    * after they stop; the servers use it unless `env` gives them another DATABASE_URL (a proxy in front of it).
    */
   postgres?: string;
-  /** The database `db` reads, when the servers reach theirs through a proxy a test can cut. */
-  readFrom?: () => string;
 };
 
 export type TestAppServers = {
@@ -43,7 +41,7 @@ export function withAppServers(count: number, options: WithAppServerOptions = {}
     if (options.postgres) used.database = await createPostgresDatabase(options.postgres);
     const env = { ...(used.database ? { DATABASE_URL: used.database.url } : {}), ...(typeof options.env === "function" ? options.env(used.database) : options.env) };
     for (let index = 0; index < count; index += 1) used.servers.push(await startAppServer({ env }));
-    used.db = openTestDb({ dataDir: used.servers[0]!.dataDir, databaseUrl: options.readFrom?.() ?? used.database?.url ?? env.DATABASE_URL });
+    used.db = openTestDb({ dataDir: used.servers[0]!.dataDir, databaseUrl: used.database?.url ?? env.DATABASE_URL });
   });
   afterAll(async () => {
     await used.db?.destroy();
