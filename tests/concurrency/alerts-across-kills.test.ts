@@ -15,7 +15,7 @@ import { founderWithAlerts, localAlertEnv, localSlackUrl, sendIntro, visitorName
 import { createPostgresDatabase } from "../support/postgres";
 import { startTestPushService, type ReceivedPush } from "../support/push-service";
 import { startWebhookReceiver } from "../support/webhook-receiver";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 
 const AUTH_SECRET = "concurrency-test-secret-0123456789-abcdefghij";
 const INSTANCES = 2;

@@ -3,13 +3,10 @@
 // each instance holds one of A's posts and one of A's pushes unanswered, founder B's visitors request intros on all
 // three instances, and every one of B's pushes and Slack posts arrives, once, while A's are still hanging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type AppDatabase } from "~/db/client.server";
-import { startAppServer, type AppServer } from "../support/app-server";
 import { founderWithAlerts, localAlertEnv, localSlackUrl, sendIntro, visitorNamed } from "../support/alert-instances";
-import { createPostgresDatabase } from "../support/postgres";
 import { startTestPushService } from "../support/push-service";
 import { startWebhookReceiver } from "../support/webhook-receiver";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { withAppServers } from "../support/with-app-server";
 
 const AUTH_SECRET = "concurrency-test-secret-0123456789-abcdefghij";
 const INSTANCES = 3;
@@ -20,9 +17,7 @@ const FINE_INTROS = 9;
 type Beside = { slackOpen: number; pushesHanging: number };
 
 describe("founder alerts on three instances beside a founder whose Slack and phone never answer", () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let fixtures: AppDatabase;
-  const apps: AppServer[] = [];
+
   const hangingPaths = new Set<string>();
   const besidePushes: Beside[] = [];
   const besidePosts: Beside[] = [];
@@ -31,7 +26,6 @@ describe("founder alerts on three instances beside a founder whose Slack and pho
   let slowSlack: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let fineSlack: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const beside = (): Beside => ({ slackOpen: slowSlack.open, pushesHanging: pushService.hangingAt(slowPhonePath) });
-  showServerLogsOnFailure(() => apps);
 
   beforeAll(async () => {
     pushService = await startTestPushService((push) => {
@@ -44,24 +38,20 @@ describe("founder alerts on three instances beside a founder whose Slack and pho
       besidePosts.push(beside());
       return { status: 200 };
     });
-    database = await createPostgresDatabase("pitchqr_alert_neighbour");
-    const env = { DATABASE_URL: database.url, AUTH_SECRET, ...localAlertEnv(pushService) };
-    for (let i = 0; i < INSTANCES; i += 1) apps.push(await startAppServer({ env }));
-    fixtures = openDatabase({ dialect: "postgres", url: database.url });
   });
 
   afterAll(async () => {
-    await Promise.all(apps.map((app) => app.stop()));
-    await fixtures?.close();
     await Promise.all([pushService?.close(), slowSlack?.close(), fineSlack?.close()]);
-    await database?.drop();
   });
 
+  const instances = withAppServers(INSTANCES, { postgres: "pitchqr_alert_neighbour", env: () => ({ AUTH_SECRET, ...localAlertEnv(pushService) }) });
+  const apps = instances.servers;
+
   it(`delivers all ${FINE_INTROS} of B's pushes and Slack posts once while every instance holds one of A's of each unanswered`, async () => {
-    const slow = await founderWithAlerts(fixtures.db, pushService, localSlackUrl(slowSlack.port, "SLOWSLOW"), "Slow Neighbour");
+    const slow = await founderWithAlerts(instances.db, pushService, localSlackUrl(slowSlack.port, "SLOWSLOW"), "Slow Neighbour");
     slowPhonePath = slow.phone.path;
     hangingPaths.add(slow.phone.path);
-    const fine = await founderWithAlerts(fixtures.db, pushService, localSlackUrl(fineSlack.port, "FINEFINE"), "Fine Founder");
+    const fine = await founderWithAlerts(instances.db, pushService, localSlackUrl(fineSlack.port, "FINEFINE"), "Fine Founder");
 
     // A's visitors come first, on every instance: A's posts and pushes are due before any of B's.
     for (let i = 0; i < SLOW_INTROS; i += 1) await sendIntro(apps[i % INSTANCES]!, slow.projectId, `Slow Visitor ${i}`);
@@ -85,7 +75,7 @@ describe("founder alerts on three instances beside a founder whose Slack and pho
 
     // Once each: every settled as sent, and nothing sent again after.
     const fineStatuses = async () =>
-      (await fixtures.db.selectFrom("alert_deliveries").select("status").where("project_id", "=", fine.projectId).execute()).map((row) => row.status);
+      (await instances.db.selectFrom("alert_deliveries").select("status").where("project_id", "=", fine.projectId).execute()).map((row) => row.status);
     await expect.poll(fineStatuses).toEqual(Array(2 * FINE_INTROS).fill("sent"));
     const pushed = finePushes().map((push) => visitorNamed((JSON.parse(fine.phone.decrypt(push.body)) as { title: string }).title));
     const posted = fineSlack.received.map((post) => visitorNamed((JSON.parse(post.body) as { text: string }).text));

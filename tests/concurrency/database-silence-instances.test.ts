@@ -3,11 +3,11 @@
 // hanging, so a balancer's health check takes it out; the other instance, on its own connections, goes on serving
 // founders and visitors; once the packets flow again the first serves as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
+import type { AppServer } from "../support/app-server";
 import { startDatabaseProxy, type DatabaseProxy } from "../support/live-wall-clients";
 import { createPostgresDatabase } from "../support/postgres";
 import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { withAppServer } from "../support/with-app-server";
 
 /** Far longer than any answer should take, so that a hang fails the test instead of stalling it. */
 const CLIENT_TIMEOUT_MS = 60_000;
@@ -16,24 +16,25 @@ const SECRET = "c".repeat(40);
 describe("one instance whose PostgreSQL stops answering, beside one that still reaches it", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let proxy: DatabaseProxy;
-  let cutOff: AppServer;
-  let healthy: AppServer;
   let cookie: string;
 
   beforeAll(async () => {
     database = await createPostgresDatabase("pitchqr_concurrency");
     proxy = await startDatabaseProxy(database.url);
-    healthy = await startAppServer({ env: { DATABASE_URL: database.url, AUTH_SECRET: SECRET } });
-    cutOff = await startAppServer({ env: { DATABASE_URL: proxy.url, AUTH_SECRET: SECRET } });
-    cookie = await signUpAndSignIn(healthy.url, uniqueEmail("silence-instances"));
   });
   afterAll(async () => {
-    proxy?.resumeAll();
-    await Promise.all([cutOff?.stop(), healthy?.stop()]);
     await proxy?.close();
     await database?.drop();
   });
-  showServerLogsOnFailure(() => [cutOff, healthy]);
+  const healthy = withAppServer({ env: () => ({ DATABASE_URL: database.url, AUTH_SECRET: SECRET }) });
+  // This one reaches the database through the proxy, which can silence it.
+  const cutOff = withAppServer({ env: () => ({ DATABASE_URL: proxy.url, AUTH_SECRET: SECRET }) });
+  beforeAll(async () => {
+    cookie = await signUpAndSignIn(healthy.url, uniqueEmail("silence-instances"));
+  });
+  afterAll(() => {
+    proxy?.resumeAll();
+  });
 
   const get = async (app: AppServer, path: string) => {
     const response = await fetch(`${app.url}${path}`, { headers: { cookie }, redirect: "manual", signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });

@@ -10,7 +10,7 @@ import { LISTENER_APPLICATION_NAME } from "~/modules/realtime/project-events.ser
 import { startAppServer, type AppServer } from "../support/app-server";
 import { openWallStreamClient, postPublicSignal, startDatabaseProxy, type DatabaseProxy, type WallStreamClient } from "../support/live-wall-clients";
 import { createPostgresDatabase, withAdminClient } from "../support/postgres";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 
 const SLUG = "demo-project";
 const WRITERS = 12;

@@ -1,11 +1,10 @@
 // The "sent too soon after opening the page" check (decision 50) on three instances of the built app sharing one
 // PostgreSQL: a script that opens the pitch page on one instance and sends a form to another at once is held, as
 // it is on one instance; a form sent more than 3 s after the page was opened is not.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { createPostgresDatabase } from "../support/postgres";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AppServer } from "../support/app-server";
+import { projectIdBySlug } from "../support/test-db";
+import { withAppServers } from "../support/with-app-server";
 
 const SLUG = "demo-project";
 const AUTH_SECRET = "concurrency-test-secret-0123456789-abcdefghij";
@@ -46,23 +45,12 @@ async function pageLoadThenForm(loadOn: AppServer, formOn: AppServer, projectId:
 }
 
 describe("the speed check on three instances sharing PostgreSQL", () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  const apps: AppServer[] = [];
+  const instances = withAppServers(3, { postgres: "pitchqr_speed_check", env: { AUTH_SECRET, LOG_LEVEL: "info" } });
+  const apps = instances.servers;
   let projectId: string;
-  showServerLogsOnFailure(() => apps);
 
   beforeAll(async () => {
-    database = await createPostgresDatabase("pitchqr_speed_check");
-    for (let i = 0; i < 3; i += 1) apps.push(await startAppServer({ env: { DATABASE_URL: database.url, AUTH_SECRET, LOG_LEVEL: "info" } }));
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    projectId = (await admin.query<{ id: string }>("select id from projects where slug = $1", [SLUG])).rows[0]!.id;
-    await admin.end();
-  });
-
-  afterAll(async () => {
-    await Promise.all(apps.map((app) => app.stop()));
-    await database?.drop();
+    projectId = await projectIdBySlug(instances.db, SLUG);
   });
 
   it(`holds every one of ${PAIRS} page-load-then-form pairs whose form reaches another instance at once`, async () => {

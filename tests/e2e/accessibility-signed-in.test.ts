@@ -17,7 +17,7 @@ import { waitForToast } from "../support/founder-e2e";
 import { founderPost, visitorAction } from "../support/leads-e2e";
 import { confirmFromOutbox, signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { newClientContext } from "./support";
+import { newClientContext } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 /** One founder (read-only for the checks below) and their project, set up over HTTP as the forms post. */
@@ -55,13 +55,13 @@ beforeAll(async () => {
     const response = await founderPost(e2e.app, founder.cookie, `/project/${project.id}/edit`, fields);
     if (response.status !== 200) throw new Error(`${fields.intent} answered ${response.status}: ${await response.text()}`);
   }
-  const [code] = e2e.db.prepare("select id from qr_codes where project_id = ? and event_tag is not null").all(project.id) as { id: string }[];
+  const [code] = await e2e.db.selectFrom("qr_codes").select("id").where("project_id", "=", project.id).where("event_tag", "is not", null).execute();
   project.qrCodeId = code!.id;
-  const tierId = (e2e.db.prepare("select id from signal_tiers where project_id = ? order by sort_order").get(project.id) as { id: string }).id;
+  const { id: tierId } = await e2e.db.selectFrom("signal_tiers").select("id").where("project_id", "=", project.id).orderBy("sort_order").executeTakeFirstOrThrow();
   await visitorAction(e2e.app, slug, code!.id, { intent: "intro", name: "Ada Marsh", email: "ada@example.com", note: "Happy to introduce you", roleTags: "Angel" });
   await visitorAction(e2e.app, slug, code!.id, { intent: "subscribe", name: "Grace Lin", email: "grace@example.com", consent: "on" });
   await visitorAction(e2e.app, slug, null, { intent: "signal", tierId, name: "Omar Haddad", email: "omar@example.com", message: "Loved the pilot", showName: "on" });
-  project.leadId = (e2e.db.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "ada@example.com") as { id: string }).id;
+  ({ id: project.leadId } = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", "ada@example.com").executeTakeFirstOrThrow());
   // A person met at the booth with only a LinkedIn URL and a phone: their card asks for an e-mail (decision 92).
   const met = await founderPost(e2e.app, founder.cookie, `/project/${project.id}/leads/capture`, {
     key: crypto.randomUUID(),

@@ -11,7 +11,7 @@ import { createUnsubscribeTokens } from "~/modules/contacts/unsubscribe-token.se
 import { visitorAction } from "../support/leads-e2e";
 import { DEMO_SLUG, marker, openPitchDialog } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { newClientContext } from "./support";
+import { newClientContext } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 let unsubscribeLink: string;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   // The link a follower's e-mail carries, signed with the server's own generated secret.
   const email = `${marker("a11y-follower")}@example.com`;
   await visitorAction(e2e.app, DEMO_SLUG, null, { intent: "subscribe", name: "Lin Follower", email, consent: "on" });
-  const contactId = (e2e.db.prepare("select id from contacts where email = ?").get(email) as { id: string }).id;
+  const { id: contactId } = await e2e.db.selectFrom("contacts").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   const tokens = createUnsubscribeTokens(fs.readFileSync(path.join(e2e.app.dataDir, "auth-secret"), "utf8").trim());
   unsubscribeLink = `/unsubscribe?token=${encodeURIComponent(tokens.sign(contactId))}`;
 });

@@ -11,7 +11,8 @@ import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { signedInContext, signInThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { cookieHeader, locationOf, newClientContext, nextClientAddress, postAuthForm, waitForHydration } from "./support";
+import { cookieHeader, locationOf, newClientContext, nextClientAddress, postAuthForm, waitForHydration } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
@@ -117,7 +118,7 @@ describe("a new founder's first hour", () => {
   });
 
   it("a signed-in founder's Get Started goes straight to My Projects", async () => {
-    const context = await signedInContext(e2e.browser, e2e.app.url, uniqueEmail("signed-in"), { viewport: DESKTOP });
+    const { context } = await signedInContext(e2e.browser, e2e.app, uniqueEmail("signed-in"), { viewport: DESKTOP });
     const page = await context.newPage();
     try {
       await page.goto(e2e.app.url);
@@ -132,7 +133,7 @@ describe("a forgotten password", () => {
   it("the mailed link sets a new password, ends the sessions signed in before, and fails a second time", { timeout: 90_000 }, async () => {
     const email = uniqueEmail("forgot");
     // Another device, signed in before the reset.
-    const other = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
+    const { context: other } = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP });
     const otherCookies = await cookieHeader(other);
     expect((await fetch(`${e2e.app.url}/dashboard`, { headers: { cookie: otherCookies }, redirect: "manual" })).status).toBe(200);
 
@@ -212,7 +213,7 @@ describe("a forgotten password", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(PASSWORD_RESET_SENT_MESSAGE);
     // The mail is queued in the request's own work, so an empty outbox now is an empty outbox.
-    expect(e2e.db.prepare("select count(*) as count from mail_outbox where recipient = ?").get(nobody)).toEqual({ count: 0 });
+    expect(await countRows(e2e.db.selectFrom("mail_outbox").where("recipient", "=", nobody))).toBe(0);
   });
 
   it.each([
@@ -241,7 +242,7 @@ describe("a forgotten password", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused.text()).toContain("Too many reset requests for this address");
-    expect(e2e.db.prepare("select count(*) as count from mail_outbox where recipient = ? and kind = 'password-reset'").get(email)).toEqual({ count: 3 });
+    expect(await countRows(e2e.db.selectFrom("mail_outbox").where("recipient", "=", email).where("kind", "=", "password-reset"))).toBe(3);
   });
 
   it("refuses a flood from one client across addresses with Retry-After", async () => {

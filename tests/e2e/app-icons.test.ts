@@ -6,7 +6,7 @@ import { DESKTOP, PHONE } from "../support/chromium.js";
 import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
 import { isFullyOpaque, pixelAt, pngHeader } from "../support/png";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, newClientContext, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 

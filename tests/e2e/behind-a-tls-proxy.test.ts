@@ -4,26 +4,29 @@
 // check answered every such form 400), and the log says once which header the proxy does not send.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
+
 import { PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startTlsProxy, type ForwardedHeaders, type TlsProxy } from "../support/tls-proxy";
-import { newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { newClientContext, waitForHydration } from "../support/clients";
+import { withAppServer } from "../support/with-app-server";
 
 let proxy: TlsProxy;
-let app: AppServer;
 let browser: Browser;
 
 beforeAll(async () => {
   proxy = await startTlsProxy();
-  [app, browser] = await Promise.all([startAppServer({ env: { PUBLIC_URL: proxy.url, TRUST_PROXY: "loopback" } }), sharedTestBrowser()]);
+});
+afterAll(async () => {
+  await proxy?.close();
+});
+const app = withAppServer({ env: () => ({ PUBLIC_URL: proxy.url, TRUST_PROXY: "loopback" }) });
+beforeAll(async () => {
+  browser = await sharedTestBrowser();
 });
 afterAll(async () => {
   await releaseBrowser(browser);
-  await app?.stop();
-  await proxy?.close();
 });
-showServerLogsOnFailure(() => [app]);
 
 /** Signs up, signs in and creates a project, all through the proxy; returns the new project's edit address. */
 async function founderCreatesAProject(): Promise<URL> {

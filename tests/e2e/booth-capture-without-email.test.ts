@@ -2,44 +2,23 @@
 // (390x844): a name alone is refused with the rule; the URL suggests the name from its slug; saved, the person is in
 // the inbox with "No e-mail", their LinkedIn and "Add an e-mail to reply" instead of Reply; once the e-mail is added,
 // Reply is there. A person with only a phone waits offline on the device and is sent, phone and all, on reconnect.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { insertProject, openDatabase } from "../support/pitch-e2e";
+import { describe, expect, it } from "vitest";
+import { PHONE } from "../support/chromium.js";
+import { setUpAppInBrowser } from "../support/e2e-app";
+import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { founderPost } from "../support/leads-e2e";
-import { cookieHeader, showServerLogsOnFailure, waitForHydration } from "./support";
+import { cookieHeader, waitForHydration } from "../support/clients";
 
-let app: AppServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startAppServer(), sharedTestBrowser()]);
-});
-afterAll(async () => {
-  await releaseBrowser(browser);
-  await app?.stop();
-});
-showServerLogsOnFailure(() => [app]);
-
-function rows<T>(sql: string, ...params: unknown[]): T[] {
-  const db = openDatabase(app.dataDir);
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+const e2e = setUpAppInBrowser();
 
 describe("a person met without an e-mail", () => {
   it("is saved from a LinkedIn URL alone, named from its slug, and answered once an e-mail is added", { timeout: 90_000 }, async () => {
     const ownerEmail = uniqueEmail("met-no-email");
-    const context = await signedInContext(browser, app.url, ownerEmail, { viewport: PHONE, hasTouch: true, isMobile: true });
-    const owner = rows<{ id: string }>("select id from users where email = ?", ownerEmail)[0]!;
-    const project = await insertProject(app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
+    const { context, user: owner } = await signedInContext(e2e.browser, e2e.app, ownerEmail, { viewport: PHONE, hasTouch: true, isMobile: true });
+    const project = await insertProject(e2e.app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
     const page = await context.newPage();
-    await page.goto(`${app.url}/project/${project.id}/booth`);
+    await page.goto(`${e2e.app.url}/project/${project.id}/booth`);
     await waitForHydration(page);
 
     await page.getByRole("button", { name: "Add a person" }).click();
@@ -51,10 +30,10 @@ describe("a person met without an e-mail", () => {
     await sheet.getByText("Add their e-mail, LinkedIn URL or phone: a name and one of these saves a person").waitFor();
     // The server runs the same rule on what a device sends.
     const nameOnly = { key: crypto.randomUUID(), codeId: project.qrCodeIds[0]!, name: "Someone", email: "", linkedinUrl: "", phone: "", temperature: "", note: "" };
-    const refused = await founderPost(app, await cookieHeader(context), `/project/${project.id}/leads/capture`, nameOnly);
+    const refused = await founderPost(e2e.app, await cookieHeader(context), `/project/${project.id}/leads/capture`, nameOnly);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ ok: false, formError: "Add their e-mail, LinkedIn URL or phone: a name and one of these saves a person" });
-    expect(rows("select id from lead_captures where project_id = ?", project.id)).toEqual([]);
+    expect(await e2e.db.selectFrom("lead_captures").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
 
     // With the name empty, the LinkedIn URL suggests it; the founder keeps it.
     await sheet.getByLabel("Name").fill("");
@@ -66,7 +45,7 @@ describe("a person met without an e-mail", () => {
     await sheet.getByText("Hot", { exact: true }).click();
     await sheet.getByRole("button", { name: "Save person" }).click();
     await page.getByRole("status").filter({ hasText: "Saved: Jane Doe added" }).waitFor();
-    expect(rows("select name, email, met_key from leads where project_id = ?", project.id)).toEqual([{ name: "Jane Doe", email: null, met_key: "linkedin:in/jane-doe-1234" }]);
+    expect(await e2e.db.selectFrom("leads").select(["name", "email", "met_key"]).where("project_id", "=", project.id).execute()).toEqual([{ name: "Jane Doe", email: null, met_key: "linkedin:in/jane-doe-1234" }]);
 
     // Offline, a person with only a phone waits on the device with it, and is sent with it on reconnect.
     await sheet.waitFor({ state: "detached" });
@@ -78,10 +57,10 @@ describe("a person met without an e-mail", () => {
     await page.getByRole("list", { name: "People not yet synced" }).getByText("Omar Haddad — not yet synced").waitFor();
     await context.setOffline(false);
     await page.getByRole("status").filter({ hasText: "Saved: Omar Haddad added" }).waitFor({ timeout: 35_000 });
-    expect(rows("select name, email, phone from lead_captures where project_id = ? and name = ?", project.id, "Omar Haddad")).toEqual([{ name: "Omar Haddad", email: null, phone: "+44 7700 900123" }]);
+    expect(await e2e.db.selectFrom("lead_captures").select(["name", "email", "phone"]).where("project_id", "=", project.id).where("name", "=", "Omar Haddad").execute()).toEqual([{ name: "Omar Haddad", email: null, phone: "+44 7700 900123" }]);
 
     // The inbox: no e-mail, their LinkedIn, and the field to add one instead of Reply.
-    await page.goto(`${app.url}/project/${project.id}/leads`);
+    await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
     await waitForHydration(page);
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Jane Doe" }) });
     await card.getByText("No e-mail", { exact: true }).waitFor();
@@ -100,7 +79,7 @@ describe("a person met without an e-mail", () => {
     await card.getByRole("link", { name: "Reply to Jane Doe" }).waitFor();
     await card.getByRole("link", { name: "jane@example.com" }).waitFor();
     expect(await card.getByLabel("Add an e-mail to reply").count()).toBe(0);
-    expect(rows("select email from leads where project_id = ? and name = ?", project.id, "Jane Doe")).toEqual([{ email: "jane@example.com" }]);
+    expect(await e2e.db.selectFrom("leads").select("email").where("project_id", "=", project.id).where("name", "=", "Jane Doe").execute()).toEqual([{ email: "jane@example.com" }]);
     await context.close();
   });
 });

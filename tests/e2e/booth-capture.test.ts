@@ -10,11 +10,12 @@ import QRCode from "qrcode";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchTestBrowser, PHONE } from "../support/chromium.js";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { insertProject, openDatabase, withWritableDatabase } from "../support/pitch-e2e";
+import { insertProject } from "../support/pitch-e2e";
+import { withWritableDb } from "../support/test-db";
+import { withAppServer } from "../support/with-app-server";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { founderPost } from "../support/leads-e2e";
-import { cookieHeader, showServerLogsOnFailure, waitForHydration } from "./support";
+import { cookieHeader, waitForHydration } from "../support/clients";
 
 const VCARD = ["BEGIN:VCARD", "VERSION:3.0", "N:Lovelace;Ada;;;", "FN:Ada Lovelace", "TITLE:CTO", "ORG:Analytical Engines", "EMAIL;TYPE=INTERNET:ada.lovelace@example.com", "END:VCARD"].join("\r\n");
 
@@ -47,7 +48,7 @@ function qrVideo(text: string, frames = 3): Buffer {
   return Buffer.concat([Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F30:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
 }
 
-let app: AppServer;
+const app = withAppServer();
 let browser: Browser;
 let videoDir: string;
 
@@ -56,46 +57,29 @@ beforeAll(async () => {
   const video = path.join(videoDir, "vcard.y4m");
   fs.writeFileSync(video, qrVideo(VCARD));
   // A browser of this file's own: its camera is the video above, and the camera permission is granted without a prompt.
-  [app, browser] = await Promise.all([
-    startAppServer(),
-    launchTestBrowser(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${video}`]),
-  ]);
+  browser = await launchTestBrowser(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${video}`]);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
   if (videoDir) fs.rmSync(videoDir, { recursive: true, force: true });
 });
-
-showServerLogsOnFailure(() => [app]);
-
-function rows<T>(sql: string, ...params: unknown[]): T[] {
-  const db = openDatabase(app.dataDir);
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
 
 const waiting = (page: Page) => page.getByRole("list", { name: "People not yet synced" });
 
 describe("capture at the booth", () => {
   it("adds a person from their vCard QR code and one typed offline, each once, to the inbox; past 60 an hour the person waits, and the list says until when", { timeout: 120_000 }, async () => {
     const ownerEmail = uniqueEmail("capture-owner");
-    const ownerContext = await signedInContext(browser, app.url, ownerEmail, { viewport: PHONE });
-    const owner = rows<{ id: string }>("select id from users where email = ?", ownerEmail)[0]!;
+    const { context: ownerContext, user: owner } = await signedInContext(browser, app, ownerEmail, { viewport: PHONE });
     const project = await insertProject(app.dataDir, { title: "Harbor Cold Chain", ownerId: owner.id, qrCodes: [{ label: "Booth", eventTag: "demoday-2026" }] });
     const email = uniqueEmail("capture-staff");
-    const context = await signedInContext(browser, app.url, email, { viewport: PHONE, hasTouch: true, isMobile: true });
-    const staff = rows<{ id: string }>("select id from users where email = ?", email)[0]!;
-    withWritableDatabase(app.dataDir, (db) => db.prepare("update users set name = 'Maya Staff' where id = ?").run(staff.id));
+    const { context, user: staff } = await signedInContext(browser, app, email, { viewport: PHONE, hasTouch: true, isMobile: true });
+    await withWritableDb(app, (db) => db.updateTable("users").set({ name: "Maya Staff" }).where("id", "=", staff.id).execute());
 
     // The owner invites them as staff; they open the mailed link on their phone and join (decision 61).
     const invited = await founderPost(app, await cookieHeader(ownerContext), `/project/${project.id}/team`, { intent: "invite", email, role: "staff" });
     expect(invited.status).toBe(200);
-    const [invitation] = rows<{ text_body: string }>("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?", email);
+    const [invitation] = await app.db.selectFrom("mail_outbox").select("text_body").where("kind", "=", "team-invitation").where("recipient", "=", email).execute();
     const page = await context.newPage();
     await page.goto(`${app.url}${/\/team\/join\?token=[A-Za-z0-9_-]+/.exec(invitation!.text_body)![0]}`);
     await waitForHydration(page);
@@ -129,25 +113,27 @@ describe("capture at the booth", () => {
     await sheet.getByLabel("LinkedIn").fill("https://www.linkedin.com/in/grace-hopper");
     await sheet.getByRole("button", { name: "Save person" }).click();
     await waiting(page).getByText("Grace Hopper — not yet synced").waitFor();
-    expect(rows("select id from lead_captures where email = ?", "grace.hopper@example.com")).toEqual([]);
+    expect(await app.db.selectFrom("lead_captures").select("id").where("email", "=", "grace.hopper@example.com").execute()).toEqual([]);
 
     // Back online: sent once, and gone from the list.
     await context.setOffline(false);
     await page.getByRole("status").filter({ hasText: "Saved: Grace Hopper added" }).waitFor({ timeout: 35_000 });
     await waiting(page).waitFor({ state: "detached" });
-    const captures = rows<{ email: string; source: string; added_by: string; temperature: string }>(
-      "select email, source, added_by, temperature from lead_captures where project_id = ? order by created_at",
-      project.id,
-    );
+    const captures = await app.db
+      .selectFrom("lead_captures")
+      .select(["email", "source", "added_by", "temperature"])
+      .where("project_id", "=", project.id)
+      .orderBy("created_at")
+      .execute();
     expect(captures).toEqual([
       { email: "ada.lovelace@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: staff.id, temperature: "hot" },
       { email: "grace.hopper@example.com", source: `qr:${project.qrCodeIds[0]}`, added_by: staff.id, temperature: "warm" },
     ]);
-    expect(rows("select email from leads where project_id = ? order by email", project.id)).toEqual([{ email: "ada.lovelace@example.com" }, { email: "grace.hopper@example.com" }]);
+    expect(await app.db.selectFrom("leads").select("email").where("project_id", "=", project.id).orderBy("email").execute()).toEqual([{ email: "ada.lovelace@example.com" }, { email: "grace.hopper@example.com" }]);
 
     // The same capture sent again (a phone that never heard the answer): the same answer, nothing new. Its key with
     // other fields is refused; without a session, nothing is taken.
-    const [grace] = rows<{ idempotency_key: string; lead_id: string }>("select idempotency_key, lead_id from lead_captures where email = ?", "grace.hopper@example.com");
+    const [grace] = await app.db.selectFrom("lead_captures").select(["idempotency_key", "lead_id"]).where("email", "=", "grace.hopper@example.com").execute();
     const again = {
       key: grace!.idempotency_key,
       codeId: project.qrCodeIds[0]!,
@@ -166,7 +152,7 @@ describe("capture at the booth", () => {
     expect(await changed.json()).toMatchObject({ ok: false, formError: expect.stringContaining("already used") });
     const signedOut = await founderPost(app, "", `/project/${project.id}/leads/capture`, { ...again, key: crypto.randomUUID() });
     expect(signedOut.status).toBe(401);
-    expect(rows("select id from lead_captures where project_id = ?", project.id)).toHaveLength(2);
+    expect(await app.db.selectFrom("lead_captures").select("id").where("project_id", "=", project.id).execute()).toHaveLength(2);
 
     // The owner's inbox: each person once, where and by whom they were met.
     const ownerPage = await ownerContext.newPage();
@@ -220,7 +206,7 @@ describe("capture at the booth", () => {
     await waiting(page)
       .getByText(/^Not saved yet: You have added 60 people in the last hour, the most one account may add\. You can add more from .+ \(UTC\)\. They wait on this device/)
       .waitFor();
-    expect(rows("select id from lead_captures where email = ?", "one.too.many@example.com")).toEqual([]);
+    expect(await app.db.selectFrom("lead_captures").select("id").where("email", "=", "one.too.many@example.com").execute()).toEqual([]);
     await Promise.all([context.close(), ownerContext.close()]);
   });
 });

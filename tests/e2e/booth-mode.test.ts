@@ -9,7 +9,7 @@ import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { insertProject, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { newClientContext, nextClientAddress, waitForHydration } from "./support";
+import { newClientContext, nextClientAddress, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 /** The app started again on the first one's port and data after the restart test stopped it. */
@@ -32,8 +32,7 @@ type Booth = { projectId: string; slug: string; qrCodeIds: string[]; founder: Br
 /** A founder with a published project and two tracked codes, and a booth link created on the QR codes page. */
 async function boothForNewFounder(title: string): Promise<Booth> {
   const email = uniqueEmail("booth");
-  const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
-  const ownerId = (e2e.db.prepare("select id from users where email = ?").get(email) as { id: string }).id;
+  const { context: founder, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP });
   const project = await insertProject(e2e.app.dataDir, {
     title,
     ownerId,

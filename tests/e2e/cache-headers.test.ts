@@ -5,11 +5,11 @@
 // checks that nothing is stored anywhere unless it is the same for everybody (decision 41).
 import { beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
-import { nextClientAddress, waitForHydration } from "./support";
+import { nextClientAddress, waitForHydration } from "../support/clients";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { founderPost, visitorAction } from "../support/leads-e2e";
 import { insertProject } from "../support/pitch-e2e";
-import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
+import { signedInContext, signedInUser, uniqueEmail } from "../support/sign-up";
 
 type Fixture = { projectId: string; slug: string; draftSlug: string; qrId: string; leadId: string; boothKey: string };
 
@@ -193,12 +193,12 @@ describe("caching: nothing personal is stored anywhere, on every route (issue 24
   // A founder with a published and a draft project, a tracked code, a lead and a booth link; a returning visitor.
   beforeAll(async () => {
     const email = uniqueEmail("cache-owner");
-    ownerCookie = await signUpAndSignIn(e2e.app.url, email);
-    const ownerId = (e2e.db.prepare("select id from users where email = ?").get(email) as { id: string }).id;
+    const { id: ownerId, cookie } = await signedInUser(e2e.app, email);
+    ownerCookie = cookie;
     const project = await insertProject(e2e.app.dataDir, { title: "Cache Walk", ownerId, qrCodes: [{ label: "Stand" }], tiers: [{ label: "$1k", min: 1000, max: null }] });
     const draft = await insertProject(e2e.app.dataDir, { title: "Cache Walk Draft", ownerId, status: "draft" });
     await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name: "Lead Person", email: "lead.person@example.com", note: "Met at the stand" });
-    const lead = e2e.db.prepare("select id from leads where project_id = ?").get(project.id) as { id: string };
+    const lead = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", project.id).executeTakeFirstOrThrow();
     const created = await founderPost(e2e.app, ownerCookie, `/project/${project.id}/edit`, { intent: "create-booth-link", days: "3" });
     const boothKey = /booth\?key=([A-Za-z0-9_-]{43})/.exec(await created.text())?.[1];
     if (!boothKey) throw new Error("no booth link was created");
@@ -250,7 +250,7 @@ describe("caching: nothing personal is stored anywhere, on every route (issue 24
   });
 
   it("Back after sign-out shows no founder page from the browser's cache: it asks the server, which asks for a sign-in", async () => {
-    const context = await signedInContext(e2e.browser, e2e.app.url, uniqueEmail("cache-back"), { viewport: { width: 390, height: 844 } });
+    const { context } = await signedInContext(e2e.browser, e2e.app, uniqueEmail("cache-back"), { viewport: { width: 390, height: 844 } });
     try {
       const page = await context.newPage();
       await page.goto(`${e2e.app.url}/dashboard`);

@@ -8,7 +8,7 @@ import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { confirmationLinkIn, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "../support/clients";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 

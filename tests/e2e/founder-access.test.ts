@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { signUpAndSignIn } from "../support/sign-up";
-import { locationOf, nextClientAddress } from "./support";
+import { locationOf, nextClientAddress } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 const e2e = setUpAppInBrowser();
 const owner = { cookie: "", email: `owner-${Date.now()}@example.com` };
@@ -49,7 +50,7 @@ beforeAll(async () => {
   expect(created.status).toBe(302);
   const edit = locationOf(created, e2e.app.url).pathname;
   projectId = edit.split("/")[2] ?? "";
-  slug = (e2e.db.prepare("select slug from projects where id = ?").get(projectId) as { slug: string }).slug;
+  ({ slug } = await e2e.db.selectFrom("projects").select("slug").where("id", "=", projectId).executeTakeFirstOrThrow());
 
   const qr = await request(`/project/${projectId}/edit`, {
     cookie: owner.cookie,
@@ -57,19 +58,22 @@ beforeAll(async () => {
     body: new URLSearchParams({ intent: "create-qr", label: "Booth", eventTag: "Expo" }),
   });
   expect(qr.status).toBe(200);
-  qrCodeId = (e2e.db.prepare("select id from qr_codes where project_id = ?").get(projectId) as { id: string }).id;
+  ({ id: qrCodeId } = await e2e.db.selectFrom("qr_codes").select("id").where("project_id", "=", projectId).executeTakeFirstOrThrow());
 
   const intro = await request("/api/functions/submit-intro", {
     method: "POST",
     json: { projectId, contact: { name: "Ada Private", email: "ada-private@example.com", linkedinUrl: null }, note: "Met at the booth", roleTags: [] },
   });
   expect(intro.status, await intro.text()).toBe(200);
-  leadId = (e2e.db.prepare("select id from leads where project_id = ?").get(projectId) as { id: string }).id;
+  ({ id: leadId } = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", projectId).executeTakeFirstOrThrow());
 });
 
-function leadTriage(): { status: string; note: string | null } {
-  return e2e.db.prepare("select status, note from leads where id = ?").get(leadId) as { status: string; note: string | null };
+function leadTriage() {
+  return e2e.db.selectFrom("leads").select(["status", "note"]).where("id", "=", leadId).executeTakeFirst();
 }
+
+const projectTitle = async () => (await e2e.db.selectFrom("projects").select("title").where("id", "=", projectId).executeTakeFirstOrThrow()).title;
+const counts = async () => ({ codes: await countRows(e2e.db.selectFrom("qr_codes")), invitations: await countRows(e2e.db.selectFrom("team_invitations")) });
 
 const pages = [
   { name: "edit page", path: () => `/project/${projectId}/edit` },
@@ -119,10 +123,10 @@ describe("owner-only actions and APIs", () => {
     const other = await save(intruder.cookie);
     expect(other.status).toBe(302);
     expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
-    expect((e2e.db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
+    expect(await projectTitle()).toBe("Access Test");
     const mine = await save(owner.cookie, "Access Test");
     expect(mine.status).toBe(200);
-    expect((e2e.db.prepare("select title from projects where id = ?").get(projectId) as { title: string }).title).toBe("Access Test");
+    expect(await projectTitle()).toBe("Access Test");
   });
 
   it("creating and deleting QR codes: another founder is sent away and the code stays", async () => {
@@ -138,13 +142,13 @@ describe("owner-only actions and APIs", () => {
       body: new URLSearchParams({ intent: "delete-qr", qrCodeId }),
     });
     expect(locationOf(remove, e2e.app.url).pathname).toBe("/my-projects");
-    expect(e2e.db.prepare("select label from qr_codes where project_id = ?").all(projectId)).toEqual([{ label: "Booth" }]);
+    expect(await e2e.db.selectFrom("qr_codes").select("label").where("project_id", "=", projectId).execute()).toEqual([{ label: "Booth" }]);
   });
 
   it("creating and revoking booth links: another founder is sent away and no link is made or ended", async () => {
     const mine = await request(`/project/${projectId}/edit`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "create-booth-link" }) });
     expect(mine.status).toBe(200);
-    const linkId = (e2e.db.prepare("select id from booth_links where project_id = ?").get(projectId) as { id: string }).id;
+    const { id: linkId } = await e2e.db.selectFrom("booth_links").select("id").where("project_id", "=", projectId).executeTakeFirstOrThrow();
     const create = await request(`/project/${projectId}/edit`, {
       cookie: intruder.cookie,
       method: "POST",
@@ -159,7 +163,7 @@ describe("owner-only actions and APIs", () => {
     expect(locationOf(revoke, e2e.app.url).pathname).toBe("/my-projects");
     const badDays = await request(`/project/${projectId}/edit`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "create-booth-link", days: "30" }) });
     expect(badDays.status).toBe(400);
-    expect(e2e.db.prepare("select revoked_at from booth_links where project_id = ?").all(projectId)).toEqual([{ revoked_at: null }]);
+    expect(await e2e.db.selectFrom("booth_links").select("revoked_at").where("project_id", "=", projectId).execute()).toEqual([{ revoked_at: null }]);
   });
 
   it("generate-qr-code: 401 signed out, 404 for another founder, the owner gets the PNG and SVG", async () => {
@@ -222,18 +226,18 @@ describe("owner-only actions and APIs", () => {
     });
     expect(otherData.status).toBe(404);
     expect(await otherData.text()).toContain("Project not found or access denied");
-    expect(leadTriage()).toEqual({ status: "new", note: null });
+    expect(await leadTriage()).toEqual({ status: "new", note: null });
 
     const tooLong = await triage(owner.cookie, { status: "contacted", note: "x".repeat(2_001) });
     expect(tooLong.status).toBe(400);
     expect(await tooLong.text()).toContain("Note must be at most 2,000 characters");
     const unknownStatus = await triage(owner.cookie, { status: "won", note: "" });
     expect(unknownStatus.status).toBe(400);
-    expect(leadTriage()).toEqual({ status: "new", note: null });
+    expect(await leadTriage()).toEqual({ status: "new", note: null });
 
     const mine = await triage(owner.cookie, { status: "contacted", note: "Call on Tuesday" });
     expect(mine.status).toBe(200);
-    expect(leadTriage()).toEqual({ status: "contacted", note: "Call on Tuesday" });
+    expect(await leadTriage()).toEqual({ status: "contacted", note: "Call on Tuesday" });
   });
 
   it("adding a person met in person: 401 signed out, 404 for another founder and nothing saved, the owner → saved", async () => {
@@ -243,17 +247,17 @@ describe("owner-only actions and APIs", () => {
         method: "POST",
         body: new URLSearchParams({ key, codeId: "plain", name: "Met Person", email: "met.person@example.com", linkedinUrl: "", temperature: "hot", note: "" }),
       });
-    const captured = () => e2e.db.prepare("select added_by from lead_captures where project_id = ?").all(projectId);
+    const captured = () => e2e.db.selectFrom("lead_captures").select("added_by").where("project_id", "=", projectId).execute();
     const anonymous = await capture(undefined);
     expect(anonymous.status).toBe(401);
     const other = await capture(intruder.cookie);
     expect(other.status).toBe(404);
     expect(await other.json()).toMatchObject({ ok: false, formError: "Project not found or access denied" });
-    expect(captured()).toEqual([]);
+    expect(await captured()).toEqual([]);
     const mine = await capture(owner.cookie);
     expect(mine.status, await mine.clone().text()).toBe(200);
     expect(await mine.json()).toMatchObject({ ok: true, merged: false, message: "Met Person added" });
-    expect(captured()).toHaveLength(1);
+    expect(await captured()).toHaveLength(1);
   });
 
   it("vCards: 401 signed out, 404 for another founder, the owner gets the .vcf", async () => {
@@ -276,10 +280,10 @@ describe("owner-only actions and APIs", () => {
   it("alerts and webhooks: signed out → /auth, another founder → /my-projects and nothing changes, internal URLs refused, owner → saved", async () => {
     const settings = (cookie: string | undefined, fields: Record<string, string>) =>
       request(`/project/${projectId}/leads/settings`, { cookie, method: "POST", body: new URLSearchParams(fields) });
-    const rows = () => ({
-      alerts: e2e.db.prepare("select intro_alerts, signal_alerts from project_alert_settings where project_id = ?").all(projectId),
-      webhooks: e2e.db.prepare("select url from webhook_endpoints where project_id = ?").all(projectId) as { url: string }[],
-      devices: e2e.db.prepare("select endpoint from push_subscriptions").all(),
+    const rows = async () => ({
+      alerts: await e2e.db.selectFrom("project_alert_settings").select(["intro_alerts", "signal_alerts"]).where("project_id", "=", projectId).execute(),
+      webhooks: await e2e.db.selectFrom("webhook_endpoints").select("url").where("project_id", "=", projectId).execute(),
+      devices: await e2e.db.selectFrom("push_subscriptions").select("endpoint").execute(),
     });
     for (const fields of <Record<string, string>[]>[
       { intent: "alerts", introAlerts: "off", signalAlerts: "off" },
@@ -302,7 +306,7 @@ describe("owner-only actions and APIs", () => {
       expect(other.status).toBe(302);
       expect(locationOf(other, e2e.app.url).pathname).toBe("/my-projects");
     }
-    expect(rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
+    expect(await rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
 
     for (const url of ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.0.0.8/in", "https://169.254.169.254/latest", "https://[::1]/in", "https://localhost/in"]) {
       const refused = await settings(owner.cookie, { intent: "add-webhook", url });
@@ -314,13 +318,13 @@ describe("owner-only actions and APIs", () => {
     const badReport = await settings(owner.cookie, { intent: "morning-report", morningReport: "sometimes" });
     expect(badReport.status).toBe(400);
     expect(await badReport.text()).toContain("Choose whether to send the morning-after report");
-    expect(rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
+    expect(await rows()).toEqual({ alerts: [], webhooks: [], devices: [] });
 
     const mine = await settings(owner.cookie, { intent: "alerts", introAlerts: "daily", signalAlerts: "off" });
     expect(mine.status).toBe(200);
-    expect(rows().alerts).toEqual([{ intro_alerts: "daily", signal_alerts: "off" }]);
+    expect((await rows()).alerts).toEqual([{ intro_alerts: "daily", signal_alerts: "off" }]);
     expect((await settings(owner.cookie, { intent: "morning-report", morningReport: "off" })).status).toBe(200);
-    expect(e2e.db.prepare("select morning_report from project_alert_settings where project_id = ?").get(projectId)).toEqual({ morning_report: 0 });
+    expect(await e2e.db.selectFrom("project_alert_settings").select("morning_report").where("project_id", "=", projectId).executeTakeFirst()).toEqual({ morning_report: false });
   });
 
   it("activity feed: 401 signed out, empty for another founder, the owner's own items for the owner", async () => {
@@ -347,7 +351,7 @@ describe("each role over HTTP", () => {
       members[role] = await signUpAndSignIn(e2e.app.url, email);
       const invited = await request(`/project/${projectId}/team`, { cookie: owner.cookie, method: "POST", body: new URLSearchParams({ intent: "invite", email, role }) });
       expect(invited.status).toBe(200);
-      const mail = e2e.db.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string };
+      const mail = await e2e.db.selectFrom("mail_outbox").select("text_body").where("kind", "=", "team-invitation").where("recipient", "=", email).executeTakeFirstOrThrow();
       const token = /\/team\/join\?token=([A-Za-z0-9_-]+)/.exec(mail.text_body)![1]!;
       const joined = await request("/team/join", { cookie: members[role], method: "POST", body: new URLSearchParams({ token }) });
       expect(locationOf(joined, e2e.app.url).pathname).toBe(`/project/${projectId}/leads`);
@@ -375,7 +379,7 @@ describe("each role over HTTP", () => {
   ];
 
   it.each(FUNCTIONS)("$name: the roles that may succeed, the others are refused and nothing changes", async ({ call, allowed, refusal }) => {
-    const before = { codes: e2e.db.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.db.prepare("select count(*) as n from team_invitations").get() };
+    const before = await counts();
     for (const role of (Object.keys(members) as (keyof typeof members)[]).filter((candidate) => !allowed.includes(candidate))) {
       const response = await call(members[role]);
       if (refusal === "sent away") {
@@ -383,7 +387,7 @@ describe("each role over HTTP", () => {
         expect(locationOf(response, e2e.app.url).pathname, role).toBe("/my-projects");
       } else expect(response.status, role).toBe(refusal);
     }
-    expect({ codes: e2e.db.prepare("select count(*) as n from qr_codes").get(), invitations: e2e.db.prepare("select count(*) as n from team_invitations").get() }).toEqual(before);
+    expect(await counts()).toEqual(before);
     for (const role of allowed) {
       const response = await call(members[role]);
       expect(response.status, role).toBe(200);

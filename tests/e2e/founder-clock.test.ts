@@ -14,7 +14,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { testMailLinks } from "../support/fixtures";
 import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, waitForHydration } from "./support";
+import { collectPageErrors, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 let database: AppDatabase;
@@ -72,8 +72,7 @@ describe.each([
 ])("a founder in $timeZone, browsing from a UTC browser", ({ timeZone, qrCreated, leadDay, days }) => {
   it("reads the QR page's dates, the inbox and the daily chart on their own clock", { timeout: 120_000 }, async () => {
     const email = uniqueEmail(`clock-${timeZone.split("/")[1]!.toLowerCase()}`);
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, timezoneId: "UTC" });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE, timezoneId: "UTC" });
     const project = await seed(ownerId, timeZone.replace("/", "-"));
     const page = await context.newPage();
     const errors = collectPageErrors(page);

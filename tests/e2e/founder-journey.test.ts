@@ -10,7 +10,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
 import { insertProject, marker, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { newClientContext, nextClientAddress, waitForEnhancement, waitForHydration } from "./support";
+import { newClientContext, nextClientAddress, waitForEnhancement, waitForHydration } from "../support/clients";
 
 const TITLE = "Harbor Cold Chain";
 const SLUG = "harbor-cold-chain";
@@ -81,12 +81,11 @@ async function newFounderPage(): Promise<Omit<Founder, "id">> {
 /** A founder with an account and no project yet, signed in in their own desktop browser. */
 async function signedInFounder(): Promise<Founder> {
   const email = uniqueEmail("harbor");
-  const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP, acceptDownloads: true });
+  const { context, user } = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP, acceptDownloads: true });
   openContexts.push(context);
   const page = await context.newPage();
   watchForErrors(page);
-  const { id } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-  return { context, page, email, id };
+  return { context, page, email, id: user.id };
 }
 
 /** The founder's published Harbor Cold Chain pitch, as the create form would have stored it (on a slug of its own). */
@@ -183,12 +182,12 @@ type ProjectRow = {
   updated_at: string;
 };
 
-const projectRow = (id: string) => e2e.db.prepare("select * from projects where id = ?").get(id) as ProjectRow | undefined;
+const projectRow = (id: string) => e2e.sqlite.prepare("select * from projects where id = ?").get(id) as ProjectRow | undefined;
 /** The founder's projects (the app also seeds a demo project of its own). */
 const projectCount = (email: string) =>
-  (e2e.db.prepare("select count(*) as n from projects p join users u on u.id = p.owner_id where u.email = ?").get(email) as { n: number }).n;
+  (e2e.sqlite.prepare("select count(*) as n from projects p join users u on u.id = p.owner_id where u.email = ?").get(email) as { n: number }).n;
 const tierRows = (id: string) =>
-  e2e.db.prepare("select id, range_label, range_min, range_max, perks, sort_order from signal_tiers where project_id = ? order by sort_order").all(id) as {
+  e2e.sqlite.prepare("select id, range_label, range_min, range_max, perks, sort_order from signal_tiers where project_id = ? order by sort_order").all(id) as {
     id: string;
     range_label: string;
     range_min: number;
@@ -197,7 +196,7 @@ const tierRows = (id: string) =>
     sort_order: number;
   }[];
 const qrRows = (projectId: string) =>
-  e2e.db.prepare("select id, label, event_tag, total_scans, unique_scans from qr_codes where project_id = ? order by created_at").all(projectId) as {
+  e2e.sqlite.prepare("select id, label, event_tag, total_scans, unique_scans from qr_codes where project_id = ? order by created_at").all(projectId) as {
     id: string;
     label: string;
     event_tag: string | null;
@@ -205,7 +204,7 @@ const qrRows = (projectId: string) =>
     unique_scans: number;
   }[];
 const scanRows = (projectId: string) =>
-  e2e.db.prepare("select qr_code_id, viewer_fingerprint from scans where project_id = ? order by id").all(projectId) as {
+  e2e.sqlite.prepare("select qr_code_id, viewer_fingerprint from scans where project_id = ? order by id").all(projectId) as {
     qr_code_id: string | null;
     viewer_fingerprint: string | null;
   }[];
@@ -350,7 +349,7 @@ describe("a founder's journey", () => {
     await tab.close();
 
     // What was stored.
-    const owner = e2e.db.prepare("select id from users where email = ?").get(founder.email) as { id: string };
+    const owner = e2e.sqlite.prepare("select id from users where email = ?").get(founder.email) as { id: string };
     const row = projectRow(projectId)!;
     expect(row).toMatchObject({
       owner_id: owner.id,
@@ -577,7 +576,7 @@ describe("a founder's journey", () => {
     expect(new Set(scans.map((scan) => scan.viewer_fingerprint)).size).toBe(3);
     expect(qrRows(projectId)).toMatchObject([{ label: "Booth", total_scans: 3, unique_scans: 2 }]);
 
-    const contacts = e2e.db
+    const contacts = e2e.sqlite
       .prepare("select name, email, intent, subscribed, role_tags, linkedin_url, note from contacts where project_id = ? order by created_at")
       .all(projectId);
     expect(contacts).toEqual([
@@ -587,7 +586,7 @@ describe("a founder's journey", () => {
       { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: 0, role_tags: "[]", linkedin_url: null, note: null },
     ]);
     const angel = tierRows(projectId)[0]!;
-    expect(e2e.db.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
+    expect(e2e.sqlite.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
       { signal_tier_id: angel.id, range_label: "Angel", range_min: 10_000, range_max: 25_000, amount: 10_000, is_public: 1, message: BACKER.message },
     ]);
   });

@@ -9,7 +9,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { newVisitor, openPitchDialog, readThePage, insertProject, visitorUserAgent } from "../support/pitch-e2e";
 import { browserSubscription, startTestPushService } from "../support/push-service";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, waitForEnhancement, waitForHydration } from "./support";
+import { collectPageErrors, waitForEnhancement, waitForHydration } from "../support/clients";
 
 let pushService: Awaited<ReturnType<typeof startTestPushService>>;
 const gone = new Set<string>();
@@ -22,12 +22,11 @@ afterAll(async () => {
 
 const e2e = setUpAppInBrowser({ env: () => ({ PUSH_SERVICE_ORIGINS: pushService.origin }) });
 
-const devicesOf = (userId: string) => e2e.db.prepare("select device from push_subscriptions where user_id = ?").all(userId) as { device: string }[];
+const devicesOf = (userId: string) => e2e.db.selectFrom("push_subscriptions").select("device").where("user_id", "=", userId).execute();
 
 it("pushes a visitor's intro to the founder's phone, whose tap opens that lead; a 410 removes the phone", { timeout: 120_000 }, async () => {
   const email = uniqueEmail("push");
-  const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
-  const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+  const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
   const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", qrCodes: [{ label: "Demo Day hall A", eventTag: null }] });
   const settingsUrl = `${e2e.app.url}/project/${project.id}/leads/settings`;
   const page = await context.newPage();
@@ -48,11 +47,11 @@ it("pushes a visitor's intro to the founder's phone, whose tap opens that lead; 
     const refused = await post({ intent: "push-on", ...foreign.input });
     expect(refused.status()).toBe(400);
     expect(await refused.text()).toContain("push service is not one we deliver to");
-    expect(devicesOf(ownerId)).toEqual([]);
+    expect(await devicesOf(ownerId)).toEqual([]);
 
     const phone = browserSubscription(pushService.origin, "Chrome on Android");
     expect((await post({ intent: "push-on", ...phone.input })).ok()).toBe(true);
-    expect(devicesOf(ownerId)).toEqual([{ device: "Chrome on Android" }]);
+    expect(await devicesOf(ownerId)).toEqual([{ device: "Chrome on Android" }]);
 
     const visitor = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
     try {
@@ -71,7 +70,7 @@ it("pushes a visitor's intro to the founder's phone, whose tap opens that lead; 
 
     const push = await pushService.waitForPush(phone.path);
     const message = JSON.parse(phone.decrypt(push.body)) as { title: string; body: string; url: string };
-    const { id: leadId } = e2e.db.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "ana.kovac@example.com") as { id: string };
+    const { id: leadId } = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", "ana.kovac@example.com").executeTakeFirstOrThrow();
     expect(message.title).toBe("Ana Kovač requested an intro — Demo Day hall A");
     expect(message.body).toBe("Harbor Cold Chain");
     expect(message.url).toBe(`${e2e.app.url}/project/${project.id}/leads?lead=${leadId}`);

@@ -10,7 +10,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { visitorAction } from "../support/leads-e2e";
 import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { waitForHydration } from "./support";
+import { waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 
@@ -19,8 +19,11 @@ let project: Awaited<ReturnType<typeof insertProject>>;
 
 beforeAll(async () => {
   const email = uniqueEmail("fit");
-  context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
-  const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+  const signedIn = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP });
+
+  context = signedIn.context;
+
+  const ownerId = signedIn.user.id;
   project = await insertProject(e2e.app.dataDir, {
     ownerId,
     title: "Harbor Cold Chain",

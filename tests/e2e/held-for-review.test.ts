@@ -12,11 +12,12 @@ import { recordFormRefusal } from "~/modules/rate-limit/form-refusals.server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
-import { insertProject, newVisitor, openPitchDialog, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
+import { insertProject, letLimitsTimePass, newVisitor, openPitchDialog, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
@@ -30,26 +31,14 @@ const e2e = setUpAppInBrowser({ env: () => ({ SMTP_URL: smtp.url, MAIL_FROM: "Pi
 
 const HELD_ANSWER = "Thanks — we'll check this and pass it on to the founders.";
 
-/**
- * Lets `seconds` pass for the limits without waiting: the server has no clock to set, so every mark its checks compare
- * the present with (allowance windows, the door's page loads, held forms) moves that far into the past.
- */
-function letTimePass(seconds: number): void {
-  const back = `-${seconds} seconds`;
-  withWritableDatabase(e2e.app.dataDir, (db) => {
-    db.prepare("update form_rate_limits set window_started_at = window_started_at - ?").run(seconds * 1000);
-    db.prepare("update scans set scanned_at = strftime('%Y-%m-%dT%H:%M:%fZ', scanned_at, ?)").run(back);
-    db.prepare("update held_submissions set received_at = strftime('%Y-%m-%dT%H:%M:%fZ', received_at, ?)").run(back);
-  });
-}
+const letTimePass = (seconds: number) => letLimitsTimePass(e2e.app.dataDir, seconds);
 
 const mailTo = (address: string) => smtp.received.filter((mail) => (Array.isArray(mail.to) ? mail.to : [mail.to]).some((to) => to?.text.includes(address)));
 
 describe("forms held for review", () => {
   it("never holds a staff phone's 15 walk-ups, holds a 30-form flood whole, and lets the founder accept one", { timeout: 600_000 }, async () => {
     const founderEmail = uniqueEmail("held");
-    const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
+    const { context: founder, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, founderEmail, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Held Review",
@@ -57,9 +46,9 @@ describe("forms held for review", () => {
       qrCodes: [{ label: "Booth", eventTag: "Demo Day" }],
     });
     const pitch = `${e2e.app.url}/pitch/${project.slug}?qr=${project.qrCodeIds[0]}`;
-    const count = (sql: string) => (e2e.db.prepare(sql).get(project.id) as { n: number }).n;
-    const leads = () => count("select count(*) as n from leads where project_id = ?");
-    const held = () => count("select count(*) as n from held_submissions where project_id = ?");
+    const leads = () => countRows(e2e.db.selectFrom("leads").where("project_id", "=", project.id));
+    const held = () => countRows(e2e.db.selectFrom("held_submissions").where("project_id", "=", project.id));
+    const refusals = () => countRows(e2e.db.selectFrom("form_refusals").where("project_id", "=", project.id));
 
     // The staff phone: one page load, then a walk-up typed in every 15 seconds.
     const staff = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
@@ -77,7 +66,7 @@ describe("forms held for review", () => {
       await intro.waitFor({ state: "hidden" });
     }
     await staff.context.close();
-    expect([leads(), held(), count("select count(*) as n from form_refusals where project_id = ?")]).toEqual([15, 0, 0]);
+    expect(await Promise.all([leads(), held(), refusals()])).toEqual([15, 0, 0]);
 
     // The flood: a script opens the page and sends 30 forms from it in a few seconds.
     const flood = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
@@ -97,7 +86,7 @@ describe("forms held for review", () => {
     );
     await flood.context.close();
     expect(answers).toEqual(Array.from({ length: 30 }, () => `200 ${HELD_ANSWER}`));
-    expect([leads(), held()]).toEqual([15, 30]);
+    expect(await Promise.all([leads(), held()])).toEqual([15, 30]);
 
     // Mail: each walk-up got their intro's copy; no flood address got anything.
     await expect.poll(() => Array.from({ length: 15 }, (_, index) => mailTo(`walkup${index}.${tag}@example.com`).length).every((n) => n === 1), { timeout: 30_000 }).toBe(true);
@@ -122,12 +111,12 @@ describe("forms held for review", () => {
     expect(await first.textContent()).toContain("Booth · Demo Day");
     await screenshot(page, "held-for-review-390");
 
-    const { received_at: sentAt } = e2e.db.prepare("select received_at from held_submissions where project_id = ? and name = 'Flood 0'").get(project.id) as { received_at: string };
+    const { received_at: sentAt } = await e2e.db.selectFrom("held_submissions").select("received_at").where("project_id", "=", project.id).where("name", "=", "Flood 0").executeTakeFirstOrThrow();
     await first.getByRole("button", { name: "Accept Flood 0's form" }).click();
     await page.getByRole("status").getByText("Accepted: Flood 0 is now in your leads").waitFor();
     await expect.poll(() => cards.count()).toBe(29);
-    expect([leads(), held()]).toEqual([16, 29]);
-    const lead = e2e.db.prepare("select first_seen_at from leads where project_id = ? and email = ?").get(project.id, `flood0.${tag}@example.com`) as { first_seen_at: string };
+    expect(await Promise.all([leads(), held()])).toEqual([16, 29]);
+    const lead = await e2e.db.selectFrom("leads").select("first_seen_at").where("project_id", "=", project.id).where("email", "=", `flood0.${tag}@example.com`).executeTakeFirstOrThrow();
     expect(lead.first_seen_at).toBe(sentAt);
     await expect.poll(() => mailTo(`flood0.${tag}@example.com`).length, { timeout: 30_000 }).toBe(1);
 
@@ -135,7 +124,7 @@ describe("forms held for review", () => {
     await card("Flood 1").getByRole("button", { name: "Discard Flood 1's form" }).click();
     await page.getByRole("status").getByText("Discarded").waitFor();
     await expect.poll(() => cards.count()).toBe(28);
-    expect([leads(), held()]).toEqual([16, 28]);
+    expect(await Promise.all([leads(), held()])).toEqual([16, 28]);
 
     await page.setViewportSize(DESKTOP);
     await screenshot(page, "held-for-review-1280");
@@ -148,8 +137,7 @@ describe("forms held for review", () => {
 
   it("pages through 120 held forms on a phone with their true total, and discards a flood's hour after confirming its count", { timeout: 300_000 }, async () => {
     const founderEmail = uniqueEmail("held-pages");
-    const founder = await signedInContext(e2e.browser, e2e.app.url, founderEmail, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(founderEmail) as { id: string };
+    const { context: founder, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, founderEmail, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Held Pages" });
     // A flood's 100 forms within one hour three hours ago, and 20 sent seconds after opening the page a day ago.
     const floodHour = Math.floor((Date.now() - 3 * 3_600_000) / 3_600_000) * 3_600_000;
@@ -194,7 +182,7 @@ describe("forms held for review", () => {
     await page.getByRole("status").getByText("Discarded 100 forms").waitFor();
     await expect.poll(() => cards.count()).toBe(20);
     await page.getByText(/^20 forms kept apart/).waitFor();
-    expect((e2e.db.prepare("select count(*) as n from held_submissions where project_id = ?").get(project.id) as { n: number }).n).toBe(20);
+    expect(await countRows(e2e.db.selectFrom("held_submissions").where("project_id", "=", project.id))).toBe(20);
 
     await page.setViewportSize(DESKTOP);
     await screenshot(page, "held-pages-1280");

@@ -11,7 +11,7 @@ import { insertProject, newVisitor, openPitchDialog, readThePage, visitorUserAge
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, waitForEnhancement, waitForHydration } from "./support";
+import { collectPageErrors, waitForEnhancement, waitForHydration } from "../support/clients";
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
@@ -51,8 +51,7 @@ describe.each([
 ])("lead inbox on a $device", ({ device, viewport }) => {
   it("finds, filters, triages and exports three visitors; the webhook gets each event once, signed", { timeout: 120_000 }, async () => {
     const email = uniqueEmail(`leads-${device}`);
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport, acceptDownloads: true });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport, acceptDownloads: true });
     const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: `Harbor ${device}`,
@@ -207,7 +206,7 @@ describe.each([
       await triage.getByRole("button", { name: "Save" }).click();
       await waitForToast(page, "Ada Marsh: saved");
       await ada.getByText(/^Answered in \d+ min$/).waitFor();
-      const stored = e2e.db.prepare("select status, note from leads where project_id = ? and email = ?").get(project.id, "ada.marsh@example.com");
+      const stored = await e2e.db.selectFrom("leads").select(["status", "note"]).where("project_id", "=", project.id).where("email", "=", "ada.marsh@example.com").executeTakeFirst();
       expect(stored).toEqual({ status: "meeting", note: "Call Tuesday <b>about</b> the district pilot" });
       await page.reload();
       await waitForHydration(page);
@@ -223,7 +222,9 @@ describe.each([
       const omarHot = page.getByRole("form", { name: "How warm Omar Haddad is" }).getByRole("button", { name: "Hot" });
       await omarHot.click();
       await expect.poll(() => omarHot.getAttribute("aria-pressed")).toBe("true");
-      await expect.poll(() => e2e.db.prepare("select temperature from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ temperature: "hot" });
+      await expect
+        .poll(() => e2e.db.selectFrom("leads").select("temperature").where("project_id", "=", project.id).where("email", "=", "omar.haddad@example.com").executeTakeFirst())
+        .toEqual({ temperature: "hot" });
       await showMoreFilters(page);
       await page.getByLabel("Temperature").selectOption("hot");
       await page.getByRole("button", { name: "Filter" }).click();
@@ -265,8 +266,7 @@ describe.each([
 describe("one qualifying question", () => {
   it("the founder asks it from a phone; visitors answer it with the module and without JavaScript; the inbox shows and filters it", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("question");
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Harbor Question",
@@ -287,7 +287,7 @@ describe("one qualifying question", () => {
       await card.getByLabel("Answer 1", { exact: true }).fill("Pre-seed");
       await card.getByRole("button", { name: "Save question" }).click();
       await card.getByText("Give at least 2 answers to choose from, or choose free text").waitFor();
-      expect(e2e.db.prepare("select question_prompt from projects where id = ?").get(project.id)).toEqual({ question_prompt: null });
+      expect(await e2e.db.selectFrom("projects").select("question_prompt").where("id", "=", project.id).executeTakeFirst()).toEqual({ question_prompt: null });
       await card.getByLabel("Answer 2", { exact: true }).fill("Seed");
       await card.getByLabel("Answer 3", { exact: true }).fill("Series A");
       await card.getByLabel("Required").check();
@@ -299,7 +299,7 @@ describe("one qualifying question", () => {
       await report.getByLabel("Don't send it").check();
       await page.getByRole("button", { name: "Save report setting" }).click();
       await waitForToast(page, "Morning-after report off");
-      expect(e2e.db.prepare("select morning_report from project_alert_settings where project_id = ?").get(project.id)).toEqual({ morning_report: 0 });
+      expect(await e2e.db.selectFrom("project_alert_settings").select("morning_report").where("project_id", "=", project.id).executeTakeFirst()).toEqual({ morning_report: false });
 
       // With the page's module: refused before sending until answered, then sent with the answer.
       await visitorActs(boothId, project.slug, async (visitor) => {
@@ -331,7 +331,9 @@ describe("one qualifying question", () => {
         await signalDialog().locator("label", { hasText: "Angel" }).first().click();
         await signalDialog().getByRole("button", { name: "Signal Interest" }).click();
         await noScript.page.waitForLoadState();
-        await expect.poll(() => e2e.db.prepare("select answer from leads where project_id = ? and email = ?").get(project.id, "omar.haddad@example.com")).toEqual({ answer: "Series A" });
+        await expect
+          .poll(() => e2e.db.selectFrom("leads").select("answer").where("project_id", "=", project.id).where("email", "=", "omar.haddad@example.com").executeTakeFirst())
+          .toEqual({ answer: "Series A" });
       } finally {
         await noScript.context.close();
       }
@@ -357,13 +359,12 @@ describe("one qualifying question", () => {
 describe("a lead opened from an alert, on a phone", () => {
   it("shows the alert's lead first, above the banners and tools, and the view links leave the one lead", { timeout: 60_000 }, async () => {
     const email = uniqueEmail("alert-lead");
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor alert", qrCodes: [{ label: "Booth", eventTag: "Demo Day" }] });
     for (const name of ["Ana Waiting", "Kenji Watanabe"]) {
       await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name, email: `${name.split(" ")[0]!.toLowerCase()}@example.com`, note: "Hello" });
     }
-    const { id: leadId } = e2e.db.prepare("select id from leads where project_id = ? and email = ?").get(project.id, "kenji@example.com") as { id: string };
+    const { id: leadId } = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("email", "=", "kenji@example.com").executeTakeFirstOrThrow();
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     try {

@@ -10,11 +10,12 @@ import { zonedInstant } from "~/modules/time/zoned-slots";
 import { PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { founderPost, visitorAction } from "../support/leads-e2e";
-import { insertProject, withWritableDatabase } from "../support/pitch-e2e";
+import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, cookieHeader, waitForHydration } from "./support";
+import { collectPageErrors, cookieHeader, waitForHydration } from "../support/clients";
+import { countRows, withWritableDb } from "../support/test-db";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
@@ -42,9 +43,8 @@ function tomorrowIn(timeZone: string): { year: number; month: number; day: numbe
 describe("replying from a lead on a phone", () => {
   it("sends the template's reply with a meeting invitation; the lead becomes Meeting, answered, with the reply in its history; a logged call answers another; past 30 replies an hour Send says when it can send again; another founder gets 404", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("reply");
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-    withWritableDatabase(e2e.app.dataDir, (db) => db.prepare("update users set time_zone = ? where id = ?").run(TIME_ZONE, ownerId));
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
+    await withWritableDb(e2e.app, (db) => db.updateTable("users").set({ time_zone: TIME_ZONE }).where("id", "=", ownerId).execute());
     const project = await insertProject(e2e.app.dataDir, {
       ownerId,
       title: "Harbor Reply",
@@ -134,7 +134,7 @@ describe("replying from a lead on a phone", () => {
 
       // The server holds the limits whatever the page does (a post without JavaScript, or a hand-made one).
       const owner = await cookieHeader(context);
-      const boId = (e2e.db.prepare("select id from leads where project_id = ? and name = ?").get(project.id, "Bo Chen") as { id: string }).id;
+      const { id: boId } = await e2e.db.selectFrom("leads").select("id").where("project_id", "=", project.id).where("name", "=", "Bo Chen").executeTakeFirstOrThrow();
       const boReply = `/project/${project.id}/leads/${boId}/reply`;
       const tooLong = await founderPost(e2e.app, owner, boReply, { subject: "Hi", body: "x".repeat(10_001) });
       expect([tooLong.status, await tooLong.text()]).toEqual([400, expect.stringContaining("A reply must be at most 10,000 characters")]);
@@ -161,7 +161,7 @@ describe("replying from a lead on a phone", () => {
       expect(await page.getByLabel("Subject", { exact: true }).inputValue()).toBe("One too many");
       const limited = await founderPost(e2e.app, owner, boReply, { subject: "One too many", body: "Hi Bo" });
       expect([limited.status, Number(limited.headers.get("retry-after")) > 0]).toEqual([429, true]);
-      expect(e2e.db.prepare("select count(*) as n from lead_follow_ups where subject = ?").get("One too many")).toEqual({ n: 0 });
+      expect(await countRows(e2e.db.selectFrom("lead_follow_ups").where("subject", "=", "One too many"))).toBe(0);
 
       // Another founder neither sees the composer nor sends through it: 404, and nothing leaves.
       const stranger = await signUpAndSignIn(e2e.app.url, uniqueEmail("stranger"));

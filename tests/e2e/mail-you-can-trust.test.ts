@@ -6,13 +6,14 @@ import path from "node:path";
 import type { ParsedMail } from "mailparser";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
+import type { AppServer } from "../support/app-server";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { insertProject, marker, newVisitor, openDatabase, openPitchDialog, postFunction, readThePage, visitorUserAgent } from "../support/pitch-e2e";
+import { insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { confirmFromOutbox, signedInContext, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { showServerLogsOnFailure, waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
+import { withAppServer, type TestAppServer } from "../support/with-app-server";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let refusing = false;
@@ -40,14 +41,11 @@ async function mailTo(address: string, subject: RegExp): Promise<ParsedMail> {
 }
 
 /** A founder signed in on `app`, with a project of their own. */
-async function founderWithProject(app: AppServer, tag: string, viewport = PHONE) {
+async function founderWithProject(app: TestAppServer, tag: string, viewport = PHONE) {
   const email = uniqueEmail(`mail-${tag}`);
-  const context = await signedInContext(e2e.browser, app.url, email, { viewport });
-  const db = openDatabase(app.dataDir);
-  const { id: ownerId } = db.prepare("select id from users where email = ?").get(email) as { id: string };
+  const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, app, email, { viewport });
   // Its address confirmed (decision 83), so the test e-mail and the alerts go out to it.
-  await confirmFromOutbox(db, email);
-  db.close();
+  await confirmFromOutbox(app.db, email);
   const project = await insertProject(app.dataDir, { ownerId, title: `Harbor ${tag}`, tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
   return { email, context, project };
 }
@@ -89,17 +87,7 @@ describe("the founder's test e-mail", () => {
 });
 
 describe("the banner that mail reaches nobody", () => {
-  let noSmtp: AppServer;
-
-  beforeAll(async () => {
-    noSmtp = await startAppServer();
-  });
-
-  afterAll(async () => {
-    await noSmtp?.stop();
-  });
-
-  showServerLogsOnFailure(() => [noSmtp]);
+  const noSmtp = withAppServer();
 
   it("shows on Leads, Alerts, Updates and QR codes without SMTP_URL, says where mail is kept, and the test e-mail names the file", { timeout: 90_000 }, async () => {
     const folder = path.join(noSmtp.dataDir, "mail");
@@ -147,20 +135,17 @@ describe("the banner that mail reaches nobody", () => {
 
 describe("an SMTP server that refuses the login (issue 24)", () => {
   let guarded: Awaited<ReturnType<typeof startSmtpServer>>;
-  let app: AppServer;
   let loginWorks = false;
 
   beforeAll(async () => {
     guarded = await startSmtpServer({ auth: { accept: () => loginWorks } });
-    app = await startAppServer({ env: { SMTP_URL: guarded.url.replace("smtp://", "smtp://pitch:wrong-password@"), MAIL_FROM: "PitchQR <pitch@pitchqr.test>" } });
   });
 
   afterAll(async () => {
-    await app?.stop();
     await guarded?.close();
   });
 
-  showServerLogsOnFailure(() => [app]);
+  const app = withAppServer({ env: () => ({ SMTP_URL: guarded.url.replace("smtp://", "smtp://pitch:wrong-password@"), MAIL_FROM: "PitchQR <pitch@pitchqr.test>" }) });
 
   it("holds the mail, tells the founder on their screens, and delivers it once the login works", { timeout: 90_000 }, async () => {
     const { context, project } = await founderWithProject(app, "smtp-login");

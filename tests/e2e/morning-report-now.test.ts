@@ -5,14 +5,14 @@ import { PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { insertProject } from "../support/pitch-e2e";
 import { confirmFromOutbox, signedInContext, uniqueEmail } from "../support/sign-up";
-import { waitForHydration } from "./support";
+import { waitForHydration } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 const e2e = setUpAppInBrowser({ env: { DIGEST_HOUR: "8" } });
 
 it("names the hour and zone, previews yesterday's report and sends it to the founder now", { timeout: 90_000 }, async () => {
   const email = uniqueEmail("report-now");
-  const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
-  const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+  const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
   await confirmFromOutbox(e2e.db, email);
   const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Mornings", qrCodes: [{ label: "Booth", eventTag: "Demo Day" }] });
   const page = await context.newPage();
@@ -39,14 +39,14 @@ it("names the hour and zone, previews yesterday's report and sends it to the fou
     for (let sent = 1; sent <= 3; sent += 1) {
       await send.click();
       await expect.poll(() => status.textContent()).toBe(`Yesterday's report is on its way to ${email}`);
-      await expect.poll(() => (e2e.db.prepare("select count(*) as n from mail_outbox where kind = 'morning-report' and recipient = ?").get(email) as { n: number }).n).toBe(sent);
+      await expect.poll(() => countRows(e2e.db.selectFrom("mail_outbox").where("kind", "=", "morning-report").where("recipient", "=", email))).toBe(sent);
     }
     await send.click();
     await expect.poll(() => status.textContent()).toBe("You had this report sent 3 times today. It still goes out on its own the morning after a day with scans.");
     await page.screenshot({ path: "/tmp/report-card-390.png" });
     await card.scrollIntoViewIfNeeded();
     await card.screenshot({ path: "/tmp/report-card-only-390.png" });
-    const sentMail = e2e.db.prepare("select subject from mail_outbox where kind = 'morning-report' and recipient = ?").get(email) as { subject: string };
+    const sentMail = await e2e.db.selectFrom("mail_outbox").select("subject").where("kind", "=", "morning-report").where("recipient", "=", email).executeTakeFirstOrThrow();
     expect(sentMail.subject).toBe(subject);
   } finally {
     await context.close();

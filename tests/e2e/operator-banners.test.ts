@@ -8,7 +8,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { founderPost } from "../support/leads-e2e";
 import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { cookieHeader, locationOf, waitForHydration } from "./support";
+import { cookieHeader, locationOf, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 
@@ -20,8 +20,11 @@ let ownerContext: BrowserContext;
 
 beforeAll(async () => {
   const email = uniqueEmail("banner-owner");
-  ownerContext = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
-  const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+  const signedIn = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
+
+  ownerContext = signedIn.context;
+
+  const ownerId = signedIn.user.id;
   ({ id: projectId } = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Banners", qrCodes: [{ label: "Booth" }] }));
 }, 60_000);
 
@@ -32,10 +35,10 @@ afterAll(async () => {
 /** A member who joined the project the way a person does: invited by the owner, then posting the link's token. */
 async function memberContext(role: "co-founder" | "staff"): Promise<BrowserContext> {
   const email = uniqueEmail(`banner-${role}`);
-  const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
+  const { context } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
   const invited = await founderPost(e2e.app, await cookieHeader(ownerContext), `/project/${projectId}/team`, { intent: "invite", email, role });
   expect(invited.status).toBe(200);
-  const mail = e2e.db.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string };
+  const mail = await e2e.db.selectFrom("mail_outbox").select("text_body").where("kind", "=", "team-invitation").where("recipient", "=", email).executeTakeFirstOrThrow();
   const token = /\/team\/join\?token=([A-Za-z0-9_-]+)/.exec(mail.text_body)![1]!;
   const joined = await founderPost(e2e.app, await cookieHeader(context), "/team/join", { token });
   expect(locationOf(joined, e2e.app.url).pathname).toBe(`/project/${projectId}/leads`);
@@ -88,8 +91,7 @@ describe("the owner", () => {
 
   it("dismisses it without JavaScript, back on the same screen, at 1280 px", { timeout: 60_000 }, async () => {
     const email = uniqueEmail("banner-nojs");
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP, javaScriptEnabled: false });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP, javaScriptEnabled: false });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Without Script" });
     const page = await context.newPage();
     try {

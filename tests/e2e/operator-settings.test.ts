@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { startAppServer } from "../support/app-server";
 import { DESKTOP } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, newClientContext, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, waitForHydration } from "../support/clients";
 
 const OPERATOR = {
   SUPPORT_EMAIL: "help@harbour-ops.example",

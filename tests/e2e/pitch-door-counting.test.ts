@@ -7,24 +7,29 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
-import { insertProject, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
+import { insertProject, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { USER_AGENTS } from "../support/user-agents";
 import { axeViolations } from "../support/axe";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, nextClientAddress, waitForHydration } from "./support";
+import { collectPageErrors, nextClientAddress, waitForHydration } from "../support/clients";
+import { countRows, userIdByEmail, withWritableDb } from "../support/test-db";
 
 const e2e = setUpAppInBrowser();
 
 type Counts = { scans: number; viewers: number; totalScans: number; uniqueScans: number; bots: number; previews: number; prefetches: number; ownerViews: number };
 
-function counts(projectId: string): Counts {
-  const rows = e2e.db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where project_id = ?").get(projectId) as { n: number; viewers: number };
-  const stats = e2e.db
-    .prepare(
-      "select total_scans, unique_scans, excluded_bots, excluded_previews, excluded_prefetches, excluded_owner_views from project_stats where project_id = ?",
-    )
-    .get(projectId) as Record<string, number> | undefined;
+async function counts(projectId: string): Promise<Counts> {
+  const rows = await e2e.db
+    .selectFrom("scans")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.count<number>("viewer_fingerprint").distinct().as("viewers")])
+    .where("project_id", "=", projectId)
+    .executeTakeFirstOrThrow();
+  const stats = await e2e.db
+    .selectFrom("project_stats")
+    .select(["total_scans", "unique_scans", "excluded_bots", "excluded_previews", "excluded_prefetches", "excluded_owner_views"])
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
   return {
     scans: rows.n,
     viewers: rows.viewers,
@@ -65,7 +70,7 @@ describe("a page load is counted by the server that serves it", () => {
       await page.goto(project.url);
       await page.getByRole("heading", { name: "Door no-JS" }).first().waitFor();
       await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, scans: 1, viewers: 1, totalScans: 1, uniqueScans: 1 });
-      const perCode = e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(project.qrId);
+      const perCode = await e2e.db.selectFrom("qr_codes").select(["total_scans", "unique_scans"]).where("id", "=", project.qrId).executeTakeFirst();
       expect(perCode).toEqual({ total_scans: 1, unique_scans: 1 });
     } finally {
       await context.close();
@@ -165,7 +170,7 @@ describe("a page load is counted by the server that serves it", () => {
       await later.goto(project.url);
       await later.getByRole("heading", { name: "Door venue Wi-Fi" }).first().waitFor();
       await expect.poll(() => counts(project.id), { timeout: 10_000 }).toEqual({ ...NONE, scans: 2, viewers: 1, totalScans: 2, uniqueScans: 1 });
-      expect(e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(project.qrId)).toEqual({ total_scans: 2, unique_scans: 1 });
+      expect(await e2e.db.selectFrom("qr_codes").select(["total_scans", "unique_scans"]).where("id", "=", project.qrId).executeTakeFirst()).toEqual({ total_scans: 2, unique_scans: 1 });
     } finally {
       await context.close();
     }
@@ -211,9 +216,8 @@ describe("page loads that are not visitors", () => {
       const email = uniqueEmail("door-owner");
       await signUpThroughPage(page, e2e.app.url, email);
       await signInThroughPage(page, e2e.app.url, email);
-      withWritableDatabase(e2e.app.dataDir, (rw) => {
-        rw.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(email, project.id);
-      });
+      const ownerId = await userIdByEmail(e2e.db, email);
+      await withWritableDb(e2e.app, (rw) => rw.updateTable("projects").set({ owner_id: ownerId }).where("id", "=", project.id).execute());
       await page.goto(project.url);
       await page.getByRole("heading", { name: "Door owner" }).first().waitFor();
       await page.reload();
@@ -231,13 +235,10 @@ describe("page loads that are not visitors", () => {
       const email = uniqueEmail("door-cofounder");
       await signUpThroughPage(page, e2e.app.url, email);
       await signInThroughPage(page, e2e.app.url, email);
-      withWritableDatabase(e2e.app.dataDir, (rw) => {
-        rw.prepare("insert into project_members (project_id, user_id, role, created_at) values (?, (select id from users where email = ?), 'co-founder', ?)").run(
-          project.id,
-          email,
-          new Date().toISOString(),
-        );
-      });
+      const userId = await userIdByEmail(e2e.db, email);
+      await withWritableDb(e2e.app, (rw) =>
+        rw.insertInto("project_members").values({ project_id: project.id, user_id: userId, role: "co-founder", created_at: new Date().toISOString() }).execute(),
+      );
       await page.goto(project.url);
       await page.getByRole("heading", { name: "Door co-founder" }).first().waitFor();
       await page.reload();
@@ -250,7 +251,7 @@ describe("page loads that are not visitors", () => {
         maxRedirects: 0,
       });
       expect(intro.status()).toBe(302);
-      expect(e2e.db.prepare("select count(*) as n from held_submissions where project_id = ?").get(project.id)).toEqual({ n: 0 });
+      expect(await countRows(e2e.db.selectFrom("held_submissions").where("project_id", "=", project.id))).toBe(0);
       // Signed out, the device keeps the mark sign-in gave it: the cached page's door knows it as the team's.
       const teamMark = (await context.cookies()).filter((cookie) => cookie.name === "pitchqr_team");
       expect(teamMark).toHaveLength(1);
@@ -283,9 +284,8 @@ describe("how and when people scanned (decision 67)", () => {
   it("shows the founder each code's devices, browsers, in-app browsers and hours, on a phone and a computer, with no address stored", { timeout: 120_000 }, async () => {
     const email = uniqueEmail("audience");
     // CSP bypassed only so the test can inject axe (as the accessibility sweeps do).
-    const founder = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, bypassCSP: true });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
-    withWritableDatabase(e2e.app.dataDir, (rw) => rw.prepare("update users set time_zone = 'Asia/Kolkata' where id = ?").run(ownerId));
+    const { context: founder, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE, bypassCSP: true });
+    await withWritableDb(e2e.app, (rw) => rw.updateTable("users").set({ time_zone: "Asia/Kolkata" }).where("id", "=", ownerId).execute());
     const project = await insertProject(e2e.app.dataDir, { title: "Audience expo", ownerId, qrCodes: [{ label: "Booth", eventTag: "demoday" }, { label: "LinkedIn post" }] });
     const [booth, post] = project.qrCodeIds as [string, string];
     const pitchUrl = (qr: string) => `${e2e.app.url}/pitch/${project.slug}?qr=${qr}`;
@@ -295,7 +295,9 @@ describe("how and when people scanned (decision 67)", () => {
       ...USER_AGENTS.filter((entry) => entry.audience.inApp === "WhatsApp" || entry.audience.inApp === "Instagram").map((entry) => [post, entry.userAgent] as const),
     ];
     for (const [index, [qr, userAgent]] of visits.entries()) expect(await openAs(pitchUrl(qr), userAgent, index % 2 ? "2001:db8::77" : "203.0.113.77")).toBe(200);
-    await expect.poll(() => (e2e.db.prepare("select total_scans from project_stats where project_id = ?").get(project.id) as { total_scans: number }).total_scans).toBe(visits.length);
+    await expect
+      .poll(async () => (await e2e.db.selectFrom("project_stats").select("total_scans").where("project_id", "=", project.id).executeTakeFirstOrThrow()).total_scans)
+      .toBe(visits.length);
 
     const page = await founder.newPage();
     const errors = collectPageErrors(page);
@@ -329,12 +331,12 @@ describe("how and when people scanned (decision 67)", () => {
 
     // Neither address nor any user agent sent is in any text column of the server's database.
     const needles = ["203.0.113.77", "2001:db8::77", "2001:db8::/64", ...visits.map(([, userAgent]) => userAgent)];
-    const tables = e2e.db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
+    const tables = e2e.sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
     const holding: string[] = [];
     for (const { name: table } of tables) {
-      for (const { name: column, type } of e2e.db.prepare("select name, type from pragma_table_info(?)").all(table) as { name: string; type: string }[]) {
+      for (const { name: column, type } of e2e.sqlite.prepare("select name, type from pragma_table_info(?)").all(table) as { name: string; type: string }[]) {
         if (type && !/TEXT|CHAR|CLOB|JSON/i.test(type)) continue;
-        const hit = e2e.db.prepare(`select 1 from "${table}" where ${needles.map(() => `instr(cast("${column}" as text), ?) > 0`).join(" or ")} limit 1`).get(...needles);
+        const hit = e2e.sqlite.prepare(`select 1 from "${table}" where ${needles.map(() => `instr(cast("${column}" as text), ?) > 0`).join(" or ")} limit 1`).get(...needles);
         if (hit) holding.push(`${table}.${column}`);
       }
     }

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage, readWallStream } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement } from "./support";
+import { waitForEnhancement } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 /** This file's own published project: the demo's tiers, and a wall with one supporter on it. */
@@ -85,7 +85,7 @@ describe.each([
       await submit.click();
       await formAlert(dialog, "LinkedIn");
       expect(await field(dialog, "LinkedIn URL").getAttribute("aria-invalid")).toBe("true");
-      expect(contactsByEmail(e2e.db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
 
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
@@ -120,7 +120,7 @@ describe.each([
       await reopened.getByRole("button", { name: "Copied!" }).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
 
-      const contacts = contactsByEmail(e2e.db, email);
+      const contacts = contactsByEmail(e2e.sqlite, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({
         project_id: project.id,
@@ -140,7 +140,7 @@ describe.each([
       expect(await field(fresh, "Name").inputValue()).toBe("");
       expect(await field(fresh, "Note").inputValue()).toBe("");
       expect(await fresh.getByLabel("Your forwardable intro blurb").count()).toBe(0);
-      expect(contactsByEmail(e2e.db, email)).toHaveLength(1);
+      expect(contactsByEmail(e2e.sqlite, email)).toHaveLength(1);
     } finally {
       await context.close();
     }
@@ -160,7 +160,7 @@ describe("the follow-updates dialog", () => {
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Follow Updates" }).click();
       await formAlert(dialog, "Please agree to receive updates.");
-      expect(contactsByEmail(e2e.db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
 
       // Hold the submission until the busy label has been seen.
       let release!: () => void;
@@ -180,7 +180,7 @@ describe("the follow-updates dialog", () => {
 
       await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
       await dialog.waitFor({ state: "hidden" });
-      const contacts = contactsByEmail(e2e.db, email);
+      const contacts = contactsByEmail(e2e.sqlite, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({ project_id: project.id, name: "Grace Follower", subscribed: 1 });
     } finally {
@@ -205,7 +205,7 @@ describe("the follow-updates dialog", () => {
 
 describe("the signal dialog", () => {
   const hiddenSupporters = () =>
-    (e2e.db.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(project.id) as { n: number }).n;
+    (e2e.sqlite.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(project.id) as { n: number }).n;
 
   it("lists the tiers with their ranges and the non-binding notice, validates, records a public signal and resets", async () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
@@ -214,7 +214,7 @@ describe("the signal dialog", () => {
       await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
 
-      const tiers = e2e.db.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(project.id) as { range_label: string }[];
+      const tiers = e2e.sqlite.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(project.id) as { range_label: string }[];
       expect(tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead", "Strategic"]);
       const options = await dialog.locator("label:has(input[type=radio])").allTextContents();
       expect(options).toHaveLength(4);
@@ -234,7 +234,7 @@ describe("the signal dialog", () => {
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Signal Interest" }).click();
       await formAlert(dialog, "Name must be less than 100 characters");
-      expect(contactsByEmail(e2e.db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
 
       const name = `Public Backer ${id}`;
       const message = `Met you at the expo ${id}`;
@@ -254,12 +254,12 @@ describe("the signal dialog", () => {
       // The message is for the founders: 'Also show my message on the wall' was left off.
       expect(cachedHtml).not.toContain(message);
 
-      const contacts = contactsByEmail(e2e.db, email);
+      const contacts = contactsByEmail(e2e.sqlite, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: project.id });
-      const signal = e2e.db.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
+      const signal = e2e.sqlite.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
       expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message, message_public: 0 });
-      const entries = e2e.db.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(project.id, name);
+      const entries = e2e.sqlite.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(project.id, name);
       expect(entries).toEqual([{ type: "Supporter", message: null, is_public: 1 }]);
 
       await readThePage(page, e2e.app.dataDir);
@@ -303,8 +303,8 @@ describe("the signal dialog", () => {
       expect(html).not.toContain(name);
       expect(hiddenSupporters()).toBe(before + 1);
       expect(await page.getByText(name).count()).toBe(0);
-      expect(e2e.db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
-      const signal = e2e.db.prepare("select s.is_public, s.range_label, s.amount from signals s join contacts c on c.id = s.contact_id where c.email = ?").get(email);
+      expect(e2e.sqlite.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
+      const signal = e2e.sqlite.prepare("select s.is_public, s.range_label, s.amount from signals s join contacts c on c.id = s.contact_id where c.email = ?").get(email);
       expect(signal).toEqual({ is_public: 0, range_label: "Syndicate", amount: 25_000 });
     } finally {
       await context.close();
@@ -348,7 +348,7 @@ describe("without JavaScript", () => {
       expect(await blurb.inputValue()).toContain("Nora NoScript (Press)");
       expect(await blurb.inputValue()).toContain(note);
       await page.getByText("Intro request sent!").waitFor();
-      expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", note, role_tags: '["Press"]' }]);
+      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", note, role_tags: '["Press"]' }]);
     } finally {
       await context.close();
     }
@@ -367,7 +367,7 @@ describe("without JavaScript", () => {
       await dialog.getByRole("button", { name: "Follow Updates" }).click();
       await page.waitForLoadState();
       await formAlert(staticDialog(page, "Follow Updates"), "Please agree to receive updates.");
-      expect(contactsByEmail(e2e.db, email)).toEqual([]);
+      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
 
       const again = staticDialog(page, "Follow Updates");
       await field(again, "Name").fill("Noel NoScript");
@@ -380,7 +380,7 @@ describe("without JavaScript", () => {
       await notice.waitFor();
       expect(await notice.isVisible()).toBe(true);
       expect(await page.locator('[role="dialog"]').count()).toBe(0);
-      expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
+      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
     } finally {
       await context.close();
     }
@@ -402,14 +402,14 @@ describe("without JavaScript", () => {
       await page.waitForURL(`${e2e.app.url}/pledge-success`);
       await page.getByRole("heading", { level: 1, name: "Thank You for Your Support!" }).waitFor();
 
-      const [contact] = contactsByEmail(e2e.db, email);
+      const [contact] = contactsByEmail(e2e.sqlite, email);
       expect(contact).toMatchObject({ intent: "Supporter" });
-      expect(e2e.db.prepare("select range_label, amount, is_public from signals where contact_id = ?").get(contact!.id)).toEqual({
+      expect(e2e.sqlite.prepare("select range_label, amount, is_public from signals where contact_id = ?").get(contact!.id)).toEqual({
         range_label: "Lead",
         amount: 250_000,
         is_public: 1,
       });
-      expect(e2e.db.prepare("select count(*) as n from recognition_entries where display_name = ?").get(`NoScript Backer ${id}`)).toEqual({ n: 1 });
+      expect(e2e.sqlite.prepare("select count(*) as n from recognition_entries where display_name = ?").get(`NoScript Backer ${id}`)).toEqual({ n: 1 });
     } finally {
       await context.close();
     }
@@ -435,7 +435,7 @@ describe("the JSON functions", () => {
     const body = (await ok.json()) as { blurb?: string };
     expect(body.blurb).toContain(`Api ${id}`);
     expect(body.blurb).toContain(note);
-    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
+    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
 
     const missing = `${marker("missing")}@example.com`;
     const noNote = await postFunction(e2e.app.url, "submit-intro", { projectId: project.id, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
@@ -450,7 +450,7 @@ describe("the JSON functions", () => {
     });
     expect(script.status).toBe(400);
     expect(((await script.json()) as { error: string }).error).toMatch(/LinkedIn/);
-    expect(contactsByEmail(e2e.db, missing)).toEqual([]);
+    expect(contactsByEmail(e2e.sqlite, missing)).toEqual([]);
   });
 
   it("subscribe-updates subscribes; handle-unsubscribe changes nothing on its own and answers an unknown address the same way", async () => {
@@ -459,14 +459,14 @@ describe("the JSON functions", () => {
     const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Sub Scriber", email }, consent: true });
     expect(subscribed.status).toBe(200);
     expect(await subscribed.json()).toMatchObject({ success: true });
-    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 1 }]);
+    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ subscribed: 1 }]);
 
     // Whoever names an address proves nothing: the address is mailed a confirmation link (decision 37).
     const known = await postFunction(e2e.app.url, "handle-unsubscribe", { email: email.toUpperCase() });
     expect(known.status).toBe(200);
     const knownBody = await known.json();
     expect(knownBody).toMatchObject({ success: true, confirmationSent: true });
-    expect(contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: 1 }]);
+    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ subscribed: 1 }]);
 
     const unknown = await postFunction(e2e.app.url, "handle-unsubscribe", { email: `${marker("nobody")}@example.com` });
     expect(unknown.status).toBe(200);
@@ -484,7 +484,7 @@ describe("the JSON functions", () => {
       expect(response.status, name).toBe(403);
       expect(await response.json()).toEqual({ error: expect.any(String) });
     }
-    expect(contactsByEmail(e2e.db, evilEmail)).toEqual([]);
+    expect(contactsByEmail(e2e.sqlite, evilEmail)).toEqual([]);
 
     const botEmail = `${marker("bot")}@example.com`;
     const honeypot = await postFunction(
@@ -495,8 +495,8 @@ describe("the JSON functions", () => {
     );
     expect(honeypot.status).toBe(200);
     expect(await honeypot.json()).toEqual({ success: true, held: true, message: HELD_MESSAGE });
-    expect(contactsByEmail(e2e.db, botEmail)).toEqual([]);
-    expect(e2e.db.prepare("select reason from held_submissions where email = ?").all(botEmail)).toEqual([{ reason: "honeypot" }]);
+    expect(contactsByEmail(e2e.sqlite, botEmail)).toEqual([]);
+    expect(e2e.sqlite.prepare("select reason from held_submissions where email = ?").all(botEmail)).toEqual([{ reason: "honeypot" }]);
   });
 });
 

@@ -6,7 +6,8 @@ import { DESKTOP, PHONE } from "../support/chromium.js";
 import { insertProject, marker, newVisitor, startCuttableProxy, type CuttableProxy } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 const e2e = setUpAppInBrowser();
 /** Browser B reaches the app through this proxy, so its connection can be cut. */
@@ -94,7 +95,7 @@ describe("the live Recognition Wall", () => {
 
     const name = marker("Offline Backer ");
     await signalPublicly(a.page, name);
-    expect(e2e.db.prepare("select count(*) as n from recognition_entries where project_id = ? and display_name = ?").get(project.id, name)).toEqual({ n: 1 });
+    expect(await countRows(e2e.db.selectFrom("recognition_entries").where("project_id", "=", project.id).where("display_name", "=", name))).toBe(1);
     expect(await wallNames(b.page)).not.toContain(name);
 
     proxy.restore();
@@ -125,8 +126,7 @@ const finishPing = (page: Page) => page.evaluate(() => document.querySelector<HT
 describe("the Live dot (decision 76)", () => {
   it("pings three times when the wall goes live and again for each new entry, then rests, for visitors and for the owner", async () => {
     const email = uniqueEmail("live-owner");
-    const owner = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE, reducedMotion: "no-preference" });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context: owner, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE, reducedMotion: "no-preference" });
     const own = await insertProject(e2e.app.dataDir, { title: "Own Live Labs", ownerId, tiers: [{ label: "Angel", min: 5_000, max: 25_000 }], wall: [{ displayName: "First Backer" }] });
     const visitor = await newVisitor(e2e.browser, { viewport: PHONE, reducedMotion: "no-preference" });
     const signer = await newVisitor(e2e.browser, { viewport: DESKTOP });

@@ -6,16 +6,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import {
   DEMO_SLUG,
-  demoProjectId,
   insertProject,
   marker,
   newVisitor,
   postFunction,
   visitorUserAgent,
-  withWritableDatabase,
 } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
+import { projectIdBySlug, withWritableDb } from "../support/test-db";
 
 const e2e = setUpAppInBrowser();
 
@@ -30,28 +29,33 @@ function decodeEntities(html: string): string {
     .replace(/&amp;/g, "&");
 }
 
-type DemoRow = { id: string; title: string; one_liner: string; metrics: string; problem_points: string; solution_points: string };
-
-function demoProject() {
-  const row = e2e.db.prepare("select id, title, one_liner, metrics, problem_points, solution_points from projects where slug = ?").get(DEMO_SLUG) as DemoRow;
-  const wall = e2e.db.prepare("select display_name, message from recognition_entries where project_id = ? and is_public = 1 and hidden = 0").all(row.id) as {
-    display_name: string;
-    message: string | null;
-  }[];
+async function demoProject() {
+  const row = await e2e.db
+    .selectFrom("projects")
+    .select(["id", "title", "one_liner", "metrics", "problem_points", "solution_points"])
+    .where("slug", "=", DEMO_SLUG)
+    .executeTakeFirstOrThrow();
+  const wall = await e2e.db
+    .selectFrom("recognition_entries")
+    .select(["display_name", "message"])
+    .where("project_id", "=", row.id)
+    .where("is_public", "=", true)
+    .where("hidden", "=", false)
+    .execute();
   return {
     id: row.id,
     title: row.title,
     oneLiner: row.one_liner,
-    metrics: JSON.parse(row.metrics) as { label: string; value: string }[],
-    problems: JSON.parse(row.problem_points) as string[],
-    solutions: JSON.parse(row.solution_points) as string[],
+    metrics: row.metrics,
+    problems: row.problem_points,
+    solutions: row.solution_points,
     wall,
   };
 }
 
 describe("the demo pitch page", () => {
   it("answers 200 with the whole page in the first response (no loading state), then from the page cache", async () => {
-    const demo = demoProject();
+    const demo = await demoProject();
     expect(demo.metrics.length).toBeGreaterThan(0);
     expect(demo.problems.length).toBeGreaterThan(0);
     expect(demo.solutions.length).toBeGreaterThan(0);
@@ -84,7 +88,7 @@ describe("the demo pitch page", () => {
   });
 
   it("shows the sections in the spec's order, with Open Graph and Twitter tags carrying the title and one-liner", async () => {
-    const demo = demoProject();
+    const demo = await demoProject();
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
     try {
       await page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}`);
@@ -232,34 +236,31 @@ describe("scan tracking", () => {
   const qrId = marker("e2eqr");
   let projectId: string;
 
-  beforeAll(() => {
-    projectId = demoProjectId(e2e.db);
-    withWritableDatabase(e2e.app.dataDir, (rw) => {
-      rw.prepare("insert into qr_codes (id, project_id, label, event_tag) values (?, ?, ?, ?)").run(qrId, projectId, "Booth A", "e2e-expo");
-    });
+  beforeAll(async () => {
+    projectId = await projectIdBySlug(e2e.db, DEMO_SLUG);
+    await withWritableDb(e2e.app, (rw) => rw.insertInto("qr_codes").values({ id: qrId, project_id: projectId, label: "Booth A", event_tag: "e2e-expo" }).execute());
   });
 
-  const qrCounts = () => {
-    const qr = e2e.db.prepare("select total_scans, unique_scans from qr_codes where id = ?").get(qrId) as { total_scans: number; unique_scans: number };
-    const rows = e2e.db.prepare("select count(*) as n, count(distinct viewer_fingerprint) as viewers from scans where qr_code_id = ?").get(qrId) as {
-      n: number;
-      viewers: number;
-    };
+  const qrCounts = async () => {
+    const qr = await e2e.db.selectFrom("qr_codes").select(["total_scans", "unique_scans"]).where("id", "=", qrId).executeTakeFirstOrThrow();
+    const rows = await e2e.db
+      .selectFrom("scans")
+      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.count<number>("viewer_fingerprint").distinct().as("viewers")])
+      .where("qr_code_id", "=", qrId)
+      .executeTakeFirstOrThrow();
     return { rows: rows.n, viewers: rows.viewers, total: qr.total_scans, unique: qr.unique_scans };
   };
-  const projectStats = () =>
-    (e2e.db.prepare("select total_scans, unique_scans from project_stats where project_id = ?").get(projectId) as
-      | { total_scans: number; unique_scans: number }
-      | undefined) ?? { total_scans: 0, unique_scans: 0 };
+  const projectStats = async () =>
+    (await e2e.db.selectFrom("project_stats").select(["total_scans", "unique_scans"]).where("project_id", "=", projectId).executeTakeFirst()) ?? { total_scans: 0, unique_scans: 0 };
 
   it("counts a page load once, a reload as a repeat viewer, and another browser as a new viewer", async () => {
     const userAgent = visitorUserAgent(e2e.browser);
-    const before = projectStats();
+    const before = await projectStats();
     const first = await newVisitor(e2e.browser, { viewport: PHONE, userAgent });
     try {
       await first.page.goto(`${e2e.app.url}/pitch/${DEMO_SLUG}?qr=${qrId}`);
       await expect.poll(qrCounts, { timeout: 10_000 }).toEqual({ rows: 1, viewers: 1, total: 1, unique: 1 });
-      const fingerprint = (e2e.db.prepare("select viewer_fingerprint as f from scans where qr_code_id = ?").get(qrId) as { f: string }).f;
+      const { viewer_fingerprint: fingerprint } = await e2e.db.selectFrom("scans").select("viewer_fingerprint").where("qr_code_id", "=", qrId).executeTakeFirstOrThrow();
       expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
 
       // Opening and closing a dialog is a navigation within the page: not another scan (the reload below
@@ -285,13 +286,13 @@ describe("scan tracking", () => {
     } finally {
       await second.context.close();
     }
-    const after = projectStats();
+    const after = await projectStats();
     expect(after.total_scans - before.total_scans).toBe(3);
     expect(after.unique_scans - before.unique_scans).toBe(2);
   });
 
   it("does not count bots, and answers bad requests with an error", async () => {
-    const before = qrCounts();
+    const before = await qrCounts();
     const bot = await postFunction(
       e2e.app.url,
       "track-scan",
@@ -300,7 +301,7 @@ describe("scan tracking", () => {
     );
     expect(bot.status).toBe(200);
     expect(await bot.json()).toMatchObject({ counted: false });
-    expect(qrCounts()).toEqual(before);
+    expect(await qrCounts()).toEqual(before);
 
     const browserAgent = visitorUserAgent(e2e.browser);
     const malformed = await postFunction(e2e.app.url, "track-scan", null, { raw: "{not json", userAgent: browserAgent });
@@ -310,7 +311,7 @@ describe("scan tracking", () => {
     const unknown = await postFunction(e2e.app.url, "track-scan", { projectId: "no-such-project", qrCodeId: null, viewerFingerprint: "c".repeat(32) }, { userAgent: browserAgent });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: expect.any(String) });
-    expect(qrCounts()).toEqual(before);
+    expect(await qrCounts()).toEqual(before);
   });
 });
 

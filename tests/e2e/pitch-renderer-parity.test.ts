@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { insertProject, marker, openPitchDialog, readThePage } from "../support/pitch-e2e";
-import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { newClientContext, waitForEnhancement, waitForHydration } from "./support";
+import { signedInUser, uniqueEmail } from "../support/sign-up";
+import { newClientContext, waitForEnhancement, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 let slug = "";
@@ -16,8 +16,8 @@ let ownerCookie = "";
 
 beforeAll(async () => {
   const email = uniqueEmail("parity-owner");
-  ownerCookie = await signUpAndSignIn(e2e.app.url, email);
-  const owner = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+  const owner = await signedInUser(e2e.app, email);
+  ownerCookie = owner.cookie;
   slug = (await insertProject(e2e.app.dataDir, {
     title: "Parity Cold Chain",
     ownerId: owner.id,

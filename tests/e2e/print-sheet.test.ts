@@ -7,7 +7,7 @@ import { DESKTOP } from "../support/chromium.js";
 import { collectDownloads, decodeQrPng, downloadBytes, waitForToast } from "../support/founder-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, newClientContext, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, waitForHydration } from "../support/clients";
 
 const TITLE = "Harbor Cold Chain";
 const SLUG = `harbor-print-${Date.now().toString(36)}`;
@@ -48,8 +48,9 @@ afterAll(async () => {
   await founder?.context.close().catch(() => undefined);
 });
 
-function qrCodeId(label: string): string {
-  return (e2e.db.prepare("select id from qr_codes where project_id = ? and label = ?").get(projectId, label) as { id: string }).id;
+async function qrCodeId(label: string): Promise<string> {
+  const { id } = await e2e.db.selectFrom("qr_codes").select("id").where("project_id", "=", projectId).where("label", "=", label).executeTakeFirstOrThrow();
+  return id;
 }
 
 /** Draws an SVG document in Chromium at its physical size (96 CSS px per inch, twice as dense) and reads its QR code. */
@@ -82,12 +83,12 @@ describe("print sheets from the QR codes section", () => {
     await waitForToast(page, "QR code created successfully");
 
     const row = page.locator("li").filter({ has: page.getByRole("heading", { name: "Disrupt booth", exact: true }) });
-    const trackedUrl = `${e2e.app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`;
+    const trackedUrl = `${e2e.app.url}/pitch/${SLUG}?qr=${await qrCodeId("Disrupt booth")}`;
     expect(await row.locator("code").textContent()).toBe(trackedUrl);
 
     const pngDownloads = await collectDownloads(page, 2, () => row.getByRole("button", { name: "Download" }).click());
     await row.getByRole("link", { name: "Print", exact: true }).click();
-    await page.waitForURL(`${e2e.app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print`);
+    await page.waitForURL(`${e2e.app.url}/project/${projectId}/qr/${await qrCodeId("Disrupt booth")}/print`);
     await waitForHydration(page);
     const [sheetDownload] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     expect(sheetDownload!.suggestedFilename()).toBe(`${SLUG}-Disrupt-booth-print-a6.svg`);
@@ -111,12 +112,12 @@ describe("print sheets from the QR codes section", () => {
     expect(download!.suggestedFilename()).toBe(`${SLUG}-Disrupt-booth-print-letter.svg`);
     const svg = (await downloadBytes(download!)).toString("utf8");
     expect(svg).toMatch(/^<svg [^>]*width="215.9mm" height="279.4mm"/);
-    expect(await decodeInBrowser(svg)).toBe(`${e2e.app.url}/pitch/${SLUG}?qr=${qrCodeId("Disrupt booth")}`);
+    expect(await decodeInBrowser(svg)).toBe(`${e2e.app.url}/pitch/${SLUG}?qr=${await qrCodeId("Disrupt booth")}`);
     expect(founder.errors).toEqual([]);
   });
 
   it("the sheet is the owner's only: 401 signed out, 404 for another founder, 400 for an unknown size", async () => {
-    const sheet = `${e2e.app.url}/project/${projectId}/qr/${qrCodeId("Disrupt booth")}/print.svg`;
+    const sheet = `${e2e.app.url}/project/${projectId}/qr/${await qrCodeId("Disrupt booth")}/print.svg`;
     expect((await fetch(sheet)).status).toBe(401);
     const { context: other } = await newClientContext(e2e.browser);
     const otherPage = await other.newPage();

@@ -9,7 +9,7 @@ import { visitorUserAgent } from "../support/pitch-e2e";
 import { decodeQrCodesInSheet, decodeQrInSvg } from "../support/png";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, newClientContext, nextClientAddress, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, nextClientAddress, waitForHydration } from "../support/clients";
 
 const stamp = Date.now().toString(36);
 const FIRST_SLUG = `harbor-${stamp}`;
@@ -39,14 +39,20 @@ async function createProjectOverHttp(title: string, slug: string): Promise<strin
   return new URL(created.headers().location ?? "", e2e.app.url).pathname.split("/")[2] ?? "";
 }
 
-function codeId(label: string): string {
-  return (e2e.db.prepare("select id from qr_codes where label = ? and project_id in (?, ?)").get(label, projects.harbor, projects.orbit) as { id: string }).id;
+async function codeId(label: string): Promise<string> {
+  const { id } = await e2e.db
+    .selectFrom("qr_codes")
+    .select("id")
+    .where("label", "=", label)
+    .where("project_id", "in", [projects.harbor!, projects.orbit!])
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /** Scans stored for a project through a code, and the project's counted total. */
-function scansOf(projectId: string, qrCodeId: string) {
-  const rows = e2e.db.prepare("select qr_code_id from scans where project_id = ?").all(projectId) as { qr_code_id: string | null }[];
-  const stats = e2e.db.prepare("select total_scans from project_stats where project_id = ?").get(projectId) as { total_scans: number } | undefined;
+async function scansOf(projectId: string, qrCodeId: string) {
+  const rows = await e2e.db.selectFrom("scans").select("qr_code_id").where("project_id", "=", projectId).execute();
+  const stats = await e2e.db.selectFrom("project_stats").select("total_scans").where("project_id", "=", projectId).executeTakeFirst();
   return { viaCode: rows.filter((row) => row.qr_code_id === qrCodeId).length, all: rows.length, counted: stats?.total_scans ?? 0 };
 }
 
@@ -130,7 +136,7 @@ describe("printed codes that never die", () => {
     await page.getByLabel("Label", { exact: true }).fill("Flyer");
     await page.getByRole("button", { name: "Generate QR Code" }).click();
     await waitForToast(page, "QR code created successfully");
-    const flyer = codeId("Flyer");
+    const flyer = await codeId("Flyer");
     const printed = await printedAddress(projects.harbor!, flyer);
     expect(printed).toBe(`${e2e.app.url}/pitch/${FIRST_SLUG}?qr=${flyer}`);
 
@@ -164,13 +170,13 @@ describe("printed codes that never die", () => {
     });
     expect(taken.status()).toBe(409);
     expect(await taken.text()).toContain("This URL slug is already taken. Choose another one.");
-    expect((e2e.db.prepare("select slug from projects where id = ?").get(projects.orbit) as { slug: string }).slug).toBe(NEXT_SLUG);
+    expect((await e2e.db.selectFrom("projects").select("slug").where("id", "=", projects.orbit!).executeTakeFirstOrThrow()).slug).toBe(NEXT_SLUG);
   });
 
   it("deleting a code with scans offers 'Archive instead'; an archived code still opens the pitch and counts, and is restored", async () => {
     await openQrCodes();
     const { page } = founder;
-    const flyer = codeId("Flyer");
+    const flyer = await codeId("Flyer");
     await activeRow("Flyer").getByRole("button", { name: "Delete QR code Flyer" }).click();
     const offer = activeRow("Flyer").getByRole("alert");
     await expect.poll(() => offer.innerText()).toContain("Flyer has 1 scan.");
@@ -179,7 +185,7 @@ describe("printed codes that never die", () => {
     const archived = page.getByRole("list", { name: "Archived QR codes" });
     await expect.poll(() => archived.locator("li").innerText()).toContain("1 scan · 1 unique");
     expect(await activeRow("Flyer").count()).toBe(0);
-    expect((e2e.db.prepare("select archived_at from qr_codes where id = ?").get(flyer) as { archived_at: string | null }).archived_at).not.toBeNull();
+    expect((await e2e.db.selectFrom("qr_codes").select("archived_at").where("id", "=", flyer).executeTakeFirstOrThrow()).archived_at).not.toBeNull();
 
     const visit = await scanWithPhone(await printedAddress(projects.harbor!, flyer));
     expect(visit.heading).toBe("Harbor Cold Chain");
@@ -192,7 +198,7 @@ describe("printed codes that never die", () => {
 
   it("a re-pointed code opens the other pitch and counts there; its earlier scans stay with the first project", async () => {
     const { page } = founder;
-    const flyer = codeId("Flyer");
+    const flyer = await codeId("Flyer");
     const printed = `${e2e.app.url}/pitch/${FIRST_SLUG}?qr=${flyer}`;
     const row = activeRow("Flyer");
     await row.getByText("Archive, end date or move").click();
@@ -205,18 +211,18 @@ describe("printed codes that never die", () => {
     });
     expect(refused.status()).toBe(400);
     expect(await refused.text()).toContain("That project is a draft: publish it first, so the printed code opens a pitch");
-    expect((e2e.db.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.harbor);
+    expect((await e2e.db.selectFrom("qr_codes").select("project_id").where("id", "=", flyer).executeTakeFirstOrThrow()).project_id).toBe(projects.harbor);
 
     await row.getByLabel("Open another project").selectOption({ label: "Orbit Labs" });
     await row.getByRole("button", { name: "Move" }).click();
     await waitForToast(page, "QR code now opens Orbit Labs");
-    expect((e2e.db.prepare("select project_id from qr_codes where id = ?").get(flyer) as { project_id: string }).project_id).toBe(projects.orbit);
+    expect((await e2e.db.selectFrom("qr_codes").select("project_id").where("id", "=", flyer).executeTakeFirstOrThrow()).project_id).toBe(projects.orbit);
 
     // The code printed with the first project's first slug: two hops (old slug, moved code), one count, at Orbit.
     const visit = await scanWithPhone(printed);
     expect(visit).toEqual({ landedOn: `/pitch/${NEXT_SLUG}`, heading: "Orbit Labs" });
     await expect.poll(() => scansOf(projects.orbit!, flyer), { timeout: 10_000 }).toEqual({ viaCode: 1, all: 1, counted: 1 });
-    expect(scansOf(projects.harbor!, flyer)).toEqual({ viaCode: 2, all: 2, counted: 2 });
+    expect(await scansOf(projects.harbor!, flyer)).toEqual({ viaCode: 2, all: 2, counted: 2 });
 
     // Each project's screens show the code's own part: Harbor lists it as moved, with the scans it brought there;
     // at Orbit its card counts this one here and the two before.
@@ -234,7 +240,7 @@ describe("printed codes that never die", () => {
       const made = await page.request.post(`${e2e.app.url}/project/${projects.harbor}/edit`, { headers: { origin: e2e.app.url }, form: { intent: "create-qr", label, eventTag: "demo-day" } });
       expect(made.status()).toBe(200);
     }
-    const address = (label: string) => `${e2e.app.url}/pitch/${RENAMED_SLUG}?qr=${codeId(label)}`;
+    const address = async (label: string) => `${e2e.app.url}/pitch/${RENAMED_SLUG}?qr=${await codeId(label)}`;
     await openQrCodes();
     await page.getByRole("link", { name: "Print all on one sheet" }).click();
     await page.waitForURL(`${e2e.app.url}/project/${projects.harbor}/qr/sheet`);
@@ -245,7 +251,7 @@ describe("printed codes that never die", () => {
     const [first] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     const a4 = (await downloadBytes(first!)).toString("utf8");
     expect(a4).toMatch(/^<svg [^>]*width="210mm" height="297mm"/);
-    expect(decodeQrCodesInSheet(a4)).toEqual(["Hall A", "Hall B", "Badge"].map(address));
+    expect(decodeQrCodesInSheet(a4)).toEqual(await Promise.all(["Hall A", "Hall B", "Badge"].map(address)));
 
     await page.getByLabel("Badge").uncheck();
     await page.getByRole("button", { name: "Update sheet" }).click();
@@ -256,21 +262,21 @@ describe("printed codes that never die", () => {
     const [second] = await collectDownloads(page, 1, () => page.getByRole("link", { name: "Download SVG" }).click());
     const letter = (await downloadBytes(second!)).toString("utf8");
     expect(letter).toMatch(/^<svg [^>]*width="215.9mm" height="279.4mm"/);
-    expect(decodeQrCodesInSheet(letter)).toEqual(["Hall A", "Hall B"].map(address));
+    expect(decodeQrCodesInSheet(letter)).toEqual(await Promise.all(["Hall A", "Hall B"].map(address)));
     for (const text of ["Hall A", "Hall B", "demo-day"]) expect(letter).toContain(`>${text}</text>`);
     expect(founder.errors).toEqual([]);
   });
 
   it("another project's code on a pitch's address opens that pitch, credits no code, and never redirects", async () => {
     // Orbit's own code now is Flyer, moved there from Harbor; Harbor's address with it still leads on to Orbit.
-    const flyer = codeId("Flyer");
+    const flyer = await codeId("Flyer");
     const visitor = { "user-agent": visitorUserAgent(e2e.browser), "accept-language": "en" };
     const moved = await fetch(`${e2e.app.url}/pitch/${RENAMED_SLUG}?qr=${flyer}`, { redirect: "manual", headers: visitor });
     expect(moved.status).toBe(308);
     // Orbit's address with a code Orbit never had (Harbor's Badge): Orbit, no hop.
-    const foreign = codeId("Badge");
-    const harborBefore = scansOf(projects.harbor!, foreign);
-    const before = scansOf(projects.orbit!, foreign);
+    const foreign = await codeId("Badge");
+    const harborBefore = await scansOf(projects.harbor!, foreign);
+    const before = await scansOf(projects.orbit!, foreign);
     // Twice, as a script would: once rendered, once from the page cache; neither is a redirect.
     for (let load = 0; load < 2; load++) {
       const answer = await fetch(`${e2e.app.url}/pitch/${NEXT_SLUG}?qr=${foreign}`, { redirect: "manual", headers: visitor });
@@ -279,9 +285,9 @@ describe("printed codes that never die", () => {
     }
     // A phone scanning it lands on Orbit, counted there and credited to no code.
     expect(await scanWithPhone(`${e2e.app.url}/pitch/${NEXT_SLUG}?qr=${foreign}`)).toEqual({ landedOn: `/pitch/${NEXT_SLUG}`, heading: "Orbit Labs" });
-    await expect.poll(() => scansOf(projects.orbit!, foreign).counted, { timeout: 10_000 }).toBe(before.counted + 1);
-    expect(scansOf(projects.orbit!, foreign).viaCode).toBe(0);
-    expect(scansOf(projects.harbor!, foreign)).toEqual(harborBefore);
+    await expect.poll(async () => (await scansOf(projects.orbit!, foreign)).counted, { timeout: 10_000 }).toBe(before.counted + 1);
+    expect((await scansOf(projects.orbit!, foreign)).viaCode).toBe(0);
+    expect(await scansOf(projects.harbor!, foreign)).toEqual(harborBefore);
     expect(founder.errors).toEqual([]);
   });
 });

@@ -1,22 +1,18 @@
 // Issue 13 in Chromium: the project workspace in sections one tap apart on a 390x844 phone, tracked codes with
 // their image, a duplicate label refused, 'Print' opening a print-ready page, and the warning when QR codes
 // would encode an address phones cannot open (the test servers' default PUBLIC_URL is http://127.0.0.1:PORT).
-import path from "node:path";
-import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
 import { PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, showServerLogsOnFailure, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, waitForHydration } from "../support/clients";
+import { withAppServer, type TestAppServer } from "../support/with-app-server";
 
 const DUPLICATE = "A QR code with this label already exists";
 const WARNING_TITLE = "QR codes will not open on phones";
 
 let browser: Browser;
-const servers: AppServer[] = [];
-showServerLogsOnFailure(() => servers);
 
 beforeAll(async () => {
   browser = await sharedTestBrowser();
@@ -24,12 +20,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await releaseBrowser(browser);
-  await Promise.all(servers.map((server) => server.stop()));
 });
 
-type Founder = { app: AppServer; context: BrowserContext; page: Page; errors: string[]; projectId: string; slug: string };
+type Founder = { app: TestAppServer; context: BrowserContext; page: Page; errors: string[]; projectId: string; slug: string };
 
-async function founderWithProject(app: AppServer, title: string): Promise<Founder> {
+async function founderWithProject(app: TestAppServer, title: string): Promise<Founder> {
   const { context } = await newClientContext(browser, { viewport: PHONE, acceptDownloads: true });
   const page = await context.newPage();
   const errors = collectPageErrors(page);
@@ -57,13 +52,9 @@ async function founderWithProject(app: AppServer, title: string): Promise<Founde
   return { app, context, page, errors, projectId, slug };
 }
 
-function qrCodeLabels(app: AppServer, projectId: string): string[] {
-  const db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("select label from qr_codes where project_id = ? order by created_at").all(projectId) as { label: string }[]).map((row) => row.label);
-  } finally {
-    db.close();
-  }
+async function qrCodeLabels(app: TestAppServer, projectId: string): Promise<string[]> {
+  const rows = await app.db.selectFrom("qr_codes").select("label").where("project_id", "=", projectId).orderBy("created_at").execute();
+  return rows.map((row) => row.label);
 }
 
 async function createCode(page: Page, label: string): Promise<void> {
@@ -78,10 +69,9 @@ function documentTop(page: Page, selector: string): Promise<number> {
 }
 
 describe("with the default PUBLIC_URL (a loopback address)", () => {
+  const app = withAppServer();
   let founder: Founder;
   beforeAll(async () => {
-    const app = await startAppServer();
-    servers.push(app);
     founder = await founderWithProject(app, "Harbor Cold Chain");
   });
   afterAll(async () => {
@@ -133,7 +123,7 @@ describe("with the default PUBLIC_URL (a loopback address)", () => {
     const form = page.getByRole("form", { name: "Create QR code" });
     await form.getByText(DUPLICATE).waitFor();
     expect(await form.getByLabel("Label", { exact: true }).getAttribute("aria-invalid")).toBe("true");
-    expect(qrCodeLabels(app, projectId)).toEqual(["Disrupt booth"]);
+    expect(await qrCodeLabels(app, projectId)).toEqual(["Disrupt booth"]);
     expect(await page.getByRole("region", { name: "QR Codes & Event Tracking" }).locator("li").count()).toBe(1);
     // The refusal is the only thing the browser reported (its console notes the 409 answer).
     expect(founder.errors.splice(0)).toEqual([expect.stringContaining("status of 409 (Conflict)")]);
@@ -188,10 +178,9 @@ describe("with the default PUBLIC_URL (a loopback address)", () => {
 });
 
 describe("with PUBLIC_URL=https://pitch.example.com", () => {
+  const app = withAppServer({ env: { PUBLIC_URL: "https://pitch.example.com" } });
   let founder: Founder;
   beforeAll(async () => {
-    const app = await startAppServer({ env: { PUBLIC_URL: "https://pitch.example.com" } });
-    servers.push(app);
     founder = await founderWithProject(app, "Harbor Cold Chain");
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { PHONE } from "../support/chromium.js";
 import { uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
+import { newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "../support/clients";
 
 const TOO_MANY = "Too many requests. Please try again later.";
 const SIGN_IN_LIMIT = 10;

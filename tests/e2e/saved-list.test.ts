@@ -11,10 +11,11 @@ import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, marker, newVisitor, startCuttableProxy, visitorUserAgent, type CuttableProxy } from "../support/pitch-e2e";
-import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
+import { signedInUser, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement } from "./support";
+import { waitForEnhancement } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let proxy: CuttableProxy;
@@ -40,12 +41,11 @@ const mailsTo = (address: string) =>
 describe("the investor's saved list", () => {
   it("saves three pitches of two founders, lists them offline newest first, and e-mails them in one message", async () => {
     const otherFounder = uniqueEmail("lantern");
-    await signUpAndSignIn(e2e.app.url, otherFounder);
-    const { id: otherFounderId } = e2e.db.prepare("select id from users where email = ?").get(otherFounder) as { id: string };
+    const { id: otherFounderId } = await signedInUser(e2e.app, otherFounder);
     const harbor = await insertProject(e2e.app.dataDir, { title: `Harbor Cold Chain ${marker("h")}`, oneLiner: "Solar vaccine fridges", qrCodes: [{ label: "Booth", eventTag: "Demo Day Berlin" }] });
     const tidal = await insertProject(e2e.app.dataDir, { title: `Tidal Grid ${marker("t")}`, oneLiner: "Batteries for harbours" });
     const lantern = await insertProject(e2e.app.dataDir, { title: `Lantern Labs ${marker("l")}`, oneLiner: "Light for night markets", ownerId: otherFounderId, qrCodes: [{ label: "Badge" }] });
-    const titles = (slug: string) => (e2e.db.prepare("select title from projects where slug = ?").get(slug) as { title: string }).title;
+    const titles = async (slug: string) => (await e2e.db.selectFrom("projects").select("title").where("slug", "=", slug).executeTakeFirstOrThrow()).title;
 
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
     try {
@@ -74,8 +74,8 @@ describe("the investor's saved list", () => {
 
       // The founder's count, per event: one visitor through Demo Day Berlin's code.
       const saves = (projectId: string, source: string) =>
-        (e2e.db.prepare("select saves from source_stats where project_id = ? and source = ?").get(projectId, source) as { saves: number } | undefined)?.saves ?? 0;
-      expect([saves(harbor.id, `qr:${harbor.qrCodeIds[0]}`), saves(tidal.id, "direct"), saves(lantern.id, `qr:${lantern.qrCodeIds[0]}`)]).toEqual([1, 1, 1]);
+        e2e.db.selectFrom("source_stats").select("saves").where("project_id", "=", projectId).where("source", "=", source).executeTakeFirst().then((row) => row?.saves ?? 0);
+      expect(await Promise.all([saves(harbor.id, `qr:${harbor.qrCodeIds[0]}`), saves(tidal.id, "direct"), saves(lantern.id, `qr:${lantern.qrCodeIds[0]}`)])).toEqual([1, 1, 1]);
 
       // No connection at all: `/saved` opens from the phone.
       await context.setOffline(true);
@@ -85,7 +85,7 @@ describe("the investor's saved list", () => {
       await page.waitForFunction(() => document.querySelector<HTMLElement>("[data-saved-page]")?.dataset.savedReady === "true", undefined, { timeout: 15_000 });
       const items = page.getByRole("list", { name: "Saved pitches" }).getByRole("listitem");
       await expect.poll(() => items.count()).toBe(3);
-      expect(await items.getByRole("heading").allTextContents()).toEqual([titles(lantern.slug), titles(tidal.slug), titles(harbor.slug)]);
+      expect(await items.getByRole("heading").allTextContents()).toEqual(await Promise.all([titles(lantern.slug), titles(tidal.slug), titles(harbor.slug)]));
       expect(await items.nth(0).textContent()).toContain("via Badge");
       expect(await items.nth(1).textContent()).toContain("via Direct");
       expect(await items.nth(2).textContent()).toContain("Solar vaccine fridges");
@@ -93,7 +93,7 @@ describe("the investor's saved list", () => {
       expect(await items.nth(2).getByRole("link").getAttribute("href")).toBe(`/pitch/${harbor.slug}`);
 
       // Remove one, then take it back.
-      await page.getByRole("button", { name: `Remove ${titles(tidal.slug)}` }).click();
+      await page.getByRole("button", { name: `Remove ${await titles(tidal.slug)}` }).click();
       await expect.poll(() => items.count()).toBe(2);
       await page.getByRole("button", { name: "Undo" }).click();
       await expect.poll(() => items.count()).toBe(3);
@@ -111,13 +111,13 @@ describe("the investor's saved list", () => {
       await context.setOffline(false);
 
       // A malformed address: a message, nothing queued.
-      const queued = () => (e2e.db.prepare("select count(*) as count from mail_outbox where kind = 'saved-list'").get() as { count: number }).count;
-      const queuedBefore = queued();
+      const queued = () => countRows(e2e.db.selectFrom("mail_outbox").where("kind", "=", "saved-list"));
+      const queuedBefore = await queued();
       await email.fill("not-an-address");
       await send.click();
       await expect.poll(() => error.textContent()).toBe("Please enter a valid email address");
       expect(await email.getAttribute("aria-invalid")).toBe("true");
-      expect(queued()).toBe(queuedBefore);
+      expect(await queued()).toBe(queuedBefore);
 
       // The first time, the address is asked to confirm: the list itself goes nowhere yet (decision 38).
       await email.fill(address);
@@ -126,7 +126,7 @@ describe("the investor's saved list", () => {
       await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(1);
       const confirmation = mailsTo(address)[0]!;
       expect(confirmation.subject).toBe("Confirm your address to get your saved pitches");
-      for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(confirmation.text).not.toContain(titles(slug));
+      for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(confirmation.text).not.toContain(await titles(slug));
       const confirmLink = /(http\S+\/list-mail\/confirm\?token=[A-Za-z0-9_-]+)/.exec(confirmation.text ?? "")?.[1];
       expect(confirmLink).toBeDefined();
       await page.goto(confirmLink!);
@@ -140,7 +140,7 @@ describe("the investor's saved list", () => {
       const links = [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
       expect(links.slice(0, 3)).toEqual([lantern.slug, tidal.slug, harbor.slug].map((slug) => `${e2e.app.url}/pitch/${slug}`));
       expect(links[3]).toMatch(/\/list-mail\/stop\?token=/);
-      for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(text).toContain(titles(slug));
+      for (const slug of [lantern.slug, tidal.slug, harbor.slug]) expect(text).toContain(await titles(slug));
       const html = String(mail!.html);
       expect(html).not.toMatch(/<img|\?qr=|utm_/i);
 
@@ -153,10 +153,10 @@ describe("the investor's saved list", () => {
       await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(3);
       await send.click();
       await expect.poll(() => mailsTo(address).length, { timeout: 20_000, interval: 250 }).toBe(4);
-      const queuedAtLimit = queued();
+      const queuedAtLimit = await queued();
       await send.click();
       await expect.poll(() => error.textContent()).toBe("Too many submissions for this e-mail address. Please try again later.");
-      expect(queued()).toBe(queuedAtLimit);
+      expect(await queued()).toBe(queuedAtLimit);
     } finally {
       await context.close();
     }

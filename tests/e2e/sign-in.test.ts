@@ -12,7 +12,7 @@ import {
   nextClientAddress,
   postAuthForm,
   waitForHydration,
-} from "./support";
+} from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { PHONE } from "../support/chromium.js";
 import { signInThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { newClientContext, nextClientAddress, postAuthForm, waitForHydration } from "./support";
+import { newClientContext, nextClientAddress, postAuthForm, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 

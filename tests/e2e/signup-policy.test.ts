@@ -9,7 +9,7 @@ import { DESKTOP, PHONE, releaseBrowser, sharedTestBrowser } from "../support/ch
 import { founderPost } from "../support/leads-e2e";
 import { insertProject, openDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { cookieHeader, newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "./support";
+import { cookieHeader, newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "../support/clients";
 
 let app: AppServer | undefined;
 let browser: Browser;

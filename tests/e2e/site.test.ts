@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { collectPageErrors, locationOf, newClientContext, waitForEnhancement, waitForHydration } from "./support";
+import { collectPageErrors, locationOf, newClientContext, waitForEnhancement, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 

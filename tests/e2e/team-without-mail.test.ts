@@ -9,7 +9,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { waitForToast } from "../support/founder-e2e";
 import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { collectPageErrors, newClientContext, waitForHydration } from "./support";
+import { collectPageErrors, newClientContext, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 
@@ -28,8 +28,11 @@ let projectId: string;
 
 beforeAll(async () => {
   const ownerEmail = uniqueEmail("owner");
-  owner = await signedInContext(e2e.browser, e2e.app.url, ownerEmail, { viewport: PHONE, permissions: ["clipboard-read", "clipboard-write"] });
-  const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(ownerEmail) as { id: string };
+  const signedIn = await signedInContext(e2e.browser, e2e.app, ownerEmail, { viewport: PHONE, permissions: ["clipboard-read", "clipboard-write"] });
+
+  owner = signedIn.context;
+
+  const ownerId = signedIn.user.id;
   ({ id: projectId } = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain" }));
   ownerPage = await owner.newPage();
 }, 60_000);

@@ -8,10 +8,10 @@ import { PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { waitForToast } from "../support/founder-e2e";
 import { founderPost, visitorAction } from "../support/leads-e2e";
-import { insertProject, openDatabase } from "../support/pitch-e2e";
+import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
-import { cookieHeader, locationOf, waitForHydration } from "./support";
+import { cookieHeader, locationOf, waitForHydration } from "../support/clients";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
@@ -49,7 +49,7 @@ async function invite(page: Page, email: string, role: "Co-founder" | "Staff") {
 
 /** The invitee's own phone: signed in as the invited address, opening the link from the mail, joining. */
 async function join(email: string, link: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: PHONE });
+  const { context } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
   const page = await context.newPage();
   await page.goto(link.replace(/^https?:\/\/[^/]+/, e2e.app.url));
   await waitForHydration(page);
@@ -66,10 +66,7 @@ async function tabsOf(page: Page): Promise<string[]> {
 describe("a team of three on one project", () => {
   it("invites a co-founder and a staff member by e-mail; each joins and sees only what their role allows", { timeout: 120_000 }, async () => {
     const ownerEmail = uniqueEmail("owner");
-    const owner = await signedInContext(e2e.browser, e2e.app.url, ownerEmail, { viewport: PHONE });
-    const db = openDatabase(e2e.app.dataDir);
-    const { id: ownerId } = db.prepare("select id from users where email = ?").get(ownerEmail) as { id: string };
-    db.close();
+    const { context: owner, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, ownerEmail, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
     await visitorAction(e2e.app, project.slug, null, { intent: "intro", name: "Ada Lovelace", email: "ada@example.com", note: "Let's talk" });
 
@@ -138,10 +135,7 @@ describe("a team of three on one project", () => {
 describe("what a removed member set up", () => {
   it("the Team page says who added each webhook and booth link; after a removal the owner keeps or deletes each", { timeout: 120_000 }, async () => {
     const ownerEmail = uniqueEmail("owner");
-    const owner = await signedInContext(e2e.browser, e2e.app.url, ownerEmail, { viewport: PHONE });
-    const db = openDatabase(e2e.app.dataDir);
-    const { id: ownerId } = db.prepare("select id from users where email = ?").get(ownerEmail) as { id: string };
-    db.close();
+    const { context: owner, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, ownerEmail, { viewport: PHONE });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
 
     const ownerPage = await owner.newPage();
@@ -181,9 +175,7 @@ describe("what a removed member set up", () => {
     expect(await setUp.getByRole("listitem").count()).toBe(1);
 
     // Ana is off the team and decides nothing, whatever she posts: she is sent to My Projects, the webhook stays.
-    const check = openDatabase(e2e.app.dataDir);
-    const { id: webhookId } = check.prepare("select id from webhook_endpoints where project_id = ?").get(project.id) as { id: string };
-    check.close();
+    const { id: webhookId } = await e2e.db.selectFrom("webhook_endpoints").select("id").where("project_id", "=", project.id).executeTakeFirstOrThrow();
     const refused = await founderPost(e2e.app, anaCookie, `/project/${project.id}/team`, { intent: "leftover", kind: "webhook", itemId: webhookId, decision: "delete" });
     expect(refused.status).toBe(302);
     expect(locationOf(refused, e2e.app.url).pathname).toBe("/my-projects");

@@ -9,7 +9,7 @@ import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, po
 import { confirmFromOutbox, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { newClientContext, waitForEnhancement, waitForHydration } from "./support";
+import { newClientContext, waitForEnhancement, waitForHydration } from "../support/clients";
 
 const TITLE = "Lantern Grid";
 
@@ -97,9 +97,9 @@ describe("e-mail to visitors", () => {
       expect(refused?.status()).toBe(400);
       await page.getByRole("alert").filter({ hasText: "Invalid unsubscribe link" }).waitFor();
       await page.getByText("Nothing was changed.").waitFor();
-      expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([1]);
 
-      const followers = () => (e2e.db.prepare("select subscribers from project_stats where project_id = ?").get(project.id) as { subscribers: number }).subscribers;
+      const followers = () => (e2e.sqlite.prepare("select subscribers from project_stats where project_id = ?").get(project.id) as { subscribers: number }).subscribers;
       const followersBefore = followers();
       // A mail scanner prefetching the link, then the person opening it: nothing changes until the button.
       const prefetched = await fetch(link);
@@ -110,13 +110,13 @@ describe("e-mail to visitors", () => {
       await page.getByRole("heading", { name: "Unsubscribe" }).waitFor();
       await page.getByText(`Stop e-mails about ${TITLE} to this address?`).waitFor();
       expect(await page.getByRole("button").filter({ hasText: "Unsubscribe" }).count()).toBe(1);
-      expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([1]);
       expect(followers()).toBe(followersBefore);
 
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
       await page.getByRole("main").getByText(`You will no longer receive e-mails about ${TITLE}.`).waitFor();
-      expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([0]);
+      expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([0]);
       expect(followers()).toBe(followersBefore - 1);
     } finally {
       await context.close();
@@ -127,7 +127,7 @@ describe("e-mail to visitors", () => {
     const email = `${marker("typed")}@example.com`;
     const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Lin Ma", email }, consent: true });
     expect(subscribed.status).toBe(200);
-    const subscribedNow = () => contactsByEmail(e2e.db, email).map((contact) => contact.subscribed);
+    const subscribedNow = () => contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed);
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       // Someone else types the address: the follower stays subscribed.
@@ -195,7 +195,7 @@ describe("e-mail to visitors", () => {
     // The backer follows the project too; the confirmation's one-click link then stops all of this project's e-mail.
     const follow = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Omar Haddad", email }, consent: true });
     expect(follow.status).toBe(200);
-    expect(contactsByEmail(e2e.db, email).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", 1]]);
+    expect(contactsByEmail(e2e.sqlite, email).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", 1]]);
 
     // What a mail provider does with List-Unsubscribe-Post: a POST from its own servers, another origin, no cookies.
     const { oneClick } = unsubscribeLinksOf(confirmation);
@@ -206,7 +206,7 @@ describe("e-mail to visitors", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("You've been unsubscribed.");
-    expect(contactsByEmail(e2e.db, email).map((contact) => contact.subscribed)).toEqual([0]);
+    expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([0]);
     const forged = await fetch(oneClick.replace(/token=./, "token=x"), { method: "POST", body: "List-Unsubscribe=One-Click" });
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain("Invalid unsubscribe link");
@@ -253,7 +253,7 @@ describe("project updates", () => {
       await body.fill("x".repeat(501));
       await form.getByRole("button", { name: "Post Update" }).click();
       await form.getByText("Update must be less than 500 characters").waitFor();
-      expect(e2e.db.prepare("select count(*) as n from project_updates where project_id = ?").get(project.id)).toEqual({ n: 0 });
+      expect(e2e.sqlite.prepare("select count(*) as n from project_updates where project_id = ?").get(project.id)).toEqual({ n: 0 });
 
       const text = `Shipped remote alerts to ${marker("clinic")} clinics`;
       await body.fill(text);
@@ -263,7 +263,7 @@ describe("project updates", () => {
       await recent.getByText(text).waitFor();
       await recent.getByText("In Friday's digest").waitFor();
       expect(await body.inputValue()).toBe("");
-      const row = e2e.db.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
+      const row = e2e.sqlite.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
       expect(row).toMatchObject({ body: text });
 
       // Preview the followers' e-mail, then send it now instead of on Friday (decision 65).
@@ -273,12 +273,12 @@ describe("project updates", () => {
       const preview = item.frameLocator("iframe");
       await preview.getByText(text).waitFor();
       await preview.getByText("Unsubscribe", { exact: true }).waitFor();
-      const followers = (e2e.db.prepare("select count(*) as n from contacts where project_id = ? and subscribed = 1").get(project.id) as { n: number }).n;
+      const followers = (e2e.sqlite.prepare("select count(*) as n from contacts where project_id = ? and subscribed = 1").get(project.id) as { n: number }).n;
       await item.getByRole("button", { name: "Send now" }).click();
       await waitForToast(page, `Update sent to ${followers} follower${followers === 1 ? "" : "s"}`);
       await item.getByText("Sent to followers").waitFor();
       expect(await item.getByRole("button", { name: "Send now" }).count()).toBe(0);
-      const sent = e2e.db.prepare("select digest_slot, created_at from project_updates where project_id = ?").get(project.id) as { digest_slot: string; created_at: string };
+      const sent = e2e.sqlite.prepare("select digest_slot, created_at from project_updates where project_id = ?").get(project.id) as { digest_slot: string; created_at: string };
       expect(sent.digest_slot).toMatch(/^now:/);
 
       const visitor = await newVisitor(e2e.browser, { viewport: PHONE });

@@ -26,9 +26,8 @@ describe("a venue's numbers on the founder's screen", () => {
     // The founder, signed in (signing up and in through the page is sign-up's and sign-in's subject), and a fresh
     // project of theirs with three QR codes.
     const email = uniqueEmail("venue");
-    const founderContext = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
+    const { context: founderContext, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP });
     const founder = await founderContext.newPage();
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
     const project = await insertProject(e2e.app.dataDir, {
       title: "Venue Truth",
       ownerId,

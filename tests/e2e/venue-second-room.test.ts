@@ -17,7 +17,7 @@ import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../sup
 import { insertProject, openPitchDialog, readThePage, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement } from "./support";
+import { waitForEnhancement } from "../support/clients";
 
 const VENUE = "10.88.0.1";
 const CODES = ["Badge", "Booth", "Stage"] as const;
@@ -69,7 +69,7 @@ describe("a second room's numbers on the founder's screen", () => {
     const email = uniqueEmail("second-room");
     await signUpThroughPage(founder, e2e.app.url, email);
     await signInThroughPage(founder, e2e.app.url, email);
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { id: ownerId } = e2e.sqlite.prepare("select id from users where email = ?").get(email) as { id: string };
     const project = await insertProject(e2e.app.dataDir, {
       title: "Second Room",
       ownerId,
@@ -316,12 +316,12 @@ describe("a second room's numbers on the founder's screen", () => {
 });
 
 function readExcluded(projectId: string) {
-  const row = e2e.db.prepare("select excluded_prefetches from project_stats where project_id = ?").get(projectId) as { excluded_prefetches: number } | undefined;
+  const row = e2e.sqlite.prepare("select excluded_prefetches from project_stats where project_id = ?").get(projectId) as { excluded_prefetches: number } | undefined;
   return { prefetches: row?.excluded_prefetches ?? 0 };
 }
 
 async function readAnalytics(page: Page) {
-  const id = (e2e.db.prepare("select id from projects where title = ?").get("Second Room") as { id: string }).id;
+  const id = (e2e.sqlite.prepare("select id from projects where title = ?").get("Second Room") as { id: string }).id;
   await page.goto(`${e2e.app.url}/project/${id}/analytics`);
   const summary = page.getByRole("region", { name: "Summary" });
   const scansCard = summary.locator("article").filter({ has: page.getByRole("heading", { name: "Total Scans", exact: true }) });

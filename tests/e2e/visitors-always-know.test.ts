@@ -8,7 +8,7 @@ import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { contactsByEmail, type CuttableProxy, DEMO_SLUG, insertProject, marker, newVisitor, openPitchDialog, readThePage, startCuttableProxy } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 
@@ -57,8 +57,7 @@ describe("Follow on this device", () => {
 
   it("reads 'Following' on the owner's React page too, after a reload", { timeout: 60_000 }, async () => {
     const email = uniqueEmail("follow-owner");
-    const context = await signedInContext(e2e.browser, e2e.app.url, email, { viewport: DESKTOP });
-    const { id: ownerId } = e2e.db.prepare("select id from users where email = ?").get(email) as { id: string };
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: DESKTOP });
     const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor Owner Follow" });
     const page = await context.newPage();
     try {
@@ -149,7 +148,7 @@ describe("an intro sent offline", () => {
       await status.getByText("Your intro request was sent").waitFor({ timeout: 20_000 });
       expect(await status.textContent()).toContain("The founders see it in their leads and reply to you by e-mail");
       expect(await reopened.getByLabel("Your forwardable intro blurb").inputValue()).toContain(note);
-      expect(contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", name: "Olga Offline", note }]);
+      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", name: "Olga Offline", note }]);
     } finally {
       await context.close();
     }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { insertProject, marker, newVisitor, readWallStream } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
-import { waitForEnhancement, waitForHydration } from "./support";
+import { waitForEnhancement, waitForHydration } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
 let project: { id: string; slug: string };
@@ -87,10 +87,13 @@ async function expectWallToShow(person: { name: string; message: string }, choic
   if (!choice.showName) expect(await wallEntryText(watcher.page, person.name)).toBeNull();
 
   // The founder keeps the message whatever was chosen, and the choice is stored.
-  const signal = e2e.db
-    .prepare("select s.message, s.is_public, s.message_public from signals s join contacts c on c.id = s.contact_id where c.name = ?")
-    .get(person.name);
-  expect(signal).toEqual({ message: person.message, is_public: Number(choice.showName), message_public: Number(messageShown) });
+  const signal = await e2e.db
+    .selectFrom("signals as s")
+    .innerJoin("contacts as c", "c.id", "s.contact_id")
+    .select(["s.message", "s.is_public", "s.message_public"])
+    .where("c.name", "=", person.name)
+    .executeTakeFirst();
+  expect(signal).toEqual({ message: person.message, is_public: choice.showName, message_public: messageShown });
 }
 
 /** The enhancement module's signal dialog, opened from the page's own link. */

@@ -10,7 +10,7 @@ import { counterDrift, movedDrift } from "../support/counter-drift";
 import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
 import { createPostgresDatabase } from "../support/postgres";
 import { startSmtpServer } from "../support/smtp";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "../support/clients";
 
 /**
  * Issue 15, item 8: kill -9 under write load. The built app (as `npm start` runs it) takes visitor forms (intro,

@@ -4,11 +4,11 @@
 // database unanswered (its own deadline is 1.5 s), a founder's page answers with the generic error page, and once the
 // packets flow again the app serves as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { withAppServer } from "../support/with-app-server";
 import { startDatabaseProxy, type DatabaseProxy } from "../support/live-wall-clients";
 import { createPostgresDatabase } from "../support/postgres";
 import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
-import { showServerLogsOnFailure } from "../e2e/support";
+
 
 /** Far longer than any answer should take, so that a hang fails the test instead of stalling it. */
 const CLIENT_TIMEOUT_MS = 60_000;
@@ -16,22 +16,24 @@ const CLIENT_TIMEOUT_MS = 60_000;
 describe("a PostgreSQL that stops answering [postgres]", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let proxy: DatabaseProxy;
-  let app: AppServer;
   let cookie: string;
 
   beforeAll(async () => {
     database = await createPostgresDatabase("pitchqr_hardening");
     proxy = await startDatabaseProxy(database.url);
-    app = await startAppServer({ env: { DATABASE_URL: proxy.url, AUTH_SECRET: "s".repeat(40) } });
-    cookie = await signUpAndSignIn(app.url, uniqueEmail("silence"));
   });
   afterAll(async () => {
-    proxy?.resumeAll();
-    await app?.stop();
     await proxy?.close();
     await database?.drop();
   });
-  showServerLogsOnFailure(() => [app]);
+  // The app reaches its database through the proxy, which can silence it.
+  const app = withAppServer({ env: () => ({ DATABASE_URL: proxy.url, AUTH_SECRET: "s".repeat(40) }) });
+  beforeAll(async () => {
+    cookie = await signUpAndSignIn(app.url, uniqueEmail("silence"));
+  });
+  afterAll(() => {
+    proxy?.resumeAll();
+  });
 
   const health = async () => {
     const response = await fetch(`${app.url}/healthz`, { signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { latestDigestSlot } from "~/modules/time/zoned-slots";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 
 /**
  * Issue 15: a weekly digest for 80,000 subscribers, caught up at start-up, was one transaction: the first /healthz

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { describe, expect, it } from "vitest";
+import { nextClientAddress } from "../support/clients";
+import { withAppServer } from "../support/with-app-server";
 
 /**
  * Issue 15, defect 1: repeating `roleTags` 30,000 times in one anonymous post used to block the event loop
@@ -10,14 +10,7 @@ import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
  * refused by size, and 3,000 (45 KB, the most that fits) exercise the form reading.
  */
 describe("a form post repeating a field thousands of times", () => {
-  let server: AppServer;
-  beforeAll(async () => {
-    server = await startAppServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  showServerLogsOnFailure(() => [server]);
+  const server = withAppServer();
 
   it("is refused with the field's message and never stalls /healthz", async () => {
     const body = new URLSearchParams({ intent: "intro", name: "Flood", email: "flood@example.com", note: "hi" });

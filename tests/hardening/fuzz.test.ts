@@ -5,7 +5,7 @@ import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isStorableText } from "~/modules/forms/storable-text";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { showServerLogsOnFailure } from "../support/clients";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { counterDrift, movedDrift } from "../support/counter-drift";
 import { createPostgresDatabase } from "../support/postgres";

@@ -1,11 +1,8 @@
 import crypto from "node:crypto";
-import path from "node:path";
-import Sqlite from "better-sqlite3";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { showServerLogsOnFailure } from "../e2e/support";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { createPostgresDatabase } from "../support/postgres";
+import { describe, expect, it } from "vitest";
+import type { AppServer } from "../support/app-server";
+import { countRows, type TestDb } from "../support/test-db";
+import { withAppServer } from "../support/with-app-server";
 
 /**
  * Issue 24, item 3, over HTTP against the built app on both databases: a phone's kept form sent many times at once
@@ -60,54 +57,31 @@ function replaySuite(getServer: () => AppServer, countIntros: () => CountIntros)
       expect(bodies[index]).not.toContain(winner.note);
       expect(bodies[index]).not.toContain(winner.name);
     });
-    // One at a time: on PostgreSQL the count runs on one client, which takes one query at a time.
+    // One at a time, in the order the posts were made.
     const written: number[] = [];
     for (const fields of posts) written.push(await countIntros()(fields.email));
     expect(written).toEqual(posts.map((fields) => (fields === winner ? 1 : 0)));
   });
 }
 
+/** The intros stored for the contact with `email`. */
+const introsOf = (db: TestDb) => (email: string) =>
+  countRows(db.selectFrom("intros").innerJoin("contacts", "contacts.id", "intros.contact_id").where("contacts.email", "=", email));
+
 describe("concurrent replays of an Idempotency-Key, over HTTP", () => {
   describe("on SQLite", () => {
-    let server: AppServer;
-    let db: Sqlite.Database;
-    beforeAll(async () => {
-      server = await startAppServer();
-      db = new Sqlite(path.join(server.dataDir, "app.sqlite"), { readonly: true });
-    });
-    afterAll(async () => {
-      db?.close();
-      await server?.stop();
-    });
-    showServerLogsOnFailure(() => [server]);
-
+    const server = withAppServer();
     replaySuite(
       () => server,
-      () => async (email) => (db.prepare("select count(*) as n from intros join contacts on contacts.id = intros.contact_id where contacts.email = ?").get(email) as { n: number }).n,
+      () => introsOf(server.db),
     );
   });
 
   describe("on PostgreSQL", () => {
-    let server: AppServer;
-    let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-    let client: pg.Client;
-    beforeAll(async () => {
-      database = await createPostgresDatabase("pitchqr_replays");
-      server = await startAppServer({ env: { DATABASE_URL: database.url } });
-      client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-    });
-    afterAll(async () => {
-      await client?.end();
-      await server?.stop();
-      await database?.drop();
-    });
-    showServerLogsOnFailure(() => [server]);
-
+    const server = withAppServer({ postgres: "pitchqr_replays" });
     replaySuite(
       () => server,
-      () => async (email) =>
-        Number((await client.query<{ n: string }>("select count(*) as n from intros join contacts on contacts.id = intros.contact_id where contacts.email = $1", [email])).rows[0]!.n),
+      () => introsOf(server.db),
     );
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HELD_FORM_CEILINGS, TRACK_SCAN_LIMIT, UNSUBSCRIBE_REQUEST_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 /**
  * Issue 15: handle-unsubscribe had no limit, track-scan had none (500 rotating fingerprints from one address were
@@ -34,8 +35,8 @@ describe("limits over HTTP answer 429 with Retry-After", () => {
 
   it("track-scan counts a venue's address up to its allowance, then answers 429 with Retry-After and counts nothing", async () => {
     const address = nextClientAddress();
-    const scansOf = async (fingerprint: string) =>
-      Number((await demo.client.query("select count(*) as n from scans where project_id = $1 and viewer_fingerprint = $2", [demo.projectId, fingerprint])).rows[0].n);
+    const scansOf = (fingerprint: string) =>
+      countRows(demo.server.db.selectFrom("scans").where("project_id", "=", demo.projectId).where("viewer_fingerprint", "=", fingerprint));
     const statuses: number[] = [];
     // A hall behind one NAT: its whole allowance, 25 requests at a time, a few hundred phones loading the page.
     for (let sent = 0; sent < TRACK_SCAN_LIMIT.max; sent += 25) {

@@ -3,7 +3,7 @@ import { HELD_MESSAGE } from "~/modules/contacts/visitor-form-rules";
 import { describe, expect, it } from "vitest";
 import { UNSUBSCRIBE_REQUEST_LIMITS, VISITOR_FORM_LIMITS } from "~/modules/rate-limit/rate-limit.server";
 import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "../support/clients";
 
 /**
  * Issue 24, items 4 to 6, over HTTP on the built app: limits count what costs (an invalid post does not spend a

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "../support/clients";
+import { countRows } from "../support/test-db";
 
 /**
  * Issue 15, defect 2: PostgreSQL refuses text holding a NUL character. A NUL in a form field answered 500,
@@ -10,7 +11,8 @@ import { nextClientAddress } from "../e2e/support";
 describe("NUL characters, on PostgreSQL", () => {
   const demo = useDemoOnPostgres();
 
-  const scanCount = async () => Number((await demo.client.query("select count(*) as n from scans where project_id = $1", [demo.projectId])).rows[0].n);
+  const scanCount = () => countRows(demo.server.db.selectFrom("scans").where("project_id", "=", demo.projectId));
+  const contactCount = () => countRows(demo.server.db.selectFrom("contacts").where("project_id", "=", demo.projectId));
 
   it("a poisoned scan among 50 good ones is refused alone; the 50 are stored", async () => {
     const before = await scanCount();
@@ -41,7 +43,7 @@ describe("NUL characters, on PostgreSQL", () => {
     ["intro", { name: "Eve\u0000", email: "eve@example.com", note: "hello" }],
     ["subscribe", { name: "Eve", email: "eve@example.com", consent: "on", extra: "\u0000" }],
   ])("a NUL in a %s form field answers 400 with a clear message and stores nothing", async (intent, fields) => {
-    const before = Number((await demo.client.query("select count(*) as n from contacts where project_id = $1", [demo.projectId])).rows[0].n);
+    const before = await contactCount();
     const response = await fetch(`${demo.server.url}/pitch/demo-project`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: demo.server.url, "x-forwarded-for": nextClientAddress() },
@@ -50,7 +52,7 @@ describe("NUL characters, on PostgreSQL", () => {
     });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Please remove the invalid characters");
-    const after = Number((await demo.client.query("select count(*) as n from contacts where project_id = $1", [demo.projectId])).rows[0].n);
+    const after = await contactCount();
     expect(after).toBe(before);
   });
 

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { createPostgresDatabase } from "../support/postgres";
-import { showServerLogsOnFailure } from "../e2e/support";
+import { describe, expect, it } from "vitest";
+import type { AppServer } from "../support/app-server";
+import { withAppServer } from "../support/with-app-server";
 
 /**
  * Issue 15, items 4 and 5: fuzzed requests used to answer 500 (and log at error level) for methods, content
@@ -94,22 +93,7 @@ function errorLines(server: AppServer): string[] {
 
 for (const dialect of ["sqlite", "postgres"] as const) {
   describe(`requests a route does not accept (${dialect})`, () => {
-    let server: AppServer;
-    let dropDatabase = async () => {};
-    beforeAll(async () => {
-      const env: Record<string, string> = {};
-      if (dialect === "postgres") {
-        const database = await createPostgresDatabase("pitchqr_refusals");
-        env.DATABASE_URL = database.url;
-        dropDatabase = () => database.drop();
-      }
-      server = await startAppServer({ env });
-    });
-    afterAll(async () => {
-      await server?.stop();
-      await dropDatabase();
-    });
-    showServerLogsOnFailure(() => [server]);
+    const server = withAppServer(dialect === "postgres" ? { postgres: "pitchqr_refusals" } : {});
 
     it(`answers each of ${REFUSAL_CASES.length} cases with its 4xx, never 500, and logs none at error level`, async () => {
       const answers: string[] = [];
@@ -143,14 +127,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
 }
 
 describe("request bodies past their route's limit", () => {
-  let server: AppServer;
-  beforeAll(async () => {
-    server = await startAppServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  showServerLogsOnFailure(() => [server]);
+  const server = withAppServer();
 
   it("are answered 413 and the connection is closed, chunked or with a Content-Length", async () => {
     const cases = [

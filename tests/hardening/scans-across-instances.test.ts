@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { createPostgresDatabase, withAdminClient } from "../support/postgres";
-import { nextClientAddress, showServerLogsOnFailure } from "../e2e/support";
+import { withAdminClient } from "../support/postgres";
+import { nextClientAddress } from "../support/clients";
+import { withAppServers } from "../support/with-app-server";
 import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
+import type { AppServer } from "../support/app-server";
 
 /**
  * Issue 14, finding 4: three instances on one PostgreSQL, each writing its batch of scans, inserted the same new
@@ -17,19 +18,15 @@ const ROUNDS = 10;
 const VIEWERS_PER_ROUND = 40;
 
 describe("scans from three instances on one PostgreSQL", () => {
-  const servers: AppServer[] = [];
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  const instances = withAppServers(INSTANCES, { postgres: "pitchqr_hardening", env: { AUTH_SECRET: "s".repeat(40) } });
   let app: AppDatabase;
   let appClosed = false;
   let project: { id: string; owner_id: string };
   const qrIds = ["booth", "badge"].map((label) => `${label}-${Math.random().toString(36).slice(2, 10)}`);
 
   beforeAll(async () => {
-    database = await createPostgresDatabase("pitchqr_hardening");
-    const env = { DATABASE_URL: database.url, AUTH_SECRET: "s".repeat(40) };
-    // One after the other: the first migrates and seeds the demo project, the others find it done.
-    for (let index = 0; index < INSTANCES; index += 1) servers.push(await startAppServer({ env }));
-    app = openDatabase({ dialect: "postgres", url: database.url });
+    // The app's own database client, to read the founder's analytics as the app does (and close it before the end).
+    app = openDatabase({ dialect: "postgres", url: instances.database!.url });
     project = await app.db.selectFrom("projects").select(["id", "owner_id"]).where("slug", "=", "demo-project").executeTakeFirstOrThrow();
     await app.db
       .insertInto("qr_codes")
@@ -45,10 +42,7 @@ describe("scans from three instances on one PostgreSQL", () => {
   });
   afterAll(async () => {
     if (!appClosed) await app?.close();
-    await Promise.all(servers.map((server) => server.stop()));
-    await database?.drop();
   });
-  showServerLogsOnFailure(() => servers);
 
   const post = (server: AppServer, viewerFingerprint: string, qrCodeId: string | null) =>
     fetch(`${server.url}/api/functions/track-scan`, {
@@ -82,7 +76,7 @@ describe("scans from three instances on one PostgreSQL", () => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const fingerprints = Array.from({ length: VIEWERS_PER_ROUND }, (_, index) => `round${round}-viewer${String(index).padStart(2, "0")}`);
       const responses = await Promise.all(
-        servers.flatMap((server, instance) =>
+        instances.servers.flatMap((server, instance) =>
           orderFor(instance, fingerprints).map((fingerprint) => post(server, fingerprint, qrOf(fingerprints.indexOf(fingerprint)))),
         ),
       );
@@ -150,14 +144,14 @@ describe("scans from three instances on one PostgreSQL", () => {
     // a session's deadlocks to its statistics when the session ends, so read them once every instance is gone.
     await app.close();
     appClosed = true;
-    await Promise.all(servers.map((server) => server.stop()));
+    await Promise.all(instances.servers.map((server) => server.stop()));
     const deadlocks = await withAdminClient(async (admin) => {
       for (;;) {
-        const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [database.name]);
+        const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [instances.database!.name]);
         if (rows[0].n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const { rows } = await admin.query("select deadlocks from pg_stat_database where datname = $1", [database.name]);
+      const { rows } = await admin.query("select deadlocks from pg_stat_database where datname = $1", [instances.database!.name]);
       return Number(rows[0].deadlocks);
     });
     expect(deadlocks).toBe(0);

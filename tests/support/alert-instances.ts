@@ -7,7 +7,7 @@ import { pushSubscriptionSchema } from "~/modules/founder-alerts/alert-channel-f
 import { addPushSubscription, saveSlackUrl } from "~/modules/founder-alerts/founder-alerts.server";
 import { KNOWN_PUSH_SERVICES } from "~/modules/founder-alerts/push-services";
 import { validate } from "~/modules/forms/validation";
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "./clients";
 import type { AppServer } from "./app-server";
 import { PHONE_USER_AGENT } from "./demo-on-postgres";
 import { createProject } from "./fixtures";

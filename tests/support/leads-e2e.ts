@@ -1,6 +1,6 @@
 // Helpers for founders' and visitors' form posts over HTTP, as the pages' forms post them: a founder's post with
 // their session, and a visitor acting on the pitch page through a QR code.
-import { nextClientAddress } from "../e2e/support";
+import { nextClientAddress } from "./clients";
 import type { AppServer } from "./app-server";
 
 export function founderPost(app: AppServer, cookie: string, pathname: string, fields: Record<string, string>) {

@@ -1,5 +1,12 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { newClientContext, nextClientAddress, postAuthForm } from "../e2e/support";
+import { newClientContext, nextClientAddress, postAuthForm } from "./clients";
+import { newestMailText, userIdByEmail, type TestDb } from "./test-db";
+
+/** A test server as the sign-up helpers reach it: its address, and its database to read the new account back. */
+type ServerWithDb = { url: string; db: TestDb };
+
+/** An account a helper signed up and in: its id and e-mail, and its session as a Cookie request header. */
+export type SignedInUser = { id: string; email: string; cookie: string };
 
 let counter = 0;
 
@@ -44,17 +51,28 @@ export async function signUpAndSignIn(baseUrl: string, email: string, password =
     .join("; ");
 }
 
-/** A browser context (its own client) signed in as a new account made with `signUpAndSignIn`. */
-export async function signedInContext(browser: Browser, baseUrl: string, email: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const cookie = await signUpAndSignIn(baseUrl, email);
+/** A new account made with `signUpAndSignIn` on `server`, with its id read back from the server's database. */
+export async function signedInUser(server: ServerWithDb, email: string, password = "secret123"): Promise<SignedInUser> {
+  const cookie = await signUpAndSignIn(server.url, email, password);
+  return { id: await userIdByEmail(server.db, email), email, cookie };
+}
+
+/** A browser context (its own client) signed in as a new account made with `signUpAndSignIn`, and that account. */
+export async function signedInContext(
+  browser: Browser,
+  server: ServerWithDb,
+  email: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; user: SignedInUser }> {
+  const user = await signedInUser(server, email);
   const { context } = await newClientContext(browser, options);
   await context.addCookies(
-    cookie.split("; ").map((pair) => {
+    user.cookie.split("; ").map((pair) => {
       const [name, ...value] = pair.split("=");
-      return { name: name!, value: value.join("="), url: baseUrl };
+      return { name: name!, value: value.join("="), url: server.url };
     }),
   );
-  return context;
+  return { context, user };
 }
 
 /** The confirmation link in the text of the mail sent at sign-up (decision 83). */
@@ -77,10 +95,8 @@ export async function confirmWithLink(link: string): Promise<void> {
 }
 
 /** Confirms `email`'s address with the newest link the app queued for it, read from the app's outbox. */
-export async function confirmFromOutbox(db: { prepare(sql: string): { get(...values: unknown[]): unknown } }, email: string): Promise<void> {
-  const mail = db.prepare("select text_body from mail_outbox where kind = 'account-confirmation' and recipient = ? order by created_at desc limit 1").get(email) as
-    | { text_body: string }
-    | undefined;
+export async function confirmFromOutbox(db: TestDb, email: string): Promise<void> {
+  const mail = await newestMailText(db, "account-confirmation", email);
   if (!mail) throw new Error(`no confirmation mail for ${email}`);
-  await confirmWithLink(confirmationLinkIn(mail.text_body));
+  await confirmWithLink(confirmationLinkIn(mail));
 }

@@ -1,4 +1,4 @@
-// Helpers shared by the end-to-end files (not a test file itself: only *.test.ts files are collected).
+// Helpers shared by the browser and server suites: distinct clients, waiting for pages, form posts, failure logs.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterEach } from "vitest";
 
