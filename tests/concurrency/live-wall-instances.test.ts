@@ -1,4 +1,4 @@
-// The live Recognition Wall under concurrent writers, on several instances of the built app (issue 14):
+// The live Recognition Wall under concurrent writers, on several instances of the built app:
 // every open stream receives every entry exactly once, in order, also while the PostgreSQL listener is
 // terminated and kept out, and after a few seconds of refused database connections; /healthz says
 // "degraded" meanwhile and "ok" after. On SQLite, one instance.

@@ -1,4 +1,4 @@
-// Issue 23, account basics, in Chromium with the test's own SMTP server: a new founder's first hour (Get Started,
+// Account basics, in Chromium with the test's own SMTP server: a new founder's first hour (Get Started,
 // the Sign Up tab, the spec's message, My Projects' first step, a deep link that comes back after sign-in) and a
 // forgotten password (the mailed link, the new password, every old session ended, the link dead a second time).
 import type { ParsedMail } from "mailparser";
@@ -69,7 +69,7 @@ describe("a new founder's first hour", () => {
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill("compiler-1952");
       await page.getByRole("button", { name: "Create Account" }).click();
-      // SPEC.md section 4: the mode returns to sign-in, the form is reset, and the message appears.
+      // The mode returns to sign-in, the form is reset, and the message appears.
       await page.getByText("Account created! You can now sign in.").waitFor();
       expect(await page.getByRole("tab", { name: "Sign In" }).getAttribute("aria-selected")).toBe("true");
       expect(await page.getByLabel("Email").inputValue()).toBe("");

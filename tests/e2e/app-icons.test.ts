@@ -1,4 +1,4 @@
-// The app icon generator (SPEC.md section 2) in Chromium, its generate-app-icon function over HTTP, and the
+// The app icon generator in Chromium, its generate-app-icon function over HTTP, and the
 // installable site: the web app manifests and icons, linked from every page and served (decision 11).
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -196,7 +196,7 @@ describe("Installable site", () => {
       expect(icon.status, path).toBe(200);
       expect(icon.headers.get("content-type")).toBe("image/png");
       const png = Buffer.from(await icon.arrayBuffer());
-      // A palette image (colour type 3) without transparency: no alpha channel (issue 26).
+      // A palette image (colour type 3) without transparency: no alpha channel.
       expect(pngHeader(png), path).toEqual({ width: size, height: size, bitDepth: 8, colorType: 3 });
       expect(isFullyOpaque(png), path).toBe(true);
     }

@@ -1,4 +1,4 @@
-// A person met at the booth with only a LinkedIn URL (issue 40 item 2, decision 92), in Chromium on a phone
+// A person met at the booth with only a LinkedIn URL (decision 92), in Chromium on a phone
 // (390x844): a name alone is refused with the rule; the URL suggests the name from its slug; saved, the person is in
 // the inbox with "No e-mail", their LinkedIn and "Add an e-mail to reply" instead of Reply; once the e-mail is added,
 // Reply is there. A person with only a phone waits offline on the device and is sent, phone and all, on reconnect.

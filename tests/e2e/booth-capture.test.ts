@@ -1,4 +1,4 @@
-// 'Add a person' at the booth (issue 29 item 2, decision 62), in Chromium on a phone (390x844): a staff member of
+// 'Add a person' at the booth (decision 62), in Chromium on a phone (390x844): a staff member of
 // the team (invited by the owner, joined through the link) scans a vCard QR code held up to the camera (a fake camera playing a .y4m video made here from a QR code drawn
 // with the `qrcode` package), then adds a person typed in while offline, sees "not yet synced", goes online and sees
 // them saved once; the owner's inbox shows both, once each, "Met in person at …" and "added by …". Past the

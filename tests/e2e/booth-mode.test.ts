@@ -1,4 +1,4 @@
-// Booth mode (issue 17): a staff device opens the booth screen through a booth link, with no founder session,
+// Booth mode: a staff device opens the booth screen through a booth link, with no founder session,
 // sees scans and intros made elsewhere as they happen (how fast: `npm run bench booth`), survives a server
 // restart, and stops at once when the founder revokes the link. The token opens that one booth and nothing else.
 import type { BrowserContext, Page } from "playwright-core";

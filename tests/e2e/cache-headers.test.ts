@@ -1,4 +1,4 @@
-// Issue 24, item 2: signed-in pages carried no Cache-Control (the owner's pitch page shared its URL with the public
+// Signed-in pages carried no Cache-Control (the owner's pitch page shared its URL with the public
 // cached one; the booth's no-store was dropped), so a CDN with a default TTL, or Back after sign-out, could show
 // them to others. This walks every route of app/routes.ts over HTTP against the built app, as the owner and as an
 // anonymous visitor, documents, `.data` and resource routes, GET and (where the route has an action) POST, and
@@ -152,7 +152,7 @@ const isData = (path: string) => (path.split("?")[0] ?? "").endsWith(".data");
 const PRIVATE = /^private, no-store(, no-transform)?$/;
 const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
 
-describe("caching: nothing personal is stored anywhere, on every route (issue 24, item 2)", () => {
+describe("caching: nothing personal is stored anywhere, on every route", () => {
   const e2e = setUpAppInBrowser();
   let fixture: Fixture;
   let ownerCookie: string;

@@ -340,7 +340,7 @@ describe("owner-only actions and APIs", () => {
   });
 });
 
-// Issue 29 item 1 (decision 61): the same functions for each role of the team, over HTTP. Members join the way a
+// Decision 61: the same functions for each role of the team, over HTTP. Members join the way a
 // person does: the owner invites them, and they post the mailed link's token to /team/join.
 describe("each role over HTTP", () => {
   const members: Record<"co-founder" | "staff" | "viewer", string> = { "co-founder": "", staff: "", viewer: "" };

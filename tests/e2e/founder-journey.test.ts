@@ -688,7 +688,7 @@ describe("a founder's journey", () => {
     expect(await harbor.getAttribute("href")).toBe(`/project/${projectId}/edit`);
     expect(await visibleText(harbor)).toBe(`${TITLE} /pitch/${harborProject.slug} Published`);
     expect(await visibleText(projects.getByRole("link", { name: new RegExp(`^${SECOND.title}`) }))).toBe(`${SECOND.title} /pitch/${quiet.slug} Draft`);
-    // Beside each project, its lead inbox with what arrived since the founder last looked (issue 12).
+    // Beside each project, its lead inbox with what arrived since the founder last looked.
     const harborLeads = projects.getByRole("link", { name: `Leads for ${TITLE}: 3 new` });
     expect(await harborLeads.getAttribute("href")).toBe(`/project/${projectId}/leads`);
     await page.getByRole("heading", { name: "Your Interest Signals" }).waitFor();

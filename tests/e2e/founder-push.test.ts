@@ -1,4 +1,4 @@
-// Push where the founder looks (issue 28 item 1, decision 56), in Chromium on a phone, against the built app with a
+// Push where the founder looks (decision 56), in Chromium on a phone, against the built app with a
 // push service of the test's own (on 127.0.0.1, named by PUSH_SERVICE_ORIGINS): the founder's phone is subscribed
 // as its browser would post it (a headless browser's own subscribe would need the internet), a visitor requests an
 // intro through a QR code, the push service receives the encrypted push, the test decrypts it with the phone's keys

@@ -1,7 +1,7 @@
-// Issue 27, item 1 (decision 50), on the built app in Chromium with a real SMTP server: a staff phone typing in 15
+// Decision 50, on the built app in Chromium with a real SMTP server: a staff phone typing in 15
 // walk-ups one every 15 s is never held or refused; a script that opens the page and sends 30 forms has all 30 held,
 // none a lead, none mailed; the founder reads the held list on a phone and accepts one, which becomes a lead with
-// its original time and gets its mail. Issue 39, item 6 (decision 80): on a phone the founder pages through 120
+// its original time and gets its mail. Decision 80: on a phone the founder pages through 120
 // held forms with their true total, sees the refused ones and the 30 days, and discards a flood's hour at once.
 import fs from "node:fs";
 import path from "node:path";

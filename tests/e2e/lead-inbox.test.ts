@@ -80,7 +80,7 @@ describe.each([
       expect(secret).toMatch(/^whsec_/);
       await page.reload();
       expect(await page.getByTestId("webhook-secret").count()).toBe(0);
-      // Deliveries are at least once (issue 24): the page tells the receiver what to deduplicate on.
+      // Deliveries are at least once: the page tells the receiver what to deduplicate on.
       expect(await page.locator("#webhook-url-hint").textContent()).toMatch(/deduplicate on the X-PitchQR-Delivery header/);
       expect(await page.content()).not.toContain(secret);
       // 'Send a test event': the receiver gets one, and the founder reads what it answered.
@@ -150,7 +150,7 @@ describe.each([
       const leads = page.getByRole("list", { name: "Leads, newest activity first" }).locator(":scope > li");
       expect(await leads.locator("h2").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("Grace Lin")]));
       expect(await leads.count()).toBe(3);
-      // At the same moment My Projects says the same (issue 27: one 'new since you last looked'), and so does the inbox
+      // At the same moment My Projects says the same (one 'new since you last looked'), and so does the inbox
       // opened again in the same sitting.
       await page.goto(`${e2e.app.url}/my-projects`);
       await card.getByText("3 new").waitFor();

@@ -1,4 +1,4 @@
-// A founder replies to a lead from their phone (issue 28 item 2): the composer opens filled from the project's
+// A founder replies to a lead from their phone: the composer opens filled from the project's
 // template, refuses a reply over the limit in place, proposes a meeting on the founder's clock and sends; the test's
 // SMTP server receives the mail with Reply-To the founder and an invitation that ical.js reads back at the right
 // instant, and the lead shows as Meeting, answered, with the reply in its history. The mail names who wrote it and

@@ -1,4 +1,4 @@
-// Issue 23, part 1: mail a founder can trust. The app runs with an SMTP server of this test's own; a second app
+// Part 1: mail a founder can trust. The app runs with an SMTP server of this test's own; a second app
 // without SMTP_URL shows the banner that mail is only kept on disk. The founder's 'Send me a test e-mail' shows
 // what the SMTP server did (accepted, or refused with its reply); an intro's founder alert links to the lead in
 // the inbox, and the visitor gets a confirmation with the forwardable text.
@@ -133,7 +133,7 @@ describe("the banner that mail reaches nobody", () => {
   });
 });
 
-describe("an SMTP server that refuses the login (issue 24)", () => {
+describe("an SMTP server that refuses the login", () => {
   let guarded: Awaited<ReturnType<typeof startSmtpServer>>;
   let loginWorks = false;
 

@@ -134,7 +134,7 @@ describe("npm run db:migrate-to-postgres", () => {
       viewerFingerprint: `viewer-${i % 2_500}`,
     }));
     for (let start = 0; start < scans.length; start += 500) await recordScans(sqlite.db, scans.slice(start, start + 500));
-    // Two visitors saved the pitch to their phone's list (issue 17): the new table travels too.
+    // Two visitors saved the pitch to their phone's list: the new table travels too.
     for (const viewerFingerprint of ["viewer-1", "viewer-2"]) await recordPitchSave(sqlite.db, { identity: { viewerFingerprint, addressHash: null }, clientAddress: "192.0.2.10" }, { projectId: project.id, qrCodeId: boothId });
     const now = new Date();
     const expectedAnalytics = await analyticsOfEveryProject(sqlite, now);

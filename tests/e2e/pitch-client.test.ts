@@ -54,7 +54,7 @@ describe.each([
       const inlineStyles = await page.evaluate(() => [...document.querySelectorAll("style")].reduce((sum, style) => sum + (style.textContent?.length ?? 0), 0));
       expect(inlineStyles).toBeGreaterThan(0);
       expect(module.responseBodySize).toBeLessThanOrEqual(10 * 1024);
-      // What a first round trip carries (issue 26): the dialogs come apart, when a visitor heads for one (decision 51).
+      // What a first round trip carries: the dialogs come apart, when a visitor heads for one (decision 51).
       expect(html.responseBodySize).toBeLessThanOrEqual(14 * 1024);
       expect(paths.filter((path) => path.endsWith("/dialogs"))).toEqual([]);
     } finally {
@@ -267,7 +267,7 @@ describe("offline", () => {
       const blurb = dialog.getByLabel("Your forwardable intro blurb");
       await blurb.waitFor();
       expect(await blurb.inputValue()).toContain(note);
-      // It says it went out later (issue 23), and what happens next.
+      // It says it went out later, and what happens next.
       expect(await dialog.getByRole("status").textContent()).toMatch(/^Your intro request was sentThe founders see it in their leads/);
 
       // Nothing is left to send: another page load sends nothing again.

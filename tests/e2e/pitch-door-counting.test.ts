@@ -1,4 +1,4 @@
-// Scans counted at the door (issue 10, decision 15): the server records a pitch page load when it serves it,
+// Scans counted at the door (decision 15): the server records a pitch page load when it serves it,
 // before any script runs. Each test makes its own project and reads the server's SQLite file for the truth.
 import fs from "node:fs";
 import http from "node:http";

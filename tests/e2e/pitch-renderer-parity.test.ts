@@ -1,4 +1,4 @@
-// One behaviour, two renderers (issue 26, decision 47): the pitch page's three visitor forms, refused in the
+// One behaviour, two renderers (decision 47): the pitch page's three visitor forms, refused in the
 // browser, refused by the server and accepted, as an anonymous visitor sees them (the no-framework module) and
 // as a signed-in founder sees them (React). What the visitor sees must be the same: the dialog, the messages and
 // where they sit, what a screen reader is told about each field, the counter, the toasts.

@@ -1,4 +1,4 @@
-// Printed codes that never die (issue 30 items 1 to 3, decisions 63 and 64), in Chromium: a code printed before
+// Printed codes that never die (decisions 63 and 64), in Chromium: a code printed before
 // the slug changed still opens the pitch and counts once for that code; an archived code still works; a re-pointed
 // code opens the other pitch and counts there; one sheet holds every chosen code, each decoding to its address.
 import type { BrowserContext, Page } from "playwright-core";

@@ -1,4 +1,4 @@
-// Issue 13 in Chromium: the project workspace in sections one tap apart on a 390x844 phone, tracked codes with
+// In Chromium: the project workspace in sections one tap apart on a 390x844 phone, tracked codes with
 // their image, a duplicate label refused, 'Print' opening a print-ready page, and the warning when QR codes
 // would encode an address phones cannot open (the test servers' default PUBLIC_URL is http://127.0.0.1:PORT).
 import type { Browser, BrowserContext, Page } from "playwright-core";

@@ -1,4 +1,4 @@
-// Issue 17, the investor's list: a visitor saves three pitches of two founders (one through an event's QR code),
+// The investor's list: a visitor saves three pitches of two founders (one through an event's QR code),
 // sees 'Saved' on a pitch already in the list, opens `/saved` with no connection (never opened online before),
 // and, back online, e-mails the list: the address is asked to confirm, and once confirmed the test's SMTP server
 // receives one message with the three plain links; from that browser the next list goes straight out.

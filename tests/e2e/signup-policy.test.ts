@@ -1,4 +1,4 @@
-// Issue 23, the operator's SIGNUP setting in Chromium: `invite` (an account only through a founder's invitation
+// The operator's SIGNUP setting in Chromium: `invite` (an account only through a founder's invitation
 // link, once) and `closed` (only existing founders). One data directory: a founder signs up while sign-up is open,
 // then the app is restarted with each setting, as an operator would.
 import type { Browser, Page } from "playwright-core";

@@ -69,7 +69,7 @@ describe("npm start", () => {
     const untilListening = lines.slice(0, lines.findIndex((line) => line.startsWith("Listening on ")) + 1);
     expect(untilListening.length).toBeLessThanOrEqual(8);
     expect(untilListening.at(-1)).toBe(`Listening on http://localhost:${port}`);
-    // Without SMTP_URL the mail line says mail reaches nobody, where it is kept, and how to send it (issue 23).
+    // Without SMTP_URL the mail line says mail reaches nobody, where it is kept, and how to send it.
     const mailLines = untilListening.filter((line) => line.startsWith(`Mail is kept as .eml files in ${path.join(dataDir, "mail")}/`));
     expect(mailLines).toHaveLength(1);
     expect(mailLines[0]).toMatch(/reaches nobody\. To send it, set SMTP_URL .* and MAIL_FROM /);

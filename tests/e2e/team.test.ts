@@ -1,4 +1,4 @@
-// Issue 29 item 1: the whole team on one project. The owner invites a co-founder and a staff member from the Team
+// The whole team on one project. The owner invites a co-founder and a staff member from the Team
 // page on a phone; the test reads the invitations from its own SMTP server; each invitee opens the link, signs in
 // with the invited address and joins; each sees only what their role allows, and the server refuses the rest.
 import type { ParsedMail } from "mailparser";

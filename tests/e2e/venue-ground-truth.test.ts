@@ -1,4 +1,4 @@
-// Issue 11: a scripted room, and the founder's analytics page checked against the script's own truth.
+// A scripted room, and the founder's analytics page checked against the script's own truth.
 // 30 identical phones behind one address scan three QR codes (some reload), link previews and crawlers fetch
 // the page, one phone has JavaScript off, one leaves at first paint on Slow 3G, one blocks site data and
 // reloads twice, the founder previews; then 40 phones (the 30 and 10 arriving by the plain link) send their

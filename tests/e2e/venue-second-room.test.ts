@@ -1,4 +1,4 @@
-// Issue 27 (items 2, 3, 4, 6; decision 52): a second scripted room, for what the first one (venue-ground-truth) does
+// Decision 52: a second scripted room, for what the first one (venue-ground-truth) does
 // not hold. QR scanner apps that fetch the page themselves before opening the browser, the team's own phones
 // (the founder's, signed out; a staff phone that opened the booth link), a headless bot wearing an iPhone's user
 // agent, a browser that keeps no cookies behind the venue's address among phones of its model, a tap through an

@@ -1,4 +1,4 @@
-// Issue 23, part 4: visitors always know what happened. On the anonymous pitch page (no React, decision 13) and on
+// Part 4: visitors always know what happened. On the anonymous pitch page (no React, decision 13) and on
 // the owner's React page: Follow reads 'Following' on that device afterwards, also after a reload; an intro kept
 // offline and sent on reconnect says so and shows its forwardable text; the signal form says what 'Show my name'
 // makes public; each confirmation says what happens next.

@@ -5,7 +5,7 @@ import { projectIdBySlug } from "../support/test-db";
 import { withAppServers } from "../support/with-app-server";
 
 /**
- * Issue 14, item 5: three instances on one PostgreSQL each received the same subscription at the same moment, and
+ * Three instances on one PostgreSQL each received the same subscription at the same moment, and
  * most addresses got two or three contacts and as many welcome e-mails. Each address is sent to every instance at
  * once; the database's one contact per address decides, so one contact and one welcome remain.
  */

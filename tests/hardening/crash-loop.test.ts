@@ -13,7 +13,7 @@ import { startSmtpServer } from "../support/smtp";
 import { nextClientAddress } from "../support/clients";
 
 /**
- * Issue 15, item 8: kill -9 under write load. The built app (as `npm start` runs it) takes visitor forms (intro,
+ * Kill -9 under write load. The built app (as `npm start` runs it) takes visitor forms (intro,
  * subscribe, signal: each queues mail) and scans from many client addresses while a real SMTP server receives its
  * mail; it is SIGKILLed at seeded random moments and restarted on the same data, again and again. Afterwards, once
  * the outbox has drained: every acknowledged write is there, the maintained counters equal the raw rows, the

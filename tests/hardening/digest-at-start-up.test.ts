@@ -7,7 +7,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { showServerLogsOnFailure } from "../support/clients";
 
 /**
- * Issue 15: a weekly digest for 80,000 subscribers, caught up at start-up, was one transaction: the first /healthz
+ * A weekly digest for 80,000 subscribers, caught up at start-up, was one transaction: the first /healthz
  * answered after 21.7 s and SIGTERM took over 10 s. Now it is queued in batches that yield to requests and stop at
  * shutdown; the restarted app finishes it, nobody getting it twice.
  */

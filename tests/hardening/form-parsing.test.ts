@@ -3,7 +3,7 @@ import { nextClientAddress } from "../support/clients";
 import { withAppServer } from "../support/with-app-server";
 
 /**
- * Issue 15, defect 1: repeating `roleTags` 30,000 times in one anonymous post used to block the event loop
+ * Defect 1: repeating `roleTags` 30,000 times in one anonymous post used to block the event loop
  * for about 10 s (the echo of the form copied the list once per value). Now the form is read in one pass
  * and a list keeps one value past its limit, so the post is refused at once and the server stays responsive.
  * Since the request guard (items 4 and 5) a visitor form body is at most 48 KB: the 30,000 repeats (450 KB) are

@@ -12,7 +12,7 @@ import { createPostgresDatabase } from "../support/postgres";
 import { signUpAndSignIn } from "../support/sign-up";
 
 /**
- * Issue 15, item 8: a seeded fuzzer against the built app (as `npm start` runs it), on SQLite and on PostgreSQL.
+ * A seeded fuzzer against the built app (as `npm start` runs it), on SQLite and on PostgreSQL.
  * Every public page, endpoint, form action (every intent) and method, signed out and as a founder signed in
  * (with the site's own Origin, so actions are reached): bad JSON, wrong types, huge and unicode strings, NUL
  * and other control characters, lone surrogates, arrays for scalars, repeated fields, bad ids, broken
@@ -75,7 +75,7 @@ type FuzzRequest = {
   flood: boolean;
   /** The `Idempotency-Key` header of a pitch form sent to `/pitch/{slug}/submit`. */
   idempotencyKey?: string;
-  /** Issue 24: a Host no URL can be made of, or a viewer cookie this app never signed. */
+  /** A Host no URL can be made of, or a viewer cookie this app never signed. */
   odd: OddHeaders;
 };
 
@@ -369,7 +369,7 @@ const apiReadRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
     .tuple(fc.oneof(fuzzText, fc.uuid(), raw("%", "%00", "%ED%A0%80")), fc.option(fc.constantFrom("-1", "x", "1e99", "99999999999999999999"), { nil: undefined }))
     .map(([id, after]) => request("api reads", "GET", ["api", "wall", id, "stream"], { query: after === undefined ? [] : [["after", after]] })),
   fc.array(fuzzText.map((text) => text.slice(0, 40)), { minLength: 1, maxLength: 3 }).map((parts) => request("api reads", "GET", ["api", ...parts])),
-  // Issue 25, item 7: the router's `.data` variant of a streaming route answers at once, never a silent hold.
+  // The router's `.data` variant of a streaming route answers at once, never a silent hold.
   fc.oneof(ref("demoProjectId"), ref("ownProjectId")).map((id) => request("api reads", "GET", ["api", "wall", id, "stream.data"])),
   fc.tuple(projectIdValue, fc.boolean()).map(([id, signedIn]) => request("api reads", "GET", ["project", id, "booth", "stream.data"], { signedIn })),
   // The booth's stream: the owner's opens (and is cut as soon as it answers), anyone else's is refused.
@@ -445,7 +445,7 @@ const founderRequest: fc.Arbitrary<FuzzRequest> = fc
   );
 
 /**
- * Issue 24, item 3: a few idempotency keys, each sent again with the same request (a phone resending what it kept
+ * A few idempotency keys, each sent again with the same request (a phone resending what it kept
  * offline: the first answer again, nothing written twice) and with other requests (422, nothing written), on both
  * pitches, plus malformed keys (400).
  */
@@ -465,7 +465,7 @@ const idempotencyRequest: fc.Arbitrary<FuzzRequest> = fc
   )
   .map(([slug, idempotencyKey, fields]) => request("idempotency keys", "POST", ["pitch", slug, "submit"], { body: { kind: "form", fields }, idempotencyKey }));
 
-/** Issue 24: now and then a malformed Host header (400), or a made-up, altered, unsigned or garbled viewer cookie (no cookie). */
+/** Now and then a malformed Host header (400), or a made-up, altered, unsigned or garbled viewer cookie (no cookie). */
 const oddHeaders: fc.Arbitrary<OddHeaders> = fc.oneof(
   { weight: 24, arbitrary: fc.constant({}) },
   { weight: 1, arbitrary: fc.constantFrom("a b", "exa%mple.com", "[::1", "example.com:99999", "<script>", "").map((host): OddHeaders => ({ host })) },
@@ -623,7 +623,7 @@ function postgresReader(client: pg.Client): StoreReader {
   };
 }
 
-/** The spec's limits on what visitors and founders type (SPEC.md; the forms' schemas). */
+/** The spec's limits on what visitors and founders type (the forms' schemas). */
 const TEXT_LIMITS: Array<{ table: string; column: string; max: number }> = [
   { table: "contacts", column: "name", max: 100 },
   { table: "contacts", column: "email", max: 255 },

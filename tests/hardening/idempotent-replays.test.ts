@@ -5,7 +5,7 @@ import { countRows, type TestDb } from "../support/test-db";
 import { withAppServer } from "../support/with-app-server";
 
 /**
- * Issue 24, item 3, over HTTP against the built app on both databases: a phone's kept form sent many times at once
+ * Over HTTP against the built app on both databases: a phone's kept form sent many times at once
  * (a flaky network, several tabs) under one Idempotency-Key, from one address. On PostgreSQL some copies answered
  * 429: each took the per-browser and per-e-mail allowances before its key was checked. Now the key is claimed first
  * in the write's transaction, so every copy answers the first result; other requests under the key answer 422.

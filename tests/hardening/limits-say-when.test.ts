@@ -5,7 +5,7 @@ import { nextClientAddress } from "../support/clients";
 import { countRows } from "../support/test-db";
 
 /**
- * Issue 15: handle-unsubscribe had no limit, track-scan had none (500 rotating fingerprints from one address were
+ * Handle-unsubscribe had no limit, track-scan had none (500 rotating fingerprints from one address were
  * 500 viewers), and a 429 (sign-in's included) never said when to come back. Over HTTP, on the built app.
  */
 describe("limits over HTTP answer 429 with Retry-After", () => {

@@ -6,7 +6,7 @@ import { PHONE_USER_AGENT, useDemoOnPostgres } from "../support/demo-on-postgres
 import { nextClientAddress } from "../support/clients";
 
 /**
- * Issue 24, items 4 to 6, over HTTP on the built app: limits count what costs (an invalid post does not spend a
+ * Over HTTP on the built app: limits count what costs (an invalid post does not spend a
  * venue's allowance), every per-address limit keys an IPv6 client on its /64, and a made-up viewer cookie buys
  * no browser allowance of its own.
  */

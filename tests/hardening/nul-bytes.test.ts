@@ -4,7 +4,7 @@ import { nextClientAddress } from "../support/clients";
 import { countRows } from "../support/test-db";
 
 /**
- * Issue 15, defect 2: PostgreSQL refuses text holding a NUL character. A NUL in a form field answered 500,
+ * Defect 2: PostgreSQL refuses text holding a NUL character. A NUL in a form field answered 500,
  * and a NUL fingerprint in `track-scan` failed the whole batch it was written with, losing the good scans
  * sent in the same tick. Run on PostgreSQL, where the failure showed.
  */

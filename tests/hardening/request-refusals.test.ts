@@ -5,7 +5,7 @@ import type { AppServer } from "../support/app-server";
 import { withAppServer } from "../support/with-app-server";
 
 /**
- * Issue 15, items 4 and 5: fuzzed requests used to answer 500 (and log at error level) for methods, content
+ * Fuzzed requests used to answer 500 (and log at error level) for methods, content
  * types, paths and tokens a route does not accept, and request bodies were buffered whole before any size
  * check (4 × 256 MB peaked the server at 2,159 MB). Now every such request is a 4xx logged at info, and a body
  * is cut off with 413 as soon as it passes its route's limit.
@@ -75,7 +75,7 @@ const tokenCases: Case[] = ["not-a-token", "a.b.c", "%%%", "..", `${"x".repeat(5
   body: "List-Unsubscribe=One-Click",
 }));
 
-// Issue 24: a Host header no URL can be made of was a 500 logged as an error (React Router builds the request's URL from it).
+// A Host header no URL can be made of was a 500 logged as an error (React Router builds the request's URL from it).
 const hostCases: Case[] = [
   ...["a b", "exa%mple.com", "[::1", "example.com:99999", "<script>"].flatMap((host): Case[] => [
     { method: "GET", path: "/privacy", status: 400, host },
@@ -109,7 +109,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       expect(errorLines(server)).toEqual([]);
     });
 
-    it("answers the router's .data variant of a live stream at once with 404, never a silent hold (issue 25, item 7)", async () => {
+    it("answers the router's .data variant of a live stream at once with 404, never a silent hold", async () => {
       const page = await (await fetch(`${server.url}/pitch/demo-project`)).text();
       const projectId = /data-project-id="([^"]+)"/.exec(page)?.[1];
       expect(projectId).toBeDefined();

@@ -8,7 +8,7 @@ import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
 import type { AppServer } from "../support/app-server";
 
 /**
- * Issue 14, finding 4: three instances on one PostgreSQL, each writing its batch of scans, inserted the same new
+ * Finding 4: three instances on one PostgreSQL, each writing its batch of scans, inserted the same new
  * viewers in different orders and deadlocked; the whole batch answered 500. Here every instance receives the
  * same new fingerprints at once, each in its own order: no request may fail, and the founder's counters must
  * come out exact.

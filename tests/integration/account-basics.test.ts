@@ -1,4 +1,4 @@
-// Issue 23, account basics: the password reset (better-auth's flow, its mail through our outbox) and the operator's
+// Account basics: the password reset (better-auth's flow, its mail through our outbox) and the operator's
 // SIGNUP policy with invitation links, on both databases.
 import { afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { AppConfig } from "~/config.server";

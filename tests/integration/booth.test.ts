@@ -1,4 +1,4 @@
-// Booth mode (issue 17, decision 35): booth links (owner-only creation and revocation, expiry, the token
+// Booth mode (decision 35): booth links (owner-only creation and revocation, expiry, the token
 // stored hashed), today's counters by analytics' definitions, and the ticker's reads.
 import { expect, it, onTestFinished } from "vitest";
 import { countProjectActivitySince, loadProjectAnalytics } from "~/modules/analytics/analytics.server";
@@ -65,7 +65,7 @@ describeEachDialect("booth screen", (getDb) => {
   });
 });
 
-describeEachDialect("the code a booth shows (issue 29 item 3)", (getDb) => {
+describeEachDialect("the code a booth shows", (getDb) => {
   const publicUrl = "https://pitch.example.com";
 
   it("defaults to the newest code labelled like 'Booth', else the newest; a link shows its own code, re-pointable, never another project's", async () => {

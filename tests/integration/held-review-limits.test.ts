@@ -1,4 +1,4 @@
-// Issue 39, item 6 (decision 80): held forms stay reviewable. At most 1,000 wait in a project (beyond it a form that
+// Decision 80: held forms stay reviewable. At most 1,000 wait in a project (beyond it a form that
 // would be held is refused and tallied); the review list pages through all of them with the total the inbox says;
 // "Discard all like this" takes the forms of one reason sent in one hour, no more; held forms and refusal tallies
 // older than 30 days are deleted by a job that runs once an hour across instances. Both databases.

@@ -1,4 +1,4 @@
-// Issue 27, item 1 (decision 50): a form that looks automated is held, kept with its content and counted nowhere;
+// Decision 50: a form that looks automated is held, kept with its content and counted nowhere;
 // the founder accepts it (a lead as of when it was sent) or discards it (no trace). Both databases.
 import { ScanRecorder } from "~/modules/scans/scans.server";
 import fs from "node:fs";

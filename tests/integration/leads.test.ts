@@ -308,7 +308,7 @@ describeEachDialect("lead inbox input that no database could hold", (getDb) => {
   });
 });
 
-describeEachDialect("one lead by its address (issue 23: where founder alerts link)", (getDb) => {
+describeEachDialect("one lead by its address (where founder alerts link)", (getDb) => {
   it("shows only the lead `?lead=` names, and nothing for another project's lead or an id that cannot be one", async () => {
     const { db } = getDb();
     const project = await createProject(db);
@@ -332,7 +332,7 @@ describeEachDialect("one lead by its address (issue 23: where founder alerts lin
   });
 });
 
-describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
+describeEachDialect("the response clock", (getDb) => {
   const at = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 9, 0) + minutes * 60_000);
   const introAt = (db: Db, projectId: string, name: string, minutes: number) =>
     submitIntro(db, testMailLinks, projectId, parse(introSchema, { name, email: `${name.toLowerCase()}@example.com`, note: "Hello" }), {
@@ -417,7 +417,7 @@ describeEachDialect("the response clock (issue 28 item 3)", (getDb) => {
   });
 });
 
-describeEachDialect("hot, warm or cold (issue 28 item 5)", (getDb) => {
+describeEachDialect("hot, warm or cold", (getDb) => {
   it("sorts hottest first, each temperature newest first (or longest waiting first), a page at a time, each lead once", async () => {
     const { db } = getDb();
     const project = await createProject(db);
@@ -479,7 +479,7 @@ describeEachDialect("hot, warm or cold (issue 28 item 5)", (getDb) => {
   });
 });
 
-describeEachDialect("one qualifying question (issue 28 item 4)", (getDb) => {
+describeEachDialect("one qualifying question", (getDb) => {
   const question = (input: Record<string, unknown>) => validate(qualifyingQuestionSchema, input);
 
   it("checks the founder's question: text or two to six different answers, each bounded; empty removes it", () => {

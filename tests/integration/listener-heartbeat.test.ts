@@ -1,4 +1,4 @@
-// Issue 25, item 1: a NAT or firewall that forgets the LISTEN connection sends no reset, so without a heartbeat the
+// A NAT or firewall that forgets the LISTEN connection sends no reset, so without a heartbeat the
 // instance never noticed (walls and booth screens froze while /healthz said "ok"). A proxy of the test's own
 // between the listener and PostgreSQL stops forwarding without closing; the listener must notice, say "degraded"
 // while it cannot listen, listen again, and deliver what is published after.

@@ -1,4 +1,4 @@
-// Live walls and booth screens share one read per instance (issue 25, decision 43): a new entry or scan costs the
+// Live walls and booth screens share one read per instance (decision 43): a new entry or scan costs the
 // same statements with 100 open streams of a project as with one, and every stream still gets everything once, in
 // order, from its own cursor.
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";

@@ -1,4 +1,4 @@
-// The morning-after report (issue 30 item 4, decision 66) with an injected clock: once per project across two
+// The morning-after report (decision 66) with an injected clock: once per project across two
 // instances, nothing on a day without scans, the week report, off per project, catch-up after downtime, who gets
 // it, the CSV it carries, and who may turn it off. Every test uses its own days, so tests share one database.
 import { text } from "node:stream/consumers";

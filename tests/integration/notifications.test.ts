@@ -96,7 +96,7 @@ describeEachDialect("notification e-mails", (getDb, dialect) => {
     expect(alert?.text).not.toContain("/analytics");
     expect(header(alert!, "List-Unsubscribe")).toBeUndefined();
 
-    // The visitor's copy (issue 23): what they asked, the forwardable text, what happens next; no tracking, no list.
+    // The visitor's copy: what they asked, the forwardable text, what happens next; no tracking, no list.
     const confirmation = mails.find((mail) => addressOf(mail) === visitor)!;
     expect(confirmation.subject).toBe("Your intro request to Harbor intro is sent");
     expect(confirmation.text).toContain("Hi Ada Marsh,");

@@ -1,4 +1,4 @@
-// People met in person without an e-mail (issue 40 item 2, decision 92): a name and any one of e-mail, LinkedIn URL
+// People met in person without an e-mail (decision 92): a name and any one of e-mail, LinkedIn URL
 // or phone save a person; the same LinkedIn profile or phone is one lead; such a lead is answered once an e-mail is
 // added; and migration 0054 keeps every lead and capture an earlier release left.
 import { text } from "node:stream/consumers";
@@ -147,7 +147,7 @@ describeEachDialect("people met without an e-mail", (getDb) => {
     const [header, row] = (await text(csv.body)).slice(1).trimEnd().split("\r\n").map((line) => line.split(","));
     expect(header!.slice(0, 7)).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
     const cells = Object.fromEntries(header!.map((column, index) => [column, row![index]]));
-    // A leading + is what a spreadsheet would run as a formula: neutralised like every cell (DESIGN.md item 6).
+    // A leading + is what a spreadsheet would run as a formula: neutralised like every cell.
     expect(cells).toMatchObject({ Name: "Omar Haddad", Email: "", "Met in person": "Direct link: Clinic chain", Phone: "'+44 7700 900123" });
 
     const card = await leadVCard(db, project.ownerId, project.id, leadId);

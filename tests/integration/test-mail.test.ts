@@ -1,4 +1,4 @@
-// 'Send me a test e-mail' (issue 23, decision 40): one message to the founder, sent at once through the app's
+// 'Send me a test e-mail' (decision 40): one message to the founder, sent at once through the app's
 // transport with short timeouts, reporting what a real SMTP server (or the mail folder) did with it.
 import fs from "node:fs";
 import os from "node:os";

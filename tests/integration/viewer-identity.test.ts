@@ -1,4 +1,4 @@
-// Issue 27, items 3 and 6 (decision 52): nobody borrows another visitor's identity. A browser without a cookie is
+// Decision 52: nobody borrows another visitor's identity. A browser without a cookie is
 // found by the daily address hash only among viewers whose cookie never came back, through the same source; and a
 // load of the plain link by someone who came through a code stays with that code.
 import { expect, it } from "vitest";

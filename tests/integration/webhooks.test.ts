@@ -248,7 +248,7 @@ describeEachDialect("webhooks", (getDb) => {
       ["https://169.254.169.254/latest/meta-data", INTERNAL_TARGET_MESSAGE],
       ["https://[::1]/hook", INTERNAL_TARGET_MESSAGE],
       ["https://[::ffff:127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
-      // IPv6 forms that carry an IPv4 address (issue 24): compatible, translated, NAT64.
+      // IPv6 forms that carry an IPv4 address: compatible, translated, NAT64.
       ["https://[::127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
       ["https://[::ffff:0:127.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],
       ["https://[::10.0.0.1]/hook", INTERNAL_TARGET_MESSAGE],

@@ -74,7 +74,7 @@ describe("app icons", () => {
         expect(pixelAt(png, 0, 0)[3], `${name} corner`).toBe(255);
       }
     }
-    // What Chrome fetches for the manifest on every first visit stays small (issue 26).
+    // What Chrome fetches for the manifest on every first visit stays small.
     expect((await SITE_ICONS["icon-192.png"].render()).png.length).toBeLessThanOrEqual(6 * 1024);
     const favicon = (await SITE_ICONS["favicon.svg"].render()).png.toString("utf8");
     expect(favicon).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);

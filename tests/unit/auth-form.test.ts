@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { forgotPasswordSchema, resetPasswordSchema, signInSchema, signUpSchema } from "~/modules/auth/auth-form";
 import { validate } from "~/modules/forms/validation";
 
-describe("auth form schemas (SPEC.md section 5)", () => {
+describe("auth form schemas", () => {
   it("accepts a valid sign-up and trims the e-mail and name", () => {
     const result = validate(signUpSchema, { email: "  ada@example.com ", password: "secret1", name: "  Ada " });
     expect(result).toEqual({ ok: true, data: { email: "ada@example.com", password: "secret1", name: "Ada", invitation: "", timeZone: "" } });
@@ -37,7 +37,7 @@ describe("auth form schemas (SPEC.md section 5)", () => {
   });
 });
 
-describe("password reset forms (issue 23)", () => {
+describe("password reset forms", () => {
   it("asks only for the address, with the sign-in form's rule", () => {
     expect(validate(forgotPasswordSchema, { email: " Ada@Example.com " })).toEqual({ ok: true, data: { email: "ada@example.com" } });
     const refused = validate(forgotPasswordSchema, { email: "ada" });

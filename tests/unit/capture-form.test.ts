@@ -1,4 +1,4 @@
-// The capture form's rule and the name a LinkedIn URL suggests (issue 40 item 2, decision 92).
+// The capture form's rule and the name a LinkedIn URL suggests (decision 92).
 import { describe, expect, it } from "vitest";
 import { validate } from "~/modules/forms/validation";
 import { CAPTURE_ONE_WAY_MESSAGE, CAPTURE_PHONE_MESSAGE, captureSchema, linkedInHandle, nameFromLinkedIn, phoneDigits } from "~/modules/leads/capture/capture-form";

@@ -4,7 +4,7 @@ import { conversionRate } from "~/modules/analytics/conversion";
 import { deriveSlug } from "~/modules/projects/project-form";
 import { qrDownloadName } from "~/modules/qr/qr-form";
 
-describe("deriveSlug (SPEC.md section 4)", () => {
+describe("deriveSlug", () => {
   it.each([
     ["Harbor Cold Chain", "harbor-cold-chain"],
     ["  --Hello, World!--  ", "hello-world"],
@@ -22,7 +22,7 @@ describe("deriveSlug (SPEC.md section 4)", () => {
   });
 });
 
-describe("conversionRate (SPEC.md section 9)", () => {
+describe("conversionRate", () => {
   it("is actions over unique viewers as a percentage with one decimal", () => {
     expect(conversionRate(1, 3)).toBe(33.3);
     expect(conversionRate(2, 3)).toBe(66.7);
@@ -35,7 +35,7 @@ describe("conversionRate (SPEC.md section 9)", () => {
   });
 });
 
-describe("CSV cells (DESIGN.md item 6)", () => {
+describe("CSV cells", () => {
   it.each(["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"])("neutralises %j, which a spreadsheet would run", (value) => {
     expect(neutralizeFormula(value)).toBe(`'${value}`);
   });
@@ -51,7 +51,7 @@ describe("CSV cells (DESIGN.md item 6)", () => {
   });
 });
 
-describe("QR download names (SPEC.md section 7)", () => {
+describe("QR download names", () => {
   it("is {slug}-{label with spaces as hyphens}-qr.{ext}", () => {
     expect(qrDownloadName("harbor", "Booth A  East", "png")).toBe("harbor-Booth-A-East-qr.png");
     expect(qrDownloadName("harbor", "Badge", "svg")).toBe("harbor-Badge-qr.svg");

@@ -5,7 +5,7 @@ import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/modules/forms/st
 import { JSON_TEXT_TOO_LONG_MESSAGE, JSON_TOO_DEEP_MESSAGE, readJsonBody } from "~/modules/http/api.server";
 
 /**
- * Issue 15, item 2: the JSON functions refuse, in one place and before their schema, what can never be valid input.
+ * The JSON functions refuse, in one place and before their schema, what can never be valid input.
  * Found by the fuzzer: a body nested 20,000 deep overflowed the stack of the control-character check (500).
  */
 const schema = z.object({ projectId: z.string(), contact: z.optional(z.object({ name: z.optional(z.unknown()) })) });

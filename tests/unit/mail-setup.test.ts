@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isLocalSender, mailSetupWarning } from "~/modules/mail/mail-setup";
 
-describe("the warning that mail reaches nobody (issue 23)", () => {
+describe("the warning that mail reaches nobody", () => {
   it("without SMTP_URL says mail is kept on disk, where, and how to set SMTP_URL and MAIL_FROM", () => {
     const warning = mailSetupWarning({ smtpUrl: undefined, mailFrom: "PitchQR <no-reply@localhost>", mailFolder: "data/mail" });
     expect(warning?.problem).toBe("kept-on-disk");
@@ -29,7 +29,7 @@ describe("the warning that mail reaches nobody (issue 23)", () => {
   });
 });
 
-describe("the warning that mail waits for a refused SMTP login (issue 24)", () => {
+describe("the warning that mail waits for a refused SMTP login", () => {
   it("says since when, that nothing is lost, and what to check, without the SMTP address", () => {
     const warning = mailSetupWarning({
       smtpUrl: "smtp://user:s3cret@mail.example.com:587",

@@ -138,7 +138,7 @@ describe("background fetches", () => {
   });
 });
 
-describe("signed viewer cookie (issue 24)", () => {
+describe("signed viewer cookie", () => {
   const cookieOf = (id: string) => door.viewerCookie(id).split(";")[0]!;
   const forged = "0123456789abcdef0123456789abcdef";
 

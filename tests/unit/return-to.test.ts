@@ -20,7 +20,7 @@ describe("safeReturnTo", () => {
     "\\\\elsewhere.example",
     "javascript:alert(1)",
     "my-projects",
-    // Paths that look relative but normalise to a protocol-relative `//host` (issue 15, defect 3).
+    // Paths that look relative but normalise to a protocol-relative `//host` (defect 3).
     "/..//evil.example/login",
     "/.//evil.example/login",
     "/%2e%2e//evil.example/login",
@@ -38,7 +38,7 @@ describe("safeReturnTo", () => {
     expect(safeReturnTo(value)).toBe("/");
   });
 
-  describe("after sign-in, only a path on this site is followed (issue 23)", () => {
+  describe("after sign-in, only a path on this site is followed", () => {
     it.each([
       "http://elsewhere.example/my-projects",
       "HTTPS://elsewhere.example",

@@ -8,7 +8,7 @@ describe("vCard text", () => {
     expect(escapeContentText("END:VCARD")).toBe("END:VCARD");
   });
 
-  it("turns every Unicode line break into \\n, so none can start a property line of its own (issue 24)", () => {
+  it("turns every Unicode line break into \\n, so none can start a property line of its own", () => {
     for (const lineBreak of ["\r\n", "\r", "\n", "\u000b", "\u000c", "\u0085", "\u2028", "\u2029"]) {
       expect(escapeContentText(`note${lineBreak}END:VCARD`), JSON.stringify(lineBreak)).toBe("note\\nEND:VCARD");
     }

@@ -65,7 +65,7 @@ describe("checkVisitorForm", () => {
   });
 });
 
-describe("the qualifying question in the browser's check (issue 28 item 4)", () => {
+describe("the qualifying question in the browser's check", () => {
   const intro = { name: "Ana", email: "ana@example.com", note: "Hello", roleTags: [] };
   const stage = { prompt: "What stage?", options: ["Seed", "Series A"], required: true };
 

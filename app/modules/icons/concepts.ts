@@ -30,7 +30,7 @@ export const generateAppIconSchema = z.object({
   concept: z.literal([1, 2, 3], CONCEPT_MESSAGE),
 });
 
-/** `icon-concept-{n}.png`, names the download. */
+/** The download's file name: `icon-concept-{n}.png`. */
 export function appIconDownloadName(concept: AppIconConcept): string {
   return `icon-concept-${concept}.png`;
 }

@@ -70,7 +70,7 @@ export function sameLabel(a: string, b: string): boolean {
 
 export type QrCodeFormInput = z.infer<typeof qrCodeFormSchema>;
 
-/** `{slug}-{label with spaces as hyphens}-qr.{ext}`, names the downloads. */
+/** The downloads' file name: `{slug}-{label with spaces as hyphens}-qr.{ext}`. */
 export function qrDownloadName(slug: string, label: string, extension: "png" | "svg"): string {
   return `${slug}-${label.trim().replace(/\s+/g, "-")}-qr.${extension}`;
 }
