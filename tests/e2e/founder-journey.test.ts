@@ -7,6 +7,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
+import { countRows, userIdByEmail } from "../support/test-db";
 import { collectDownloads, decodeQrPng, definitionPairs, downloadBytes, parseCsv, visibleText, waitForToast } from "../support/founder-e2e";
 import { insertProject, marker, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
@@ -116,13 +117,13 @@ function phoneVisitor() {
   return {
     /** Opens the pitch page (a navigation) and waits until the server has counted it. */
     async open(url: string, projectId: string): Promise<void> {
-      const before = scanRows(projectId).length;
+      const before = (await scanRows(projectId)).length;
       // Node's fetch says `Sec-Fetch-Mode: cors` of itself, which the door rightly takes for a script's fetch.
       const response = await fetch(url, { headers: { ...headers(), "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } });
       if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
       const viewer = response.headers.getSetCookie().find((set) => set.startsWith("pitchqr_viewer="));
       if (viewer) cookie = viewer.split(";")[0]!;
-      await expect.poll(() => scanRows(projectId).length).toBe(before + 1);
+      await expect.poll(async () => (await scanRows(projectId)).length).toBe(before + 1);
     },
     /** Posts one of the pitch page's forms as the enhanced form does. */
     async post(url: string, fields: Record<string, string>): Promise<void> {
@@ -146,7 +147,7 @@ async function harborVisitedAndQuietPilot(ownerId: string) {
   const harbor = await insertHarbor(ownerId, { qrCodes: [BOOTH] });
   const [boothId] = harbor.qrCodeIds as [string];
   const booth = pitchUrl(harbor.slug, `?qr=${boothId}`);
-  const angel = tierRows(harbor.id)[0]!;
+  const angel = (await tierRows(harbor.id))[0]!;
 
   const first = phoneVisitor();
   await first.open(booth, harbor.id);
@@ -165,49 +166,26 @@ async function harborVisitedAndQuietPilot(ownerId: string) {
 
 // ---- database reads ----------------------------------------------------------------------------------------
 
-type ProjectRow = {
-  id: string;
-  owner_id: string;
-  title: string;
-  slug: string;
-  one_liner: string;
-  summary: string | null;
-  video_url: string | null;
-  deck_url: string | null;
-  calendly_url: string | null;
-  metrics: string;
-  problem_points: string;
-  solution_points: string;
-  status: string;
-  updated_at: string;
-};
-
-const projectRow = (id: string) => e2e.sqlite.prepare("select * from projects where id = ?").get(id) as ProjectRow | undefined;
+const projectRow = (id: string) => e2e.db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
 /** The founder's projects (the app also seeds a demo project of its own). */
 const projectCount = (email: string) =>
-  (e2e.sqlite.prepare("select count(*) as n from projects p join users u on u.id = p.owner_id where u.email = ?").get(email) as { n: number }).n;
+  countRows(e2e.db.selectFrom("projects").innerJoin("users", "users.id", "projects.owner_id").where("users.email", "=", email));
 const tierRows = (id: string) =>
-  e2e.sqlite.prepare("select id, range_label, range_min, range_max, perks, sort_order from signal_tiers where project_id = ? order by sort_order").all(id) as {
-    id: string;
-    range_label: string;
-    range_min: number;
-    range_max: number | null;
-    perks: string;
-    sort_order: number;
-  }[];
+  e2e.db
+    .selectFrom("signal_tiers")
+    .select(["id", "range_label", "range_min", "range_max", "perks", "sort_order"])
+    .where("project_id", "=", id)
+    .orderBy("sort_order")
+    .execute();
 const qrRows = (projectId: string) =>
-  e2e.sqlite.prepare("select id, label, event_tag, total_scans, unique_scans from qr_codes where project_id = ? order by created_at").all(projectId) as {
-    id: string;
-    label: string;
-    event_tag: string | null;
-    total_scans: number;
-    unique_scans: number;
-  }[];
+  e2e.db
+    .selectFrom("qr_codes")
+    .select(["id", "label", "event_tag", "total_scans", "unique_scans"])
+    .where("project_id", "=", projectId)
+    .orderBy("created_at")
+    .execute();
 const scanRows = (projectId: string) =>
-  e2e.sqlite.prepare("select qr_code_id, viewer_fingerprint from scans where project_id = ? order by id").all(projectId) as {
-    qr_code_id: string | null;
-    viewer_fingerprint: string | null;
-  }[];
+  e2e.db.selectFrom("scans").select(["qr_code_id", "viewer_fingerprint"]).where("project_id", "=", projectId).orderBy("id").execute();
 
 // ---- page helpers ------------------------------------------------------------------------------------------
 
@@ -234,10 +212,10 @@ async function newVisitor(): Promise<Page> {
 
 /** Opens (or reloads) the pitch page and waits until the server has counted that page load (decision 15). */
 async function openPitchCounted(page: Page, url: string | "reload", projectId: string): Promise<void> {
-  const before = scanRows(projectId).length;
+  const before = (await scanRows(projectId)).length;
   if (url === "reload") await page.reload();
   else await page.goto(url);
-  await expect.poll(() => scanRows(projectId).length, { timeout: 10_000 }).toBe(before + 1);
+  await expect.poll(async () => (await scanRows(projectId)).length, { timeout: 10_000 }).toBe(before + 1);
   await waitForEnhancement(page);
 }
 
@@ -291,7 +269,7 @@ describe("a founder's journey", () => {
     expect(await field(page, "One-Liner").getAttribute("aria-invalid")).toBe("true");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("project-oneLiner");
     expect(new URL(page.url()).pathname).toBe("/project/create");
-    expect(projectCount(founder.email)).toBe(0);
+    expect(await projectCount(founder.email)).toBe(0);
 
     await field(page, "One-Liner").fill(ONE_LINER);
     await field(page, "Project Summary").fill(SUMMARY);
@@ -349,10 +327,10 @@ describe("a founder's journey", () => {
     await tab.close();
 
     // What was stored.
-    const owner = e2e.sqlite.prepare("select id from users where email = ?").get(founder.email) as { id: string };
-    const row = projectRow(projectId)!;
+    const ownerId = await userIdByEmail(e2e.db, founder.email);
+    const row = (await projectRow(projectId))!;
     expect(row).toMatchObject({
-      owner_id: owner.id,
+      owner_id: ownerId,
       title: TITLE,
       slug: SLUG,
       one_liner: ONE_LINER,
@@ -362,10 +340,10 @@ describe("a founder's journey", () => {
       calendly_url: CALENDLY_URL,
       status: "published",
     });
-    expect(JSON.parse(row.metrics)).toEqual(METRICS);
-    expect(JSON.parse(row.problem_points)).toEqual([PROBLEM]);
-    expect(JSON.parse(row.solution_points)).toEqual([SOLUTION]);
-    expect(tierRows(projectId).map(({ range_label, range_min, range_max, perks, sort_order }) => ({ range_label, range_min, range_max, perks: JSON.parse(perks), sort_order }))).toEqual([
+    expect(row.metrics).toEqual(METRICS);
+    expect(row.problem_points).toEqual([PROBLEM]);
+    expect(row.solution_points).toEqual([SOLUTION]);
+    expect((await tierRows(projectId)).map(({ range_label, range_min, range_max, perks, sort_order }) => ({ range_label, range_min, range_max, perks, sort_order }))).toEqual([
       { range_label: "Angel", range_min: 10_000, range_max: 25_000, perks: ["Quarterly investor update"], sort_order: 0 },
       { range_label: "Syndicate", range_min: 25_000, range_max: 100_000, perks: ["Monthly update call"], sort_order: 1 },
       { range_label: "Lead", range_min: 250_000, range_max: null, perks: ["Board observer seat"], sort_order: 2 },
@@ -388,7 +366,7 @@ describe("a founder's journey", () => {
     await goto(page, `/project/${projectId}/edit`);
 
     // A javascript: deck URL is refused in the browser, and by the server for a post without scripts.
-    const before = projectRow(projectId)!;
+    const before = (await projectRow(projectId))!;
     await field(page, "Deck URL").fill("javascript:alert(1)");
     await page.getByRole("button", { name: "Update Project" }).click();
     await fieldError(page, "project-deckUrl").filter({ hasText: "Enter a valid deck URL (starting with https://)" }).waitFor();
@@ -410,8 +388,8 @@ describe("a founder's journey", () => {
       maxRedirects: 0,
     });
     expect(posted.status()).toBe(400);
-    expect(projectRow(projectId)).toEqual(before);
-    expect(tierRows(projectId)).toHaveLength(4);
+    expect(await projectRow(projectId)).toEqual(before);
+    expect(await tierRows(projectId)).toHaveLength(4);
     await page.reload();
     await waitForHydration(page);
     expect(await field(page, "Deck URL").inputValue()).toBe(DECK_URL);
@@ -431,7 +409,7 @@ describe("a founder's journey", () => {
     await fieldError(page, "project-slug").filter({ hasText: "This URL slug is already taken. Choose another one." }).waitFor();
     expect(await field(page, "URL Slug").getAttribute("aria-invalid")).toBe("true");
     expect(new URL(page.url()).pathname).toBe("/project/create");
-    expect(projectCount(founder.email)).toBe(1);
+    expect(await projectCount(founder.email)).toBe(1);
     // What was typed is kept; another slug creates it (a draft, the default).
     expect(await field(page, "Project Title").inputValue()).toBe(SECOND.title);
     expect(await field(page, "One-Liner").inputValue()).toBe(SECOND.oneLiner);
@@ -440,7 +418,7 @@ describe("a founder's journey", () => {
     await page.waitForURL(/\/project\/[^/]+\/edit$/);
     await waitForToast(page, "Project created successfully");
     const secondProjectId = new URL(page.url()).pathname.split("/")[2]!;
-    expect(projectRow(secondProjectId)).toMatchObject({ slug: SECOND.slug, status: "draft", video_url: null, deck_url: null, calendly_url: null });
+    expect(await projectRow(secondProjectId)).toMatchObject({ slug: SECOND.slug, status: "draft", video_url: null, deck_url: null, calendly_url: null });
     expect(await page.getByRole("link", { name: /Preview Live/ }).count()).toBe(0);
   });
 
@@ -475,7 +453,7 @@ describe("a founder's journey", () => {
     await expect.poll(() => rows.locator("h4").allTextContents()).toEqual(["Badge", "Booth"]);
     await waitForToast(page, "QR code created successfully");
 
-    const stored = qrRows(projectId);
+    const stored = await qrRows(projectId);
     expect(stored.map(({ label, event_tag }) => ({ label, event_tag }))).toEqual([
       { label: "Booth", event_tag: "Demo Day" },
       { label: "Badge", event_tag: null },
@@ -512,7 +490,7 @@ describe("a founder's journey", () => {
     await waitForToast(page, "QR code deleted");
     expect(confirmations).toEqual(["Are you sure you want to delete this QR code?"]);
     await expect.poll(() => rows.locator("h4").allTextContents()).toEqual(["Booth"]);
-    expect(qrRows(projectId).map((row) => row.label)).toEqual(["Booth"]);
+    expect((await qrRows(projectId)).map((row) => row.label)).toEqual(["Booth"]);
     await page.reload();
     await waitForHydration(page);
     expect(await page.getByRole("region", { name: "QR Codes & Event Tracking" }).locator("li h4").allTextContents()).toEqual(["Booth"]);
@@ -569,25 +547,33 @@ describe("a founder's journey", () => {
     await third.getByText("Signal of interest recorded!").waitFor();
 
     // Stored: 4 scans (3 through Booth) from 3 viewers, and the three contacts.
-    const scans = scanRows(projectId);
+    const scans = await scanRows(projectId);
     expect(scans.map((scan) => scan.qr_code_id)).toEqual([boothId, boothId, boothId, null]);
     expect(scans.every((scan) => /^[0-9a-f]{32}$/.test(scan.viewer_fingerprint ?? ""))).toBe(true);
     expect(scans[0]!.viewer_fingerprint).toBe(scans[1]!.viewer_fingerprint);
     expect(new Set(scans.map((scan) => scan.viewer_fingerprint)).size).toBe(3);
-    expect(qrRows(projectId)).toMatchObject([{ label: "Booth", total_scans: 3, unique_scans: 2 }]);
+    expect(await qrRows(projectId)).toMatchObject([{ label: "Booth", total_scans: 3, unique_scans: 2 }]);
 
-    const contacts = e2e.sqlite
-      .prepare("select name, email, intent, subscribed, role_tags, linkedin_url, note from contacts where project_id = ? order by created_at")
-      .all(projectId);
+    const contacts = await e2e.db
+      .selectFrom("contacts")
+      .select(["name", "email", "intent", "subscribed", "role_tags", "linkedin_url", "note"])
+      .where("project_id", "=", projectId)
+      .orderBy("created_at")
+      .execute();
     expect(contacts).toEqual([
-      { name: INTRO.name, email: INTRO.email, intent: "Intro", subscribed: 0, role_tags: JSON.stringify([INTRO.role]), linkedin_url: INTRO.linkedin, note: INTRO.note },
-      { name: FOLLOWER.name, email: FOLLOWER.email, intent: "Subscriber", subscribed: 1, role_tags: "[]", linkedin_url: null, note: null },
+      { name: INTRO.name, email: INTRO.email, intent: "Intro", subscribed: false, role_tags: [INTRO.role], linkedin_url: INTRO.linkedin, note: INTRO.note },
+      { name: FOLLOWER.name, email: FOLLOWER.email, intent: "Subscriber", subscribed: true, role_tags: [], linkedin_url: null, note: null },
       // The backer's message is on their signal; a contact's note is its latest intro's.
-      { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: 0, role_tags: "[]", linkedin_url: null, note: null },
+      { name: BACKER.name, email: BACKER.email, intent: "Supporter", subscribed: false, role_tags: [], linkedin_url: null, note: null },
     ]);
-    const angel = tierRows(projectId)[0]!;
-    expect(e2e.sqlite.prepare("select signal_tier_id, range_label, range_min, range_max, amount, is_public, message from signals where project_id = ?").all(projectId)).toEqual([
-      { signal_tier_id: angel.id, range_label: "Angel", range_min: 10_000, range_max: 25_000, amount: 10_000, is_public: 1, message: BACKER.message },
+    const angel = (await tierRows(projectId))[0]!;
+    const signals = await e2e.db
+      .selectFrom("signals")
+      .select(["signal_tier_id", "range_label", "range_min", "range_max", "amount", "is_public", "message"])
+      .where("project_id", "=", projectId)
+      .execute();
+    expect(signals).toEqual([
+      { signal_tier_id: angel.id, range_label: "Angel", range_min: 10_000, range_max: 25_000, amount: 10_000, is_public: true, message: BACKER.message },
     ]);
   });
 
@@ -721,16 +707,16 @@ describe("a founder's journey", () => {
     const [boothId] = harbor.qrCodeIds;
     // The anonymous page is served (and cached) while published.
     expect((await fetch(pitchUrl(harbor.slug))).status).toBe(200);
-    const tiersBefore = tierRows(projectId);
+    const tiersBefore = await tierRows(projectId);
 
     await goto(page, `/project/${projectId}/edit`);
     await page.getByRole("link", { name: /Preview Live/ }).waitFor();
     await page.getByRole("radio", { name: "Draft", exact: true }).check();
     await page.getByRole("button", { name: "Update Project" }).click();
     await waitForToast(page, "Project updated successfully");
-    expect(projectRow(projectId)).toMatchObject({ status: "draft", deck_url: DECK_URL, video_url: null });
+    expect(await projectRow(projectId)).toMatchObject({ status: "draft", deck_url: DECK_URL, video_url: null });
     // The tiers were updated in place: same ids, so the signal keeps its tier.
-    expect(tierRows(projectId)).toEqual(tiersBefore);
+    expect(await tierRows(projectId)).toEqual(tiersBefore);
     await page.getByRole("link", { name: /Preview Live/ }).waitFor({ state: "detached" });
 
     const anonymous = await fetch(pitchUrl(harbor.slug));

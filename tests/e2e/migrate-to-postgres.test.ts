@@ -6,16 +6,17 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
+import type { Database } from "~/db/schema";
 import { loadProjectAnalytics, type ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { recordScans, type ScanInput } from "~/modules/scans/scans.server";
 import { recordPitchSave } from "~/modules/saved/saves.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { visitorAction } from "../support/leads-e2e";
-import { insertProject, openDatabase as openSqliteFile } from "../support/pitch-e2e";
+import { insertProject } from "../support/pitch-e2e";
 import { createPostgresDatabase } from "../support/postgres";
+import { countRows, openTestDb, userIdByEmail } from "../support/test-db";
 import { signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -48,10 +49,10 @@ function runCommand(env: Record<string, string>): Promise<{ code: number | null;
   });
 }
 
-async function tableCounts(database: AppDatabase, tables: string[]): Promise<Record<string, number>> {
+async function tableCounts(database: AppDatabase, tables: (keyof Database)[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of tables) {
-    counts[table] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0]!.n);
+    counts[table] = await countRows(database.db.selectFrom(table));
   }
   return counts;
 }
@@ -102,9 +103,8 @@ describe("npm run db:migrate-to-postgres", () => {
     const email = uniqueEmail("move");
     const onSqlite = await started({ dataDir });
     const oldCookie = await signUpAndSignIn(onSqlite.url, email, PASSWORD);
-    const owner = openSqliteFile(dataDir);
-    const { id: ownerId } = owner.prepare("select id from users where email = ?").get(email) as { id: string };
-    owner.close();
+    const owner = openTestDb({ dataDir });
+    const ownerId = await userIdByEmail(owner, email).finally(() => owner.destroy());
     const project = await insertProject(dataDir, {
       ownerId,
       title: "Harbor Move",
@@ -138,7 +138,7 @@ describe("npm run db:migrate-to-postgres", () => {
     for (const viewerFingerprint of ["viewer-1", "viewer-2"]) await recordPitchSave(sqlite.db, { identity: { viewerFingerprint, addressHash: null }, clientAddress: "192.0.2.10" }, { projectId: project.id, qrCodeId: boothId });
     const now = new Date();
     const expectedAnalytics = await analyticsOfEveryProject(sqlite, now);
-    const TABLES = ["users", "accounts", "sessions", "projects", "qr_codes", "scans", "contacts", "signals", "leads", "recognition_entries", "project_stats", "source_stats", "scan_hours", "pitch_saves"];
+    const TABLES: (keyof Database)[] = ["users", "accounts", "sessions", "projects", "qr_codes", "scans", "contacts", "signals", "leads", "recognition_entries", "project_stats", "source_stats", "scan_hours", "pitch_saves"];
     const expectedCounts = await tableCounts(sqlite, TABLES);
     const expectedRows = await rowsAsRead(sqlite);
     await sqlite.close();

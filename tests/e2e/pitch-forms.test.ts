@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage, readWallStream } from "../support/pitch-e2e";
 import { setUpAppInBrowser } from "../support/e2e-app";
+import { countRows } from "../support/test-db";
 import { waitForEnhancement } from "../support/clients";
 
 const e2e = setUpAppInBrowser();
@@ -204,8 +205,7 @@ describe("the follow-updates dialog", () => {
 });
 
 describe("the signal dialog", () => {
-  const hiddenSupporters = () =>
-    (e2e.sqlite.prepare("select count(*) as n from signals where project_id = ? and is_public = 0").get(project.id) as { n: number }).n;
+  const hiddenSupporters = () => countRows(e2e.db.selectFrom("signals").where("project_id", "=", project.id).where("is_public", "=", false));
 
   it("lists the tiers with their ranges and the non-binding notice, validates, records a public signal and resets", async () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: DESKTOP });
@@ -214,7 +214,7 @@ describe("the signal dialog", () => {
       await readThePage(page, e2e.app.dataDir);
       const dialog = await openPitchDialog(page, "Signal Interest");
 
-      const tiers = e2e.sqlite.prepare("select range_label from signal_tiers where project_id = ? order by sort_order").all(project.id) as { range_label: string }[];
+      const tiers = await e2e.db.selectFrom("signal_tiers").select("range_label").where("project_id", "=", project.id).orderBy("sort_order").execute();
       expect(tiers.map((tier) => tier.range_label)).toEqual(["Angel", "Syndicate", "Lead", "Strategic"]);
       const options = await dialog.locator("label:has(input[type=radio])").allTextContents();
       expect(options).toHaveLength(4);
@@ -257,10 +257,15 @@ describe("the signal dialog", () => {
       const contacts = contactsByEmail(e2e.sqlite, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: project.id });
-      const signal = e2e.sqlite.prepare("select * from signals where contact_id = ?").get(contacts[0]!.id) as Record<string, unknown>;
-      expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: 1, message, message_public: 0 });
-      const entries = e2e.sqlite.prepare("select type, message, is_public from recognition_entries where project_id = ? and display_name = ?").all(project.id, name);
-      expect(entries).toEqual([{ type: "Supporter", message: null, is_public: 1 }]);
+      const signal = await e2e.db.selectFrom("signals").selectAll().where("contact_id", "=", contacts[0]!.id).executeTakeFirst();
+      expect(signal).toMatchObject({ range_label: "Angel", range_min: 5_000, range_max: 25_000, amount: 5_000, is_public: true, message, message_public: false });
+      const entries = await e2e.db
+        .selectFrom("recognition_entries")
+        .select(["type", "message", "is_public"])
+        .where("project_id", "=", project.id)
+        .where("display_name", "=", name)
+        .execute();
+      expect(entries).toEqual([{ type: "Supporter", message: null, is_public: true }]);
 
       await readThePage(page, e2e.app.dataDir);
       const again = await openPitchDialog(page, "Signal Interest");
@@ -277,7 +282,7 @@ describe("the signal dialog", () => {
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       await openPitch(page);
-      const before = hiddenSupporters();
+      const before = await hiddenSupporters();
       const supporters = (count: number) => `+ ${count} additional ${count === 1 ? "supporter" : "supporters"}`;
       if (before > 0) await page.getByText(supporters(before), { exact: true }).waitFor();
       else expect(await page.getByText(/additional supporter/).count()).toBe(0);
@@ -301,11 +306,16 @@ describe("the signal dialog", () => {
       const html = await cached.text();
       expect(html).toContain(supporters(before + 1));
       expect(html).not.toContain(name);
-      expect(hiddenSupporters()).toBe(before + 1);
+      expect(await hiddenSupporters()).toBe(before + 1);
       expect(await page.getByText(name).count()).toBe(0);
-      expect(e2e.sqlite.prepare("select count(*) as n from recognition_entries where display_name = ?").get(name)).toEqual({ n: 0 });
-      const signal = e2e.sqlite.prepare("select s.is_public, s.range_label, s.amount from signals s join contacts c on c.id = s.contact_id where c.email = ?").get(email);
-      expect(signal).toEqual({ is_public: 0, range_label: "Syndicate", amount: 25_000 });
+      expect(await countRows(e2e.db.selectFrom("recognition_entries").where("display_name", "=", name))).toBe(0);
+      const signal = await e2e.db
+        .selectFrom("signals")
+        .innerJoin("contacts", "contacts.id", "signals.contact_id")
+        .select(["signals.is_public", "signals.range_label", "signals.amount"])
+        .where("contacts.email", "=", email)
+        .executeTakeFirst();
+      expect(signal).toEqual({ is_public: false, range_label: "Syndicate", amount: 25_000 });
     } finally {
       await context.close();
     }
@@ -404,12 +414,12 @@ describe("without JavaScript", () => {
 
       const [contact] = contactsByEmail(e2e.sqlite, email);
       expect(contact).toMatchObject({ intent: "Supporter" });
-      expect(e2e.sqlite.prepare("select range_label, amount, is_public from signals where contact_id = ?").get(contact!.id)).toEqual({
+      expect(await e2e.db.selectFrom("signals").select(["range_label", "amount", "is_public"]).where("contact_id", "=", contact!.id).executeTakeFirst()).toEqual({
         range_label: "Lead",
         amount: 250_000,
-        is_public: 1,
+        is_public: true,
       });
-      expect(e2e.sqlite.prepare("select count(*) as n from recognition_entries where display_name = ?").get(`NoScript Backer ${id}`)).toEqual({ n: 1 });
+      expect(await countRows(e2e.db.selectFrom("recognition_entries").where("display_name", "=", `NoScript Backer ${id}`))).toBe(1);
     } finally {
       await context.close();
     }
@@ -496,7 +506,7 @@ describe("the JSON functions", () => {
     expect(honeypot.status).toBe(200);
     expect(await honeypot.json()).toEqual({ success: true, held: true, message: HELD_MESSAGE });
     expect(contactsByEmail(e2e.sqlite, botEmail)).toEqual([]);
-    expect(e2e.sqlite.prepare("select reason from held_submissions where email = ?").all(botEmail)).toEqual([{ reason: "honeypot" }]);
+    expect(await e2e.db.selectFrom("held_submissions").select("reason").where("email", "=", botEmail).execute()).toEqual([{ reason: "honeypot" }]);
   });
 });
 

@@ -7,7 +7,8 @@ import { INVITATION_ENDED_MESSAGE, INVITATION_REQUIRED_MESSAGE, SIGNUP_CLOSED_ME
 import { startAppServer, type AppServer } from "../support/app-server";
 import { DESKTOP, PHONE, releaseBrowser, sharedTestBrowser } from "../support/chromium.js";
 import { founderPost } from "../support/leads-e2e";
-import { insertProject, openDatabase } from "../support/pitch-e2e";
+import { insertProject } from "../support/pitch-e2e";
+import { countRows, newestMailText, openTestDb, userIdByEmail, type TestDb } from "../support/test-db";
 import { signInThroughPage, signUpAndSignIn, uniqueEmail } from "../support/sign-up";
 import { cookieHeader, newClientContext, nextClientAddress, postAuthForm, showServerLogsOnFailure, waitForHydration } from "../support/clients";
 
@@ -22,14 +23,16 @@ async function restartWith(signup: "open" | "invite" | "closed") {
 }
 
 const url = () => app!.url;
-const userCount = (email: string) => {
-  const db = openDatabase(app!.dataDir);
+/** Runs `read` on a fresh typed connection to the running server's database (the server is restarted between blocks). */
+async function readDb<T>(read: (db: TestDb) => Promise<T>): Promise<T> {
+  const db = openTestDb(app!);
   try {
-    return (db.prepare("select count(*) as count from users where email = ?").get(email) as { count: number }).count;
+    return await read(db);
   } finally {
-    db.close();
+    await db.destroy();
   }
-};
+}
+const userCount = (email: string) => readDb((db) => countRows(db.selectFrom("users").where("email", "=", email)));
 
 beforeAll(async () => {
   [, browser] = await Promise.all([restartWith("open"), sharedTestBrowser()]);
@@ -63,7 +66,7 @@ describe("SIGNUP=invite", () => {
     const refused = await postAuthForm(url(), { intent: "signup", email, password: "secret123" }, { address: nextClientAddress() });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain(INVITATION_REQUIRED_MESSAGE);
-    expect(userCount(email)).toBe(0);
+    expect(await userCount(email)).toBe(0);
   });
 
   it("a founder's invitation link from My Projects makes one account, once", { timeout: 90_000 }, async () => {
@@ -78,9 +81,7 @@ describe("SIGNUP=invite", () => {
     });
     expect(invitationUrl).toMatch(new RegExp(`^${url()}/auth\\?mode=signup&invitation=[A-Za-z0-9_-]{43}$`));
     // Only its hash is kept.
-    const db = openDatabase(app!.dataDir);
-    const stored = JSON.stringify(db.prepare("select * from signup_invitations").all());
-    db.close();
+    const stored = JSON.stringify(await readDb((db) => db.selectFrom("signup_invitations").selectAll().execute()));
     expect(stored).not.toContain(new URL(invitationUrl).searchParams.get("invitation"));
 
     const invited = uniqueEmail("invited");
@@ -98,7 +99,7 @@ describe("SIGNUP=invite", () => {
       await page.waitForURL(`${url()}/`);
       await page.getByRole("button", { name: "Account menu" }).waitFor();
     });
-    expect(userCount(invited)).toBe(1);
+    expect(await userCount(invited)).toBe(1);
 
     // The same link again: it says so, shows no form, and the server refuses it.
     const second = uniqueEmail("second");
@@ -111,21 +112,16 @@ describe("SIGNUP=invite", () => {
     const replay = await postAuthForm(url(), { intent: "signup", email: second, password: "secret123", invitation: token }, { address: nextClientAddress() });
     expect(replay.status).toBe(403);
     expect(await replay.text()).toContain(INVITATION_ENDED_MESSAGE);
-    expect(userCount(second)).toBe(0);
+    expect(await userCount(second)).toBe(0);
   });
 });
 
 /** The join link in the team invitation queued for `email` (no SMTP server here: read from the outbox). */
-function teamJoinPathFor(email: string): string {
-  const db = openDatabase(app!.dataDir);
-  try {
-    const mail = db.prepare("select text_body from mail_outbox where kind = 'team-invitation' and recipient = ?").get(email) as { text_body: string } | undefined;
-    const path = /\/team\/join\?token=[A-Za-z0-9_-]+/.exec(mail?.text_body ?? "")?.[0];
-    if (!path) throw new Error(`no team invitation queued for ${email}`);
-    return path;
-  } finally {
-    db.close();
-  }
+async function teamJoinPathFor(email: string): Promise<string> {
+  const text = await readDb((db) => newestMailText(db, "team-invitation", email));
+  const path = /\/team\/join\?token=[A-Za-z0-9_-]+/.exec(text ?? "")?.[0];
+  if (!path) throw new Error(`no team invitation queued for ${email}`);
+  return path;
 }
 
 describe("SIGNUP=invite with a team invitation", () => {
@@ -136,14 +132,12 @@ describe("SIGNUP=invite with a team invitation", () => {
       await signInThroughPage(page, url(), founder.email, founder.password, "/my-projects");
       return cookieHeader(page.context());
     });
-    const db = openDatabase(app!.dataDir);
-    const { id: ownerId } = db.prepare("select id from users where email = ?").get(founder.email) as { id: string };
-    db.close();
+    const ownerId = await readDb((db) => userIdByEmail(db, founder.email));
     const project = await insertProject(app!.dataDir, { ownerId, title: "Harbor Cold Chain", tiers: [{ label: "Angel", min: 5000, max: 25000 }] });
     const invited = uniqueEmail("team-invitee");
     const sent = await founderPost(app!, ownerCookie, `/project/${project.id}/team`, { intent: "invite", email: invited, role: "staff" });
     expect(sent.status).toBe(200);
-    const joinPath = teamJoinPathFor(invited);
+    const joinPath = await teamJoinPathFor(invited);
     const token = new URL(joinPath, url()).searchParams.get("token")!;
 
     // Another address with the same link is refused by the server, and no account is made.
@@ -151,7 +145,7 @@ describe("SIGNUP=invite with a team invitation", () => {
     const refused = await postAuthForm(url(), { intent: "signup", email: stranger, password: "secret123", invitation: token }, { address: nextClientAddress() });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain(TEAM_INVITATION_ADDRESS_MESSAGE);
-    expect(userCount(stranger)).toBe(0);
+    expect(await userCount(stranger)).toBe(0);
 
     await withPage(PHONE, async (page) => {
       await page.goto(`${url()}${joinPath}`);
@@ -167,10 +161,10 @@ describe("SIGNUP=invite with a team invitation", () => {
       await page.getByRole("button", { name: "Join the team" }).click();
       await page.waitForURL(new RegExp(`/project/${project.id}/leads$`));
     });
-    expect(userCount(invited)).toBe(1);
-    const check = openDatabase(app!.dataDir);
-    const role = check.prepare("select role from project_members where project_id = ? and user_id = (select id from users where email = ?)").get(project.id, invited) as { role: string } | undefined;
-    check.close();
+    expect(await userCount(invited)).toBe(1);
+    const role = await readDb(async (db) =>
+      db.selectFrom("project_members").select("role").where("project_id", "=", project.id).where("user_id", "=", await userIdByEmail(db, invited)).executeTakeFirst(),
+    );
     expect(role?.role).toBe("staff");
   });
 });
@@ -189,7 +183,7 @@ describe("SIGNUP=closed", () => {
     const refused = await postAuthForm(url(), { intent: "signup", email, password: "secret123" }, { address: nextClientAddress() });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain(SIGNUP_CLOSED_MESSAGE);
-    expect(userCount(email)).toBe(0);
+    expect(await userCount(email)).toBe(0);
 
     await withPage(DESKTOP, async (page) => {
       await signInThroughPage(page, url(), founder.email, founder.password, "/dashboard");

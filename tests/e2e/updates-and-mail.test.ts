@@ -5,10 +5,11 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { waitForToast } from "../support/founder-e2e";
-import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage, withWritableDatabase } from "../support/pitch-e2e";
+import { contactsByEmail, insertProject, marker, newVisitor, openPitchDialog, postFunction, readThePage } from "../support/pitch-e2e";
 import { confirmFromOutbox, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { startSmtpServer } from "../support/smtp";
 import { setUpAppInBrowser } from "../support/e2e-app";
+import { countRows, userIdByEmail, withWritableDb } from "../support/test-db";
 import { newClientContext, waitForEnhancement, waitForHydration } from "../support/clients";
 
 const TITLE = "Lantern Grid";
@@ -44,9 +45,9 @@ beforeAll(async () => {
       { label: "Seed", min: 25_000, max: null },
     ],
   });
-  withWritableDatabase(e2e.app.dataDir, (writable) => {
-    writable.prepare("update projects set owner_id = (select id from users where email = ?) where id = ?").run(founderEmail, project.id);
-  });
+  await withWritableDb(e2e.app, async (writable) =>
+    writable.updateTable("projects").set({ owner_id: await userIdByEmail(writable, founderEmail) }).where("id", "=", project.id).execute(),
+  );
 });
 
 /** Waits until the worker has delivered a message to `address` matching `subject`. */
@@ -99,8 +100,8 @@ describe("e-mail to visitors", () => {
       await page.getByText("Nothing was changed.").waitFor();
       expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([1]);
 
-      const followers = () => (e2e.sqlite.prepare("select subscribers from project_stats where project_id = ?").get(project.id) as { subscribers: number }).subscribers;
-      const followersBefore = followers();
+      const followers = async () => (await e2e.db.selectFrom("project_stats").select("subscribers").where("project_id", "=", project.id).executeTakeFirstOrThrow()).subscribers;
+      const followersBefore = await followers();
       // A mail scanner prefetching the link, then the person opening it: nothing changes until the button.
       const prefetched = await fetch(link);
       expect(prefetched.status).toBe(200);
@@ -111,13 +112,13 @@ describe("e-mail to visitors", () => {
       await page.getByText(`Stop e-mails about ${TITLE} to this address?`).waitFor();
       expect(await page.getByRole("button").filter({ hasText: "Unsubscribe" }).count()).toBe(1);
       expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([1]);
-      expect(followers()).toBe(followersBefore);
+      expect(await followers()).toBe(followersBefore);
 
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
       await page.getByRole("main").getByText(`You will no longer receive e-mails about ${TITLE}.`).waitFor();
       expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([0]);
-      expect(followers()).toBe(followersBefore - 1);
+      expect(await followers()).toBe(followersBefore - 1);
     } finally {
       await context.close();
     }
@@ -253,7 +254,7 @@ describe("project updates", () => {
       await body.fill("x".repeat(501));
       await form.getByRole("button", { name: "Post Update" }).click();
       await form.getByText("Update must be less than 500 characters").waitFor();
-      expect(e2e.sqlite.prepare("select count(*) as n from project_updates where project_id = ?").get(project.id)).toEqual({ n: 0 });
+      expect(await countRows(e2e.db.selectFrom("project_updates").where("project_id", "=", project.id))).toBe(0);
 
       const text = `Shipped remote alerts to ${marker("clinic")} clinics`;
       await body.fill(text);
@@ -263,7 +264,12 @@ describe("project updates", () => {
       await recent.getByText(text).waitFor();
       await recent.getByText("In Friday's digest").waitFor();
       expect(await body.inputValue()).toBe("");
-      const row = e2e.sqlite.prepare("select body, last_shipped_at from project_updates join projects on projects.id = project_id where project_id = ?").get(project.id);
+      const row = await e2e.db
+        .selectFrom("project_updates")
+        .innerJoin("projects", "projects.id", "project_updates.project_id")
+        .select(["project_updates.body", "projects.last_shipped_at"])
+        .where("project_updates.project_id", "=", project.id)
+        .executeTakeFirst();
       expect(row).toMatchObject({ body: text });
 
       // Preview the followers' e-mail, then send it now instead of on Friday (decision 65).
@@ -273,12 +279,12 @@ describe("project updates", () => {
       const preview = item.frameLocator("iframe");
       await preview.getByText(text).waitFor();
       await preview.getByText("Unsubscribe", { exact: true }).waitFor();
-      const followers = (e2e.sqlite.prepare("select count(*) as n from contacts where project_id = ? and subscribed = 1").get(project.id) as { n: number }).n;
+      const followers = await countRows(e2e.db.selectFrom("contacts").where("project_id", "=", project.id).where("subscribed", "=", true));
       await item.getByRole("button", { name: "Send now" }).click();
       await waitForToast(page, `Update sent to ${followers} follower${followers === 1 ? "" : "s"}`);
       await item.getByText("Sent to followers").waitFor();
       expect(await item.getByRole("button", { name: "Send now" }).count()).toBe(0);
-      const sent = e2e.sqlite.prepare("select digest_slot, created_at from project_updates where project_id = ?").get(project.id) as { digest_slot: string; created_at: string };
+      const sent = await e2e.db.selectFrom("project_updates").select(["digest_slot", "created_at"]).where("project_id", "=", project.id).executeTakeFirstOrThrow();
       expect(sent.digest_slot).toMatch(/^now:/);
 
       const visitor = await newVisitor(e2e.browser, { viewport: PHONE });
