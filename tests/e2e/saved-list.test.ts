@@ -176,6 +176,9 @@ describe("the investor's saved list", () => {
       await page.goto(`${e2e.app.url}/saved`);
       const savedReady = () => page.waitForFunction(() => document.querySelector<HTMLElement>("[data-saved-page]")?.dataset.savedReady === "true", undefined, { timeout: 15_000 });
       await savedReady();
+      // The list says it is kept (as it says after any first visit); without its own keep it would say so at once
+      // and the reload below would fail.
+      await page.waitForFunction(() => document.documentElement.dataset.offlineReady === "true", undefined, { timeout: 15_000 });
 
       await context.setOffline(true);
       const reloaded = await page.reload();
