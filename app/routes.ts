@@ -38,6 +38,7 @@ export default [
   route("project/:id/booth", "routes/project-booth.tsx"),
   route("project/:id/booth/stream", "routes/project.booth-stream.ts"),
   route("project/:id/team", "routes/project-team.tsx"),
+  route("project/:id/deck", "routes/project-deck.tsx"),
   route("team/join", "routes/team.join.tsx"),
   route("saved", "routes/saved.tsx"),
   // Not under /saved: that prefix is a service worker's scope (decision 36), and these pages must never be cached.
@@ -65,6 +66,9 @@ export default [
   route("icons/:file", "routes/site-icons.ts"),
   route("favicon.svg", "routes/favicon.ts"),
   route("apple-touch-icon.png", "routes/apple-touch-icon.ts"),
+
+  // A deck's page images and PDF, from file storage (decision 97).
+  route("deck/:deckId/:file", "routes/deck.file.ts"),
 
   route("api/functions/submit-intro", "routes/api.functions.submit-intro.ts"),
   route("api/functions/subscribe-updates", "routes/api.functions.subscribe-updates.ts"),

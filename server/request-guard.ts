@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import type { Request, RequestHandler, Response } from "express";
+import { DECK_MAX_BYTES, deckRefusalMessage } from "~/modules/deck/deck-rules";
 import type { Logger } from "~/modules/logging/logger.server";
 
 /**
@@ -20,10 +21,15 @@ const TRACK_SCAN_BYTES = 4 * KB;
 /** A slug is at most 80 characters and ids are UUIDs: a longer path is never one of ours. */
 export const MAX_PATH_LENGTH = 2048;
 
+/** A deck upload: the PDF at its limit and the form's few fields around it. */
+const DECK_UPLOAD_BYTES = DECK_MAX_BYTES + 64 * KB;
+const DECK_UPLOAD_PATH = /^\/project\/[^/]+\/deck(?:\.data)?$/;
+
 const FORM = "application/x-www-form-urlencoded";
+const MULTIPART = "multipart/form-data";
 const JSON_TYPE = "application/json";
 
-type Acceptance = { methods: readonly string[]; types: readonly string[] | "any"; maxBytes: number };
+type Acceptance = { methods: readonly string[]; types: readonly string[] | "any"; maxBytes: number; tooLarge?: string };
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -47,6 +53,7 @@ function acceptanceOf(path: string): Acceptance {
   // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` in either form encoding (or, in practice, as they
   // please); the body is never read, the signed token decides.
   if (path === "/unsubscribe/one-click") return { methods: PAGE_METHODS, types: "any", maxBytes: KB };
+  if (DECK_UPLOAD_PATH.test(path)) return { methods: PAGE_METHODS, types: [FORM, MULTIPART], maxBytes: DECK_UPLOAD_BYTES, tooLarge: deckRefusalMessage("too_large") };
   if (path.startsWith("/pitch/") || path === "/unsubscribe" || path === "/auth" || path.startsWith("/auth/"))
     return { methods: PAGE_METHODS, types: [FORM], maxBytes: VISITOR_BODY_BYTES };
   return { methods: PAGE_METHODS, types: [FORM], maxBytes: FOUNDER_FORM_BYTES };
@@ -85,11 +92,12 @@ export function requestGuard(originOf: (req: Request) => string): RequestHandler
     if (accepted.types !== "any" && !accepted.types.includes(type)) {
       return closeAfter(res, () => refuse(415, type ? `Unsupported content type: ${type}` : "A content type is required"));
     }
-    if (declaredLength !== null && declaredLength > accepted.maxBytes) return closeAfter(res, () => refuse(413, "Request body is too large"));
+    const tooLarge = accepted.tooLarge ?? "Request body is too large";
+    if (declaredLength !== null && declaredLength > accepted.maxBytes) return closeAfter(res, () => refuse(413, tooLarge));
 
     readCapped(req, accepted.maxBytes).then(
       (body) => {
-        if (body === null) return closeAfter(res, () => refuse(413, "Request body is too large"));
+        if (body === null) return closeAfter(res, () => refuse(413, tooLarge));
         bufferedBodies.set(req, body);
         next();
       },

@@ -51,6 +51,7 @@ import { recordedAt } from "./migrations/0052-recorded-at.server";
 import { acceptedForms } from "./migrations/0053-accepted-forms.server";
 import { peopleMetWithoutEmail } from "./migrations/0054-people-met-without-email.server";
 import { decks } from "./migrations/0055-decks.server";
+import { deckReading } from "./migrations/0056-deck-reading.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -106,6 +107,7 @@ const migrations: Record<string, Migration> = {
   "0053-accepted-forms": acceptedForms,
   "0054-people-met-without-email": peopleMetWithoutEmail,
   "0055-decks": decks,
+  "0056-deck-reading": deckReading,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -78,6 +78,8 @@ export interface ProjectsTable {
   deck_url: string | null;
   /** The uploaded deck the pitch page shows (`decks.id`), null for none; a `deck_url` is shown only without one. */
   deck_id: Generated<string | null>;
+  /** Whether visitors may download the uploaded deck's PDF; off by default. */
+  deck_download: Generated<boolean>;
   calendly_url: string | null;
   metrics: Metric[];
   problem_points: string[];
@@ -895,6 +897,8 @@ export interface DeckPagesTable {
   /** The page's shape as drawn at 1600 px wide (less for a tall page), for the reader's layout before it loads. */
   width: number;
   height: number;
+  /** The page's text as the PDF holds it, the image's alternative text; empty for a page of pictures only. */
+  text: Generated<string>;
 }
 
 export interface Database {
@@ -979,6 +983,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "slack_follow",
   "morning_report",
   "to_met_only",
+  "deck_download",
 ]);
 /** Columns stored as JSON text on SQLite and jsonb on PostgreSQL, read back as parsed values. */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set([

@@ -43,9 +43,10 @@ describeEachDialect("rendering an uploaded deck", (getDb) => {
     expect(await renderer({ onPublished: async (id) => void published.push(id) }).runOnce()).toBe(1);
 
     expect(await deckOf(deckId)).toMatchObject({ status: "ready", pages_done: 3, page_count: 3, claimed_by: null });
-    const pages = await db.selectFrom("deck_pages").select(["page_number", "width", "height"]).where("deck_id", "=", deckId).orderBy("page_number").execute();
-    expect(pages).toEqual([1, 2, 3].map((page_number) => ({ page_number, width: 1600, height: 900 })));
-    for (const width of [480, 960, 1600] as const) expect(await store().get(deckPageKey(deckId, 3, width))).not.toBeNull();
+    const pages = await db.selectFrom("deck_pages").select(["page_number", "width", "height", "text"]).where("deck_id", "=", deckId).orderBy("page_number").execute();
+    expect(pages).toEqual([1, 2, 3].map((page_number) => ({ page_number, width: 1600, height: 900, text: `Slide ${page_number}` })));
+    for (const width of [640, 1080, 1600] as const) expect((await store().get(deckPageKey(deckId, 3, width, "webp")))?.contentType).toBe("image/webp");
+    expect((await store().get(deckPageKey(deckId, 3, 1080, "jpg")))?.contentType).toBe("image/jpeg");
     const after = await shownDeck(project.id);
     expect(after.deck_id).toBe(deckId);
     expect(after.content_version).toBe(before.content_version + 1);
@@ -62,7 +63,7 @@ describeEachDialect("rendering an uploaded deck", (getDb) => {
     await renderer().runOnce();
     expect((await shownDeck(project.id)).deck_id).toBe(second.deckId);
     expect((await deckOf(first.deckId)).status).toBe("replaced");
-    expect(await store().get(deckPageKey(first.deckId, 1, 960))).toBeNull();
+    expect(await store().get(deckPageKey(first.deckId, 1, 1080, "webp"))).toBeNull();
     expect(await store().get(deckSourceKey(first.deckId))).toBeNull();
   });
 
@@ -106,7 +107,7 @@ describeEachDialect("rendering an uploaded deck", (getDb) => {
     const later = new Date(Date.now() + DECK_LEASE_MS + 1_000);
     expect(await renderer({ clock: () => later }).runOnce()).toBe(1);
     expect(await deckOf(deckId)).toMatchObject({ status: "ready", pages_done: 3, attempts: 2 });
-    expect(await store().get(deckPageKey(deckId, 1, 960))).toBeNull();
-    expect(await store().get(deckPageKey(deckId, 2, 960))).not.toBeNull();
+    expect(await store().get(deckPageKey(deckId, 1, 1080, "webp"))).toBeNull();
+    expect(await store().get(deckPageKey(deckId, 2, 1080, "webp"))).not.toBeNull();
   });
 });

@@ -4,11 +4,12 @@ import { Link } from "react-router";
 import { roleAllows, type ProjectAction } from "~/modules/access/roles";
 import { useProjectRole } from "./use-project-role";
 
-export type ProjectSection = "details" | "qr-codes" | "updates" | "leads" | "analytics" | "team";
+export type ProjectSection = "details" | "deck" | "qr-codes" | "updates" | "leads" | "analytics" | "team";
 
 /** Each section and what a role needs to open it (decision 61): a tab the role cannot use is not shown. */
 const SECTIONS: { id: ProjectSection; label: string; path: string; needs: ProjectAction }[] = [
   { id: "details", label: "Details", path: "edit", needs: "edit" },
+  { id: "deck", label: "Deck", path: "deck", needs: "view" },
   { id: "qr-codes", label: "QR codes", path: "qr-codes", needs: "view" },
   { id: "updates", label: "Updates", path: "updates", needs: "view" },
   { id: "leads", label: "Leads", path: "leads", needs: "view" },

@@ -137,11 +137,12 @@ export class DeckRenderer extends RecurringPass<number> {
               return this.#progress(deck.id, { page_count: message.pageCount });
             case "page":
               for (const image of message.images) {
-                await this.store.put(deckPageKey(deck.id, message.page, image.width), Buffer.from(image.bytes), "image/webp");
+                const type = image.format === "webp" ? "image/webp" : "image/jpeg";
+                await this.store.put(deckPageKey(deck.id, message.page, image.width, image.format), Buffer.from(image.bytes), type);
               }
               await this.db
                 .insertInto("deck_pages")
-                .values({ deck_id: deck.id, page_number: message.page, width: message.width, height: message.height })
+                .values({ deck_id: deck.id, page_number: message.page, width: message.width, height: message.height, text: message.text })
                 .onConflict((oc) => oc.columns(["deck_id", "page_number"]).doNothing())
                 .execute();
               return this.#progress(deck.id, { pages_done: message.page });

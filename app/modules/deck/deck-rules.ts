@@ -4,11 +4,20 @@ import type { DeckRefusalReason } from "~/db/schema";
 export const DECK_MAX_BYTES = 50 * 1024 * 1024;
 export const DECK_MAX_PAGES = 60;
 
-/** Each page is kept at these widths (WebP); a phone at 390 CSS px and 2x density takes the 960 one. */
-export const DECK_PAGE_WIDTHS = [480, 960, 1600] as const;
+/**
+ * Each page is kept as WebP at these widths: a 412 px phone at 2.6x density takes the 1080 one, a desktop the 1600
+ * one; and once as JPEG at the middle width, for a browser without WebP.
+ */
+export const DECK_PAGE_WIDTHS = [640, 1080, 1600] as const;
+export const DECK_FALLBACK_WIDTH = 1080;
 export type DeckPageWidth = (typeof DECK_PAGE_WIDTHS)[number];
 /** The tallest a page is drawn, so a strip-shaped page cannot become a canvas of hundreds of megabytes. */
 export const DECK_PAGE_MAX_HEIGHT = 2400;
+
+export const DECK_FILE_MISSING_MESSAGE = "Choose your deck's PDF to upload.";
+
+/** A page's text is its image's alternative text, cut at this many characters. */
+export const DECK_PAGE_TEXT_MAX = 1000;
 
 export type { DeckRefusalReason } from "~/db/schema";
 

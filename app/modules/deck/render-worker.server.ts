@@ -24,8 +24,8 @@ async function render({ pdf: bytes, fromPage }: RenderRequest) {
     say({ type: "opened", pageCount });
     for (let page = fromPage; page <= pageCount; page += 1) {
       const drawn = await renderDeckPage(pdf, page);
-      const images = drawn.images.map((image) => ({ width: image.width, bytes: toOwnBuffer(image.bytes) }));
-      say({ type: "page", page, width: drawn.width, height: drawn.height, images }, images.map((image) => image.bytes));
+      const images = drawn.images.map((image) => ({ width: image.width, format: image.format, bytes: toOwnBuffer(image.bytes) }));
+      say({ type: "page", page, width: drawn.width, height: drawn.height, text: drawn.text, images }, images.map((image) => image.bytes));
     }
     await pdf.destroy();
     say({ type: "done" });

@@ -5,9 +5,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DomainError } from "~/modules/errors.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
 import { deckSourceKey } from "./deck-keys";
-import { DECK_MAX_BYTES, deckRefusalMessage, looksLikePdf } from "./deck-rules";
-
-export const DECK_FILE_MISSING_MESSAGE = "Choose your deck's PDF to upload.";
+import { DECK_FILE_MISSING_MESSAGE, DECK_MAX_BYTES, deckRefusalMessage, looksLikePdf } from "./deck-rules";
 
 /**
  * A founder's PDF, taken to be drawn in the background (`DeckRenderer`): refused at once, with nothing changed,
