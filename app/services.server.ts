@@ -6,6 +6,7 @@ import { createAuth, type Auth } from "~/modules/auth/auth.server";
 import { queueEmailConfirmationMail } from "~/modules/auth/email-confirmation.server";
 import { queuePasswordResetMail } from "~/modules/auth/password-reset.server";
 import { seedDemoProject } from "~/modules/demo/seed.server";
+import { seedDemoDeck } from "~/modules/demo/demo-deck.server";
 import { createFlashCookie, type FlashCookie } from "~/modules/flash/flash.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import { LiveStreams } from "~/modules/realtime/live-streams.server";
@@ -134,6 +135,12 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     onPublished: (projectId) => announce(events, logger, { projectId, kind: "content" }),
   });
   decks.start();
+  // The demo's deck is drawn in the background like any upload; a start whose seed fails still serves the demo.
+  if (!sqliteLeftBehind) {
+    await seedDemoDeck(database.db, store).catch((error: unknown) => logger.error({ err: error }, "the demo project's deck could not be made"));
+  }
+  // A deck left half drawn by the last run is taken up now (once its claim has run out), not at the first tick.
+  decks.wake();
   return {
     startup: { migrationsApplied: applied, demoSeeded, sqliteLeftBehind },
     config,

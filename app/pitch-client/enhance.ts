@@ -2,13 +2,14 @@
  * The anonymous pitch page's only script (decision 13): the page is complete HTML without it (every action
  * is a link or a plain form, decision 6); this adds what needs a script, with no framework: dialogs without
  * a page load, forms submitted in place (kept on the phone while offline), Copy, the phone QR code, the live
- * Recognition Wall, relative times, the video facade, Save, and the service worker that reopens the
+ * Recognition Wall, relative times, the video facade, the deck reader's controls, Save, and the service worker that reopens the
  * page offline. On `/saved` it loads that page's list and keeps it for offline use.
  */
 import "./pitch.css";
 import { PHONE_QR_SIZE, phoneUrl } from "~/browser/phone-url";
 import { isFollowing, showFollowing } from "~/browser/following";
 import { settleArrival } from "~/browser/arrival";
+import { enhanceDeckReader } from "~/browser/deck-reader";
 import { savedListStorage } from "~/modules/saved/saved-list";
 import { enhanceDialogs, type OpenedDialog, type PitchDialogControl } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";
@@ -163,6 +164,7 @@ function enhance(page: HTMLElement) {
   });
   if (page.dataset.projectId) settleArrival(page.dataset.projectId);
   enhanceVideo();
+  for (const reader of page.querySelectorAll<HTMLElement>("[data-deck-reader]")) enhanceDeckReader(reader);
   enhanceBackButton();
   keepTimesCurrent(page);
   if (page.dataset.projectId) enhanceLiveWall(page.dataset.projectId);

@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auth, database, store } = context.services;
   return respondJson(context.logger, async () => {
     const file = await openDeckFile(database.db, store, async () => (await getSessionUser(auth, request))?.id ?? null, params.deckId, params.file);
-    const headers = new Headers({ "Cache-Control": file.cacheControl, ETag: file.etag, "X-Content-Type-Options": "nosniff" });
+    const headers = new Headers({ "Cache-Control": file.cacheControl, ETag: file.etag });
     if (request.headers.get("If-None-Match") === file.etag) {
       file.object.body.destroy();
       return new Response(null, { status: 304, headers });

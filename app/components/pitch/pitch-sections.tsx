@@ -1,9 +1,7 @@
-import { ArrowUpRight, CircleAlert, FileText, Lightbulb, Megaphone, QrCode, Sparkles } from "lucide-react";
+import { CircleAlert, Lightbulb, Megaphone, QrCode } from "lucide-react";
 import { Link } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
-import { httpUrlOrNull } from "./safe-url";
 import { formatPitchDay, formatPitchTime } from "~/modules/time/relative-time";
-import { preloadFormsOnIntent } from "./lazy-forms";
 import { HeroActions, SaveControls } from "./pitch-actions";
 import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
@@ -187,60 +185,6 @@ export function ProblemSolution({ problems, solutions }: { problems: string[]; s
   );
 }
 
-export function DeckSection({ project, dialogs }: { project: Project; dialogs: PitchDialogs }) {
-  const deckUrl = httpUrlOrNull(project.deckUrl);
-  return (
-    <section aria-labelledby="deck-title" className="mx-auto max-w-6xl px-4">
-      <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-        {project.summary ? (
-          <div className="p-5 sm:p-6">
-            <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wider text-slate-500">
-              <Sparkles aria-hidden className="size-4 text-brand-600" />
-              Overview
-            </h2>
-            <p className="mt-3 whitespace-pre-line text-[15px] leading-relaxed text-slate-700 sm:text-base">{project.summary}</p>
-          </div>
-        ) : null}
-        <div className={`flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between sm:p-6 ${project.summary ? "border-t border-slate-100 bg-slate-50/60" : ""}`}>
-          <div className="flex items-center gap-3">
-            <span aria-hidden className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-              <FileText className="size-5" />
-            </span>
-            <div>
-              <h2 id="deck-title" className="font-bold tracking-tight text-slate-900">
-                Pitch deck
-              </h2>
-              <p className="text-sm text-slate-600">{deckUrl ? "Market, traction, team and the round." : "Deck available on request"}</p>
-            </div>
-          </div>
-          {deckUrl ? (
-            <a
-              href={deckUrl}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="inline-flex items-center justify-center gap-2 rounded-xl bg-slate-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-slate-800"
-            >
-              View Deck
-              <ArrowUpRight aria-hidden className="size-4" />
-              <span className="sr-only">(opens in a new tab)</span>
-            </a>
-          ) : (
-            <Link
-              to={dialogs.linkTo("intro")}
-              state={DIALOG_LINK_STATE}
-              preventScrollReset
-              aria-haspopup="dialog"
-              {...preloadFormsOnIntent}
-              className="inline-flex items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
-            >
-              Request Intro
-            </Link>
-          )}
-        </div>
-      </div>
-    </section>
-  );
-}
 
 export const LEGAL_STATEMENT =
   "Signals of interest on this page are non-binding. No payment is made, and no securities are offered or sold here. Any investment discussion happens off-platform, directly between you and the founders.";

@@ -6,6 +6,7 @@ import { findProjectByFormerSlug } from "~/modules/projects/slug-history.server"
 import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { questionOf } from "~/modules/leads/inbox/qualifying-question.server";
 import { readWall, type PublicWallEntry } from "~/modules/recognition/wall.server";
+import { readPitchDeck, type PitchDeck } from "~/modules/deck/pitch-deck.server";
 
 export type PublicTier = { id: string; rangeLabel: string; rangeMin: number; rangeMax: number | null; perks: string[] };
 
@@ -19,6 +20,8 @@ export type PitchPage = {
     summary: string | null;
     videoUrl: string | null;
     deckUrl: string | null;
+    /** The uploaded deck, read in place; null: none (the deck URL, if any, is linked instead). */
+    deck: PitchDeck | null;
     calendlyUrl: string | null;
     metrics: Metric[];
     problemPoints: string[];
@@ -39,7 +42,7 @@ export type PitchPage = {
 export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId: string | null): Promise<PitchPage | null> {
   const project = await findViewableProjectBySlug(db, slug, viewerId);
   if (!project) return null;
-  const [tiers, wall, signals, latestUpdate] = await Promise.all([
+  const [tiers, wall, signals, latestUpdate, deck] = await Promise.all([
     db.selectFrom("signal_tiers").selectAll().where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute(),
     readWall(db, project.id),
     db
@@ -55,6 +58,7 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst(),
+    readPitchDeck(db, project),
   ]);
   return {
     project: {
@@ -65,6 +69,7 @@ export async function loadPitchPage(db: Kysely<Database>, slug: string, viewerId
       summary: project.summary,
       videoUrl: project.video_url,
       deckUrl: project.deck_url,
+      deck,
       calendlyUrl: project.calendly_url,
       metrics: project.metrics,
       problemPoints: project.problem_points,

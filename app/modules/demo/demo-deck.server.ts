@@ -1,0 +1,130 @@
+import type { Kysely } from "kysely";
+import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import type { Database } from "~/db/schema";
+import { uploadDeck } from "~/modules/deck/upload-deck.server";
+import type { ObjectStore } from "~/modules/storage/object-store.server";
+import { DEMO_SLUG } from "./seed.server";
+
+const WIDTH = 960;
+const HEIGHT = 540;
+const INK = rgb(0.06, 0.09, 0.16);
+const MUTED = rgb(0.35, 0.4, 0.48);
+const BRAND = rgb(0.31, 0.27, 0.9);
+const PALE = rgb(0.93, 0.95, 1);
+
+type DemoContent = {
+  title: string;
+  oneLiner: string;
+  summary: string | null;
+  metrics: { label: string; value: string }[];
+  problems: string[];
+  solutions: string[];
+  tiers: { label: string; min: number; max: number | null }[];
+};
+
+/**
+ * Gives the demo project a deck made from its own content (title, problem, solution, traction, the round), so
+ * 'View Demo' shows the reader; drawn by the deck renderer like any upload. Once: a demo project that has had a
+ * deck (any upload, even a refused one) is left alone. Answers whether it uploaded one.
+ */
+export async function seedDemoDeck(db: Kysely<Database>, store: ObjectStore): Promise<boolean> {
+  const project = await db.selectFrom("projects").selectAll().where("slug", "=", DEMO_SLUG).executeTakeFirst();
+  if (!project) return false;
+  const earlier = await db.selectFrom("decks").select("id").where("project_id", "=", project.id).limit(1).executeTakeFirst();
+  if (earlier) return false;
+  const tiers = await db.selectFrom("signal_tiers").select(["range_label", "range_min", "range_max"]).where("project_id", "=", project.id).orderBy("sort_order").execute();
+  const pdf = await drawDemoDeck({
+    title: project.title,
+    oneLiner: project.one_liner,
+    summary: project.summary,
+    metrics: project.metrics,
+    problems: project.problem_points,
+    solutions: project.solution_points,
+    tiers: tiers.map((tier) => ({ label: tier.range_label, min: Number(tier.range_min), max: tier.range_max === null ? null : Number(tier.range_max) })),
+  });
+  await uploadDeck(db, store, project.owner_id, project.id, { name: `${project.title} deck.pdf`, bytes: Buffer.from(pdf) });
+  return true;
+}
+
+async function drawDemoDeck(content: DemoContent): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`${content.title}: pitch deck`);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const slide = (heading: string | null) => {
+    const page = pdf.addPage([WIDTH, HEIGHT]);
+    page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: HEIGHT, color: rgb(1, 1, 1) });
+    page.drawRectangle({ x: 0, y: HEIGHT - 8, width: WIDTH, height: 8, color: BRAND });
+    if (heading) page.drawText(heading, { x: 56, y: HEIGHT - 96, size: 44, font: bold, color: INK });
+    return page;
+  };
+
+  const cover = pdf.addPage([WIDTH, HEIGHT]);
+  cover.drawRectangle({ x: 0, y: 0, width: WIDTH, height: HEIGHT, color: BRAND });
+  cover.drawText(content.title, { x: 56, y: 300, size: 64, font: bold, color: rgb(1, 1, 1) });
+  paragraph(cover, content.oneLiner, { x: 56, y: 240, width: 760, size: 26, font: regular, color: rgb(0.9, 0.92, 1) });
+  cover.drawText("Seed round", { x: 56, y: 60, size: 20, font: bold, color: rgb(1, 1, 1) });
+
+  bullets(slide("The problem"), content.problems, regular);
+  bullets(slide("Our solution"), content.solutions, regular);
+
+  const traction = slide("Traction");
+  content.metrics.slice(0, 4).forEach((metric, index) => {
+    const x = 56 + index * 218;
+    traction.drawRectangle({ x, y: 190, width: 198, height: 180, color: PALE });
+    traction.drawText(metric.value, { x: x + 20, y: 290, size: 48, font: bold, color: BRAND });
+    paragraph(traction, metric.label, { x: x + 20, y: 250, width: 160, size: 20, font: regular, color: INK });
+  });
+  if (content.summary) paragraph(traction, content.summary, { x: 56, y: 140, width: 848, size: 16, font: regular, color: MUTED });
+
+  const round = slide("The round");
+  content.tiers.slice(0, 4).forEach((tier, index) => {
+    const y = 360 - index * 64;
+    round.drawText(tier.label, { x: 56, y, size: 28, font: bold, color: INK });
+    round.drawText(tierRange(tier), { x: 360, y, size: 28, font: regular, color: MUTED });
+  });
+
+  const next = slide("Talk to us");
+  paragraph(next, "Request an intro or signal your interest on this page: the founders answer within a day.", {
+    x: 56,
+    y: 360,
+    width: 848,
+    size: 28,
+    font: regular,
+    color: INK,
+  });
+  // The footer last, so each page's text (its images' alternative text) starts with its heading.
+  for (const page of pdf.getPages().slice(1)) page.drawText(content.title, { x: 56, y: 28, size: 14, font: regular, color: MUTED });
+  return pdf.save();
+}
+
+const dollars = (amount: number) => (amount >= 1_000_000 ? `$${amount / 1_000_000}M` : `$${Math.round(amount / 1_000)}k`);
+const tierRange = (tier: { min: number; max: number | null }) => (tier.max === null ? `${dollars(tier.min)} and more` : `${dollars(tier.min)} to ${dollars(tier.max)}`);
+
+function bullets(page: PDFPage, points: string[], font: PDFFont) {
+  let y = 380;
+  for (const point of points.slice(0, 4)) {
+    page.drawCircle({ x: 66, y: y + 9, size: 6, color: BRAND });
+    y = paragraph(page, point, { x: 88, y, width: 800, size: 28, font, color: INK }) - 28;
+  }
+}
+
+/** Draws text wrapped to `width`, from `y` down; answers the last line's y. */
+function paragraph(page: PDFPage, text: string, at: { x: number; y: number; width: number; size: number; font: PDFFont; color: ReturnType<typeof rgb> }): number {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.replace(/[^\x20-\x7e°–]/g, "").split(/\s+/)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (line && at.font.widthOfTextAtSize(candidate, at.size) > at.width) {
+      lines.push(line);
+      line = word;
+    } else line = candidate;
+  }
+  if (line) lines.push(line);
+  let y = at.y;
+  lines.forEach((text, index) => {
+    y = at.y - index * at.size * 1.3;
+    page.drawText(text, { x: at.x, y, size: at.size, font: at.font, color: at.color });
+  });
+  return y;
+}
