@@ -19,24 +19,30 @@ async function refusalOf(bytes: Uint8Array): Promise<DeckRefusal> {
 }
 
 describe("reading and rendering a deck", () => {
-  it("renders each page once into WebP at 480, 960 and 1600 px, with the text on it", async () => {
-    const { pdf, pageCount } = await openDeckPdf(await makeDeckPdf(2));
+  it("renders each page once into WebP at 640, 1080 and 1600 px and a JPEG at 1080, with the text on it", async () => {
+    const { pdf, pageCount } = await openDeckPdf(await makeDeckPdf(2, { title: (n) => `Traction ${n}` }));
     expect(pageCount).toBe(2);
     const page = await renderDeckPage(pdf, 1);
     await pdf.destroy();
     expect([page.width, page.height]).toEqual([1600, 900]);
-    expect(page.images.map((image) => image.width)).toEqual([480, 960, 1600]);
+    expect(page.text).toBe("Traction 1");
+    expect(page.images.map((image) => `${image.width}.${image.format}`)).toEqual(["640.webp", "1080.webp", "1600.webp", "1080.jpg"]);
     for (const image of page.images) {
       const meta = await sharp(image.bytes).metadata();
-      expect(meta.format).toBe("webp");
+      expect(meta.format).toBe(image.format === "jpg" ? "jpeg" : "webp");
       expect(meta.width).toBe(image.width);
       expect(meta.height).toBe(Math.round((image.width * 9) / 16));
     }
-    expect(page.images[1]!.bytes.length).toBeLessThan(60_000);
-    // The title's ink: dark pixels in the text row of the 960 px image, white around it, the blue band on top.
-    const { data, info } = await sharp(page.images[1]!.bytes).raw().toBuffer({ resolveWithObject: true });
-    const at = (x: number, y: number) => data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3);
-    const textRow = Math.round(540 - 300 * (540 / 540)) - 20;
+    const phone = page.images.find((image) => image.width === 1080 && image.format === "webp")!;
+    expect(phone.bytes.length).toBeLessThan(60_000);
+    // The title's ink: dark pixels in the text row of the 1080 px image, white around it, the blue band on top.
+    const { data, info } = await sharp(phone.bytes).raw().toBuffer({ resolveWithObject: true });
+    const scale = info.width / 960;
+    const at = (x: number, y: number) => {
+      const offset = (Math.round(y * scale) * info.width + Math.round(x * scale)) * info.channels;
+      return data.subarray(offset, offset + 3);
+    };
+    const textRow = 540 - 300 - 20;
     const dark = Array.from({ length: 400 }, (_, i) => at(60 + i, textRow)).filter(([r, g, b]) => r! + g! + b! < 200).length;
     expect(dark).toBeGreaterThan(10);
     expect([...at(900, 500)].every((channel) => channel > 240)).toBe(true);

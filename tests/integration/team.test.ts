@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Kysely } from "kysely";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "~/db/schema";
 import { loadActivityFeed } from "~/modules/activity/activity.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
@@ -38,6 +41,12 @@ import {
 import { INVITATION_PROBLEMS, teamInvitationSchema } from "~/modules/team/team-forms";
 import { listProjectUpdates, postProjectUpdate } from "~/modules/updates/project-updates.server";
 import { addWebhookEndpoint, listWebhookEndpoints } from "~/modules/webhooks/webhooks.server";
+import { setDeckDownload } from "~/modules/deck/deck-download.server";
+import { loadDeckSection } from "~/modules/deck/deck-section.server";
+import { removeDeck } from "~/modules/deck/remove-deck.server";
+import { uploadDeck } from "~/modules/deck/upload-deck.server";
+import { createDiskStore } from "~/modules/storage/disk-store.server";
+import { makeDeckPdf } from "../support/deck-pdfs";
 import { describeEachDialect } from "../support/databases";
 import { createProject, createUser, minutesAgo, testMailLinks, withEvents } from "../support/fixtures";
 
@@ -102,6 +111,11 @@ const drain = async (body: AsyncIterable<unknown>) => {
 };
 const resolvesPublic = async () => [{ address: "93.184.216.34", family: 4 as const }];
 
+const deckFiles = fs.mkdtempSync(path.join(os.tmpdir(), "pitchqr-team-decks-"));
+const deckStore = createDiskStore(deckFiles);
+const deckPdf = Buffer.from(await makeDeckPdf(1));
+afterAll(() => fs.rmSync(deckFiles, { recursive: true, force: true }));
+
 /** Every founder function, with what it needs (decision 61). */
 const OPERATIONS: Operation[] = [
   { name: "project read for editing", action: "edit", run: (db, u, t) => getEditableProject(db, u, t.projectId) },
@@ -148,13 +162,17 @@ const OPERATIONS: Operation[] = [
     run: (db, u, t) => addWebhookEndpoint(db, u, t.projectId, { url: "https://hooks.example/in" }, { allowPrivateTargets: false }, resolvesPublic),
   },
   { name: "team page", action: "view", run: (db, u, t) => loadTeam(db, u, t.projectId) },
+  { name: "deck section", action: "view", run: (db, u, t) => loadDeckSection(db, u, t.projectId) },
+  { name: "deck upload", action: "edit", run: (db, u, t) => uploadDeck(db, deckStore, u, t.projectId, { name: "deck.pdf", bytes: deckPdf }) },
+  { name: "deck download setting", action: "edit", run: (db, u, t) => setDeckDownload(db, u, t.projectId, true) },
+  { name: "deck remove", action: "edit", run: (db, u, t) => removeDeck(db, deckStore, u, t.projectId) },
   { name: "team invite", action: "team", run: (db, u, t) => inviteToTeam(db, testMailLinks, u, t.projectId, parse(teamInvitationSchema, { email: `new-${crypto.randomUUID().slice(0, 6)}@example.com`, role: "viewer" })) },
 ];
 
 /** What a refused call must leave as it was: the project, its codes, its lead, its team and its updates. */
 async function snapshot(db: Kysely<Database>, t: Target) {
-  const [project, codes, lead, members, invitations, updates, hooks, links] = await Promise.all([
-    db.selectFrom("projects").select(["title", "slug", "owner_id", "question_prompt"]).where("id", "=", t.projectId).executeTakeFirstOrThrow(),
+  const [project, codes, lead, members, invitations, updates, hooks, links, decks] = await Promise.all([
+    db.selectFrom("projects").select(["title", "slug", "owner_id", "question_prompt", "deck_id", "deck_download"]).where("id", "=", t.projectId).executeTakeFirstOrThrow(),
     db.selectFrom("qr_codes").select("id").where("project_id", "=", t.projectId).orderBy("id").execute(),
     db.selectFrom("leads").select(["status", "note", "temperature"]).where("id", "=", t.leadId).executeTakeFirstOrThrow(),
     db.selectFrom("project_members").select(["user_id", "role"]).where("project_id", "=", t.projectId).orderBy("user_id").execute(),
@@ -162,8 +180,9 @@ async function snapshot(db: Kysely<Database>, t: Target) {
     db.selectFrom("project_updates").select("id").where("project_id", "=", t.projectId).orderBy("id").execute(),
     db.selectFrom("webhook_endpoints").select("id").where("project_id", "=", t.projectId).orderBy("id").execute(),
     db.selectFrom("lead_follow_ups").select("id").where("project_id", "=", t.projectId).orderBy("id").execute(),
+    db.selectFrom("decks").select(["id", "status"]).where("project_id", "=", t.projectId).orderBy("id").execute(),
   ]);
-  return { project, codes, lead, members, invitations, updates, hooks, links };
+  return { project, codes, lead, members, invitations, updates, hooks, links, decks };
 }
 
 async function teamProject(db: Kysely<Database>) {
@@ -171,6 +190,7 @@ async function teamProject(db: Kysely<Database>) {
   const { id: qrCodeId } = await createQrCode(db, project.ownerId, project.id, { label: "Booth", eventTag: "demo" });
   await submitIntro(db, testMailLinks, project.id, parse(introSchema, { name: "Ada", email: `ada-${crypto.randomUUID().slice(0, 6)}@example.com`, note: "n" }), { userId: null });
   const { id: leadId } = await db.selectFrom("leads").select("id").where("project_id", "=", project.id).executeTakeFirstOrThrow();
+  await uploadDeck(db, deckStore, project.ownerId, project.id, { name: "deck.pdf", bytes: deckPdf });
   return { projectId: project.id, slug: project.slug, ownerId: project.ownerId, qrCodeId, leadId };
 }
 
@@ -211,6 +231,7 @@ async function freshTargets(db: Kysely<Database>, target: Target) {
   const email = `b-${crypto.randomUUID().slice(0, 6)}@example.com`;
   await submitIntro(db, testMailLinks, target.projectId, parse(introSchema, { name: "Bo", email, note: "n" }), { userId: null });
   const { id: leadId } = await db.selectFrom("leads").select("id").where("project_id", "=", target.projectId).where("email", "=", email).executeTakeFirstOrThrow();
+  await uploadDeck(db, deckStore, target.ownerId, target.projectId, { name: "deck.pdf", bytes: deckPdf });
   return { qrCodeId, leadId };
 }
 
