@@ -11,8 +11,11 @@ import { deleteDeckFiles, publishDeck, refuseDeck } from "./finish-deck.server";
 import type { RenderMessage } from "./render-messages";
 import { renderInWorker } from "./render-in-worker.server";
 
-/** How long a claim on a deck lasts without news; every page drawn renews it. */
-export const DECK_LEASE_MS = 60_000;
+/**
+ * How long a claim on a deck lasts without news: the renderer renews it every third of that while it draws (and
+ * with every page), so a deck whose instance died is taken up by another pass within this time.
+ */
+export const DECK_LEASE_MS = 15_000;
 /** A deck whose render was started this often without finishing (the worker crashed on it) is refused. */
 export const DECK_MAX_ATTEMPTS = 3;
 
@@ -127,6 +130,10 @@ export class DeckRenderer extends RecurringPass<number> {
     const stop = new AbortController();
     const onStopping = () => stop.abort();
     stopping.addEventListener("abort", onStopping, { once: true });
+    // A page of large images can take seconds: the claim is renewed meanwhile, and a lost one stops the worker.
+    const heartbeat = setInterval(() => {
+      this.#progress(deck.id, {}).catch(() => stop.abort());
+    }, DECK_LEASE_MS / 3);
     try {
       await renderInWorker(
         this.workerFile,
@@ -162,6 +169,7 @@ export class DeckRenderer extends RecurringPass<number> {
       if (error instanceof RenderGone) stop.abort();
       throw error;
     } finally {
+      clearInterval(heartbeat);
       stopping.removeEventListener("abort", onStopping);
     }
     return published;
