@@ -3,10 +3,11 @@
 // value normalisation (booleans, JSON columns and timestamps read as the domain code reads them).
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, type SelectQueryBuilder } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SelectQueryBuilder } from "kysely";
 import pg from "pg";
 import { NormalizeValuesPlugin } from "~/db/normalize.server";
 import type { Database } from "~/db/schema";
+import type { ReadRows } from "./counter-drift";
 
 export type TestDb = Kysely<Database>;
 
@@ -65,4 +66,12 @@ export async function newestMailText(db: TestDb, kind: string, recipient: string
     .orderBy("created_at", "desc")
     .executeTakeFirst();
   return mail?.text_body;
+}
+
+/**
+ * The counter-drift readings (SQL text shared by the suites that compare counters with their rows) run on the typed
+ * connection, so a suite needs no second, raw handle for them. Their columns (ids, counts, counters) are read as is.
+ */
+export function driftReader(db: TestDb): ReadRows {
+  return async (text) => (await sql.raw<Record<string, unknown>>(text).execute(db)).rows;
 }
