@@ -75,3 +75,14 @@ export async function newestMailText(db: TestDb, kind: string, recipient: string
 export function driftReader(db: TestDb): ReadRows {
   return async (text) => (await sql.raw<Record<string, unknown>>(text).execute(db)).rows;
 }
+
+/**
+ * Every column of the app's tables with its declared type (SQLite's as written in the schema, PostgreSQL's type
+ * name: text, varchar, jsonb…), as the database describes them; Kysely's migration tables too when asked.
+ */
+export async function tableColumns(db: TestDb, options: { withInternalKyselyTables?: boolean } = {}): Promise<{ table: string; column: string; dataType: string }[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: options.withInternalKyselyTables ?? false });
+  return tables
+    .filter((table) => table.schema === undefined || table.schema === "public")
+    .flatMap((table) => table.columns.map((column) => ({ table: table.name, column: column.name, dataType: column.dataType })));
+}
