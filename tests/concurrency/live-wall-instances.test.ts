@@ -3,14 +3,12 @@
 // terminated and kept out, and after a few seconds of refused database connections; /healthz says
 // "degraded" meanwhile and "ok" after. On SQLite, one instance.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import Database from "better-sqlite3";
-import path from "node:path";
-import pg from "pg";
 import { LISTENER_APPLICATION_NAME } from "~/modules/realtime/project-events.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { openWallStreamClient, postPublicSignal, startDatabaseProxy, type DatabaseProxy, type WallStreamClient } from "../support/live-wall-clients";
-import { createPostgresDatabase, withAdminClient } from "../support/postgres";
+import { createPostgresDatabase, withAdminDb } from "../support/postgres";
 import { showServerLogsOnFailure } from "../support/clients";
+import { openTestDb, projectIdBySlug, type TestDb } from "../support/test-db";
 
 const SLUG = "demo-project";
 const WRITERS = 12;
@@ -64,33 +62,38 @@ async function health(app: AppServer): Promise<{ status: number; body: { status?
 
 const logLines = (app: AppServer, text: string) => app.logs.filter((line) => line.includes(text)).length;
 
+/** The project's wall, in wall order. */
+const wallOf = (db: TestDb, projectId: string) =>
+  db.selectFrom("recognition_entries").select(["wall_seq as seq", "display_name as displayName"]).where("project_id", "=", projectId).orderBy("wall_seq").execute();
+
+/** The id of the project's first tier. */
+const firstTierId = async (db: TestDb, projectId: string) =>
+  (await db.selectFrom("signal_tiers").select("id").where("project_id", "=", projectId).orderBy("sort_order").limit(1).executeTakeFirstOrThrow()).id;
+
 describe("the live wall on three instances sharing PostgreSQL", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let proxy: DatabaseProxy;
   const apps: AppServer[] = [];
-  let admin: pg.Client;
+  /** The test's own reader, straight to the database (not through the proxy the instances use). */
+  let admin: TestDb;
   let projectId: string;
   let tierId: string;
   const streams: { client: WallStreamClient; from: number }[] = [];
   showServerLogsOnFailure(() => apps);
 
-  const wall = async () =>
-    (
-      await admin.query<{ seq: number; displayName: string }>(
-        `select wall_seq as "seq", display_name as "displayName" from recognition_entries where project_id = $1 order by wall_seq`,
-        [projectId],
-      )
-    ).rows;
+  const wall = () => wallOf(admin, projectId);
   const listenerBackends = async () =>
     Number(
       (
-        await withAdminClient((client) =>
-          client.query<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = $1 and application_name = $2`, [
-            database.name,
-            LISTENER_APPLICATION_NAME,
-          ]),
+        await withAdminDb((db) =>
+          db
+            .selectFrom("pg_stat_activity")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("datname", "=", database.name)
+            .where("application_name", "=", LISTENER_APPLICATION_NAME)
+            .executeTakeFirstOrThrow(),
         )
-      ).rows[0]!.n,
+      ).n,
     );
 
   beforeAll(async () => {
@@ -99,10 +102,9 @@ describe("the live wall on three instances sharing PostgreSQL", () => {
     for (let i = 0; i < 3; i += 1) {
       apps.push(await startAppServer({ env: { DATABASE_URL: proxy.url, AUTH_SECRET, LOG_LEVEL: "info" } }));
     }
-    admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    projectId = (await admin.query<{ id: string }>("select id from projects where slug = $1", [SLUG])).rows[0]!.id;
-    tierId = (await admin.query<{ id: string }>("select id from signal_tiers where project_id = $1 order by sort_order limit 1", [projectId])).rows[0]!.id;
+    admin = openTestDb({ dataDir: apps[0]!.dataDir, databaseUrl: database.url });
+    projectId = await projectIdBySlug(admin, SLUG);
+    tierId = await firstTierId(admin, projectId);
     const start = (await wall()).at(-1)?.seq ?? 0;
     for (const app of apps) {
       for (let i = 0; i < 3; i += 1) streams.push({ client: await openWallStreamClient(app.url, projectId), from: start });
@@ -111,7 +113,7 @@ describe("the live wall on three instances sharing PostgreSQL", () => {
 
   afterAll(async () => {
     for (const { client } of streams) client.close();
-    await admin?.end();
+    await admin?.destroy();
     await Promise.all(apps.map((app) => app.stop()));
     await proxy?.close();
     await database?.drop();
@@ -133,11 +135,13 @@ describe("the live wall on three instances sharing PostgreSQL", () => {
     // Phase 2: every listener is terminated and kept out; the database itself answers.
     expect(await listenerBackends()).toBe(3);
     proxy.refuseApplication(LISTENER_APPLICATION_NAME);
-    await withAdminClient((client) =>
-      client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2", [
-        database.name,
-        LISTENER_APPLICATION_NAME,
-      ]),
+    await withAdminDb((db) =>
+      db
+        .selectFrom("pg_stat_activity")
+        .select((eb) => eb.fn<boolean>("pg_terminate_backend", ["pid"]).as("terminated"))
+        .where("datname", "=", database.name)
+        .where("application_name", "=", LISTENER_APPLICATION_NAME)
+        .execute(),
     );
     for (const app of apps) await expect.poll(async () => (await health(app)).body.realtime, { timeout: 10_000 }).toBe("degraded");
     await writeSignals(apps, tierId, 48);
@@ -182,27 +186,23 @@ describe("the live wall on three instances sharing PostgreSQL", () => {
 describe("the live wall on one instance on SQLite", () => {
   let app: AppServer;
   showServerLogsOnFailure(() => [app]);
-  let db: Database.Database;
+  let db: TestDb;
   let projectId: string;
   let tierId: string;
   const streams: { client: WallStreamClient; from: number }[] = [];
-  const wall = () =>
-    db
-      .prepare(`select wall_seq as seq, display_name as displayName from recognition_entries where project_id = ? order by wall_seq`)
-      .all(projectId) as { seq: number; displayName: string }[];
+  const wall = () => wallOf(db, projectId);
 
   beforeAll(async () => {
     app = await startAppServer();
-    db = new Database(path.join(app.dataDir, "app.sqlite"), { readonly: true, fileMustExist: true });
-    db.pragma("busy_timeout = 5000");
-    projectId = (db.prepare("select id from projects where slug = ?").get(SLUG) as { id: string }).id;
-    tierId = (db.prepare("select id from signal_tiers where project_id = ? order by sort_order limit 1").get(projectId) as { id: string }).id;
+    db = openTestDb({ dataDir: app.dataDir });
+    projectId = await projectIdBySlug(db, SLUG);
+    tierId = await firstTierId(db, projectId);
     for (let i = 0; i < 4; i += 1) streams.push({ client: await openWallStreamClient(app.url, projectId), from: 4 });
   });
 
   afterAll(async () => {
     for (const { client } of streams) client.close();
-    db?.close();
+    await db?.destroy();
     await app?.stop();
   });
 
@@ -212,8 +212,8 @@ describe("the live wall on one instance on SQLite", () => {
     await expect.poll(() => leaving.client.entries.length, { timeout: 30_000 }).toBe(30);
     leaving.client.close();
     await writeSignals([app], tierId, 30);
-    await expect.poll(() => allDelivered(streams, wall()), { timeout: 30_000 }).toBe(true);
-    const current = wall();
+    await expect.poll(async () => allDelivered(streams, await wall()), { timeout: 30_000 }).toBe(true);
+    const current = await wall();
     expect(current.map((entry) => entry.seq)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
     expect(deliveries(streams, current)).toEqual({ expected: 3 * 60, received: 3 * 60, missing: 0, duplicated: 0, outOfOrder: 0 });
 

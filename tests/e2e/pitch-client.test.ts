@@ -136,12 +136,12 @@ describe("the form endpoint", () => {
     expect(JSON.parse(changedText)).toMatchObject({ ok: false, formError: expect.stringContaining("Idempotency-Key was already used for a different submission") });
     expect(changedText).not.toContain("Kim Keyed");
     expect(changedText).not.toContain("Sent twice");
-    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
+    expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ note: "Sent twice by a flaky network" }]);
 
     const refused = await post(intro, "not a key");
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ ok: false, formError: "Invalid idempotency key" });
-    expect(contactsByEmail(e2e.sqlite, email)).toHaveLength(1);
+    expect(await contactsByEmail(e2e.db, email)).toHaveLength(1);
   });
 });
 
@@ -255,15 +255,15 @@ describe("offline", () => {
       const kept = dialog.getByRole("status").filter({ hasText: "will be sent when the connection returns" });
       await kept.waitFor();
       expect(await kept.textContent()).toContain("saved on this phone");
-      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
+      expect(await contactsByEmail(e2e.db, email)).toEqual([]);
 
       const backOnlineAt = Date.now();
       proxy.restore();
       await context.setOffline(false);
       // Sent on its own once the connection returns; the dialog, still open, shows the forwardable blurb.
-      await expect.poll(() => contactsByEmail(e2e.sqlite, email).length, { timeout: 15_000 }).toBe(1);
+      await expect.poll(async () => (await contactsByEmail(e2e.db, email)).length, { timeout: 15_000 }).toBe(1);
       // Dated when it was filled in on the phone, not when it reached the server (decision 53).
-      expect(Date.parse(contactsByEmail(e2e.sqlite, email)[0]!.created_at)).toBeLessThan(backOnlineAt);
+      expect(Date.parse((await contactsByEmail(e2e.db, email))[0]!.created_at)).toBeLessThan(backOnlineAt);
       const blurb = dialog.getByLabel("Your forwardable intro blurb");
       await blurb.waitFor();
       expect(await blurb.inputValue()).toContain(note);
@@ -282,7 +282,7 @@ describe("offline", () => {
         };
       }))).toBe(0);
       await page.waitForTimeout(500);
-      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", name: "Olive Offline", note }]);
+      expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", name: "Olive Offline", note }]);
     } finally {
       await context.close();
     }

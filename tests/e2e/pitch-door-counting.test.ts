@@ -5,7 +5,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Locator } from "playwright-core";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import type { Database } from "~/db/schema";
 import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
 import { insertProject, visitorUserAgent } from "../support/pitch-e2e";
 import { signedInContext, signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
@@ -13,7 +15,7 @@ import { USER_AGENTS } from "../support/user-agents";
 import { axeViolations } from "../support/axe";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectPageErrors, nextClientAddress, waitForHydration } from "../support/clients";
-import { countRows, userIdByEmail, withWritableDb } from "../support/test-db";
+import { countRows, tableColumns, userIdByEmail, withWritableDb } from "../support/test-db";
 
 const e2e = setUpAppInBrowser();
 
@@ -331,14 +333,16 @@ describe("how and when people scanned (decision 67)", () => {
 
     // Neither address nor any user agent sent is in any text column of the server's database.
     const needles = ["203.0.113.77", "2001:db8::77", "2001:db8::/64", ...visits.map(([, userAgent]) => userAgent)];
-    const tables = e2e.sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
     const holding: string[] = [];
-    for (const { name: table } of tables) {
-      for (const { name: column, type } of e2e.sqlite.prepare("select name, type from pragma_table_info(?)").all(table) as { name: string; type: string }[]) {
-        if (type && !/TEXT|CHAR|CLOB|JSON/i.test(type)) continue;
-        const hit = e2e.sqlite.prepare(`select 1 from "${table}" where ${needles.map(() => `instr(cast("${column}" as text), ?) > 0`).join(" or ")} limit 1`).get(...needles);
-        if (hit) holding.push(`${table}.${column}`);
-      }
+    for (const { table, column, dataType } of await tableColumns(e2e.db, { withInternalKyselyTables: true })) {
+      if (dataType && !/TEXT|CHAR|CLOB|JSON/i.test(dataType)) continue;
+      const hit = await e2e.db
+        .selectFrom(table as keyof Database)
+        .select(sql.lit(1).as("hit"))
+        .where((eb) => eb.or(needles.map((needle) => eb(eb.fn<number>("instr", [eb.cast(sql.ref(column), "text"), eb.val(needle)]), ">", 0))))
+        .limit(1)
+        .executeTakeFirst();
+      if (hit) holding.push(`${table}.${column}`);
     }
     expect(holding).toEqual([]);
   });

@@ -86,7 +86,7 @@ describe.each([
       await submit.click();
       await formAlert(dialog, "LinkedIn");
       expect(await field(dialog, "LinkedIn URL").getAttribute("aria-invalid")).toBe("true");
-      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
+      expect(await contactsByEmail(e2e.db, email)).toEqual([]);
 
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
@@ -121,18 +121,18 @@ describe.each([
       await reopened.getByRole("button", { name: "Copied!" }).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
 
-      const contacts = contactsByEmail(e2e.sqlite, email);
+      const contacts = await contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({
         project_id: project.id,
         name: `Ada ${id}`,
         email: email.toLowerCase(),
         intent: "Intro",
-        subscribed: 0,
+        subscribed: false,
         linkedin_url: linkedin,
         note,
       });
-      expect(JSON.parse(contacts[0]!.role_tags)).toEqual(["Angel", "Operator"]);
+      expect(contacts[0]!.role_tags).toEqual(["Angel", "Operator"]);
 
       await reopened.getByRole("link", { name: "Close" }).click();
       await reopened.waitFor({ state: "hidden" });
@@ -141,7 +141,7 @@ describe.each([
       expect(await field(fresh, "Name").inputValue()).toBe("");
       expect(await field(fresh, "Note").inputValue()).toBe("");
       expect(await fresh.getByLabel("Your forwardable intro blurb").count()).toBe(0);
-      expect(contactsByEmail(e2e.sqlite, email)).toHaveLength(1);
+      expect(await contactsByEmail(e2e.db, email)).toHaveLength(1);
     } finally {
       await context.close();
     }
@@ -161,7 +161,7 @@ describe("the follow-updates dialog", () => {
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Follow Updates" }).click();
       await formAlert(dialog, "Please agree to receive updates.");
-      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
+      expect(await contactsByEmail(e2e.db, email)).toEqual([]);
 
       // Hold the submission until the busy label has been seen.
       let release!: () => void;
@@ -181,9 +181,9 @@ describe("the follow-updates dialog", () => {
 
       await page.getByText("You're on the list—weekly Friday digest, unsub anytime.").waitFor();
       await dialog.waitFor({ state: "hidden" });
-      const contacts = contactsByEmail(e2e.sqlite, email);
+      const contacts = await contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
-      expect(contacts[0]).toMatchObject({ project_id: project.id, name: "Grace Follower", subscribed: 1 });
+      expect(contacts[0]).toMatchObject({ project_id: project.id, name: "Grace Follower", subscribed: true });
     } finally {
       await context.close();
     }
@@ -234,7 +234,7 @@ describe("the signal dialog", () => {
       await field(dialog, "Email").fill(email);
       await dialog.getByRole("button", { name: "Signal Interest" }).click();
       await formAlert(dialog, "Name must be less than 100 characters");
-      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
+      expect(await contactsByEmail(e2e.db, email)).toEqual([]);
 
       const name = `Public Backer ${id}`;
       const message = `Met you at the expo ${id}`;
@@ -254,7 +254,7 @@ describe("the signal dialog", () => {
       // The message is for the founders: 'Also show my message on the wall' was left off.
       expect(cachedHtml).not.toContain(message);
 
-      const contacts = contactsByEmail(e2e.sqlite, email);
+      const contacts = await contactsByEmail(e2e.db, email);
       expect(contacts).toHaveLength(1);
       expect(contacts[0]).toMatchObject({ intent: "Supporter", name, email: email.toLowerCase(), project_id: project.id });
       const signal = await e2e.db.selectFrom("signals").selectAll().where("contact_id", "=", contacts[0]!.id).executeTakeFirst();
@@ -358,7 +358,7 @@ describe("without JavaScript", () => {
       expect(await blurb.inputValue()).toContain("Nora NoScript (Press)");
       expect(await blurb.inputValue()).toContain(note);
       await page.getByText("Intro request sent!").waitFor();
-      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", note, role_tags: '["Press"]' }]);
+      expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", note, role_tags: ["Press"] }]);
     } finally {
       await context.close();
     }
@@ -377,7 +377,7 @@ describe("without JavaScript", () => {
       await dialog.getByRole("button", { name: "Follow Updates" }).click();
       await page.waitForLoadState();
       await formAlert(staticDialog(page, "Follow Updates"), "Please agree to receive updates.");
-      expect(contactsByEmail(e2e.sqlite, email)).toEqual([]);
+      expect(await contactsByEmail(e2e.db, email)).toEqual([]);
 
       const again = staticDialog(page, "Follow Updates");
       await field(again, "Name").fill("Noel NoScript");
@@ -390,7 +390,7 @@ describe("without JavaScript", () => {
       await notice.waitFor();
       expect(await notice.isVisible()).toBe(true);
       expect(await page.locator('[role="dialog"]').count()).toBe(0);
-      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ subscribed: 1, name: "Noel NoScript" }]);
+      expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: true, name: "Noel NoScript" }]);
     } finally {
       await context.close();
     }
@@ -412,7 +412,7 @@ describe("without JavaScript", () => {
       await page.waitForURL(`${e2e.app.url}/pledge-success`);
       await page.getByRole("heading", { level: 1, name: "Thank You for Your Support!" }).waitFor();
 
-      const [contact] = contactsByEmail(e2e.sqlite, email);
+      const [contact] = await contactsByEmail(e2e.db, email);
       expect(contact).toMatchObject({ intent: "Supporter" });
       expect(await e2e.db.selectFrom("signals").select(["range_label", "amount", "is_public"]).where("contact_id", "=", contact!.id).executeTakeFirst()).toEqual({
         range_label: "Lead",
@@ -445,7 +445,7 @@ describe("the JSON functions", () => {
     const body = (await ok.json()) as { blurb?: string };
     expect(body.blurb).toContain(`Api ${id}`);
     expect(body.blurb).toContain(note);
-    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: '["Press","PM"]' }]);
+    expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", email: email.toLowerCase(), linkedin_url: linkedin, note, role_tags: ["Press", "PM"] }]);
 
     const missing = `${marker("missing")}@example.com`;
     const noNote = await postFunction(e2e.app.url, "submit-intro", { projectId: project.id, contact: { name: "No Note", email: missing, linkedinUrl: null }, roleTags: [] });
@@ -460,7 +460,7 @@ describe("the JSON functions", () => {
     });
     expect(script.status).toBe(400);
     expect(((await script.json()) as { error: string }).error).toMatch(/LinkedIn/);
-    expect(contactsByEmail(e2e.sqlite, missing)).toEqual([]);
+    expect(await contactsByEmail(e2e.db, missing)).toEqual([]);
   });
 
   it("subscribe-updates subscribes; handle-unsubscribe changes nothing on its own and answers an unknown address the same way", async () => {
@@ -469,14 +469,14 @@ describe("the JSON functions", () => {
     const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Sub Scriber", email }, consent: true });
     expect(subscribed.status).toBe(200);
     expect(await subscribed.json()).toMatchObject({ success: true });
-    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ subscribed: 1 }]);
+    expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: true }]);
 
     // Whoever names an address proves nothing: the address is mailed a confirmation link (decision 37).
     const known = await postFunction(e2e.app.url, "handle-unsubscribe", { email: email.toUpperCase() });
     expect(known.status).toBe(200);
     const knownBody = await known.json();
     expect(knownBody).toMatchObject({ success: true, confirmationSent: true });
-    expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ subscribed: 1 }]);
+    expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ subscribed: true }]);
 
     const unknown = await postFunction(e2e.app.url, "handle-unsubscribe", { email: `${marker("nobody")}@example.com` });
     expect(unknown.status).toBe(200);
@@ -494,7 +494,7 @@ describe("the JSON functions", () => {
       expect(response.status, name).toBe(403);
       expect(await response.json()).toEqual({ error: expect.any(String) });
     }
-    expect(contactsByEmail(e2e.sqlite, evilEmail)).toEqual([]);
+    expect(await contactsByEmail(e2e.db, evilEmail)).toEqual([]);
 
     const botEmail = `${marker("bot")}@example.com`;
     const honeypot = await postFunction(
@@ -505,7 +505,7 @@ describe("the JSON functions", () => {
     );
     expect(honeypot.status).toBe(200);
     expect(await honeypot.json()).toEqual({ success: true, held: true, message: HELD_MESSAGE });
-    expect(contactsByEmail(e2e.sqlite, botEmail)).toEqual([]);
+    expect(await contactsByEmail(e2e.db, botEmail)).toEqual([]);
     expect(await e2e.db.selectFrom("held_submissions").select("reason").where("email", "=", botEmail).execute()).toEqual([{ reason: "honeypot" }]);
   });
 });

@@ -98,7 +98,7 @@ describe("e-mail to visitors", () => {
       expect(refused?.status()).toBe(400);
       await page.getByRole("alert").filter({ hasText: "Invalid unsubscribe link" }).waitFor();
       await page.getByText("Nothing was changed.").waitFor();
-      expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect((await contactsByEmail(e2e.db, email)).map((contact) => contact.subscribed)).toEqual([true]);
 
       const followers = async () => (await e2e.db.selectFrom("project_stats").select("subscribers").where("project_id", "=", project.id).executeTakeFirstOrThrow()).subscribers;
       const followersBefore = await followers();
@@ -111,13 +111,13 @@ describe("e-mail to visitors", () => {
       await page.getByRole("heading", { name: "Unsubscribe" }).waitFor();
       await page.getByText(`Stop e-mails about ${TITLE} to this address?`).waitFor();
       expect(await page.getByRole("button").filter({ hasText: "Unsubscribe" }).count()).toBe(1);
-      expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([1]);
+      expect((await contactsByEmail(e2e.db, email)).map((contact) => contact.subscribed)).toEqual([true]);
       expect(await followers()).toBe(followersBefore);
 
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
       await page.getByRole("main").getByText(`You will no longer receive e-mails about ${TITLE}.`).waitFor();
-      expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([0]);
+      expect((await contactsByEmail(e2e.db, email)).map((contact) => contact.subscribed)).toEqual([false]);
       expect(await followers()).toBe(followersBefore - 1);
     } finally {
       await context.close();
@@ -128,7 +128,7 @@ describe("e-mail to visitors", () => {
     const email = `${marker("typed")}@example.com`;
     const subscribed = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Lin Ma", email }, consent: true });
     expect(subscribed.status).toBe(200);
-    const subscribedNow = () => contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed);
+    const subscribedNow = async () => (await contactsByEmail(e2e.db, email)).map((contact) => contact.subscribed);
     const { context, page } = await newVisitor(e2e.browser, { viewport: PHONE });
     try {
       // Someone else types the address: the follower stays subscribed.
@@ -137,7 +137,7 @@ describe("e-mail to visitors", () => {
       await page.getByLabel("Email", { exact: true }).fill(email);
       await page.getByRole("main").getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
-      expect(subscribedNow()).toEqual([1]);
+      expect(await subscribedNow()).toEqual([true]);
 
       const confirmation = await mailTo(email, "Confirm: stop e-mails from PitchQR");
       expect(confirmation.text).toContain(TITLE);
@@ -150,11 +150,11 @@ describe("e-mail to visitors", () => {
       await page.goto(link!);
       await waitForHydration(page);
       await page.getByText(`Stop all e-mails from PitchQR to ${email}?`).waitFor();
-      expect(subscribedNow()).toEqual([1]);
+      expect(await subscribedNow()).toEqual([true]);
       await page.getByRole("button", { name: "Unsubscribe" }).click();
       await page.getByRole("heading", { name: "You've been unsubscribed" }).waitFor();
       await page.getByRole("main").getByText(`You will no longer receive e-mails about ${TITLE}.`).waitFor();
-      expect(subscribedNow()).toEqual([0]);
+      expect(await subscribedNow()).toEqual([false]);
 
       // The link works once.
       const again = await page.goto(link!);
@@ -196,7 +196,7 @@ describe("e-mail to visitors", () => {
     // The backer follows the project too; the confirmation's one-click link then stops all of this project's e-mail.
     const follow = await postFunction(e2e.app.url, "subscribe-updates", { projectId: project.id, contact: { name: "Omar Haddad", email }, consent: true });
     expect(follow.status).toBe(200);
-    expect(contactsByEmail(e2e.sqlite, email).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", 1]]);
+    expect((await contactsByEmail(e2e.db, email)).map((contact) => [contact.intent, contact.subscribed])).toEqual([["Supporter", true]]);
 
     // What a mail provider does with List-Unsubscribe-Post: a POST from its own servers, another origin, no cookies.
     const { oneClick } = unsubscribeLinksOf(confirmation);
@@ -207,7 +207,7 @@ describe("e-mail to visitors", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("You've been unsubscribed.");
-    expect(contactsByEmail(e2e.sqlite, email).map((contact) => contact.subscribed)).toEqual([0]);
+    expect((await contactsByEmail(e2e.db, email)).map((contact) => contact.subscribed)).toEqual([false]);
     const forged = await fetch(oneClick.replace(/token=./, "token=x"), { method: "POST", body: "List-Unsubscribe=One-Click" });
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain("Invalid unsubscribe link");

@@ -4,7 +4,6 @@
 // agent, a browser that keeps no cookies behind the venue's address among phones of its model, a tap through an
 // event site's speculation rules, and a link shared from the page after the address dropped `?qr=`. Every figure on
 // the founder's analytics page must equal the script's truth, except where no server could know (said on screen).
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import fs from "node:fs";
@@ -12,12 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hashSingleUseToken } from "~/modules/tokens/single-use-token.server";
+import { createBoothLink } from "~/modules/booth/booth-links.server";
 import { CHROMIUM_PATH, DESKTOP, PHONE, PLAYWRIGHT_CHROMIUM_FLAGS } from "../support/chromium.js";
-import { insertProject, openPitchDialog, readThePage, visitorUserAgent, withWritableDatabase } from "../support/pitch-e2e";
+import { insertProject, openPitchDialog, readThePage, visitorUserAgent } from "../support/pitch-e2e";
 import { signInThroughPage, signUpThroughPage, uniqueEmail } from "../support/sign-up";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { waitForEnhancement } from "../support/clients";
+import { userIdByEmail, withWritableDb } from "../support/test-db";
 
 const VENUE = "10.88.0.1";
 const CODES = ["Badge", "Booth", "Stage"] as const;
@@ -69,23 +69,15 @@ describe("a second room's numbers on the founder's screen", () => {
     const email = uniqueEmail("second-room");
     await signUpThroughPage(founder, e2e.app.url, email);
     await signInThroughPage(founder, e2e.app.url, email);
-    const { id: ownerId } = e2e.sqlite.prepare("select id from users where email = ?").get(email) as { id: string };
+    const ownerId = await userIdByEmail(e2e.db, email);
     const project = await insertProject(e2e.app.dataDir, {
       title: "Second Room",
       ownerId,
       qrCodes: CODES.map((label) => ({ label, eventTag: label === "Stage" ? null : "Demo Day" })),
     });
     const codeIds = new Map<Source, string>(CODES.map((label, index) => [label, project.qrCodeIds[index]!]));
-    const boothToken = randomBytes(32).toString("base64url");
-    withWritableDatabase(e2e.app.dataDir, (db) => {
-      db.prepare("insert into booth_links (id, project_id, token_hash, created_at, expires_at) values (?, ?, ?, ?, ?)").run(
-        crypto.randomUUID(),
-        project.id,
-        hashSingleUseToken(boothToken),
-        new Date().toISOString(),
-        new Date(Date.now() + 86_400_000).toISOString(),
-      );
-    });
+    // The founder's booth link for a day, on the project's default booth code, as the project's booth page makes it.
+    const { token: boothToken } = await withWritableDb(e2e.app, (db) => createBoothLink(db, ownerId, project.id, { days: 1, code: null }));
     const pitch = `${e2e.app.url}/pitch/${project.slug}`;
     const urlOf = (source: Source) => (source === "Direct" ? pitch : `${pitch}?qr=${codeIds.get(source)}`);
 
@@ -174,9 +166,12 @@ describe("a second room's numbers on the founder's screen", () => {
     contexts.push(laptop);
     const laptopPage = await laptop.newPage();
     await signUpThroughPage(laptopPage, e2e.app.url, coFounderEmail);
-    withWritableDatabase(e2e.app.dataDir, (rw) => {
-      rw.prepare("insert into project_members (project_id, user_id, role, created_at) values (?, (select id from users where email = ?), 'co-founder', ?)").run(project.id, coFounderEmail, new Date().toISOString());
-    });
+    await withWritableDb(e2e.app, async (rw) =>
+      rw
+        .insertInto("project_members")
+        .values({ project_id: project.id, user_id: await userIdByEmail(rw, coFounderEmail), role: "co-founder", created_at: new Date().toISOString() })
+        .execute(),
+    );
     await signInThroughPage(laptopPage, e2e.app.url, coFounderEmail, undefined, "/dashboard");
     await laptopPage.goto(urlOf("Badge"), { waitUntil: "domcontentloaded" });
     notCounted.team += 1;
@@ -253,7 +248,7 @@ describe("a second room's numbers on the founder's screen", () => {
     const tapperPage = await tapper.newPage();
     await tapperPage.goto(`http://localhost:${(eventSite.address() as net.AddressInfo).port}/`);
     notCounted.prefetches += 1;
-    await expect.poll(() => readExcluded(project.id).prefetches, { timeout: 120_000 }).toBe(1);
+    await expect.poll(async () => (await readExcluded(project.id)).prefetches, { timeout: 120_000 }).toBe(1);
     await tapperPage.click("#pitch");
     await waitForEnhancement(tapperPage);
     eventSite.close();
@@ -315,13 +310,13 @@ describe("a second room's numbers on the founder's screen", () => {
   });
 });
 
-function readExcluded(projectId: string) {
-  const row = e2e.sqlite.prepare("select excluded_prefetches from project_stats where project_id = ?").get(projectId) as { excluded_prefetches: number } | undefined;
+async function readExcluded(projectId: string) {
+  const row = await e2e.db.selectFrom("project_stats").select("excluded_prefetches").where("project_id", "=", projectId).executeTakeFirst();
   return { prefetches: row?.excluded_prefetches ?? 0 };
 }
 
 async function readAnalytics(page: Page) {
-  const id = (e2e.sqlite.prepare("select id from projects where title = ?").get("Second Room") as { id: string }).id;
+  const { id } = await e2e.db.selectFrom("projects").select("id").where("title", "=", "Second Room").executeTakeFirstOrThrow();
   await page.goto(`${e2e.app.url}/project/${id}/analytics`);
   const summary = page.getByRole("region", { name: "Summary" });
   const scansCard = summary.locator("article").filter({ has: page.getByRole("heading", { name: "Total Scans", exact: true }) });

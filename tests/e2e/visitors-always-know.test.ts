@@ -148,7 +148,7 @@ describe("an intro sent offline", () => {
       await status.getByText("Your intro request was sent").waitFor({ timeout: 20_000 });
       expect(await status.textContent()).toContain("The founders see it in their leads and reply to you by e-mail");
       expect(await reopened.getByLabel("Your forwardable intro blurb").inputValue()).toContain(note);
-      expect(contactsByEmail(e2e.sqlite, email)).toMatchObject([{ intent: "Intro", name: "Olga Offline", note }]);
+      expect(await contactsByEmail(e2e.db, email)).toMatchObject([{ intent: "Intro", name: "Olga Offline", note }]);
     } finally {
       await context.close();
     }

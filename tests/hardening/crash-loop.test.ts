@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import SQLite from "better-sqlite3";
 import fc from "fast-check";
-import pg from "pg";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { counterDrift, movedDrift } from "../support/counter-drift";
@@ -11,6 +10,7 @@ import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
 import { createPostgresDatabase } from "../support/postgres";
 import { startSmtpServer } from "../support/smtp";
 import { nextClientAddress } from "../support/clients";
+import { countRows, driftReader, openTestDb, projectIdBySlug, type TestDb } from "../support/test-db";
 
 /**
  * Kill -9 under write load. The built app (as `npm start` runs it) takes visitor forms (intro,
@@ -46,22 +46,16 @@ const AUTH_SECRET = "crash-loop-test-secret-0123456789abcdef";
 console.log(`crash loop seed: ${SEED} (CRASH_LOOP_SEED=${SEED} repeats these kill moments)`);
 
 type Dialect = keyof typeof RUNS;
-type Row = Record<string, unknown>;
-/** Plain SQL on either database; `?` placeholders. */
-type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
-type Store = { env: Record<string, string>; dataDir: string; open(): Promise<{ query: Query; close(): Promise<void> }>; drop(): Promise<void> };
+/** `open()` is the typed reader on the store's database (close it with `destroy()`). */
+type Store = { env: Record<string, string>; dataDir: string; open(): TestDb; drop(): Promise<void> };
 
 async function createStore(dialect: Dialect): Promise<Store> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pitchqr-crash-${dialect}-`));
   if (dialect === "sqlite") {
-    const file = path.join(dataDir, "app.sqlite");
     return {
       env: {},
       dataDir,
-      async open() {
-        const db = new SQLite(file);
-        return { query: async (text, params = []) => db.prepare(text).all(...params) as Row[], close: async () => void db.close() };
-      },
+      open: () => openTestDb({ dataDir }),
       async drop() {
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
@@ -71,15 +65,7 @@ async function createStore(dialect: Dialect): Promise<Store> {
   return {
     env: { DATABASE_URL: database.url },
     dataDir,
-    async open() {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      const query: Query = async (text, params = []) => {
-        let index = 0;
-        return (await client.query(text.replace(/\?/g, () => `$${++index}`), params)).rows as Row[];
-      };
-      return { query, close: () => client.end() };
-    },
+    open: () => openTestDb({ dataDir, databaseUrl: database.url }),
     async drop() {
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -156,28 +142,45 @@ function writer(dialect: Dialect, demo: { projectId: string; tierId: string }) {
 }
 
 /** Rows that point at nothing: with the schema's foreign keys none can exist, whatever a kill interrupted. */
-const ORPHANS = [
-  "select count(*) as n from contacts c where not exists (select 1 from projects p where p.id = c.project_id)",
-  "select count(*) as n from intros i where not exists (select 1 from contacts c where c.id = i.contact_id)",
-  "select count(*) as n from signals s where not exists (select 1 from contacts c where c.id = s.contact_id)",
-  "select count(*) as n from scans s where not exists (select 1 from projects p where p.id = s.project_id)",
-  "select count(*) as n from project_viewers v where not exists (select 1 from projects p where p.id = v.project_id)",
+const ORPHANS: [what: string, count: (db: TestDb) => Promise<number>][] = [
+  [
+    "contacts without their project",
+    (db) => countRows(db.selectFrom("contacts").where(({ not, exists, selectFrom }) => not(exists(selectFrom("projects").select("projects.id").whereRef("projects.id", "=", "contacts.project_id"))))),
+  ],
+  [
+    "intros without their contact",
+    (db) => countRows(db.selectFrom("intros").where(({ not, exists, selectFrom }) => not(exists(selectFrom("contacts").select("contacts.id").whereRef("contacts.id", "=", "intros.contact_id"))))),
+  ],
+  [
+    "signals without their contact",
+    (db) => countRows(db.selectFrom("signals").where(({ not, exists, selectFrom }) => not(exists(selectFrom("contacts").select("contacts.id").whereRef("contacts.id", "=", "signals.contact_id"))))),
+  ],
+  [
+    "scans without their project",
+    (db) => countRows(db.selectFrom("scans").where(({ not, exists, selectFrom }) => not(exists(selectFrom("projects").select("projects.id").whereRef("projects.id", "=", "scans.project_id"))))),
+  ],
+  [
+    "project viewers without their project",
+    (db) =>
+      countRows(db.selectFrom("project_viewers").where(({ not, exists, selectFrom }) => not(exists(selectFrom("projects").select("projects.id").whereRef("projects.id", "=", "project_viewers.project_id"))))),
+  ],
 ];
 
-async function integrityProblems(dialect: Dialect, query: Query): Promise<string[]> {
+async function integrityProblems(dialect: Dialect, db: TestDb): Promise<string[]> {
   const problems: string[] = [];
+  // The databases' own consistency checks have no query-builder form.
   if (dialect === "sqlite") {
-    const integrity = await query("pragma integrity_check");
+    const integrity = (await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db)).rows;
     if (integrity.map((row) => row.integrity_check).join() !== "ok") problems.push(`integrity_check: ${JSON.stringify(integrity)}`);
-    const foreignKeys = await query("pragma foreign_key_check");
+    const foreignKeys = (await sql`pragma foreign_key_check`.execute(db)).rows;
     if (foreignKeys.length) problems.push(`foreign_key_check: ${JSON.stringify(foreignKeys.slice(0, 5))}`);
   } else {
-    const unvalidated = await query("select conrelid::regclass::text as tbl, conname from pg_constraint where not convalidated");
+    const unvalidated = (await sql`select conrelid::regclass::text as tbl, conname from pg_constraint where not convalidated`.execute(db)).rows;
     if (unvalidated.length) problems.push(`constraints not validated: ${JSON.stringify(unvalidated)}`);
   }
-  for (const text of ORPHANS) {
-    const [row] = await query(text);
-    if (Number(row!.n) !== 0) problems.push(`${row!.n} orphans: ${text}`);
+  for (const [what, count] of ORPHANS) {
+    const n = await count(db);
+    if (n !== 0) problems.push(`${n} orphans: ${what}`);
   }
   return problems;
 }
@@ -194,13 +197,12 @@ async function crashLoop(dialect: Dialect) {
   const start = async () => (lastApp = await startAppServer({ env, dataDir: store.dataDir }));
   try {
     app = await start();
-    const before = await store.open();
-    const [project] = await before.query("select id from projects where slug = 'demo-project'");
-    const demo = { projectId: String(project!.id), tierId: "" };
-    const [tier] = await before.query("select id from signal_tiers where project_id = ? order by id limit 1", [demo.projectId]);
-    demo.tierId = String(tier!.id);
-    const driftBefore = await counterDrift((sql) => before.query(sql));
-    await before.close();
+    const before = store.open();
+    const demo = { projectId: await projectIdBySlug(before, "demo-project"), tierId: "" };
+    const tier = await before.selectFrom("signal_tiers").select("id").where("project_id", "=", demo.projectId).orderBy("id").limit(1).executeTakeFirstOrThrow();
+    demo.tierId = String(tier.id);
+    const driftBefore = await counterDrift(driftReader(before));
+    await before.destroy();
 
     const { acknowledged, statuses, writeUntilKilled } = writer(dialect, demo);
     const loopStarted = Date.now();
@@ -213,9 +215,9 @@ async function crashLoop(dialect: Dialect) {
     // The last start is not killed: it delivers what is left, including what the killed processes had claimed.
     const drainStarted = Date.now();
     app = await start();
-    const after = await store.open();
+    const after = store.open();
     const drainDeadline = Date.now() + DRAIN_TIMEOUT_MS;
-    const pendingMail = async () => Number((await after.query("select count(*) as n from mail_outbox where status = 'pending'"))[0]!.n);
+    const pendingMail = () => countRows(after.selectFrom("mail_outbox").where("status", "=", "pending"));
     while ((await pendingMail()) > 0 && Date.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 500));
     const seconds = { loop: (drainStarted - loopStarted) / 1000, drain: (Date.now() - drainStarted) / 1000 };
     await app.stop("SIGTERM");
@@ -223,28 +225,32 @@ async function crashLoop(dialect: Dialect) {
 
     // Every acknowledged write is there.
     const found: Record<Kind, Set<string>> = {
-      scan: new Set((await after.query("select viewer_fingerprint as k from scans where project_id = ?", [demo.projectId])).map((row) => String(row.k))),
+      scan: new Set((await after.selectFrom("scans").select("viewer_fingerprint").where("project_id", "=", demo.projectId).execute()).map((row) => String(row.viewer_fingerprint))),
       subscribe: new Set(
-        (await after.query("select email as k from contacts where project_id = ? and subscribed = true", [demo.projectId])).map((row) => String(row.k)),
+        (await after.selectFrom("contacts").select("email").where("project_id", "=", demo.projectId).where("subscribed", "=", true).execute()).map((row) => String(row.email)),
       ),
       intro: new Set(
-        (await after.query("select c.email as k from intros i join contacts c on c.id = i.contact_id where i.project_id = ?", [demo.projectId])).map((row) => String(row.k)),
+        (await after.selectFrom("intros").innerJoin("contacts", "contacts.id", "intros.contact_id").select("contacts.email").where("intros.project_id", "=", demo.projectId).execute()).map(
+          (row) => String(row.email),
+        ),
       ),
       signal: new Set(
-        (await after.query("select c.email as k from signals s join contacts c on c.id = s.contact_id where s.project_id = ?", [demo.projectId])).map((row) => String(row.k)),
+        (await after.selectFrom("signals").innerJoin("contacts", "contacts.id", "signals.contact_id").select("contacts.email").where("signals.project_id", "=", demo.projectId).execute()).map(
+          (row) => String(row.email),
+        ),
       ),
     };
     const missing = (Object.keys(acknowledged) as Kind[]).flatMap((kind) => [...acknowledged[kind]].filter((key) => !found[kind].has(key)).map((key) => `${kind} ${key}`));
     const acknowledgedCount = Object.values(acknowledged).reduce((sum, keys) => sum + keys.size, 0);
 
     // Counters: whatever the seed left, each counter is off from its raw rows by the same amount as before.
-    const driftAfter = await counterDrift((sql) => after.query(sql));
+    const driftAfter = await counterDrift(driftReader(after));
     const counterMismatches = movedDrift(driftBefore, driftAfter);
-    const integrity = await integrityProblems(dialect, after.query);
+    const integrity = await integrityProblems(dialect, after);
 
     // Mail: by Message-ID at the SMTP server, and by recipient and kind for the mail each visitor's address gets.
-    const outbox = await after.query("select id, kind, recipient, status, handed_over_at, attempts from mail_outbox");
-    await after.close();
+    const outbox = await after.selectFrom("mail_outbox").select(["id", "kind", "recipient", "status", "handed_over_at", "attempts"]).execute();
+    await after.destroy();
     const rowByMessageId = new Map(outbox.map((row) => [`<${row.id}@pitchqr.outbox>`, row]));
     const arrivals = new Map<string, number>();
     for (const mail of smtp.received) arrivals.set(String(mail.messageId), (arrivals.get(String(mail.messageId)) ?? 0) + 1);

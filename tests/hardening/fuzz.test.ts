@@ -1,15 +1,15 @@
 import http from "node:http";
-import path from "node:path";
-import Sqlite from "better-sqlite3";
 import fc from "fast-check";
-import pg from "pg";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/db/schema";
 import { isStorableText } from "~/modules/forms/storable-text";
 import { showServerLogsOnFailure } from "../support/clients";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { counterDrift, movedDrift } from "../support/counter-drift";
 import { createPostgresDatabase } from "../support/postgres";
 import { signUpAndSignIn } from "../support/sign-up";
+import { driftReader, openTestDb, projectIdBySlug, tableColumns, type TestDb } from "../support/test-db";
 
 /**
  * A seeded fuzzer against the built app (as `npm start` runs it), on SQLite and on PostgreSQL.
@@ -591,36 +591,20 @@ function sendOnce(server: AppServer, fuzz: FuzzRequest, refs: Refs, address: str
 // ---------------------------------------------------------------------------------------------------------------
 // Reading what was stored: the same checks on both databases.
 
-type Rows = Array<Record<string, unknown>>;
-type StoreReader = { query(sql: string): Promise<Rows>; textColumns(): Promise<Array<{ table: string; column: string }>>; close(): Promise<void> };
-
-function sqliteReader(file: string): StoreReader {
-  const db = new Sqlite(file, { readonly: true });
-  return {
-    query: async (sql) => db.prepare(sql).all() as Rows,
-    async textColumns() {
-      const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'").all() as Array<{ name: string }>;
-      return tables.flatMap(({ name }) =>
-        (db.prepare(`pragma table_info("${name}")`).all() as Array<{ name: string; type: string }>)
-          .filter((column) => /text|char|json/i.test(column.type))
-          .map((column) => ({ table: name, column: column.name })),
-      );
-    },
-    close: async () => void db.close(),
-  };
+/** Every text and JSON column of the app's tables (SQLite's declared types; PostgreSQL's text, varchar, json and jsonb). */
+async function textColumns(db: TestDb): Promise<Array<{ table: string; column: string }>> {
+  return (await tableColumns(db)).filter(({ table, dataType }) => !table.startsWith("kysely_") && /text|char|json/i.test(dataType));
 }
 
-function postgresReader(client: pg.Client): StoreReader {
-  return {
-    query: async (sql) => (await client.query(sql)).rows as Rows,
-    async textColumns() {
-      const { rows } = await client.query<{ table_name: string; column_name: string }>(
-        "select table_name, column_name from information_schema.columns where table_schema = 'public' and table_name not like 'kysely_%' and data_type in ('text', 'character varying', 'json', 'jsonb')",
-      );
-      return rows.map((row) => ({ table: row.table_name, column: row.column_name }));
-    },
-    close: () => client.end(),
-  };
+/** The non-null values of `table.column`, as the driver returns them (named `value`, so the reader leaves JSON text and 0/1 as stored). */
+async function storedValues(db: TestDb, table: string, column: string): Promise<unknown[]> {
+  const value = sql.ref(column);
+  const rows = await db
+    .selectFrom(table as keyof Database)
+    .select(value.as("value"))
+    .where(value, "is not", null)
+    .execute();
+  return rows.map((row) => row.value);
 }
 
 /** The spec's limits on what visitors and founders type (the forms' schemas). */
@@ -645,34 +629,37 @@ const TEXT_LIMITS: Array<{ table: string; column: string; max: number }> = [
 const WELL_FORMED_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Every key bound to its request, and the replayed intro written at most once per key and pitch. */
-async function idempotencyViolations(store: StoreReader): Promise<string[]> {
+async function idempotencyViolations(db: TestDb): Promise<string[]> {
   const violations: string[] = [];
-  const unbound = await store.query("select idempotency_key from visitor_submissions where request_fingerprint is null");
+  const unbound = await db.selectFrom("visitor_submissions").select("idempotency_key").where("request_fingerprint", "is", null).execute();
   if (unbound.length) violations.push(`${unbound.length} idempotency keys recorded without their request's fingerprint`);
-  const replayed = await store.query(`select project_id, count(*) as copies from intros where note = '${REPLAYED_NOTE}' group by project_id`);
+  const replayed = await db
+    .selectFrom("intros")
+    .select((eb) => ["project_id", eb.fn.countAll().as("copies")])
+    .where("note", "=", REPLAYED_NOTE)
+    .groupBy("project_id")
+    .execute();
   for (const row of replayed) {
     if (Number(row.copies) > IDEMPOTENCY_KEYS.length) violations.push(`the replayed intro was written ${String(row.copies)} times on project ${String(row.project_id)}`);
   }
   return violations;
 }
 
-async function schemaViolations(store: StoreReader): Promise<string[]> {
+async function schemaViolations(db: TestDb): Promise<string[]> {
   const violations: string[] = [];
-  for (const { table, column } of await store.textColumns()) {
-    const rows = await store.query(`select "${column}" as value from "${table}" where "${column}" is not null`);
-    for (const { value } of rows) {
+  for (const { table, column } of await textColumns(db)) {
+    for (const value of await storedValues(db, table, column)) {
       const text = typeof value === "string" ? value : JSON.stringify(value);
       if (!isStorableText(text) || text.includes("\\u0000")) violations.push(`${table}.${column} holds control characters: ${JSON.stringify(text.slice(0, 80))}`);
     }
   }
   for (const { table, column, max } of TEXT_LIMITS) {
-    const rows = await store.query(`select "${column}" as value from "${table}" where "${column}" is not null`).catch(() => []);
-    for (const { value } of rows) {
+    for (const value of await storedValues(db, table, column).catch(() => [])) {
       if ([...String(value)].length > max) violations.push(`${table}.${column} is ${[...String(value)].length} characters, past ${max}`);
     }
   }
-  for (const table of ["users", "contacts"]) {
-    for (const { value } of await store.query(`select email as value from "${table}"`)) {
+  for (const table of ["users", "contacts"] as const) {
+    for (const { email: value } of await db.selectFrom(table).select("email").execute()) {
       const email = String(value);
       if (email !== email.toLowerCase() || !WELL_FORMED_EMAIL.test(email)) violations.push(`${table}.email ${JSON.stringify(email)} is not a well-formed lowercase address`);
     }
@@ -682,7 +669,7 @@ async function schemaViolations(store: StoreReader): Promise<string[]> {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-type Store = { server: AppServer; reader: () => StoreReader; drop?: () => Promise<void> };
+type Store = { server: AppServer; reader: () => TestDb; drop?: () => Promise<void> };
 type RunResult = {
   statuses: number[];
   table: string;
@@ -713,7 +700,7 @@ async function postForm(server: AppServer, formPath: string, fields: Record<stri
 }
 
 /** A founder of this run, signed up and signed in through /auth, with a published project, a tier, a QR code and a lead. */
-async function prepareFounder(server: AppServer, store: StoreReader, dialect: string): Promise<{ refs: Refs; cookie: string }> {
+async function prepareFounder(server: AppServer, db: TestDb, dialect: string): Promise<{ refs: Refs; cookie: string }> {
   const email = `fuzz-founder-${dialect}@example.com`;
   const cookie = await signUpAndSignIn(server.url, email, PASSWORD);
   const ownSlug = `fuzz-${dialect}`;
@@ -733,19 +720,19 @@ async function prepareFounder(server: AppServer, store: StoreReader, dialect: st
   const ownProjectId = /\/project\/([^/]+)\/edit/.exec(created.headers.get("location") ?? "")![1]!;
   expect((await postForm(server, `/project/${ownProjectId}/edit`, { intent: "create-qr", label: "Booth" }, cookie)).status).toBe(200);
   expect((await postForm(server, `/pitch/${ownSlug}`, { intent: "intro", name: "Lead", email: "lead@example.com", note: "Hi" })).status).toBe(302);
-  const first = async (sql: string) => String(Object.values((await store.query(sql))[0]!)[0]);
-  const demoProjectId = await first("select id from projects where slug = 'demo-project'");
+  const demoProjectId = await projectIdBySlug(db, "demo-project");
+  const idOf = (row: { id: string | number }) => String(row.id);
   return {
     cookie,
     refs: {
       demoSlug: "demo-project",
       demoProjectId,
-      demoTierId: await first(`select id from signal_tiers where project_id = '${demoProjectId}' order by sort_order limit 1`),
+      demoTierId: idOf(await db.selectFrom("signal_tiers").select("id").where("project_id", "=", demoProjectId).orderBy("sort_order").limit(1).executeTakeFirstOrThrow()),
       ownSlug,
       ownProjectId,
-      ownQrId: await first(`select id from qr_codes where project_id = '${ownProjectId}'`),
-      ownTierId: await first(`select id from signal_tiers where project_id = '${ownProjectId}'`),
-      ownLeadId: await first(`select id from leads where project_id = '${ownProjectId}'`),
+      ownQrId: idOf(await db.selectFrom("qr_codes").select("id").where("project_id", "=", ownProjectId).executeTakeFirstOrThrow()),
+      ownTierId: idOf(await db.selectFrom("signal_tiers").select("id").where("project_id", "=", ownProjectId).executeTakeFirstOrThrow()),
+      ownLeadId: idOf(await db.selectFrom("leads").select("id").where("project_id", "=", ownProjectId).executeTakeFirstOrThrow()),
       founderEmail: email,
     },
   };
@@ -755,7 +742,7 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
   const reader = store.reader();
   try {
     const { refs, cookie } = await prepareFounder(store.server, reader, dialect);
-    const before = await counterDrift((sql) => reader.query(sql));
+    const before = await counterDrift(driftReader(reader));
 
     const healthDelay = async () => ((await (await fetch(`${store.server.url}/healthz`)).json()) as { eventLoopMaxDelayMs: number }).eventLoopMaxDelayMs;
     const addressOf = (index: number) =>
@@ -826,7 +813,7 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
       .map(([group, byStatus]) => `  ${group.padEnd(22)} ${[...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join("  ")}`)
       .join("\n");
 
-    const after = await counterDrift((sql) => reader.query(sql));
+    const after = await counterDrift(driftReader(reader));
     expect(movedDrift(before, after)).toEqual([]);
     expect(await schemaViolations(reader)).toEqual([]);
     expect(await idempotencyViolations(reader)).toEqual([]);
@@ -844,7 +831,7 @@ async function runFuzz(store: Store, dialect: string): Promise<RunResult> {
       culprits,
     };
   } finally {
-    await reader.close();
+    await reader.destroy();
   }
 }
 
@@ -894,7 +881,7 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
 
     it("answers every request below 500, stores nothing malformed and never holds the event loop 200 ms", { timeout: 480_000 }, async () => {
       const started = Date.now();
-      const result = await runFuzz({ server, reader: () => sqliteReader(path.join(server.dataDir, "app.sqlite")) }, "sqlite");
+      const result = await runFuzz({ server, reader: () => openTestDb({ dataDir: server.dataDir }) }, "sqlite");
       report("sqlite", result, Date.now() - started);
       statusesByDialect.set("sqlite", result.statuses);
       expectNoServerErrors(server, result);
@@ -918,10 +905,8 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests per database)`, () => 
     showServerLogsOnFailure(() => [server]);
 
     it("answers every request below 500, stores nothing malformed and never holds the event loop 200 ms", { timeout: 480_000 }, async () => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
       const started = Date.now();
-      const result = await runFuzz({ server, reader: () => postgresReader(client) }, "postgres");
+      const result = await runFuzz({ server, reader: () => openTestDb({ dataDir: server.dataDir, databaseUrl: database.url }) }, "postgres");
       report("postgres", result, Date.now() - started);
       statusesByDialect.set("postgres", result.statuses);
       expectNoServerErrors(server, result);

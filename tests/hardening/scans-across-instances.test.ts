@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "~/db/client.server";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
-import { withAdminClient } from "../support/postgres";
+import { withAdminDb } from "../support/postgres";
 import { nextClientAddress } from "../support/clients";
 import { withAppServers } from "../support/with-app-server";
 import { PHONE_USER_AGENT } from "../support/demo-on-postgres";
@@ -145,14 +145,18 @@ describe("scans from three instances on one PostgreSQL", () => {
     await app.close();
     appClosed = true;
     await Promise.all(instances.servers.map((server) => server.stop()));
-    const deadlocks = await withAdminClient(async (admin) => {
+    const deadlocks = await withAdminDb(async (admin) => {
       for (;;) {
-        const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [instances.database!.name]);
-        if (rows[0].n === 0) break;
+        const sessions = await admin
+          .selectFrom("pg_stat_activity")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("datname", "=", instances.database!.name)
+          .executeTakeFirstOrThrow();
+        if (Number(sessions.n) === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const { rows } = await admin.query("select deadlocks from pg_stat_database where datname = $1", [instances.database!.name]);
-      return Number(rows[0].deadlocks);
+      const { deadlocks } = await admin.selectFrom("pg_stat_database").select("deadlocks").where("datname", "=", instances.database!.name).executeTakeFirstOrThrow();
+      return Number(deadlocks);
     });
     expect(deadlocks).toBe(0);
   });

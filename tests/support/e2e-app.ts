@@ -2,11 +2,9 @@
 // its own SQLite file, seeded with the demo project), the worker's Chromium, and a typed read-only connection to that
 // file for assertions. The app is started once per file, before its tests, and stopped after them; the browser is
 // shared by the worker's files, each closing the contexts it opened (decision 71).
-import type Database from "better-sqlite3";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { releaseBrowser, sharedTestBrowser } from "./chromium.js";
-import { openDatabase } from "./pitch-e2e";
 import type { TestDb } from "./test-db";
 import { withAppServer, type TestAppServer, type WithAppServerOptions } from "./with-app-server";
 
@@ -15,8 +13,6 @@ export type E2eApp = {
   browser: Browser;
   /** The app's database, typed. */
   db: TestDb;
-  /** The same SQLite file through better-sqlite3, read-only, for the few checks written in SQL. */
-  sqlite: Database.Database;
 };
 
 /**
@@ -36,10 +32,8 @@ export function setUpAppInBrowser(options: { env?: WithAppServerOptions["env"] }
     e2e.app = app;
     e2e.db = app.db;
     e2e.browser = await browser!;
-    e2e.sqlite = openDatabase(app.dataDir);
   });
   afterAll(async () => {
-    e2e.sqlite?.close();
     if (browser) await releaseBrowser(await browser);
   });
   return e2e;

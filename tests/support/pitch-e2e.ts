@@ -11,6 +11,7 @@ import { projectFormSchema } from "~/modules/projects/project-form";
 import { createQrCode } from "~/modules/qr/qr-codes.server";
 import { qrCodeFormSchema } from "~/modules/qr/qr-form";
 import { newClientContext, nextClientAddress } from "./clients";
+import type { TestDb } from "./test-db";
 
 export const DEMO_SLUG = "demo-project";
 
@@ -198,21 +199,14 @@ export function demoProjectId(db: Database.Database): string {
   return row.id;
 }
 
-export type ContactRow = {
-  id: string;
-  project_id: string;
-  name: string;
-  email: string;
-  intent: string;
-  subscribed: number;
-  role_tags: string;
-  linkedin_url: string | null;
-  note: string | null;
-  created_at: string;
-};
-
-export function contactsByEmail(db: Database.Database, email: string): ContactRow[] {
-  return db.prepare("select * from contacts where lower(email) = lower(?) order by created_at").all(email) as ContactRow[];
+/** The contacts stored under `email` in any case, oldest first, as the app reads them (`subscribed` a boolean, `role_tags` a list). */
+export function contactsByEmail(db: TestDb, email: string) {
+  return db
+    .selectFrom("contacts")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", eb.fn("lower", [eb.val(email)])))
+    .orderBy("created_at")
+    .execute();
 }
 
 /** POSTs JSON to one of the spec's server functions, as its own client, same-origin unless told otherwise. */

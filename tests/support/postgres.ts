@@ -1,3 +1,4 @@
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { DEFAULT_TEST_POSTGRES_URL } from "./test-postgres.js";
 
@@ -17,6 +18,24 @@ export async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/** The server's statistics views the suites watch (the columns they read), for the query builder. */
+export type ServerViews = {
+  pg_stat_activity: { pid: number; datname: string | null; application_name: string };
+  /** `deadlocks` is a bigint, which pg reads as text. */
+  pg_stat_database: { datname: string | null; deadlocks: string };
+};
+
+/** Runs `work` with a typed connection to the server's maintenance database, to read its statistics views. */
+export async function withAdminDb<T>(work: (db: Kysely<ServerViews>) => Promise<T>): Promise<T> {
+  const pool = new pg.Pool({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5_000, max: 1 });
+  const db = new Kysely<ServerViews>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
   }
 }
 

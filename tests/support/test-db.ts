@@ -3,10 +3,11 @@
 // value normalisation (booleans, JSON columns and timestamps read as the domain code reads them).
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, type SelectQueryBuilder } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SelectQueryBuilder } from "kysely";
 import pg from "pg";
 import { NormalizeValuesPlugin } from "~/db/normalize.server";
 import type { Database } from "~/db/schema";
+import type { ReadRows } from "./counter-drift";
 
 export type TestDb = Kysely<Database>;
 
@@ -65,4 +66,23 @@ export async function newestMailText(db: TestDb, kind: string, recipient: string
     .orderBy("created_at", "desc")
     .executeTakeFirst();
   return mail?.text_body;
+}
+
+/**
+ * The counter-drift readings (SQL text shared by the suites that compare counters with their rows) run on the typed
+ * connection, so a suite needs no second, raw handle for them. Their columns (ids, counts, counters) are read as is.
+ */
+export function driftReader(db: TestDb): ReadRows {
+  return async (text) => (await sql.raw<Record<string, unknown>>(text).execute(db)).rows;
+}
+
+/**
+ * Every column of the app's tables with its declared type (SQLite's as written in the schema, PostgreSQL's type
+ * name: text, varchar, jsonb…), as the database describes them; Kysely's migration tables too when asked.
+ */
+export async function tableColumns(db: TestDb, options: { withInternalKyselyTables?: boolean } = {}): Promise<{ table: string; column: string; dataType: string }[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: options.withInternalKyselyTables ?? false });
+  return tables
+    .filter((table) => table.schema === undefined || table.schema === "public")
+    .flatMap((table) => table.columns.map((column) => ({ table: table.name, column: column.name, dataType: column.dataType })));
 }
