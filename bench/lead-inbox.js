@@ -6,7 +6,7 @@ import http from "node:http";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { founderPost, median, startServer } from "./support.js";
+import { founderPost, median, startServer, founderCookie } from "./support.js";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const CONTACTS = 100_000;
@@ -22,24 +22,6 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 const p95 = (values) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1];
 const summary = (values) => `median ${ms(median(values))}, p95 ${ms(p95(values))}`;
 
-async function founderCookie(url) {
-  const email = `bench-leads-${Date.now()}@example.com`;
-  const post = (intent) =>
-    fetch(`${url}/auth`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent, email, password: "bench-password" }),
-    });
-  await (await post("signup")).text();
-  const signIn = await post("signin");
-  await signIn.text();
-  return signIn.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .filter((pair) => !pair.startsWith("flash="))
-    .join("; ");
-}
 
 
 /** Contacts, and the leads the app would have kept for them (as recordLeadActivity does on every write). */
@@ -201,7 +183,7 @@ async function measure(env, openStore, withWebhooks) {
   const server = await startServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", TRUST_PROXY: "loopback", ...env });
   const figures = {};
   try {
-    const cookie = await founderCookie(server.url);
+    const cookie = await founderCookie(server.url, "bench-leads");
     const created = await founderPost(server.url, cookie, "/project/create", {
       title: "Bench Leads",
       slug: `bench-leads-${Date.now()}`,

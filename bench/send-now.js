@@ -10,7 +10,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
-import { founderPost, freePort, ROOT, startServer } from "./support.js";
+import { founderCookie, founderPost, freePort, readProbe, ROOT, startServer } from "./support.js";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 60_000);
@@ -18,24 +18,6 @@ const ROWS_PER_INSERT = 500;
 
 const log = (message) => console.log(`  [send-now] ${message}`);
 
-async function founderCookie(url) {
-  const email = `bench-send-now-${Date.now()}@example.com`;
-  const post = (intent) =>
-    fetch(`${url}/auth`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent, email, password: "bench-password" }),
-    });
-  await (await post("signup")).text();
-  const signIn = await post("signin");
-  await signIn.text();
-  return signIn.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .filter((pair) => !pair.startsWith("flash="))
-    .join("; ");
-}
 
 const followers = (projectId) => Array.from({ length: FOLLOWERS }, (_, i) => [crypto.randomUUID(), projectId, `Follower ${i}`, `follower-${i}@send-now.bench.example`]);
 
@@ -100,18 +82,6 @@ async function startSmtpSink() {
   return { url: `smtp://127.0.0.1:${port}`, received: () => received, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/** What the probe in the app's process saw since the last reading (and starts a new measurement). */
-async function readProbe(server, file) {
-  fs.rmSync(file, { force: true });
-  process.kill(server.pid, "SIGUSR2");
-  for (;;) {
-    if (fs.existsSync(file)) {
-      const text = fs.readFileSync(file, "utf8");
-      if (text) return JSON.parse(text);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** Polls /healthz every 20 ms until stopped; answers the slowest round trip. */
 function pollHealth(url) {
@@ -139,7 +109,7 @@ async function measure(env, openStore) {
   const server = await startServer({ ...env, SMTP_URL: smtp.url, NODE_OPTIONS: [process.env.NODE_OPTIONS, probe].filter(Boolean).join(" "), EVENT_LOOP_PROBE_FILE: probeFile });
   const figures = {};
   try {
-    const cookie = await founderCookie(server.url);
+    const cookie = await founderCookie(server.url, "bench-send-now");
     const created = await founderPost(server.url, cookie, "/project/create", {
       title: "Bench Send Now",
       slug: `bench-send-now-${Date.now()}`,

@@ -65,6 +65,26 @@ export const median = (values) => {
 /** A phone's browser, as the benchmarks' visitors present themselves. */
 export const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
 
+/** A new founder account signed in: its session cookie, as a browser keeps it (`name` tells the benches' accounts apart). */
+export async function founderCookie(url, name = "bench") {
+  const email = `${name}-${Date.now()}-${crypto.randomUUID().slice(0, 6)}@example.com`;
+  const post = (intent) =>
+    fetch(`${url}/auth`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent, email, password: "bench-password" }),
+    });
+  await (await post("signup")).text();
+  const signIn = await post("signin");
+  await signIn.text();
+  return signIn.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .filter((pair) => !pair.startsWith("flash="))
+    .join("; ");
+}
+
 /** A founder's form post, as the browser sends it (same origin, the session cookie), its answer read to the end. */
 export async function founderPost(url, cookie, pathname, fields) {
   const response = await fetch(`${url}${pathname}`, {
@@ -106,4 +126,17 @@ end`,
       return Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
     },
   };
+}
+
+/** What the probe in the app's process saw since the last reading (and starts a new measurement). */
+export async function readProbe(server, file) {
+  fs.rmSync(file, { force: true });
+  process.kill(server.pid, "SIGUSR2");
+  for (;;) {
+    if (fs.existsSync(file)) {
+      const text = fs.readFileSync(file, "utf8");
+      if (text) return JSON.parse(text);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

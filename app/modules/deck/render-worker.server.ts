@@ -1,3 +1,4 @@
+import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import sharp from "sharp";
 import { DeckRefusal } from "./deck-refusal.server";
@@ -12,6 +13,13 @@ import type { RenderMessage, RenderRequest } from "./render-messages";
 if (!parentPort) throw new Error("render-worker runs as a worker thread");
 const port = parentPort;
 sharp.concurrency(1);
+// On Linux a thread's priority is its own (and the threads it starts inherit it): drawing yields the CPU to the
+// request loop and the rest of the machine, and takes what is left over.
+try {
+  os.setPriority(10);
+} catch {
+  // Not allowed here: the worker draws at the process's priority.
+}
 
 port.once("message", (request: RenderRequest) => {
   void render(request).finally(() => port.close());
