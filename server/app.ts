@@ -28,6 +28,7 @@ import { trackScanEndpoint } from "./track-scan";
 
 export { loadConfig };
 export { migrateToPostgresCommand } from "./migrate-to-postgres";
+export { copyFilesToS3Command } from "./copy-files-to-s3";
 
 export type AppOptions = {
   /** Vite's dev middlewares, when running `npm run dev`. */
