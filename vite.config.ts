@@ -10,6 +10,7 @@ import { deckWorkerBuild } from "./scripts/deck-worker-build";
 const ENHANCE_ENTRY = "app/pitch-client/enhance.ts";
 const SERVICE_WORKER_ENTRY = "app/pitch-client/service-worker.ts";
 const QR_CODE_ENTRY = "app/pitch-client/qr-code.ts";
+const DECK_READER_ENTRY = "app/browser/deck-reader.ts";
 /** `/saved`'s stylesheet: the pitch page's, with the saved list's classes (decision 46). */
 const SAVED_STYLES_ENTRY = "app/pitch-client/saved.css";
 /**
@@ -71,11 +72,12 @@ function pitchClient(): Plugin {
           copyPublicDir: false,
           manifest: PITCH_CLIENT_MANIFEST,
           rollupOptions: {
-            // The QR code drawer is imported by address: its export must survive.
+            // The QR code drawer and the deck reader are imported by address: their exports must survive.
             preserveEntrySignatures: "exports-only",
             input: {
               "pitch-enhance": path.resolve(root, ENHANCE_ENTRY),
               "pitch-qr-code": path.resolve(root, QR_CODE_ENTRY),
+              "pitch-deck-reader": path.resolve(root, DECK_READER_ENTRY),
               "pitch-sw": path.resolve(root, SERVICE_WORKER_ENTRY),
               "pitch-saved-styles": path.resolve(root, SAVED_STYLES_ENTRY),
             },
@@ -110,21 +112,23 @@ function pitchClient(): Plugin {
       if (this.environment.name === "client") this.error(`${ASSETS_MODULE} is for the server only`);
       // `npm run dev` renders every page with React (no page cache), so these are never used there.
       if (serving) {
-        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const savedListScript = "/${SAVED_LIST_ENTRY}"; export const pitchStyles = ""; export const savedStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
+        return `export const enhanceScript = "/${ENHANCE_ENTRY}"; export const qrCodeScript = "/${QR_CODE_ENTRY}"; export const deckReaderScript = "/${DECK_READER_ENTRY}"; export const savedListScript = "/${SAVED_LIST_ENTRY}"; export const pitchStyles = ""; export const savedStyles = ""; export const serviceWorkerScript = "/${SERVICE_WORKER_FILE}";`;
       }
       const clientDir = path.resolve(root, CLIENT_BUILD_DIR);
       const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, PITCH_CLIENT_MANIFEST), "utf8")) as Record<string, { file: string; css?: string[] }>;
       const entry = manifest[ENHANCE_ENTRY];
       const qrCode = manifest[QR_CODE_ENTRY];
+      const deckReader = manifest[DECK_READER_ENTRY];
       const savedStyles = manifest[SAVED_STYLES_ENTRY];
       const savedList = (JSON.parse(fs.readFileSync(path.join(clientDir, SAVED_LIST_MANIFEST), "utf8")) as Record<string, { file: string }>)[SAVED_LIST_ENTRY];
-      if (!entry || !qrCode || !savedList || !savedStyles) {
-        this.error(`${ENHANCE_ENTRY}, ${QR_CODE_ENTRY}, ${SAVED_LIST_ENTRY} or ${SAVED_STYLES_ENTRY} is missing from the pitch client's manifests`);
+      if (!entry || !qrCode || !deckReader || !savedList || !savedStyles) {
+        this.error(`${ENHANCE_ENTRY}, ${QR_CODE_ENTRY}, ${DECK_READER_ENTRY}, ${SAVED_LIST_ENTRY} or ${SAVED_STYLES_ENTRY} is missing from the pitch client's manifests`);
       }
       const read = (file: string) => fs.readFileSync(path.join(clientDir, file), "utf8");
       return [
         `export const enhanceScript = ${JSON.stringify(`/${entry.file}`)};`,
         `export const qrCodeScript = ${JSON.stringify(`/${qrCode.file}`)};`,
+        `export const deckReaderScript = ${JSON.stringify(`/${deckReader.file}`)};`,
         `export const savedListScript = ${JSON.stringify(`/${savedList.file}`)};`,
         `export const pitchStyles = ${JSON.stringify((entry.css ?? []).map(read).join("\n"))};`,
         `export const savedStyles = ${JSON.stringify(read(savedStyles.file))};`,

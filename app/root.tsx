@@ -23,7 +23,7 @@ import { browserSettings } from "~/config.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { clearFlash, readFlash } from "~/modules/flash/flash.server";
 import { SITE_MANIFEST_PATH, THEME_COLOR, type InstallTarget } from "~/modules/icons/web-manifest";
-import { enhanceScript, inlineFavicon, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
+import { deckReaderScript, enhanceScript, inlineFavicon, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "~/modules/pitch/pitch-client-assets.server";
 import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 import { PITCH_OFFLINE_CACHE } from "~/pitch-client/offline-cache";
 import { PRODUCT_NAME } from "~/product";
@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The enhancement module's files, with the page's own stylesheet (decision 46: `/saved` has a few more classes). */
 function pitchClientAssets(styles: string) {
-  return { script: enhanceScript, styles, qrCode: qrCodeScript, savedList: savedListScript, serviceWorker: serviceWorkerScript, favicon: inlineFavicon };
+  return { script: enhanceScript, styles, qrCode: qrCodeScript, deckReader: deckReaderScript, savedList: savedListScript, serviceWorker: serviceWorkerScript, favicon: inlineFavicon };
 }
 
 /** Opening or closing a pitch page dialog (`?dialog=`, `?sent=`) changes nothing the root loader reads. */
@@ -95,7 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
-      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode} data-saved-list={pitchClient.savedList}>
+      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode} data-deck-reader={pitchClient.deckReader} data-saved-list={pitchClient.savedList}>
         <head>
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

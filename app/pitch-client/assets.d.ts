@@ -3,6 +3,8 @@ declare module "virtual:pitch-client-assets" {
   export const enhanceScript: string;
   /** The phone dialog's QR code drawer (`qr-code.ts`), loaded only when that dialog opens. */
   export const qrCodeScript: string;
+  /** The deck reader's controls (`app/browser/deck-reader.ts`), loaded as a deck comes near the screen. */
+  export const deckReaderScript: string;
   /** `/saved`'s list (`saved-page.ts`), loaded only on that page. */
   export const savedListScript: string;
   /** The pitch-only stylesheet's text, inlined into the anonymous page. */

@@ -9,7 +9,7 @@ import "./pitch.css";
 import { PHONE_QR_SIZE, phoneUrl } from "~/browser/phone-url";
 import { isFollowing, showFollowing } from "~/browser/following";
 import { settleArrival } from "~/browser/arrival";
-import { enhanceDeckReader } from "~/browser/deck-reader";
+import type * as DeckReaderModule from "~/browser/deck-reader";
 import { savedListStorage } from "~/modules/saved/saved-list";
 import { enhanceDialogs, type OpenedDialog, type PitchDialogControl } from "./dialogs";
 import { enhanceForm, sendKeptSubmissions } from "./forms";
@@ -21,6 +21,13 @@ import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 
 type QrCodeDrawer = typeof QrCodeModule;
 
+/** A module built apart, imported by the address the document names (`data-qr-code`, `data-deck-reader`). */
+function importApart<Module>(name: "qrCode" | "deckReader"): Promise<Module> {
+  const address = document.documentElement.dataset[name];
+  // A document without the address (never one the server renders) fails as a module that does not load.
+  return address ? import(/* @vite-ignore */ address) : Promise.reject(new Error(name));
+}
+
 /** The phone dialog's QR code, drawn in the browser (the library loads only when the dialog opens). */
 async function drawPhoneCode(dialog: OpenedDialog) {
   const frame = dialog.content.querySelector<HTMLElement>("[aria-busy]");
@@ -30,9 +37,7 @@ async function drawPhoneCode(dialog: OpenedDialog) {
   address.className = "max-w-full break-all text-xs text-slate-500";
   address.textContent = url;
   try {
-    const drawer = document.documentElement.dataset.qrCode;
-    if (!drawer) throw new Error("No QR code drawer on this page");
-    const { qrCodeSvg } = (await import(/* @vite-ignore */ drawer)) as QrCodeDrawer;
+    const { qrCodeSvg } = await importApart<QrCodeDrawer>("qrCode");
     const svg = await qrCodeSvg(url, PHONE_QR_SIZE);
     const image = document.createElement("img");
     image.src = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
@@ -66,6 +71,25 @@ function enhanceVideo() {
       facade.replaceWith(player);
     });
   }
+}
+
+/**
+ * The deck reader's controls, built apart and imported by address once a deck comes within a screen of the
+ * viewport: until then (and without a script) its pages already swipe, and a visitor who never reaches the deck
+ * never loads them.
+ */
+function enhanceDeckReader(reader: HTMLElement) {
+  const nearby = new IntersectionObserver(
+    ([entry]) => {
+      if (entry?.isIntersecting) {
+        nearby.disconnect();
+        // Failing to load leaves the reader as it is without a script: it still swipes.
+        importApart<typeof DeckReaderModule>("deckReader").then((reading) => reading.enhanceDeckReader(reader), Boolean);
+      }
+    },
+    { rootMargin: "100%" },
+  );
+  nearby.observe(reader);
 }
 
 /** The header's Back button: back where the visitor came from, or home when this page was the first. */
@@ -164,7 +188,8 @@ function enhance(page: HTMLElement) {
   });
   if (page.dataset.projectId) settleArrival(page.dataset.projectId);
   enhanceVideo();
-  for (const reader of page.querySelectorAll<HTMLElement>("[data-deck-reader]")) enhanceDeckReader(reader);
+  const reader = page.querySelector<HTMLElement>("[data-deck-reader]");
+  if (reader) enhanceDeckReader(reader);
   enhanceBackButton();
   keepTimesCurrent(page);
   if (page.dataset.projectId) enhanceLiveWall(page.dataset.projectId);

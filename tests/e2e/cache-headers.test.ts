@@ -8,10 +8,11 @@ import routes from "../../app/routes";
 import { nextClientAddress, waitForHydration } from "../support/clients";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { founderPost, visitorAction } from "../support/leads-e2e";
+import { makeDeckPdf } from "../support/deck-pdfs";
 import { insertProject } from "../support/pitch-e2e";
 import { signedInContext, signedInUser, uniqueEmail } from "../support/sign-up";
 
-type Fixture = { projectId: string; slug: string; draftSlug: string; qrId: string; leadId: string; boothKey: string };
+type Fixture = { projectId: string; slug: string; draftSlug: string; qrId: string; leadId: string; boothKey: string; deckId: string };
 
 type Visit = { path: string; method?: "POST"; form?: Record<string, string>; json?: unknown; stream?: boolean };
 
@@ -88,6 +89,11 @@ const ROUTES: Record<string, RouteCase> = {
   "/project/:id/qr/:qrId/print": { visits: (f) => [{ path: `/project/${f.projectId}/qr/${f.qrId}/print` }] },
   "/project/:id/booth": { visits: (f) => [{ path: `/project/${f.projectId}/booth` }, { path: `/project/${f.projectId}/booth?key=${f.boothKey}` }] },
   "/project/:id/booth/stream": { visits: (f) => [{ path: `/project/${f.projectId}/booth/stream`, stream: true }] },
+  "/project/:id/deck": {
+    visits: (f) => [{ path: `/project/${f.projectId}/deck` }, { path: `/project/${f.projectId}/deck`, ...form({ intent: "download", download: "on" }) }],
+  },
+  // A published project's page images: the same bytes for everyone, for ever.
+  "/deck/:deckId/:file": { publicFor: "everyone", visits: (f) => [{ path: `/deck/${f.deckId}/page-1-1080.webp` }] },
   "/project/:id/team": { visits: (f) => [{ path: `/project/${f.projectId}/team` }, { path: `/project/${f.projectId}/team`, ...form({ intent: "invite", email: "" }) }] },
   "/team/join": { visits: () => [{ path: "/team/join?token=not-a-token" }, { path: "/team/join", ...form({ token: "not-a-token" }) }] },
   "/saved": { publicFor: "anonymous", visits: () => [{ path: "/saved" }] },
@@ -202,7 +208,16 @@ describe("caching: nothing personal is stored anywhere, on every route", () => {
     const created = await founderPost(e2e.app, ownerCookie, `/project/${project.id}/edit`, { intent: "create-booth-link", days: "3" });
     const boothKey = /booth\?key=([A-Za-z0-9_-]{43})/.exec(await created.text())?.[1];
     if (!boothKey) throw new Error("no booth link was created");
-    fixture = { projectId: project.id, slug: project.slug, draftSlug: draft.slug, qrId: project.qrCodeIds[0]!, leadId: lead.id, boothKey: boothKey! };
+    const deck = new FormData();
+    deck.set("intent", "upload");
+    deck.set("deck", new Blob([Buffer.from(await makeDeckPdf(1))], { type: "application/pdf" }), "deck.pdf");
+    const uploaded = await fetch(`${e2e.app.url}/project/${project.id}/deck`, { method: "POST", headers: { cookie: ownerCookie, origin: e2e.app.url }, body: deck });
+    await uploaded.arrayBuffer();
+    if (!uploaded.ok) throw new Error(`the deck upload answered ${uploaded.status}`);
+    const deckOf = () => e2e.db.selectFrom("decks").select(["id", "status"]).where("project_id", "=", project.id).executeTakeFirst();
+    await expect.poll(async () => (await deckOf())?.status, { timeout: 30_000 }).toBe("ready");
+    const deckId = (await deckOf())!.id;
+    fixture = { projectId: project.id, slug: project.slug, draftSlug: draft.slug, qrId: project.qrCodeIds[0]!, leadId: lead.id, boothKey: boothKey!, deckId };
 
     // A returning visitor: the page door gave this browser its viewer id on its first load.
     const first = await fetch(`${e2e.app.url}/pitch/${project.slug}`, {

@@ -11,7 +11,7 @@ import { pluralWord } from "~/modules/formats/counts";
 export const DECK_IMAGE_SIZES = "(min-width: 1152px) 1118px, calc(100vw - 2rem - 2px)";
 
 const controlClass =
-  "inline-flex size-11 items-center justify-center rounded-full bg-white text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-40 group-data-[full-screen=true]:bg-slate-800 group-data-[full-screen=true]:text-white group-data-[full-screen=true]:ring-slate-600";
+  "inline-flex size-11 items-center justify-center rounded-full bg-white text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-40 group-data-[full-screen=true]:bg-slate-800 group-data-[full-screen=true]:text-white group-data-[full-screen=true]:hover:bg-slate-700 group-data-[full-screen=true]:ring-slate-600";
 
 /**
  * The uploaded deck, read in place: a strip of pages that scrolls sideways and snaps to each one (a swipe turns

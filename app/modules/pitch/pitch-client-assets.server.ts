@@ -1,5 +1,5 @@
 /** The anonymous pitch page's client (decision 13), as the build emitted it. */
-export { enhanceScript, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "virtual:pitch-client-assets";
+export { deckReaderScript, enhanceScript, pitchStyles, qrCodeScript, savedListScript, savedStyles, serviceWorkerScript } from "virtual:pitch-client-assets";
 
 import { appIconSvg } from "~/modules/icons/app-icon-svg";
 
