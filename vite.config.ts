@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -138,7 +139,10 @@ function pitchClient(): Plugin {
   };
 }
 
-/** The worker thread that renders decks, built beside the server build once it is written. */
+/**
+ * The worker thread that renders decks, built beside the server build once it is written; then the demo project's
+ * deck, drawn by that worker into `build/server/demo-deck/` (by the built server's own code, in a process of its own).
+ */
 function deckWorker(): Plugin {
   let root = process.cwd();
   let serving = false;
@@ -151,6 +155,9 @@ function deckWorker(): Plugin {
     async closeBundle() {
       if (serving || this.environment.name !== "ssr") return;
       await build(deckWorkerBuild(root, "build/server"));
+      fs.rmSync(path.resolve(root, "build/server/demo-deck"), { recursive: true, force: true });
+      const drawn = spawnSync(process.execPath, [path.resolve(root, "scripts/prerender-demo-deck.js")], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+      if (drawn.status !== 0) this.error("the demo project's deck could not be drawn");
     },
   };
 }

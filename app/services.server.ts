@@ -26,6 +26,7 @@ import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";
 import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { DeckRenderer } from "~/modules/deck/deck-renderer.server";
 import { openObjectStore } from "~/modules/storage/open-object-store.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
@@ -135,9 +136,9 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     onPublished: (projectId) => announce(events, logger, { projectId, kind: "content" }),
   });
   decks.start();
-  // The demo's deck is drawn in the background like any upload; a start whose seed fails still serves the demo.
+  // The demo's deck as the build drew it (beside this bundle); a start whose seed fails still serves the demo.
   if (!sqliteLeftBehind) {
-    await seedDemoDeck(database.db, store).catch((error: unknown) => logger.error({ err: error }, "the demo project's deck could not be made"));
+    await seedDemoDeck(database.db, store, fileURLToPath(new URL("./demo-deck/", import.meta.url))).catch((error: unknown) => logger.error({ err: error }, "the demo project's deck could not be made"));
   }
   // A deck left half drawn by the last run is taken up now (once its claim has run out), not at the first tick.
   decks.wake();

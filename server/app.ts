@@ -29,6 +29,7 @@ import { trackScanEndpoint } from "./track-scan";
 export { loadConfig };
 export { migrateToPostgresCommand } from "./migrate-to-postgres";
 export { copyFilesToS3Command } from "./copy-files-to-s3";
+export { prerenderDemoDeck } from "~/modules/demo/demo-deck.server";
 
 export type AppOptions = {
   /** Vite's dev middlewares, when running `npm run dev`. */

@@ -1,8 +1,14 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Kysely } from "kysely";
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import type { Database } from "~/db/schema";
+import { deckFolder, deckPageFile, parseDeckFile } from "~/modules/deck/deck-keys";
+import { renderInWorker } from "~/modules/deck/render-in-worker.server";
 import { uploadDeck } from "~/modules/deck/upload-deck.server";
+import { bumpContentVersion } from "~/modules/projects/projects.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
+import { DEMO_CONTENT } from "./demo-content";
 import { DEMO_SLUG } from "./seed.server";
 
 const WIDTH = 960;
@@ -16,34 +22,109 @@ type DemoContent = {
   title: string;
   oneLiner: string;
   summary: string | null;
-  metrics: { label: string; value: string }[];
-  problems: string[];
-  solutions: string[];
-  tiers: { label: string; min: number; max: number | null }[];
+  metrics: readonly { label: string; value: string }[];
+  problems: readonly string[];
+  solutions: readonly string[];
+  tiers: readonly { label: string; min: number; max: number | null }[];
 };
 
+const DEMO_DECK_FILE = `${DEMO_CONTENT.title} deck.pdf`;
+/** What the build writes beside the demo deck's files: each page as `deck_pages` keeps it. */
+type PrerenderedDeck = { pages: { number: number; width: number; height: number; text: string }[] };
+const MANIFEST = "deck.json";
+
 /**
- * Gives the demo project a deck made from its own content (title, problem, solution, traction, the round), so
- * 'View Demo' shows the reader; drawn by the deck renderer like any upload. Once: a demo project that has had a
- * deck (any upload, even a refused one) is left alone. Answers whether it uploaded one.
+ * The demo project's deck, drawn at build time from its content (`demo-content.ts`) by the app's own render worker:
+ * its PDF, each page's images as `DeckRenderer` stores them, and `deck.json`. The build runs it into
+ * `build/server/demo-deck/`, so a fresh start shows the demo's deck at once, without drawing it again.
  */
-export async function seedDemoDeck(db: Kysely<Database>, store: ObjectStore): Promise<boolean> {
-  const project = await db.selectFrom("projects").selectAll().where("slug", "=", DEMO_SLUG).executeTakeFirst();
+export async function prerenderDemoDeck(workerFile: URL, outDir: string): Promise<void> {
+  const pdf = await drawDemoDeck(demoContent());
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "source.pdf"), pdf);
+  const pages: PrerenderedDeck["pages"] = [];
+  const bytes = pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.byteLength) as ArrayBuffer;
+  await renderInWorker(
+    workerFile,
+    { pdf: bytes, fromPage: 1 },
+    async (message) => {
+      if (message.type === "page") {
+        for (const image of message.images) fs.writeFileSync(path.join(outDir, deckPageFile(message.page, image.width, image.format)), Buffer.from(image.bytes));
+        pages.push({ number: message.page, width: message.width, height: message.height, text: message.text });
+      } else if (message.type === "refused" || message.type === "failed") throw new Error(`the demo deck could not be drawn: ${JSON.stringify(message)}`);
+    },
+    new AbortController().signal,
+  );
+  fs.writeFileSync(path.join(outDir, MANIFEST), JSON.stringify({ pages } satisfies PrerenderedDeck));
+}
+
+/**
+ * Gives the demo project its deck, once: a demo project that has had a deck (any upload, even a refused one) is left
+ * alone. From the build's drawing when there is one (the deck is on the page from the first request); otherwise
+ * (`npm run dev`) uploaded and drawn in the background like any deck. Answers whether it gave one.
+ */
+export async function seedDemoDeck(db: Kysely<Database>, store: ObjectStore, prerendered: string | null): Promise<boolean> {
+  const project = await db.selectFrom("projects").select(["id", "owner_id"]).where("slug", "=", DEMO_SLUG).executeTakeFirst();
   if (!project) return false;
   const earlier = await db.selectFrom("decks").select("id").where("project_id", "=", project.id).limit(1).executeTakeFirst();
   if (earlier) return false;
-  const tiers = await db.selectFrom("signal_tiers").select(["range_label", "range_min", "range_max"]).where("project_id", "=", project.id).orderBy("sort_order").execute();
-  const pdf = await drawDemoDeck({
-    title: project.title,
-    oneLiner: project.one_liner,
-    summary: project.summary,
-    metrics: project.metrics,
-    problems: project.problem_points,
-    solutions: project.solution_points,
-    tiers: tiers.map((tier) => ({ label: tier.range_label, min: Number(tier.range_min), max: tier.range_max === null ? null : Number(tier.range_max) })),
+  const manifest = prerendered ? readManifest(prerendered) : null;
+  if (!prerendered || !manifest) {
+    await uploadDeck(db, store, project.owner_id, project.id, { name: DEMO_DECK_FILE, bytes: Buffer.from(await drawDemoDeck(demoContent())) });
+    return true;
+  }
+  const deckId = crypto.randomUUID();
+  for (const file of fs.readdirSync(prerendered)) {
+    const parsed = parseDeckFile(file);
+    if (!parsed) continue;
+    const type = parsed.kind === "source" ? "application/pdf" : parsed.format === "webp" ? "image/webp" : "image/jpeg";
+    await store.put(`${deckFolder(deckId)}${file}`, fs.readFileSync(path.join(prerendered, file)), type);
+  }
+  const now = new Date().toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("decks")
+      .values({
+        id: deckId,
+        project_id: project.id,
+        status: "ready",
+        file_name: DEMO_DECK_FILE,
+        file_bytes: fs.statSync(path.join(prerendered, "source.pdf")).size,
+        page_count: manifest.pages.length,
+        pages_done: manifest.pages.length,
+        uploaded_by: project.owner_id,
+        created_at: now,
+        finished_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto("deck_pages")
+      .values(manifest.pages.map((page) => ({ deck_id: deckId, page_number: page.number, width: page.width, height: page.height, text: page.text })))
+      .execute();
+    await trx.updateTable("projects").set({ deck_id: deckId }).where("id", "=", project.id).execute();
+    await bumpContentVersion(trx, project.id);
   });
-  await uploadDeck(db, store, project.owner_id, project.id, { name: `${project.title} deck.pdf`, bytes: Buffer.from(pdf) });
   return true;
+}
+
+function readManifest(folder: string): PrerenderedDeck | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(folder, MANIFEST), "utf8")) as PrerenderedDeck;
+  } catch {
+    return null;
+  }
+}
+
+function demoContent(): DemoContent {
+  return {
+    title: DEMO_CONTENT.title,
+    oneLiner: DEMO_CONTENT.oneLiner,
+    summary: DEMO_CONTENT.summary,
+    metrics: DEMO_CONTENT.metrics,
+    problems: DEMO_CONTENT.problems,
+    solutions: DEMO_CONTENT.solutions,
+    tiers: DEMO_CONTENT.tiers.map((tier) => ({ label: tier.range_label, min: tier.range_min, max: tier.range_max })),
+  };
 }
 
 async function drawDemoDeck(content: DemoContent): Promise<Uint8Array> {
@@ -101,7 +182,7 @@ async function drawDemoDeck(content: DemoContent): Promise<Uint8Array> {
 const dollars = (amount: number) => (amount >= 1_000_000 ? `$${amount / 1_000_000}M` : `$${Math.round(amount / 1_000)}k`);
 const tierRange = (tier: { min: number; max: number | null }) => (tier.max === null ? `${dollars(tier.min)} and more` : `${dollars(tier.min)} to ${dollars(tier.max)}`);
 
-function bullets(page: PDFPage, points: string[], font: PDFFont) {
+function bullets(page: PDFPage, points: readonly string[], font: PDFFont) {
   let y = 380;
   for (const point of points.slice(0, 4)) {
     page.drawCircle({ x: 66, y: y + 9, size: 6, color: BRAND });

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { addWallEntry } from "~/modules/recognition/wall.server";
+import { DEMO_CONTENT } from "./demo-content";
 
 export const DEMO_SLUG = "demo-project";
 const DEMO_OWNER_ID = "demo-owner";
@@ -36,30 +37,16 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       .values({
         id: projectId,
         owner_id: DEMO_OWNER_ID,
-        title: "Harbor Cold Chain",
+        title: DEMO_CONTENT.title,
         slug: DEMO_SLUG,
-        one_liner: "Solar-powered vaccine fridges with live temperature alerts for rural clinics.",
-        summary:
-          "One in four vaccine doses in low-resource clinics is lost to broken cold chains. Harbor ships a solar fridge with a cellular sensor that texts the nurse before a batch spoils, and a dashboard that lets health ministries see every fridge in the district.",
+        one_liner: DEMO_CONTENT.oneLiner,
+        summary: DEMO_CONTENT.summary,
         video_url: null,
         deck_url: null,
         calendly_url: null,
-        metrics: [
-          { label: "Clinics live", value: "140" },
-          { label: "MRR", value: "$48k" },
-          { label: "Spoilage cut", value: "81%" },
-          { label: "Growth MoM", value: "22%" },
-        ],
-        problem_points: [
-          "25% of vaccines spoil before they reach a patient in off-grid clinics.",
-          "Nurses find out a fridge failed only when the batch is already lost.",
-          "Ministries buy equipment blind: no data on which fridges actually work.",
-        ],
-        solution_points: [
-          "A solar fridge that holds 2–8 °C for five days without sun.",
-          "SMS alerts to the nurse on duty within 60 seconds of a temperature drift.",
-          "A district dashboard with uptime, stock levels and spoilage per clinic.",
-        ],
+        metrics: DEMO_CONTENT.metrics.map((metric) => ({ ...metric })),
+        problem_points: [...DEMO_CONTENT.problems],
+        solution_points: [...DEMO_CONTENT.solutions],
         status: "published",
         last_shipped_at: minutesAgo(now, 60 * 26),
         created_at: minutesAgo(now, 60 * 24 * 30),
@@ -74,12 +61,7 @@ export async function seedDemoProject(db: Kysely<Database>, now = new Date()): P
       .onConflict((oc) => oc.column("slug").doNothing())
       .execute();
 
-    const tiers = [
-      { range_label: "Angel", range_min: 5_000, range_max: 25_000, perks: ["Quarterly investor update", "Name on the Recognition Wall"] },
-      { range_label: "Syndicate", range_min: 25_000, range_max: 100_000, perks: ["Monthly update call", "Early access to pilot data"] },
-      { range_label: "Lead", range_min: 250_000, range_max: 1_000_000, perks: ["Board observer seat", "Co-design of the next district rollout"] },
-      { range_label: "Strategic", range_min: 1_000_000, range_max: null, perks: ["Distribution partnership", "Joint ministry pilots"] },
-    ];
+    const tiers = DEMO_CONTENT.tiers.map((tier) => ({ ...tier, perks: [...tier.perks] }));
     await trx
       .insertInto("signal_tiers")
       .values(tiers.map((tier, index) => ({ id: crypto.randomUUID(), project_id: projectId, sort_order: index, ...tier })))
