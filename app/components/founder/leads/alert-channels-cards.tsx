@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { bareInputClass, fieldControl, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { useProjectAllows } from "~/components/founder/use-project-role";
 import { ALERT_KIND_LABELS, ALERT_KINDS, alertChannelsSchema, slackUrlSchema, type AlertChannels, type AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { PUSH_WORKER_PATH, PUSH_WORKER_SCOPE } from "~/modules/founder-alerts/push-worker";
@@ -238,15 +238,11 @@ export function SlackCard({ action, slackUrl, documentResult }: { action: string
           {slackUrl ? "Replace the webhook URL" : "Incoming-webhook URL"}
         </label>
         <input
-          id={url.id}
-          name={url.name}
+          {...fieldControl(url)}
           type="url"
           inputMode="url"
           maxLength={url.maxLength}
-          data-error-slot={url["data-error-slot"]}
           placeholder="https://hooks.slack.com/services/…"
-          aria-invalid={url.error ? true : undefined}
-          aria-describedby={url.error ? `${url.id}-error` : undefined}
           className={`${bareInputClass} w-full`}
         />
         <FieldError id={`${url.id}-error`} message={url.error} />
