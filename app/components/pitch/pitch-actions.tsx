@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { FOLLOWING_LABEL } from "~/browser/following";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
-import { DIALOG_LINK_STATE, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
+import { dialogLink, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
 
 type DialogAction = { dialog: Exclude<PitchDialogName, "phone">; label: string; short: string; icon: LucideIcon };
 
@@ -50,10 +50,7 @@ export function HeroActions({
       {DIALOG_ACTIONS.map(({ dialog, label, icon: Icon }) => (
         <Link
           key={dialog}
-          to={dialogs.linkTo(dialog)}
-          state={DIALOG_LINK_STATE}
-          preventScrollReset
-          aria-haspopup="dialog"
+          {...dialogLink(dialogs, dialog)}
           className={heroStyles[dialog]}
           {...preloadFormsOnIntent}
           {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
@@ -91,10 +88,7 @@ export function MobileActionBar({ dialogs, calendlyUrl, following = false }: { d
         {DIALOG_ACTIONS.map(({ dialog, label, short, icon: Icon }) => (
           <li key={dialog}>
             <Link
-              to={dialogs.linkTo(dialog)}
-              state={DIALOG_LINK_STATE}
-              preventScrollReset
-              aria-haspopup="dialog"
+              {...dialogLink(dialogs, dialog)}
               aria-label={dialog === "subscribe" && following ? FOLLOWING_LABEL : label}
               {...preloadFormsOnIntent}
               {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}

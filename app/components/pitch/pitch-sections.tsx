@@ -5,7 +5,7 @@ import { httpUrlOrNull } from "./safe-url";
 import { formatPitchDay, formatPitchTime } from "~/modules/time/relative-time";
 import { preloadFormsOnIntent } from "./lazy-forms";
 import { HeroActions, SaveControls } from "./pitch-actions";
-import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
+import { dialogLink, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
 import { parseVideoUrl } from "./video-url";
 import { pluralWord } from "~/modules/formats/counts";
@@ -86,10 +86,7 @@ export function Hero({ project, dialogs, following = false }: { project: Project
 function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
   return (
     <Link
-      to={dialogs.linkTo("phone")}
-      state={DIALOG_LINK_STATE}
-      preventScrollReset
-      aria-haspopup="dialog"
+      {...dialogLink(dialogs, "phone")}
       className="inline-flex items-center gap-2 rounded-lg px-1 py-1 text-sm font-semibold text-brand-700 hover:text-brand-600"
     >
       <QrCode aria-hidden className="size-4" />
@@ -226,10 +223,7 @@ export function DeckSection({ project, dialogs }: { project: Project; dialogs: P
             </a>
           ) : (
             <Link
-              to={dialogs.linkTo("intro")}
-              state={DIALOG_LINK_STATE}
-              preventScrollReset
-              aria-haspopup="dialog"
+              {...dialogLink(dialogs, "intro")}
               {...preloadFormsOnIntent}
               className="inline-flex items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
             >

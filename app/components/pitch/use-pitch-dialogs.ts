@@ -24,6 +24,14 @@ export type PitchDialogs = {
 };
 
 /**
+ * What a link opening the `name` dialog carries: where it goes, the state that marks its history entry as ours, no
+ * scroll to the top, and that it opens a dialog.
+ */
+export function dialogLink(dialogs: PitchDialogs, name: PitchDialogName) {
+  return { to: dialogs.linkTo(name), state: DIALOG_LINK_STATE, preventScrollReset: true, "aria-haspopup": "dialog" } as const;
+}
+
+/**
  * Dialog state lives in the URL (`?dialog=intro|subscribe|signal|phone`), so the action links work before
  * JavaScript loads: the server renders the page with that dialog open.
  */
