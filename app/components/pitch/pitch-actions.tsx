@@ -1,7 +1,6 @@
 import { BellRing, Bookmark, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { FOLLOWING_LABEL } from "~/browser/following";
-import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
 import { dialogLink, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
 
@@ -52,7 +51,6 @@ export function HeroActions({
           key={dialog}
           {...dialogLink(dialogs, dialog)}
           className={heroStyles[dialog]}
-          {...preloadFormsOnIntent}
           {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
         >
           <Icon aria-hidden className="size-[18px] shrink-0" />
@@ -90,7 +88,6 @@ export function MobileActionBar({ dialogs, calendlyUrl, following = false }: { d
             <Link
               {...dialogLink(dialogs, dialog)}
               aria-label={dialog === "subscribe" && following ? FOLLOWING_LABEL : label}
-              {...preloadFormsOnIntent}
               {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
               className={`${barItem} ${dialog === "intro" ? "text-brand-700" : "text-slate-700"} hover:bg-slate-100 active:bg-slate-200`}
             >

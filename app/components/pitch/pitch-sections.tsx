@@ -3,7 +3,6 @@ import { Link } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import { httpUrlOrNull } from "./safe-url";
 import { formatPitchDay, formatPitchTime } from "~/modules/time/relative-time";
-import { preloadFormsOnIntent } from "./lazy-forms";
 import { HeroActions, SaveControls } from "./pitch-actions";
 import { dialogLink, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
@@ -224,7 +223,6 @@ export function DeckSection({ project, dialogs }: { project: Project; dialogs: P
           ) : (
             <Link
               {...dialogLink(dialogs, "intro")}
-              {...preloadFormsOnIntent}
               className="inline-flex items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
             >
               Request Intro
