@@ -1,7 +1,7 @@
 import { readFormData } from "~/modules/http/form-body.server";
 import { ProjectForm } from "~/components/founder/project-form";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { callIntent, handleFormAction, intentOf, postedText } from "~/modules/forms/form-action.server";
 import { getEditableProject, updateProject } from "~/modules/projects/founder-projects.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PROJECT_FORM_INTENT, type ProjectFormInput } from "~/modules/projects/project-form";
@@ -78,6 +78,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const { auth, database, config, events } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
+  const deps = { db: database.db, events, logger: context.logger };
   return handleFormAction({
     form,
     logger: context.logger,
@@ -90,69 +91,23 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message: "Project updated successfully" };
         },
       },
-      "create-qr": {
-        schema: qrCodeFormSchema,
-        failureMessage: "Failed to create QR code",
-        run: async (input: QrCodeFormInput) => {
-          const code = await createQrCode(database.db, user.id, params.id, input);
-          return { message: "QR code created successfully", id: code.id };
-        },
-      },
-      "delete-qr": {
-        failureMessage: "Failed to delete QR code",
-        run: async (_input, posted) => {
-          await deleteQrCode(database.db, user.id, params.id, String(posted.get("qrCodeId") ?? ""));
-          return { message: "QR code deleted" };
-        },
-      },
-      "archive-qr": {
-        schema: qrCodeActionSchema,
-        failureMessage: "Failed to archive QR code",
-        run: async (input: QrCodeActionInput) => {
-          await setQrCodeArchived(database.db, user.id, params.id, input.qrCodeId, true);
-          return { message: "QR code archived: it still opens your pitch and counts", id: input.qrCodeId };
-        },
-      },
-      "restore-qr": {
-        schema: qrCodeActionSchema,
-        failureMessage: "Failed to restore QR code",
-        run: async (input: QrCodeActionInput) => {
-          await setQrCodeArchived(database.db, user.id, params.id, input.qrCodeId, false);
-          return { message: "QR code restored", id: input.qrCodeId };
-        },
-      },
-      "repoint-qr": {
-        schema: repointQrCodeSchema,
-        failureMessage: "Failed to re-point QR code",
-        run: async (input: RepointQrCodeInput) => {
-          const target = await repointQrCode(database.db, user.id, params.id, input);
-          return { message: `QR code now opens ${target.title}`, id: input.qrCodeId };
-        },
-      },
-      "move-qr-back": {
-        schema: qrCodeActionSchema,
-        failureMessage: "Failed to move the QR code back",
-        run: async (input: QrCodeActionInput) => {
-          const moved = await moveQrCodeBack(database.db, user.id, params.id, input.qrCodeId);
-          return { message: `${moved.label} opens this project again`, id: input.qrCodeId };
-        },
-      },
-      "set-qr-end": {
-        schema: qrCodeEventEndSchema,
-        failureMessage: "Failed to save the event's end date",
-        run: async (input: QrCodeEventEndInput) => {
-          await setQrCodeEventEnd(database.db, user.id, params.id, input);
-          return { message: input.eventEndsOn ? "Event end date saved" : "Event end date removed", id: input.qrCodeId };
-        },
-      },
-      "post-update": {
-        schema: projectUpdateSchema,
-        failureMessage: "Failed to post update",
-        run: async (input: ProjectUpdateInput) => {
-          const update = await postProjectUpdate(database.db, user.id, params.id, input);
-          return { message: "Update posted", id: update.id };
-        },
-      },
+      "create-qr": callIntent(qrCodeFormSchema, "Failed to create QR code", (input: QrCodeFormInput) => createQrCode(database.db, user.id, params.id, input), (_input, code) => ({ message: "QR code created successfully", id: code.id })),
+      "delete-qr": callIntent(undefined, "Failed to delete QR code", (_input, posted) => deleteQrCode(database.db, user.id, params.id, postedText(posted, "qrCodeId")), { message: "QR code deleted" }),
+      "archive-qr": callIntent(qrCodeActionSchema, "Failed to archive QR code", (input: QrCodeActionInput) => setQrCodeArchived(database.db, user.id, params.id, input.qrCodeId, true), (input) => ({
+        message: "QR code archived: it still opens your pitch and counts",
+        id: input.qrCodeId,
+      })),
+      "restore-qr": callIntent(qrCodeActionSchema, "Failed to restore QR code", (input: QrCodeActionInput) => setQrCodeArchived(database.db, user.id, params.id, input.qrCodeId, false), (input) => ({ message: "QR code restored", id: input.qrCodeId })),
+      "repoint-qr": callIntent(repointQrCodeSchema, "Failed to re-point QR code", (input: RepointQrCodeInput) => repointQrCode(database.db, user.id, params.id, input), (input, target) => ({ message: `QR code now opens ${target.title}`, id: input.qrCodeId })),
+      "move-qr-back": callIntent(qrCodeActionSchema, "Failed to move the QR code back", (input: QrCodeActionInput) => moveQrCodeBack(database.db, user.id, params.id, input.qrCodeId), (input, moved) => ({
+        message: `${moved.label} opens this project again`,
+        id: input.qrCodeId,
+      })),
+      "set-qr-end": callIntent(qrCodeEventEndSchema, "Failed to save the event's end date", (input: QrCodeEventEndInput) => setQrCodeEventEnd(database.db, user.id, params.id, input), (input) => ({
+        message: input.eventEndsOn ? "Event end date saved" : "Event end date removed",
+        id: input.qrCodeId,
+      })),
+      "post-update": callIntent(projectUpdateSchema, "Failed to post update", (input: ProjectUpdateInput) => postProjectUpdate(database.db, user.id, params.id, input), (_input, update) => ({ message: "Update posted", id: update.id })),
       "send-update-now": {
         schema: sendUpdateNowSchema,
         failureMessage: "Failed to send the update",
@@ -172,22 +127,11 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message: "Booth link created", id: link.id, boothUrl, boothQrSvg: await renderQrSvg(boothUrl) };
         },
       },
-      "revoke-booth-link": {
-        schema: revokeBoothLinkSchema,
-        failureMessage: "Failed to revoke booth link",
-        run: async (input: RevokeBoothLinkInput) => {
-          await revokeBoothLink({ db: database.db, events, logger: context.logger }, user.id, params.id, input.linkId);
-          return { message: "Booth link revoked", id: input.linkId };
-        },
-      },
-      "repoint-booth-link": {
-        schema: repointBoothLinkSchema,
-        failureMessage: "Failed to change the booth link's code",
-        run: async (input: RepointBoothLinkInput) => {
-          await repointBoothLink({ db: database.db, events, logger: context.logger }, user.id, params.id, input);
-          return { message: "Booth link now shows this code", id: input.linkId };
-        },
-      },
+      "revoke-booth-link": callIntent(revokeBoothLinkSchema, "Failed to revoke booth link", (input: RevokeBoothLinkInput) => revokeBoothLink(deps, user.id, params.id, input.linkId), (input) => ({ message: "Booth link revoked", id: input.linkId })),
+      "repoint-booth-link": callIntent(repointBoothLinkSchema, "Failed to change the booth link's code", (input: RepointBoothLinkInput) => repointBoothLink(deps, user.id, params.id, input), (input) => ({
+        message: "Booth link now shows this code",
+        id: input.linkId,
+      })),
     },
   });
 }

@@ -3,7 +3,7 @@ import { readFormData } from "~/modules/http/form-body.server";
 import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { LeadSettingsView } from "~/components/founder/leads/lead-settings-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { callIntent, handleFormAction, intentOf, postedText } from "~/modules/forms/form-action.server";
 import type { FormResult } from "~/modules/forms/form-result";
 import { leadAlertSettingsSchema, type LeadAlertSettings } from "~/modules/leads/inbox/lead-alert-form";
 import { saveLeadAlertSettings } from "~/modules/leads/inbox/lead-alerts.server";
@@ -99,22 +99,10 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message: input ? "Question saved: your pitch page asks it now" : "Question removed" };
         },
       },
-      alerts: {
-        schema: leadAlertSettingsSchema,
-        failureMessage: "Failed to save alert settings",
-        run: async (input: LeadAlertSettings) => {
-          await saveLeadAlertSettings(database.db, user.id, params.id, input);
-          return { message: "Alert settings saved" };
-        },
-      },
-      "morning-report": {
-        schema: morningReportSchema,
-        failureMessage: "Failed to save the morning-after report setting",
-        run: async (input: MorningReportInput) => {
-          await saveMorningReportSetting(database.db, user.id, params.id, input);
-          return { message: input.morningReport === "on" ? "Morning-after report on" : "Morning-after report off" };
-        },
-      },
+      alerts: callIntent(leadAlertSettingsSchema, "Failed to save alert settings", (input: LeadAlertSettings) => saveLeadAlertSettings(database.db, user.id, params.id, input), { message: "Alert settings saved" }),
+      "morning-report": callIntent(morningReportSchema, "Failed to save the morning-after report setting", (input: MorningReportInput) => saveMorningReportSetting(database.db, user.id, params.id, input), (input) => ({
+        message: input.morningReport === "on" ? "Morning-after report on" : "Morning-after report off",
+      })),
       "report-now": {
         failureMessage: "Failed to send the report",
         run: async () => {
@@ -131,70 +119,31 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message: testMailMessage(result), testMail: result };
         },
       },
-      "add-webhook": {
-        schema: webhookEndpointSchema,
-        failureMessage: "Failed to add the webhook",
-        run: async (input: WebhookEndpointInput) => {
-          const added = await addWebhookEndpoint(database.db, user.id, params.id, input, config.webhooks);
-          return { message: "Webhook added", id: added.id, secret: added.secret };
-        },
-      },
-      channels: {
-        schema: alertChannelsSchema,
-        failureMessage: "Failed to save what goes where",
-        run: async (input: AlertChannels) => {
-          await saveAlertChannels(database.db, user.id, params.id, input);
-          return { message: "Push and Slack settings saved" };
-        },
-      },
-      "slack-url": {
-        schema: slackUrlSchema,
-        failureMessage: "Failed to save the Slack webhook",
-        run: async (input: SlackUrlInput) => {
-          await saveSlackUrl(database.db, user.id, params.id, input, config.webhooks);
-          return { message: "Slack webhook saved" };
-        },
-      },
-      "remove-slack": {
-        failureMessage: "Failed to remove the Slack webhook",
-        run: async () => {
-          await removeSlackUrl(database.db, user.id, params.id);
-          return { message: "Slack webhook removed" };
-        },
-      },
-      "push-on": {
-        schema: pushSubscriptionSchema,
-        failureMessage: "Failed to turn notifications on",
-        run: async (input: PushSubscriptionInput) => {
-          await addPushSubscription(database.db, user.id, params.id, input, config.push.services);
-          return { message: "Notifications on for this device" };
-        },
-      },
-      "push-off": {
-        failureMessage: "Failed to turn notifications off",
-        run: async (_input, posted) => {
-          await removePushSubscription(database.db, user.id, params.id, String(posted.get("endpoint") ?? ""));
-          return { message: "Notifications off on this device" };
-        },
-      },
-      "delete-webhook": {
-        failureMessage: "Failed to delete the webhook",
-        run: async (_input, posted) => {
-          await deleteWebhookEndpoint(database.db, user.id, params.id, String(posted.get("endpointId") ?? ""));
-          return { message: "Webhook deleted" };
-        },
-      },
-      "test-webhook": {
-        failureMessage: "Failed to send a test event",
-        run: async (_input, posted) => {
-          const outcome = await sendWebhookTestEvent(database.db, user.id, params.id, String(posted.get("endpointId") ?? ""), () => webhooks.wake());
-          return { message: outcome.delivered ? "Test event delivered" : "Test event not delivered", testWebhook: outcome };
-        },
-      },
+      "add-webhook": callIntent(webhookEndpointSchema, "Failed to add the webhook", (input: WebhookEndpointInput) => addWebhookEndpoint(database.db, user.id, params.id, input, config.webhooks), (_input, added) => ({
+        message: "Webhook added",
+        id: added.id,
+        secret: added.secret,
+      })),
+      channels: callIntent(alertChannelsSchema, "Failed to save what goes where", (input: AlertChannels) => saveAlertChannels(database.db, user.id, params.id, input), { message: "Push and Slack settings saved" }),
+      "slack-url": callIntent(slackUrlSchema, "Failed to save the Slack webhook", (input: SlackUrlInput) => saveSlackUrl(database.db, user.id, params.id, input, config.webhooks), { message: "Slack webhook saved" }),
+      "remove-slack": callIntent(undefined, "Failed to remove the Slack webhook", () => removeSlackUrl(database.db, user.id, params.id), { message: "Slack webhook removed" }),
+      "push-on": callIntent(pushSubscriptionSchema, "Failed to turn notifications on", (input: PushSubscriptionInput) => addPushSubscription(database.db, user.id, params.id, input, config.push.services), {
+        message: "Notifications on for this device",
+      }),
+      "push-off": callIntent(undefined, "Failed to turn notifications off", (_input, posted) => removePushSubscription(database.db, user.id, params.id, postedText(posted, "endpoint")), {
+        message: "Notifications off on this device",
+      }),
+      "delete-webhook": callIntent(undefined, "Failed to delete the webhook", (_input, posted) => deleteWebhookEndpoint(database.db, user.id, params.id, postedText(posted, "endpointId")), { message: "Webhook deleted" }),
+      "test-webhook": callIntent(
+        undefined,
+        "Failed to send a test event",
+        (_input, posted) => sendWebhookTestEvent(database.db, user.id, params.id, postedText(posted, "endpointId"), () => webhooks.wake()),
+        (_input, outcome) => ({ message: outcome.delivered ? "Test event delivered" : "Test event not delivered", testWebhook: outcome }),
+      ),
       "resume-webhook": {
         failureMessage: "Failed to resume the webhook",
         run: async (_input, posted) => {
-          await resumeWebhookEndpoint(database.db, user.id, params.id, String(posted.get("endpointId") ?? ""));
+          await resumeWebhookEndpoint(database.db, user.id, params.id, postedText(posted, "endpointId"));
           webhooks.wake();
           return { message: "Webhook resumed: what waited for it is being sent" };
         },

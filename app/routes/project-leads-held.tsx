@@ -1,7 +1,7 @@
 import { readFormData } from "~/modules/http/form-body.server";
 import { HeldForReviewView } from "~/components/founder/leads/held-for-review-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { callIntent, handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { heldDiscardLikeSchema, heldReviewSchema, type HeldDiscardLikeInput, type HeldReviewInput, type HeldReviewIntent } from "~/modules/held/held-forms";
 import { discardHeldLike, discardHeldSubmission, listHeldSubmissions } from "~/modules/held/held-submissions.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
@@ -36,30 +36,13 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     logger: context.logger,
     intent: intentOf(form, REVIEW_INTENTS),
     intents: {
-      accept: {
-        schema: heldReviewSchema,
-        failureMessage: "Failed to accept the submission",
-        run: async (input: HeldReviewInput) => {
-          const accepted = await acceptHeldSubmission(context.services, user.id, params.id, input.heldId);
-          return { message: `Accepted: ${accepted.name} is now in your leads` };
-        },
-      },
-      discard: {
-        schema: heldReviewSchema,
-        failureMessage: "Failed to discard the submission",
-        run: async (input: HeldReviewInput) => {
-          await discardHeldSubmission(database.db, user.id, params.id, input.heldId);
-          return { message: "Discarded" };
-        },
-      },
-      "discard-like": {
-        schema: heldDiscardLikeSchema,
-        failureMessage: "Failed to discard the submissions",
-        run: async (input: HeldDiscardLikeInput) => {
-          const count = await discardHeldLike(database.db, user.id, params.id, input);
-          return { message: `Discarded ${plural(count, "form")}` };
-        },
-      },
+      accept: callIntent(heldReviewSchema, "Failed to accept the submission", (input: HeldReviewInput) => acceptHeldSubmission(context.services, user.id, params.id, input.heldId), (_input, accepted) => ({
+        message: `Accepted: ${accepted.name} is now in your leads`,
+      })),
+      discard: callIntent(heldReviewSchema, "Failed to discard the submission", (input: HeldReviewInput) => discardHeldSubmission(database.db, user.id, params.id, input.heldId), { message: "Discarded" }),
+      "discard-like": callIntent(heldDiscardLikeSchema, "Failed to discard the submissions", (input: HeldDiscardLikeInput) => discardHeldLike(database.db, user.id, params.id, input), (_input, count) => ({
+        message: `Discarded ${plural(count, "form")}`,
+      })),
     },
   });
 }

@@ -4,7 +4,8 @@ import { data } from "react-router";
 import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
 import { LeadsView } from "~/components/founder/leads/leads-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import type { core } from "zod/mini";
+import { callIntent, handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { formToObject } from "~/modules/forms/validation";
 import {
   leadAwaitingSchema,
@@ -62,60 +63,26 @@ export type LeadsIntent = "triage" | "temperature" | "call" | "awaiting" | "emai
 /** The lead a failure is about, so only its card shows the error. */
 const leadOf = (form: FormData) => formToObject(form).leadId;
 
+/** A change to one lead: its failure and its success are both about that lead's card. */
+function leadChange<Input extends { leadId: string }>(schema: core.$ZodType<Input>, failureMessage: string, change: (input: Input) => Promise<unknown>, message: string) {
+  return { ...callIntent(schema, failureMessage, change, (input) => ({ message, id: input.leadId })), subjectOf: leadOf };
+}
+
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { auth, database } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const form = await readFormData(request);
+  const db = database.db;
   return handleFormAction<LeadsIntent>({
     form,
     logger: context.logger,
     intent: intentOf(form, ["triage", "temperature", "call", "awaiting", "email"]),
     intents: {
-      triage: {
-        schema: leadTriageSchema,
-        subjectOf: leadOf,
-        failureMessage: "Failed to save the lead",
-        run: async (input: LeadTriageInput) => {
-          await updateLeadTriage(database.db, user.id, params.id, input);
-          return { message: "Lead saved", id: input.leadId };
-        },
-      },
-      awaiting: {
-        schema: leadAwaitingSchema,
-        subjectOf: leadOf,
-        failureMessage: "Failed to save the lead",
-        run: async (input: LeadAwaitingInput) => {
-          await markAwaitingFollowUp(database.db, user.id, params.id, input.leadId);
-          return { message: "Waiting for your follow-up", id: input.leadId };
-        },
-      },
-      email: {
-        schema: leadEmailSchema,
-        subjectOf: leadOf,
-        failureMessage: "Failed to save the e-mail",
-        run: async (input: LeadEmailInput) => {
-          await addLeadEmail(database.db, user.id, params.id, input);
-          return { message: "E-mail added: you can reply now", id: input.leadId };
-        },
-      },
-      temperature: {
-        schema: leadTemperatureSchema,
-        subjectOf: leadOf,
-        failureMessage: "Failed to save the lead",
-        run: async (input: LeadTemperatureInput) => {
-          await setLeadTemperature(database.db, user.id, params.id, input);
-          return { message: "Lead saved", id: input.leadId };
-        },
-      },
-      call: {
-        schema: leadCallSchema,
-        subjectOf: leadOf,
-        failureMessage: "Failed to log the call",
-        run: async (input: LeadCallInput) => {
-          await logLeadCall(database.db, user.id, params.id, input);
-          return { message: "Call logged", id: input.leadId };
-        },
-      },
+      triage: leadChange(leadTriageSchema, "Failed to save the lead", (input: LeadTriageInput) => updateLeadTriage(db, user.id, params.id, input), "Lead saved"),
+      awaiting: leadChange(leadAwaitingSchema, "Failed to save the lead", (input: LeadAwaitingInput) => markAwaitingFollowUp(db, user.id, params.id, input.leadId), "Waiting for your follow-up"),
+      email: leadChange(leadEmailSchema, "Failed to save the e-mail", (input: LeadEmailInput) => addLeadEmail(db, user.id, params.id, input), "E-mail added: you can reply now"),
+      temperature: leadChange(leadTemperatureSchema, "Failed to save the lead", (input: LeadTemperatureInput) => setLeadTemperature(db, user.id, params.id, input), "Lead saved"),
+      call: leadChange(leadCallSchema, "Failed to log the call", (input: LeadCallInput) => logLeadCall(db, user.id, params.id, input), "Call logged"),
     },
   });
 }

@@ -1,5 +1,4 @@
-import { Download } from "lucide-react";
-import { PrintButton, SheetSizeSwitch } from "~/components/founder/print-sheet-controls";
+import { DownloadSheetLink, PrintButton, SheetSizeSwitch } from "~/components/founder/print-sheet-controls";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -52,14 +51,7 @@ export default function PrintQrSheet({ loaderData }: Route.ComponentProps) {
         <div className="mt-4 flex flex-wrap items-center gap-2">
           <SheetSizeSwitch sizes={PRINT_SHEET_SIZES} size={size} names={SIZE_NAMES} pathFor={(option) => printPagePath(projectId, qrCodeId, option)} />
           <PrintButton disabled={!hydrated} />
-          <a
-            href={printSheetPath(projectId, qrCodeId, size)}
-            download
-            className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-          >
-            <Download aria-hidden className="size-4" />
-            Download SVG
-          </a>
+          <DownloadSheetLink href={printSheetPath(projectId, qrCodeId, size)} label="Download SVG" />
         </div>
       </div>
       {/* Drawn at its size in mm; on screen it shrinks to the column, on paper it prints at actual size. */}

@@ -1,6 +1,5 @@
-import { Download } from "lucide-react";
 import { Form, Link } from "react-router";
-import { PrintButton, SheetSizeSwitch } from "~/components/founder/print-sheet-controls";
+import { DownloadSheetLink, PrintButton, SheetSizeSwitch } from "~/components/founder/print-sheet-controls";
 import { ProjectSectionTop } from "~/components/founder/project-section-nav";
 import { SetupWarningBanner } from "~/components/founder/setup-warning-banner";
 import { secondaryButtonClass } from "~/components/ui/buttons";
@@ -77,15 +76,7 @@ export default function PrintEventSheet({ loaderData }: Route.ComponentProps) {
           <SheetSizeSwitch sizes={EVENT_SHEET_SIZES} size={size} names={SIZE_NAMES} pathFor={(option) => eventSheetPath(project.id, { size: option, codes: chosen })} />
           <PrintButton disabled={!hydrated || pages.length === 0} />
           {pages.map((_, index) => (
-            <a
-              key={index}
-              href={eventSheetSvgPath(project.id, size, chosen, index + 1)}
-              download
-              className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-            >
-              <Download aria-hidden className="size-4" />
-              {pages.length > 1 ? `Download SVG, page ${index + 1}` : "Download SVG"}
-            </a>
+            <DownloadSheetLink key={index} href={eventSheetSvgPath(project.id, size, chosen, index + 1)} label={pages.length > 1 ? `Download SVG, page ${index + 1}` : "Download SVG"} />
           ))}
         </div>
         {pages.length === 0 && codes.length ? (

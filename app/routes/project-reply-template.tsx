@@ -1,6 +1,6 @@
 import { ReplyTemplateView } from "~/components/founder/leads/reply-template-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
-import { handleFormAction } from "~/modules/forms/form-action.server";
+import { callIntent, handleFormAction } from "~/modules/forms/form-action.server";
 import { formToObject } from "~/modules/forms/validation";
 import { readFormData } from "~/modules/http/form-body.server";
 import { loadReplyTemplate, saveReplyTemplate } from "~/modules/leads/replies/lead-replies.server";
@@ -28,13 +28,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     intent: "save",
     intents: {
       save: {
-        schema: replyTemplateSchema,
-        failureMessage: "Failed to save the template",
+        ...callIntent(replyTemplateSchema, "Failed to save the template", (input: ReplyTemplateInput) => saveReplyTemplate(database.db, user.id, params.id, input), { message: "Template saved" }),
         echo: (posted) => formToObject(posted),
-        run: async (input: ReplyTemplateInput) => {
-          await saveReplyTemplate(database.db, user.id, params.id, input);
-          return { message: "Template saved" };
-        },
       },
     },
   });

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { TeamView } from "~/components/founder/team-view";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { operatorBannerFor } from "~/modules/operator/operator-banner.server";
-import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { callIntent, handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import {
@@ -56,54 +56,19 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message, id: invitation.id };
         },
       },
-      link: {
-        schema: revokeInvitationSchema,
-        failureMessage: "Failed to make the invite link",
-        run: async (input: RevokeInvitationInput) => {
-          const link = await issueInvitationLink(database.db, mailLinks, user.id, params.id, input.invitationId);
-          return { message: `Invite link for ${link.email} copied: send it by any messenger`, id: input.invitationId, joinUrl: link.joinUrl };
-        },
-      },
-      revoke: {
-        schema: revokeInvitationSchema,
-        failureMessage: "Failed to withdraw the invitation",
-        run: async (input: RevokeInvitationInput) => {
-          await revokeTeamInvitation(database.db, user.id, params.id, input.invitationId);
-          return { message: "Invitation withdrawn", id: input.invitationId };
-        },
-      },
-      role: {
-        schema: memberRoleSchema,
-        failureMessage: "Failed to change the role",
-        run: async (input: MemberRoleInput) => {
-          await changeMemberRole(database.db, user.id, params.id, input);
-          return { message: "Role changed", id: input.userId };
-        },
-      },
-      remove: {
-        schema: memberSchema,
-        failureMessage: "Failed to remove the member",
-        run: async (input: MemberInput) => {
-          await removeMember(deps, user.id, params.id, input.userId);
-          return { message: "Removed from the team", id: input.userId };
-        },
-      },
-      transfer: {
-        schema: memberSchema,
-        failureMessage: "Failed to hand over ownership",
-        run: async (input: MemberInput) => {
-          await transferOwnership(database.db, user.id, params.id, input.userId);
-          return { message: "Ownership handed over: you are a co-founder now", id: input.userId };
-        },
-      },
-      leftover: {
-        schema: leftoverSchema,
-        failureMessage: "Failed to keep or delete it",
-        run: async (input: LeftoverInput) => {
-          await decideLeftover(database.db, user.id, params.id, input);
-          return { message: input.decision === "keep" ? "Kept: it works again, and is yours now" : "Deleted", id: `${input.kind}:${input.itemId}` };
-        },
-      },
+      link: callIntent(revokeInvitationSchema, "Failed to make the invite link", (input: RevokeInvitationInput) => issueInvitationLink(database.db, mailLinks, user.id, params.id, input.invitationId), (input, link) => ({
+        message: `Invite link for ${link.email} copied: send it by any messenger`,
+        id: input.invitationId,
+        joinUrl: link.joinUrl,
+      })),
+      revoke: callIntent(revokeInvitationSchema, "Failed to withdraw the invitation", (input: RevokeInvitationInput) => revokeTeamInvitation(database.db, user.id, params.id, input.invitationId), (input) => ({ message: "Invitation withdrawn", id: input.invitationId })),
+      role: callIntent(memberRoleSchema, "Failed to change the role", (input: MemberRoleInput) => changeMemberRole(database.db, user.id, params.id, input), (input) => ({ message: "Role changed", id: input.userId })),
+      remove: callIntent(memberSchema, "Failed to remove the member", (input: MemberInput) => removeMember(deps, user.id, params.id, input.userId), (input) => ({ message: "Removed from the team", id: input.userId })),
+      transfer: callIntent(memberSchema, "Failed to hand over ownership", (input: MemberInput) => transferOwnership(database.db, user.id, params.id, input.userId), (input) => ({ message: "Ownership handed over: you are a co-founder now", id: input.userId })),
+      leftover: callIntent(leftoverSchema, "Failed to keep or delete it", (input: LeftoverInput) => decideLeftover(database.db, user.id, params.id, input), (input) => ({
+        message: input.decision === "keep" ? "Kept: it works again, and is yours now" : "Deleted",
+        id: `${input.kind}:${input.itemId}`,
+      })),
       leave: {
         failureMessage: "Failed to leave the project",
         run: async () => {

@@ -2,7 +2,7 @@ import { Copy, MonitorSmartphone } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { SectionCard } from "~/components/ui/card";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { describedBy, FieldError, FormAlert, labelClass, RecordIdField } from "~/components/ui/form-fields";
+import { fieldControl, FieldError, FormAlert, labelClass, RecordIdField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { useFounderTimeZone } from "~/components/ui/use-clock";
 import { useCopy } from "~/components/ui/use-copy";
@@ -67,11 +67,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
             <label className={labelClass}>
               Link works for
               <select
-                id={days.id}
-                name={days.name}
-                data-error-slot={days["data-error-slot"]}
-                aria-invalid={days.error ? true : undefined}
-                aria-describedby={describedBy(days.error && `${days.id}-error`)}
+                {...fieldControl(days)}
                 defaultValue={String(DEFAULT_BOOTH_LINK_DAYS)}
                 className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
               >
@@ -85,11 +81,7 @@ export function BoothLinksCard({ projectId, links, codes, manageLinks }: { proje
             <label className={`${labelClass} w-full min-w-0 sm:w-auto`}>
               Shows
               <select
-                id={code.id}
-                name={code.name}
-                data-error-slot={code["data-error-slot"]}
-                aria-invalid={code.error ? true : undefined}
-                aria-describedby={describedBy(code.error && `${code.id}-error`)}
+                {...fieldControl(code)}
                 defaultValue=""
                 className="mt-1 block w-full max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base sm:w-auto"
               >

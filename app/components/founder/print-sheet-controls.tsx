@@ -1,4 +1,4 @@
-import { Printer } from "lucide-react";
+import { Download, Printer } from "lucide-react";
 import { Link } from "react-router";
 
 /** The sheet-size choice of a print page: one link per size (the current one marked), replacing the page's entry. */
@@ -44,5 +44,19 @@ export function PrintButton({ disabled }: { disabled: boolean }) {
       <Printer aria-hidden className="size-4" />
       Print
     </button>
+  );
+}
+
+/** A print page's download of a sheet as the SVG file it prints from. */
+export function DownloadSheetLink({ href, label }: { href: string; label: string }) {
+  return (
+    <a
+      href={href}
+      download
+      className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+    >
+      <Download aria-hidden className="size-4" />
+      {label}
+    </a>
   );
 }

@@ -3,9 +3,8 @@ import { Link } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import { pluralWord } from "~/modules/formats/counts";
 import { DeckReader } from "./deck-reader";
-import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
-import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
+import { dialogLink, type PitchDialogs } from "./use-pitch-dialogs";
 
 type Project = PitchPage["project"];
 
@@ -59,11 +58,7 @@ export function DeckSection({ project, dialogs }: { project: Project; dialogs: P
             </a>
           ) : (
             <Link
-              to={dialogs.linkTo("intro")}
-              state={DIALOG_LINK_STATE}
-              preventScrollReset
-              aria-haspopup="dialog"
-              {...preloadFormsOnIntent}
+              {...dialogLink(dialogs, "intro")}
               className="inline-flex items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
             >
               Request Intro

@@ -1,4 +1,4 @@
-import { TextAreaField, TextField } from "~/components/ui/form-fields";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { ANSWER_FIELD, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { visitorEmail, visitorName } from "~/modules/forms/visitor-fields";
 import { HONEYPOT_FIELD } from "~/modules/contacts/visitor-form-rules";
@@ -13,6 +13,21 @@ export function Honeypot() {
         <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" aria-hidden defaultValue="" />
       </label>
     </div>
+  );
+}
+
+/**
+ * What every visitor form posts before its fields: its intent, `via=fetch` once the page runs its script (the answer
+ * is then data, not a page), the honeypot, and the form's own message.
+ */
+export function VisitorFormTop({ intent, form }: { intent: "intro" | "signal" | "subscribe"; form: { hydrated: boolean; errors?: { formError?: string } | null } }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
+      <Honeypot />
+      <FormAlert message={form.errors?.formError} />
+    </>
   );
 }
 

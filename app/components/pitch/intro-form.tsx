@@ -3,7 +3,7 @@ import { Check, Copy, Mail, PartyPopper } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useRouteLoaderData, useSearchParams, type To } from "react-router";
 import { secondaryButtonClass, SubmitButton } from "~/components/ui/buttons";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-fields";
+import { TextAreaField, TextField } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { toastCopyFailure } from "~/browser/copy-text";
 import { guardConfirmationClose } from "~/browser/confirmation-guard";
@@ -14,7 +14,7 @@ import { INTRO_SENT_MESSAGE, NEXT_STEPS, ROLE_TAGS, type VisitorActionResult } f
 import { maxLengthOf } from "~/modules/forms/constraints";
 import type { loader as rootLoader } from "~/root";
 import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
-import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
+import { NameAndEmailFields, QualifyingQuestionField, VisitorFormTop } from "./form-controls";
 import { introMailto, introSubject } from "~/browser/intro-blurb";
 import { useVisitorForm } from "./use-visitor-form";
 
@@ -63,10 +63,7 @@ export function IntroForm({ projectTitle, question, closeTo, onClose, actionData
       }}
       className="relative space-y-4"
     >
-      <input type="hidden" name="intent" value="intro" />
-      {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
-      <Honeypot />
-      <FormAlert message={form.errors?.formError} />
+      <VisitorFormTop intent="intro" form={form} />
       <div className="grid gap-4 sm:grid-cols-2">
         <NameAndEmailFields id={id} form={form} autoFocus />
       </div>

@@ -1,9 +1,8 @@
 import { BellRing, Bookmark, CalendarDays, Handshake, TrendingUp, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { FOLLOWING_LABEL } from "~/browser/following";
-import { preloadFormsOnIntent } from "./lazy-forms";
 import { httpUrlOrNull } from "./safe-url";
-import { DIALOG_LINK_STATE, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
+import { dialogLink, type PitchDialogName, type PitchDialogs } from "./use-pitch-dialogs";
 
 type DialogAction = { dialog: Exclude<PitchDialogName, "phone">; label: string; short: string; icon: LucideIcon };
 
@@ -50,12 +49,8 @@ export function HeroActions({
       {DIALOG_ACTIONS.map(({ dialog, label, icon: Icon }) => (
         <Link
           key={dialog}
-          to={dialogs.linkTo(dialog)}
-          state={DIALOG_LINK_STATE}
-          preventScrollReset
-          aria-haspopup="dialog"
+          {...dialogLink(dialogs, dialog)}
           className={heroStyles[dialog]}
-          {...preloadFormsOnIntent}
           {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
         >
           <Icon aria-hidden className="size-[18px] shrink-0" />
@@ -91,12 +86,8 @@ export function MobileActionBar({ dialogs, calendlyUrl, following = false }: { d
         {DIALOG_ACTIONS.map(({ dialog, label, short, icon: Icon }) => (
           <li key={dialog}>
             <Link
-              to={dialogs.linkTo(dialog)}
-              state={DIALOG_LINK_STATE}
-              preventScrollReset
-              aria-haspopup="dialog"
+              {...dialogLink(dialogs, dialog)}
               aria-label={dialog === "subscribe" && following ? FOLLOWING_LABEL : label}
-              {...preloadFormsOnIntent}
               {...(dialog === "subscribe" ? { "data-following": String(following) } : {})}
               className={`${barItem} ${dialog === "intro" ? "text-brand-700" : "text-slate-700"} hover:bg-slate-100 active:bg-slate-200`}
             >

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { PitchPage } from "~/modules/pitch/pitch-page.server";
 import { formatPitchDay, formatPitchTime } from "~/modules/time/relative-time";
 import { HeroActions, SaveControls } from "./pitch-actions";
-import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
+import { dialogLink, type PitchDialogs } from "./use-pitch-dialogs";
 import { VideoBlock } from "./video-block";
 import { parseVideoUrl } from "./video-url";
 import { pluralWord } from "~/modules/formats/counts";
@@ -84,10 +84,7 @@ export function Hero({ project, dialogs, following = false }: { project: Project
 function OpenOnPhone({ dialogs }: { dialogs: PitchDialogs }) {
   return (
     <Link
-      to={dialogs.linkTo("phone")}
-      state={DIALOG_LINK_STATE}
-      preventScrollReset
-      aria-haspopup="dialog"
+      {...dialogLink(dialogs, "phone")}
       className="inline-flex items-center gap-2 rounded-lg px-1 py-1 text-sm font-semibold text-brand-700 hover:text-brand-600"
     >
       <QrCode aria-hidden className="size-4" />

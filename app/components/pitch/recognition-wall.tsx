@@ -3,8 +3,7 @@ import { Link } from "react-router";
 import { LiveBadge } from "~/components/ui/live-badge";
 import type { PublicWallEntry } from "~/modules/recognition/wall.server";
 import { formatPitchTime } from "~/modules/time/relative-time";
-import { preloadFormsOnIntent } from "./lazy-forms";
-import { DIALOG_LINK_STATE, type PitchDialogs } from "./use-pitch-dialogs";
+import { dialogLink, type PitchDialogs } from "./use-pitch-dialogs";
 import { additionalSupportersText, avatarStyle, initials, TYPE_STYLES, WALL_ENTRY_CLASSES as C, WALL_LIST_CLASSES, WALL_PREVIEW, type LiveStatus } from "~/browser/wall-model";
 
 export { additionalSupportersText, initials } from "~/browser/wall-model";
@@ -39,11 +38,7 @@ export function RecognitionWall({ entries, hiddenSupporters, status, now, dialog
           <p className="mt-4 font-semibold text-slate-900">No supporters yet</p>
           <p className="mt-1 max-w-sm text-sm text-slate-600">Be the first to back this project: signal your interest or offer an intro.</p>
           <Link
-            to={dialogs.linkTo("signal")}
-            state={DIALOG_LINK_STATE}
-            preventScrollReset
-            aria-haspopup="dialog"
-            {...preloadFormsOnIntent}
+            {...dialogLink(dialogs, "signal")}
             className="mt-5 inline-flex items-center rounded-xl bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
           >
             Signal Interest

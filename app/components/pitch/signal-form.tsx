@@ -6,9 +6,9 @@ import { maxLengthOf } from "~/modules/forms/constraints";
 import { signalSchema } from "~/modules/signals/signal-form";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { SubmitButton } from "~/components/ui/buttons";
-import { CheckboxField, FormAlert, TextAreaField } from "~/components/ui/form-fields";
+import { CheckboxField, TextAreaField } from "~/components/ui/form-fields";
 import type { QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
-import { Honeypot, NameAndEmailFields, QualifyingQuestionField } from "./form-controls";
+import { NameAndEmailFields, QualifyingQuestionField, VisitorFormTop } from "./form-controls";
 import { toastConfirmation } from "~/browser/visitor-answers";
 import { useVisitorForm } from "./use-visitor-form";
 
@@ -39,10 +39,7 @@ export function SignalForm({ tiers, question, actionData, onSuccess }: SignalFor
 
   return (
     <form.fetcher.Form method="post" action={form.action} noValidate onSubmit={form.onSubmit} className="relative space-y-5">
-      <input type="hidden" name="intent" value="signal" />
-      {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
-      <Honeypot />
-      <FormAlert message={form.errors?.formError} />
+      <VisitorFormTop intent="signal" form={form} />
 
       <fieldset aria-describedby={tierError ? `${id}-tier-error` : undefined}>
         <legend className="text-sm font-medium text-slate-800">

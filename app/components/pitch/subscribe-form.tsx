@@ -5,8 +5,8 @@ import { savedListStorage } from "~/modules/saved/saved-list";
 import { toastConfirmation } from "~/browser/visitor-answers";
 import { rememberFollowing } from "~/browser/following";
 import { SubmitButton } from "~/components/ui/buttons";
-import { CheckboxField, FormAlert } from "~/components/ui/form-fields";
-import { Honeypot, NameAndEmailFields } from "./form-controls";
+import { CheckboxField } from "~/components/ui/form-fields";
+import { NameAndEmailFields, VisitorFormTop } from "./form-controls";
 import { useVisitorForm } from "./use-visitor-form";
 
 export type SubscribeFormProps = { onClose: () => void; actionData: VisitorActionResult | undefined };
@@ -27,10 +27,7 @@ export function SubscribeForm({ onClose, actionData }: SubscribeFormProps) {
 
   return (
     <form.fetcher.Form method="post" action={form.action} noValidate onSubmit={form.onSubmit} className="relative space-y-4">
-      <input type="hidden" name="intent" value="subscribe" />
-      {form.hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
-      <Honeypot />
-      <FormAlert message={form.errors?.formError} />
+      <VisitorFormTop intent="subscribe" form={form} />
       <NameAndEmailFields id={id} form={form} autoFocus />
       <CheckboxField id={`${id}-consent`} name="consent" label="I agree to receive project updates by e-mail" error={form.fieldError("consent")} />
       <SubmitButton busy={form.busy} label="Follow Updates" busyLabel="Subscribing..." />

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { useLocation, useNavigate, useNavigation, useSearchParams, type To } from "react-router";
 import type { VisitorActionResult } from "~/modules/contacts/visitor-form-rules";
+import { preloadFormsOnIntent } from "./lazy-forms";
 
 export const PITCH_DIALOGS = ["intro", "subscribe", "signal", "phone"] as const;
 export type PitchDialogName = (typeof PITCH_DIALOGS)[number];
@@ -22,6 +23,15 @@ export type PitchDialogs = {
   /** Closes the open dialog (with JavaScript). */
   close: () => void;
 };
+
+/**
+ * What a link opening the `name` dialog carries: where it goes, the state that marks its history entry as ours, no
+ * scroll to the top, and that it opens a dialog; a form's link also loads the forms as the visitor reaches for it.
+ */
+export function dialogLink(dialogs: PitchDialogs, name: PitchDialogName) {
+  const link = { to: dialogs.linkTo(name), state: DIALOG_LINK_STATE, preventScrollReset: true, "aria-haspopup": "dialog" } as const;
+  return name === "phone" ? link : { ...link, ...preloadFormsOnIntent };
+}
 
 /**
  * Dialog state lives in the URL (`?dialog=intro|subscribe|signal|phone`), so the action links work before

@@ -1,5 +1,6 @@
 import { characterCount } from "~/browser/character-count";
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { FieldProps } from "./use-schema-form";
 
 export const labelClass = "block text-sm font-medium text-slate-800";
 export const inputClass =
@@ -87,6 +88,20 @@ function controlAttributes({ id, name, required, error, hint, counterId }: { id:
     required,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": describedBy(error && `${id}-error`, hint ? `${id}-hint` : null, counterId),
+  };
+}
+
+/**
+ * What a hand-built control (a select, a date or URL box) takes from its schema field: its id and name, the slot its
+ * message goes to, and the link to that message while there is one.
+ */
+export function fieldControl(field: FieldProps) {
+  return {
+    id: field.id,
+    name: field.name,
+    "data-error-slot": field["data-error-slot"],
+    "aria-invalid": field.error ? true : undefined,
+    "aria-describedby": describedBy(field.error && `${field.id}-error`),
   };
 }
 

@@ -10,6 +10,7 @@ import { boothPath } from "./booth-link-form";
 import { PLAIN_PITCH_CODE, UNKNOWN_BOOTH_CODE_MESSAGE } from "./booth-codes";
 import { DAY_MS } from "~/modules/time/units";
 import { hashSingleUseToken, newSingleUseToken } from "~/modules/tokens/single-use-token.server";
+import { notALeftover } from "~/modules/team/team-setups.server";
 
 /**
  * A link as the owner sees it in the list: never its token, which exists only in the address shown once; `codeId`
@@ -100,18 +101,7 @@ export async function listActiveBoothLinks(db: Kysely<Database>, ownerId: string
     .where("project_id", "=", projectId)
     .where("expires_at", ">", now.toISOString())
     .where("revoked_at", "is", null)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("member_leftovers")
-            .select("item_id")
-            .whereRef("member_leftovers.project_id", "=", "booth_links.project_id")
-            .where("member_leftovers.kind", "=", "booth")
-            .whereRef("member_leftovers.item_id", "=", "booth_links.id"),
-        ),
-      ),
-    )
+    .where(notALeftover("booth_links", "booth"))
     .orderBy("expires_at", "desc")
     .orderBy("id", "desc")
     .execute();

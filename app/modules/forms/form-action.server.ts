@@ -27,6 +27,26 @@ export type FormIntent<Extra extends object, Input> = {
   echo?: (form: FormData) => SubmittedValues;
 };
 
+/**
+ * The usual intent: the checked input goes to one domain call, and the success is worked out from the input and what
+ * the call returned (or is the same each time).
+ */
+export function callIntent<Input, Result, Extra extends object = object>(
+  schema: core.$ZodType<Input> | undefined,
+  failureMessage: string,
+  call: (input: Input, form: FormData) => Promise<Result>,
+  answer: NoInfer<Answer<Extra> | ((input: Input, result: Result) => Answer<Extra>)>,
+): FormIntent<Extra, Input> {
+  return {
+    schema,
+    failureMessage,
+    run: async (input, form) => {
+      const result = await call(input, form);
+      return typeof answer === "function" ? answer(input, result) : answer;
+    },
+  };
+}
+
 export type FormAction<Intent extends string, Extra extends object> = {
   form: FormData;
   logger: Logger;
@@ -93,6 +113,11 @@ export async function handleFormAction<Intent extends string, Extra extends obje
 export function intentOf<Intent extends string>(form: FormData, intents: readonly [Intent, ...Intent[]]): Intent {
   const posted = form.get("intent");
   return typeof posted === "string" && posted !== "" ? (posted as Intent) : intents[0];
+}
+
+/** A posted field read as it came, for an intent without a schema: an absent field is empty. */
+export function postedText(form: FormData, name: string): string {
+  return String(form.get(name) ?? "");
 }
 
 export const UNKNOWN_ACTION_MESSAGE = "This form cannot do that. Reload the page and try again.";

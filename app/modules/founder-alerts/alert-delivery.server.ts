@@ -4,7 +4,7 @@ import webPush from "web-push";
 import type { AlertChannel, Database, Timestamp } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
-import { claimable, startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
+import { claimable, claimOldestPerDestination, startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
 import { DeliveryPass } from "~/modules/jobs/delivery-pass.server";
 import { postWebhook } from "~/modules/webhooks/webhook-delivery.server";
 import { WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "~/modules/webhooks/webhook-target.server";
@@ -81,19 +81,8 @@ export async function claimDueAlerts(
     let due = claimable(trx, "alert_deliveries", CLAIM_CANDIDATES, now).select([sql<string | null>`slack_url`.as("slack_url"), endpoint.as("endpoint")]);
     // Left out in the query, so a busy destination's long queue cannot fill the candidates and hide the others.
     if (exclude.size > 0) due = due.where(sql<string>`coalesce(slack_url, ${endpoint})`, "not in", [...exclude]);
-    const oldestPerDestination = new Map<string, string>();
-    for (const row of await due.execute()) {
-      if (oldestPerDestination.size >= limit) break;
-      const destination = destinationOf(row);
-      if (!oldestPerDestination.has(destination) && !skip(destination)) oldestPerDestination.set(destination, row.id);
-    }
-    const ids = [...oldestPerDestination.values()];
+    const ids = await claimOldestPerDestination(trx, "alert_deliveries", await due.execute(), destinationOf, { limit, claim, now, skip });
     if (ids.length === 0) return [];
-    await trx
-      .updateTable("alert_deliveries")
-      .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), claimed_by: claim.owner })
-      .where("id", "in", ids)
-      .execute();
     const rows = await trx
       .selectFrom("alert_deliveries")
       .leftJoin("push_subscriptions", "push_subscriptions.id", "alert_deliveries.push_subscription_id")

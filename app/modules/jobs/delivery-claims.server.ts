@@ -35,6 +35,34 @@ export function claimable(trx: Transaction<Database>, table: DeliveryQueue, limi
 export type Claim = { owner: string; leaseMs: number };
 
 /**
+ * Claims, for a queue sent one delivery at a time per destination (an endpoint, a device, a Slack URL), the first
+ * of each destination among `candidates` (oldest due first) that `skip` does not rule out, up to `limit`: leased to
+ * `claim.owner` in the caller's transaction. Resolves with the ids claimed.
+ */
+export async function claimOldestPerDestination<Row extends { id: string }>(
+  trx: Transaction<Database>,
+  table: DeliveryQueue,
+  candidates: readonly Row[],
+  destinationOf: (row: Row) => string,
+  { limit, claim, now, skip = () => false }: { limit: number; claim: Claim; now: Date; skip?: (destination: string) => boolean },
+): Promise<string[]> {
+  const oldestPerDestination = new Map<string, string>();
+  for (const row of candidates) {
+    if (oldestPerDestination.size >= limit) break;
+    const destination = destinationOf(row);
+    if (!oldestPerDestination.has(destination) && !skip(destination)) oldestPerDestination.set(destination, row.id);
+  }
+  const ids = [...oldestPerDestination.values()];
+  if (ids.length === 0) return ids;
+  await trx
+    .updateTable(table)
+    .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), claimed_by: claim.owner })
+    .where("id", "in", ids)
+    .execute();
+  return ids;
+}
+
+/**
  * Starts one attempt at a claimed row of a delivery queue (a message, a webhook delivery): only while `claim.owner`
  * still holds it, renewing the lease from now (longer than a send can take, so nobody else can claim it while this
  * send may be in flight) and counting the attempt. Resolves with the attempt number, or null when the claim passed

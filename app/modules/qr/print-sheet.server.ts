@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
-import { onTeamOf, requireProjectRole } from "~/modules/access/project-access.server";
+import { requireProjectRole } from "~/modules/access/project-access.server";
 import type { ProjectRole } from "~/modules/access/roles";
-import { trackedPitchUrl, untrackedPitchUrl } from "./qr-codes.server";
+import { findTeamCode, trackedPitchUrl, untrackedPitchUrl } from "./qr-codes.server";
 import { PRINT_SHEET_SIZES, printSheetName, type PrintSheetSize } from "./qr-form";
 import { isRecordId } from "~/modules/http/id-shape";
 import { escapeXml, estimateEm, fitText, FONT, qrSymbol, round, splitUrl, text } from "./sheet-drawing.server";
@@ -138,16 +138,8 @@ export async function renderPrintSheet(
   qrCodeId: string,
   size: PrintSheetSize,
 ): Promise<PrintSheet> {
-  if (!isRecordId(projectId) || !isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
-  const code = await db
-    .selectFrom("qr_codes")
-    .innerJoin("projects", "projects.id", "qr_codes.project_id")
-    .select(["qr_codes.id", "qr_codes.label", "qr_codes.event_tag", "projects.slug", "projects.title"])
-    .where("qr_codes.id", "=", qrCodeId)
-    .where("projects.id", "=", projectId)
-    .where(onTeamOf(ownerId))
-    .executeTakeFirst();
-  if (!code) throw new DomainError("not_found", "QR code not found");
+  if (!isRecordId(projectId)) throw new DomainError("not_found", "QR code not found");
+  const code = await findTeamCode(db, ownerId, qrCodeId, { id: projectId });
   const url = trackedPitchUrl(publicUrl, code.slug, code.id);
   const svg = await buildPrintSheet({
     title: code.title,

@@ -157,6 +157,24 @@ export async function repointQrCode(db: Kysely<Database>, userId: string, projec
 /** The library fits whole pixels per module inside `width`; 1200 keeps every symbol of our URLs at 1024 px or more. */
 const PNG_WIDTH = 1200;
 
+/**
+ * One of the codes of a project (by its id or its slug) whose team `memberId` is on, with the project's slug and
+ * title; a code of anyone else's project, or of another project, is 'QR code not found'.
+ */
+export async function findTeamCode(db: Kysely<Database>, memberId: string, qrCodeId: string, project: { id: string } | { slug: string }) {
+  if (!isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
+  const code = await db
+    .selectFrom("qr_codes")
+    .innerJoin("projects", "projects.id", "qr_codes.project_id")
+    .select(["qr_codes.id", "qr_codes.label", "qr_codes.event_tag", "projects.slug", "projects.title"])
+    .where("qr_codes.id", "=", qrCodeId)
+    .where((eb) => ("id" in project ? eb("projects.id", "=", project.id) : eb("projects.slug", "=", project.slug)))
+    .where(onTeamOf(memberId))
+    .executeTakeFirst();
+  if (!code) throw new DomainError("not_found", "QR code not found");
+  return code;
+}
+
 export type QrImages = { url: string; label: string; slug: string; png: Buffer; svg: string };
 
 /**
@@ -164,16 +182,7 @@ export type QrImages = { url: string; label: string; slug: string; png: Buffer; 
  * both encoding the tracked pitch URL.
  */
 export async function renderQrImages(db: Kysely<Database>, ownerId: string, publicUrl: string, slug: string, qrCodeId: string): Promise<QrImages> {
-  if (!isRecordId(qrCodeId)) throw new DomainError("not_found", "QR code not found");
-  const code = await db
-    .selectFrom("qr_codes")
-    .innerJoin("projects", "projects.id", "qr_codes.project_id")
-    .select(["qr_codes.id", "qr_codes.label", "projects.slug"])
-    .where("qr_codes.id", "=", qrCodeId)
-    .where("projects.slug", "=", slug)
-    .where(onTeamOf(ownerId))
-    .executeTakeFirst();
-  if (!code) throw new DomainError("not_found", "QR code not found");
+  const code = await findTeamCode(db, ownerId, qrCodeId, { slug });
   const url = trackedPitchUrl(publicUrl, code.slug, code.id);
   const options = { errorCorrectionLevel: "H" as const, margin: 4 };
   const [png, svg] = await Promise.all([renderQrPng(url, { ...options, maxWidth: PNG_WIDTH }), QRCode.toString(url, { ...options, type: "svg" })]);

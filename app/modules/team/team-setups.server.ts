@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { expressionBuilder, type ExpressionBuilder, type Kysely } from "kysely";
 import type { Database, LeftoverKind } from "~/db/schema";
 import { DomainError } from "~/modules/errors.server";
 import { requireProjectRole } from "~/modules/access/project-access.server";
@@ -8,6 +8,20 @@ import type { LeftoverInput } from "./team-forms";
 export const LEFTOVER_NOT_FOUND_MESSAGE = "This was already kept or deleted.";
 /** The id a project's one Slack channel has in `member_leftovers`. */
 export const SLACK_ITEM_ID = "slack";
+
+/**
+ * A where-clause for the booth links or webhooks a query sends on: none that a removed member added and the owner
+ * has not yet kept (decision 78).
+ */
+export function notALeftover<Table extends "booth_links" | "webhook_endpoints">(table: Table, kind: "booth" | "webhook") {
+  const leftover = expressionBuilder<Database, "booth_links" | "webhook_endpoints">()
+    .selectFrom("member_leftovers")
+    .select("item_id")
+    .whereRef("member_leftovers.project_id", "=", `${table}.project_id`)
+    .where("member_leftovers.kind", "=", kind)
+    .whereRef("member_leftovers.item_id", "=", `${table}.id`);
+  return (eb: ExpressionBuilder<Database, Table>) => eb.not(eb.exists(leftover));
+}
 
 /** A webhook, the Slack channel, a booth link or a push device the project's alerts go to, and who added it. */
 export type SetUpThing = {

@@ -5,7 +5,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Logger } from "~/modules/logging/logger.server";
 import { newWorkerId, retryDelayMs } from "~/modules/mail/mail-worker.server";
-import { claimable, startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
+import { claimable, claimOldestPerDestination, startAttempt, type Claim } from "~/modules/jobs/delivery-claims.server";
 import { DeliveryPass } from "~/modules/jobs/delivery-pass.server";
 import type { MailLinks } from "~/modules/mail/mail-links.server";
 import { webhookPausedMail } from "~/modules/mail/founder-messages.server";
@@ -120,18 +120,8 @@ export async function claimDueDeliveries(
       // A paused endpoint's deliveries wait for the founder to resume it.
       .where(sql<boolean>`endpoint_id not in (select id from webhook_endpoints where paused_at is not null)`);
     if (skipEndpoints.size > 0) due = due.where(sql.ref("endpoint_id"), "not in", [...skipEndpoints]);
-    const oldestPerEndpoint = new Map<string, string>();
-    for (const row of await due.execute()) {
-      if (oldestPerEndpoint.size >= limit) break;
-      if (!oldestPerEndpoint.has(row.endpoint_id)) oldestPerEndpoint.set(row.endpoint_id, row.id);
-    }
-    const ids = [...oldestPerEndpoint.values()];
+    const ids = await claimOldestPerDestination(trx, "webhook_deliveries", await due.execute(), (row) => row.endpoint_id, { limit, claim, now });
     if (ids.length === 0) return [];
-    await trx
-      .updateTable("webhook_deliveries")
-      .set({ locked_until: new Date(now.getTime() + claim.leaseMs).toISOString(), claimed_by: claim.owner })
-      .where("id", "in", ids)
-      .execute();
     const rows = await trx
       .selectFrom("webhook_deliveries")
       .innerJoin("webhook_endpoints", "webhook_endpoints.id", "webhook_deliveries.endpoint_id")

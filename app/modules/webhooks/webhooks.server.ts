@@ -7,6 +7,7 @@ import { MAX_WEBHOOKS_PER_PROJECT, WEBHOOK_NOT_FOUND_MESSAGE, type WebhookEndpoi
 import { resolveWebhookTarget, WebhookTargetRefused, type Resolver, type WebhookTargetPolicy } from "./webhook-target.server";
 import { isRecordId } from "~/modules/http/id-shape";
 import type { QualifyingAnswer } from "~/modules/leads/inbox/qualifying-answer";
+import { notALeftover } from "~/modules/team/team-setups.server";
 
 export type WebhookEventType = "lead.intro" | "lead.subscription" | "lead.signal";
 
@@ -77,18 +78,7 @@ export async function enqueueWebhookEvent(trx: Kysely<Database>, payload: Webhoo
     .selectFrom("webhook_endpoints")
     .select("id")
     .where("project_id", "=", payload.project.id)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("member_leftovers")
-            .select("item_id")
-            .whereRef("member_leftovers.project_id", "=", "webhook_endpoints.project_id")
-            .where("member_leftovers.kind", "=", "webhook")
-            .whereRef("member_leftovers.item_id", "=", "webhook_endpoints.id"),
-        ),
-      ),
-    )
+    .where(notALeftover("webhook_endpoints", "webhook"))
     .execute();
   if (endpoints.length === 0) return 0;
   const body = JSON.stringify(payload);

@@ -1,7 +1,7 @@
 import { Info } from "lucide-react";
 import { FormSection } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/form-fields";
-import type { FieldOf } from "~/components/ui/use-schema-form";
+import type { FieldOf, FieldProps } from "~/components/ui/use-schema-form";
 import { deriveSlug } from "~/modules/projects/project-form";
 import type { ProjectFormProject } from "./form-state";
 
@@ -89,14 +89,7 @@ export function BasicsSection({ isEdit, project, title, setTitle, slug, setSlug,
 export function DetailsSection({ project, field }: { project?: ProjectFormProject; field: FieldOf }) {
   return (
     <FormSection id="section-details" title="Pitch details" description="Optional, but a short video and a deck turn scans into meetings.">
-      <TextField
-        {...field("videoUrl")}
-        type="url"
-        inputMode="url"
-        label="Video URL (YouTube, Vimeo, Loom)"
-        placeholder="https://www.youtube.com/watch?v=…"
-        defaultValue={project?.videoUrl ?? ""}
-      />
+      <LinkField field={field("videoUrl")} label="Video URL (YouTube, Vimeo, Loom)" placeholder="https://www.youtube.com/watch?v=…" value={project?.videoUrl} />
       <TextAreaField
         {...field("summary")}
         label="Project Summary"
@@ -105,23 +98,14 @@ export function DetailsSection({ project, field }: { project?: ProjectFormProjec
         defaultValue={project?.summary ?? ""}
       />
       <div className="grid gap-5 sm:grid-cols-2 sm:gap-4">
-        <TextField
-        {...field("deckUrl")}
-          type="url"
-          inputMode="url"
-          label="Deck URL"
-          placeholder="https://…"
-          defaultValue={project?.deckUrl ?? ""}
-        />
-        <TextField
-        {...field("calendlyUrl")}
-          type="url"
-          inputMode="url"
-          label="Calendly/Booking URL"
-          placeholder="https://calendly.com/…"
-          defaultValue={project?.calendlyUrl ?? ""}
-        />
+        <LinkField field={field("deckUrl")} label="Deck URL" placeholder="https://…" value={project?.deckUrl} />
+        <LinkField field={field("calendlyUrl")} label="Calendly/Booking URL" placeholder="https://calendly.com/…" value={project?.calendlyUrl} />
       </div>
     </FormSection>
   );
+}
+
+/** One of the pitch's links (video, deck, booking): a URL field, empty when the project has none. */
+function LinkField({ field, label, placeholder, value }: { field: FieldProps; label: string; placeholder: string; value: string | undefined }) {
+  return <TextField {...field} type="url" inputMode="url" label={label} placeholder={placeholder} defaultValue={value ?? ""} />;
 }

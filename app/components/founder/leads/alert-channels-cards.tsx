@@ -4,12 +4,12 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { bareInputClass, fieldControl, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { useProjectAllows } from "~/components/founder/use-project-role";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { ALERT_KIND_LABELS, ALERT_KINDS, alertChannelsSchema, slackUrlSchema, type AlertChannels, type AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { PUSH_WORKER_PATH, PUSH_WORKER_SCOPE } from "~/modules/founder-alerts/push-worker";
 import type { FormResult } from "~/modules/forms/form-result";
+import { SaveButton, useSettingsForm } from "./settings/settings-form";
 
 export type PushDeviceView = { id: string; device: string; endpoint: string };
 
@@ -171,16 +171,9 @@ export function PushDeviceCard({ action, vapidPublicKey, devices }: { action: st
 
 /** Per project and kind: which alerts are pushed to the devices above and posted to the project's Slack. */
 export function AlertChannelsCard({ action, channels, slackUrl, documentResult }: { action: string; channels: AlertChannels; slackUrl: string | null; documentResult?: FormResult | undefined }) {
-  const fetcher = useFetcher<FormResult>();
-  const busy = fetcher.state !== "idle";
   // Slack is the project's, set by a role that may change its settings; pushes are each member's own (decision 61).
   const channelsShown = useProjectAllows("settings") ? (["push", "slack"] as const) : (["push"] as const);
-  const { form, formError } = useSchemaForm(alertChannelsSchema, {
-    id: "channels",
-    lastResult: fetcher.data ?? documentResult,
-    busy,
-    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
-  });
+  const { fetcher, busy, form, formError } = useSettingsForm<FormResult>(alertChannelsSchema, { id: "channels", lastResult: (posted) => posted ?? documentResult });
   return (
     <SectionCard id="channels-title" title="What to send where" icon={BellRing} description="For this project: what your devices and your Slack hear about.">
       <fetcher.Form method="post" action={action} {...form} className="space-y-4">
@@ -213,12 +206,7 @@ export function AlertChannelsCard({ action, channels, slackUrl, documentResult }
         </table>
         {slackUrl || channelsShown.length === 1 ? null : <p className="text-xs text-slate-500">Slack gets nothing until you add its webhook below.</p>}
         <FormAlert message={formError} />
-        <div className="flex justify-end">
-          <button type="submit" disabled={busy} className={`${primaryButtonClass} min-h-11 w-full sm:w-auto`}>
-            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-            {busy ? "Saving..." : "Save"}
-          </button>
-        </div>
+        <SaveButton busy={busy} label="Save" className={`${primaryButtonClass} min-h-11 w-full sm:w-auto`} />
       </fetcher.Form>
     </SectionCard>
   );
@@ -226,13 +214,9 @@ export function AlertChannelsCard({ action, channels, slackUrl, documentResult }
 
 /** The project's Slack incoming webhook: Slack's own text, with the same rules on where it points as webhooks. */
 export function SlackCard({ action, slackUrl, documentResult }: { action: string; slackUrl: string | null; documentResult?: FormResult | undefined }) {
-  const fetcher = useFetcher<FormResult>();
-  const busy = fetcher.state !== "idle";
-  const { form, field, formError } = useSchemaForm(slackUrlSchema, {
+  const { fetcher, busy, form, field, formError } = useSettingsForm<FormResult>(slackUrlSchema, {
     id: "slack",
-    lastResult: fetcher.data?.intent === "slack-url" ? fetcher.data : documentResult,
-    busy,
-    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
+    lastResult: (posted) => (posted?.intent === "slack-url" ? posted : documentResult),
   });
   const url = field("slackUrl");
   return (
@@ -254,15 +238,11 @@ export function SlackCard({ action, slackUrl, documentResult }: { action: string
           {slackUrl ? "Replace the webhook URL" : "Incoming-webhook URL"}
         </label>
         <input
-          id={url.id}
-          name={url.name}
+          {...fieldControl(url)}
           type="url"
           inputMode="url"
           maxLength={url.maxLength}
-          data-error-slot={url["data-error-slot"]}
           placeholder="https://hooks.slack.com/services/…"
-          aria-invalid={url.error ? true : undefined}
-          aria-describedby={url.error ? `${url.id}-error` : undefined}
           className={`${bareInputClass} w-full`}
         />
         <FieldError id={`${url.id}-error`} message={url.error} />

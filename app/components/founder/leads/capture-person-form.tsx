@@ -1,6 +1,6 @@
 import { ClipboardPaste, UserPlus } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { describedBy, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
+import { describedBy, fieldControl, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { LEAD_TEMPERATURE_LABELS, LEAD_TEMPERATURES } from "~/modules/formats/lead-triage";
 import { validate } from "~/modules/forms/validation";
@@ -237,13 +237,9 @@ export function CaptureForm({ codes, codeId, onSaved }: { codes?: CaptureCode[];
             Where you met
           </label>
           <select
-            id={whereField.id}
-            name={whereField.name}
+            {...fieldControl(whereField)}
             value={where}
             onChange={(e) => setWhere(e.target.value)}
-            data-error-slot={whereField["data-error-slot"]}
-            aria-invalid={whereField.error ? true : undefined}
-            aria-describedby={describedBy(whereField.error && `${whereField.id}-error`)}
             className={inputClass}
           >
             {codes.map((code) => (

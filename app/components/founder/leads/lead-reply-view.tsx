@@ -3,7 +3,7 @@ import { useState, type ComponentProps } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { cardClass } from "~/components/ui/card";
-import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField, TextField } from "~/components/ui/form-fields";
+import { fieldControl, FieldError, FormAlert, inputClass, labelClass, TextAreaField, TextField } from "~/components/ui/form-fields";
 import { PageHeader } from "~/components/ui/page-header";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import type { FormResult } from "~/modules/forms/form-result";
@@ -132,14 +132,10 @@ export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupB
                 Date
               </label>
               <input
-                id={date.id}
-                name={date.name}
+                {...fieldControl(date)}
                 type="date"
                 min={founderToday(now, timeZone)}
                 defaultValue={echo("meetingDate")}
-                data-error-slot={date["data-error-slot"]}
-                aria-invalid={date.error ? true : undefined}
-                aria-describedby={describedBy(date.error && `${date.id}-error`)}
                 className={`${inputClass} min-h-11`}
               />
               <FieldError id={`${date.id}-error`} message={date.error} />
@@ -149,14 +145,10 @@ export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupB
                 Start time
               </label>
               <input
-                id={time.id}
-                name={time.name}
+                {...fieldControl(time)}
                 type="time"
                 step={300}
                 defaultValue={echo("meetingTime")}
-                data-error-slot={time["data-error-slot"]}
-                aria-invalid={time.error ? true : undefined}
-                aria-describedby={describedBy(time.error && `${time.id}-error`)}
                 className={`${inputClass} min-h-11`}
               />
               <FieldError id={`${time.id}-error`} message={time.error} />
@@ -166,12 +158,8 @@ export function LeadReplyView({ composer, founderEmail, timeZoneSet, now, setupB
                 Length
               </label>
               <select
-                id={minutes.id}
-                name={minutes.name}
+                {...fieldControl(minutes)}
                 defaultValue={echo("meetingMinutes") ?? "30"}
-                data-error-slot={minutes["data-error-slot"]}
-                aria-invalid={minutes.error ? true : undefined}
-                aria-describedby={describedBy(minutes.error && `${minutes.id}-error`)}
                 className={`${inputClass} min-h-11`}
               >
                 {MEETING_LENGTHS.map((length) => (

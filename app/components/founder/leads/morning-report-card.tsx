@@ -1,13 +1,12 @@
 import { ChartColumn, Eye, LoaderCircle, MailCheck } from "lucide-react";
 import { Link, useFetcher } from "react-router";
-import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { describedBy, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
+import { FormAlert } from "~/components/ui/form-fields";
 import type { FormResult } from "~/modules/forms/form-result";
 import { MORNING_REPORT_CHOICES, MORNING_REPORT_LABELS, morningReportSchema } from "~/modules/reports/morning-report-form";
 import type { MorningReportSchedule } from "~/modules/reports/morning-report-now.server";
+import { ChoiceFieldset, SaveButton, useSettingsForm } from "./settings/settings-form";
 
 /** '09:00 in Europe/Berlin': the hour the report goes out, on the owner's clock. */
 export function scheduleText(schedule: MorningReportSchedule): string {
@@ -30,15 +29,10 @@ export function MorningReportCard({
   documentResult?: FormResult | undefined;
 }) {
   const action = `/project/${projectId}/leads/settings`;
-  const fetcher = useFetcher<FormResult>();
-  const busy = fetcher.state !== "idle";
-  const { form, field, formError } = useSchemaForm(morningReportSchema, {
+  const { fetcher, busy, form, field, formError } = useSettingsForm<FormResult>(morningReportSchema, {
     id: "morning-report",
-    lastResult: fetcher.data ?? (documentResult?.intent === "morning-report" ? documentResult : undefined),
-    busy,
-    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
+    lastResult: (posted) => posted ?? (documentResult?.intent === "morning-report" ? documentResult : undefined),
   });
-  const choice = field("morningReport");
   return (
     <SectionCard
       id="morning-report-title"
@@ -51,28 +45,16 @@ export function MorningReportCard({
       </p>
       <fetcher.Form method="post" action={action} {...form} className="space-y-5">
         <input type="hidden" name="intent" value="morning-report" />
-        <fieldset id={choice.id} aria-describedby={describedBy(choice.error && `${choice.id}-error`)}>
-          <legend className={labelClass}>Morning-after report for this project</legend>
-          <div className="mt-2 grid gap-2 sm:grid-cols-2">
-            {MORNING_REPORT_CHOICES.map((value) => (
-              <label
-                key={value}
-                className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 py-2.5 text-sm font-medium text-slate-800 has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:text-brand-700"
-              >
-                <input type="radio" name={choice.name} value={value} defaultChecked={(value === "on") === enabled} data-error-slot={choice["data-error-slot"]} className="accent-brand-600" />
-                {MORNING_REPORT_LABELS[value]}
-              </label>
-            ))}
-          </div>
-          <FieldError id={`${choice.id}-error`} message={choice.error} />
-        </fieldset>
+        <ChoiceFieldset
+          field={field("morningReport")}
+          legend="Morning-after report for this project"
+          choices={MORNING_REPORT_CHOICES}
+          labels={MORNING_REPORT_LABELS}
+          isChosen={(value) => (value === "on") === enabled}
+          columns="sm:grid-cols-2"
+        />
         <FormAlert message={formError} />
-        <div className="flex justify-end">
-          <button type="submit" disabled={busy} className={primaryButtonClass}>
-            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-            {busy ? "Saving..." : "Save report setting"}
-          </button>
-        </div>
+        <SaveButton busy={busy} label="Save report setting" className={primaryButtonClass} />
       </fetcher.Form>
       <ReportNow projectId={projectId} documentResult={documentResult?.intent === "report-now" ? documentResult : undefined} />
     </SectionCard>

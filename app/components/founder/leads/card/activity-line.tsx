@@ -112,7 +112,7 @@ function ReplyLine({ item }: { item: Extract<LeadActivityItem, { kind: "reply" }
     <li className="text-sm text-slate-800">
       <span className="font-medium">
         {actorName(item.by)} replied: {item.subject}
-      </span> · <WhenSent at={item.at} />
+      </span> · <When at={item.at} withTime />
       {item.meeting ? (
         <span className="mt-1 flex items-center gap-1 text-xs font-medium text-emerald-800">
           <CalendarClock aria-hidden className="size-3.5" />
@@ -127,21 +127,12 @@ function ReplyLine({ item }: { item: Extract<LeadActivityItem, { kind: "reply" }
   );
 }
 
-/** When a reply went: the date and time, since several may go the same day. */
-function WhenSent({ at }: { at: string }) {
+/** When it happened: the date; a reply's also its time (`withTime`), since several may go the same day. */
+function When({ at, withTime = false }: { at: string; withTime?: boolean }) {
   const timeZone = useFounderTimeZone();
   return (
     <time dateTime={at} className="text-xs text-slate-500">
-      {formatFounderDateTime(at, timeZone)}
-    </time>
-  );
-}
-
-function When({ at }: { at: string }) {
-  const timeZone = useFounderTimeZone();
-  return (
-    <time dateTime={at} className="text-xs text-slate-500">
-      {formatFounderDate(at, timeZone)}
+      {withTime ? formatFounderDateTime(at, timeZone) : formatFounderDate(at, timeZone)}
     </time>
   );
 }

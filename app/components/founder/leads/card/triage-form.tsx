@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { useProjectAllows } from "~/components/founder/use-project-role";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
-import { describedBy, FieldError, FormAlert, inputClass, labelClass, TextAreaField, RecordIdField } from "~/components/ui/form-fields";
+import { fieldControl, FieldError, FormAlert, inputClass, labelClass, RecordIdField, TextAreaField } from "~/components/ui/form-fields";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "~/modules/formats/lead-triage";
 import { leadTriageSchema } from "~/modules/leads/lead-forms";
@@ -47,12 +47,8 @@ export function TriageForm({ projectId, lead, documentResult }: { projectId: str
             // A reply or a logged call moves the status on the server: the select follows it rather than posting the
             // old status back with the next note.
             key={lead.status}
-            id={status.id}
-            name={status.name}
+            {...fieldControl(status)}
             defaultValue={lead.status}
-            data-error-slot={status["data-error-slot"]}
-            aria-invalid={status.error ? true : undefined}
-            aria-describedby={describedBy(status.error && `${status.id}-error`)}
             className={inputClass}
           >
             {LEAD_STATUSES.map((value) => (

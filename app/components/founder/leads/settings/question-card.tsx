@@ -1,32 +1,22 @@
-import { ListChecks, LoaderCircle } from "lucide-react";
+import { ListChecks } from "lucide-react";
 import { useState } from "react";
-import { useFetcher } from "react-router";
-import { toast } from "sonner";
 import { primaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
 import { bareInputClass, CheckboxField, describedBy, FieldError, FormAlert, labelClass, TextField } from "~/components/ui/form-fields";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { QUESTION_KINDS, QUESTION_LIMITS, type QualifyingQuestion } from "~/modules/leads/inbox/qualifying-answer";
 import { qualifyingQuestionSchema, readQuestionForm } from "~/modules/leads/inbox/qualifying-question";
 import type { SettingsResult } from "./settings-result";
+import { SaveButton, useSettingsForm } from "./settings-form";
 
 /**
  * One question for everyone who requests an intro or signals interest, free text or one of up to
  * six answers, optional or required. Clearing the text removes it.
  */
 export function QuestionCard({ action, question, documentResult }: { action: string; question: QualifyingQuestion | null; documentResult?: SettingsResult | undefined }) {
-  const fetcher = useFetcher<SettingsResult>();
-  const busy = fetcher.state !== "idle";
   const [kind, setKind] = useState<(typeof QUESTION_KINDS)[number]>(question?.options.length ? "choice" : "text");
   const hydrated = useHydrated();
-  const { form, field, formError } = useSchemaForm(qualifyingQuestionSchema, {
-    id: "question",
-    lastResult: fetcher.data ?? documentResult,
-    busy,
-    read: readQuestionForm,
-    onResult: (settled) => (settled.ok ? toast.success(settled.message) : toast.error(settled.formError)),
-  });
+  const { fetcher, busy, form, field, formError } = useSettingsForm<SettingsResult>(qualifyingQuestionSchema, { id: "question", lastResult: (posted) => posted ?? documentResult, read: readQuestionForm });
   const prompt = field("prompt");
   const kindField = field("kind");
   const optionsError = field("options").error;
@@ -110,12 +100,7 @@ export function QuestionCard({ action, question, documentResult }: { action: str
           hint="Without an answer, the form is not sent. Keep it optional to lose no one."
         />
         <FormAlert message={formError} />
-        <div className="flex justify-end">
-          <button type="submit" disabled={busy} className={`${primaryButtonClass} w-full sm:w-auto`}>
-            {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-            {busy ? "Saving..." : "Save question"}
-          </button>
-        </div>
+        <SaveButton busy={busy} label="Save question" className={`${primaryButtonClass} w-full sm:w-auto`} />
       </fetcher.Form>
     </SectionCard>
   );

@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui/buttons";
 import { SectionCard } from "~/components/ui/card";
-import { bareInputClass, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
+import { bareInputClass, fieldControl, FieldError, FormAlert, labelClass } from "~/components/ui/form-fields";
 import { useCopy } from "~/components/ui/use-copy";
 import { useSchemaForm } from "~/components/ui/use-schema-form";
 import { VERIFY_SIGNATURE_SNIPPET, webhookEndpointSchema } from "~/modules/webhooks/webhook-form";
@@ -46,17 +46,14 @@ export function WebhooksCard({ action, webhooks, now, documentResult }: { action
         </label>
         <div className="flex flex-col gap-2 sm:flex-row">
           <input
-            id={endpoint.id}
-            name={endpoint.name}
+            {...fieldControl(endpoint)}
             type="url"
             inputMode="url"
             required={endpoint.required}
             maxLength={endpoint.maxLength}
-            data-error-slot={endpoint["data-error-slot"]}
             placeholder="https://hooks.example.com/pitchqr"
             value={url}
             onChange={(event) => setUrl(event.target.value)}
-            aria-invalid={endpoint.error ? true : undefined}
             aria-describedby={endpoint.error ? `${endpoint.id}-error` : `${endpoint.id}-hint`}
             className={`${bareInputClass} sm:flex-1`}
           />
