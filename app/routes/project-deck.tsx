@@ -6,7 +6,7 @@ import { deckDownloadSchema, deckUploadSchema, type DeckDownloadInput, type Deck
 import { loadDeckSection } from "~/modules/deck/deck-section.server";
 import { removeDeck } from "~/modules/deck/remove-deck.server";
 import { uploadDeck } from "~/modules/deck/upload-deck.server";
-import { handleFormAction, intentOf } from "~/modules/forms/form-action.server";
+import { callIntent, handleFormAction, intentOf } from "~/modules/forms/form-action.server";
 import { readFormData } from "~/modules/http/form-body.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
@@ -53,38 +53,24 @@ export async function action({ request, url, params, context }: Route.ActionArgs
           return { message: "Uploaded: your deck is being prepared for phones" };
         },
       },
-      remove: {
-        failureMessage: "The deck could not be removed. Please try again.",
-        run: async () => {
-          await removeDeck(database.db, store, user.id, params.id);
-          return { message: "Deck removed from your pitch page" };
-        },
-      },
-      download: {
-        schema: deckDownloadSchema,
-        failureMessage: "The setting could not be saved. Please try again.",
-        run: async (input: DeckDownloadInput) => {
-          await setDeckDownload(database.db, user.id, params.id, input.download);
-          return { message: input.download ? "Visitors may download the PDF" : "Visitors read the deck on the page only" };
-        },
-      },
+      remove: callIntent(undefined, "The deck could not be removed. Please try again.", () => removeDeck(database.db, store, user.id, params.id), {
+        message: "Deck removed from your pitch page",
+      }),
+      download: callIntent(
+        deckDownloadSchema,
+        "The setting could not be saved. Please try again.",
+        (input: DeckDownloadInput) => setDeckDownload(database.db, user.id, params.id, input.download),
+        (input) => ({ message: input.download ? "Visitors may download the PDF" : "Visitors read the deck on the page only" }),
+      ),
     },
   });
 }
 
 export default function ProjectDeck({ loaderData }: Route.ComponentProps) {
-  const { project } = loaderData;
+  const { project, projectRole, ...deck } = loaderData;
   return (
     <ProjectSectionPage projectId={project.id} current="deck" title={`Deck: ${project.title}`}>
-      <DeckCard
-        projectId={project.id}
-        slug={project.slug}
-        role={loaderData.projectRole}
-        live={loaderData.live}
-        pending={loaderData.pending}
-        refused={loaderData.refused}
-        firstPage={loaderData.firstPage}
-      />
+      <DeckCard projectId={project.id} slug={project.slug} role={projectRole} {...deck} />
     </ProjectSectionPage>
   );
 }
