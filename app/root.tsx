@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The enhancement module's files, with the page's own stylesheet (decision 46: `/saved` has a few more classes). */
 function pitchClientAssets(styles: string) {
-  return { script: enhanceScript, styles, qrCode: qrCodeScript, deckReader: deckReaderScript, savedList: savedListScript, serviceWorker: serviceWorkerScript, favicon: inlineFavicon };
+  return { script: enhanceScript, styles, qrCode: qrCodeScript, deckControls: deckReaderScript, savedList: savedListScript, serviceWorker: serviceWorkerScript, favicon: inlineFavicon };
 }
 
 /** Opening or closing a pitch page dialog (`?dialog=`, `?sent=`) changes nothing the root loader reads. */
@@ -95,7 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const pitchClient = rootData?.pitchClient;
   if (pitchClient) {
     return (
-      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode} data-deck-reader={pitchClient.deckReader} data-saved-list={pitchClient.savedList}>
+      <html lang="en" data-service-worker={pitchClient.serviceWorker} data-qr-code={pitchClient.qrCode} data-deck-controls={pitchClient.deckControls} data-saved-list={pitchClient.savedList}>
         <head>
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

@@ -21,8 +21,8 @@ import { SAVED_LIST_PATH } from "~/modules/saved/saved-list";
 
 type QrCodeDrawer = typeof QrCodeModule;
 
-/** A module built apart, imported by the address the document names (`data-qr-code`, `data-deck-reader`). */
-function importApart<Module>(name: "qrCode" | "deckReader"): Promise<Module> {
+/** A module built apart, imported by the address the document names (`data-qr-code`, `data-deck-controls`). */
+function importApart<Module>(name: "qrCode" | "deckControls"): Promise<Module> {
   const address = document.documentElement.dataset[name];
   // A document without the address (never one the server renders) fails as a module that does not load.
   return address ? import(/* @vite-ignore */ address) : Promise.reject(new Error(name));
@@ -74,21 +74,17 @@ function enhanceVideo() {
 }
 
 /**
- * The deck reader's controls, built apart and imported by address once a deck comes within a screen of the
- * viewport: until then (and without a script) its pages already swipe, and a visitor who never reaches the deck
- * never loads them.
+ * The deck reader's controls, built apart and imported by address once the deck comes on screen: until then (and
+ * without a script) its pages already swipe, and a visitor who never reaches the deck never loads them.
  */
 function enhanceDeckReader(reader: HTMLElement) {
-  const nearby = new IntersectionObserver(
-    ([entry]) => {
-      if (entry?.isIntersecting) {
-        nearby.disconnect();
-        // Failing to load leaves the reader as it is without a script: it still swipes.
-        importApart<typeof DeckReaderModule>("deckReader").then((reading) => reading.enhanceDeckReader(reader), Boolean);
-      }
-    },
-    { rootMargin: "100%" },
-  );
+  const nearby = new IntersectionObserver(([entry]) => {
+    if (entry?.isIntersecting) {
+      nearby.disconnect();
+      // Failing to load leaves the reader as it is without a script: it still swipes.
+      importApart<typeof DeckReaderModule>("deckControls").then((reading) => reading.enhanceDeckReader(reader), Boolean);
+    }
+  });
   nearby.observe(reader);
 }
 
