@@ -1,10 +1,17 @@
 /**
  * The deck reader on the pitch page, for both renderers (the React page calls it from `DeckReader`, the anonymous
  * page's script from `enhance.ts`). The markup alone is a strip of page images that scrolls sideways and snaps to
- * each page, so a swipe turns a page without any script; this adds the rest: Previous and Next, a tap on the left
- * or right edge, the arrow, Page and Home/End keys, the "3 / 14" counter, full screen, and the next page's image
- * fetched before the reader gets there. Returns what undoes it.
+ * each page, so a swipe turns a page without any script; this adds the rest: the images of the pages after the first
+ * on the anonymous page (drawn as the reader nears them from their `<noscript>`, which a browser without a script
+ * shows as it is), Previous and Next, a tap on the left or right edge, the arrow, Page and Home/End keys, the "3 / 14"
+ * counter and full screen. Returns what undoes it.
  */
+
+/** Draws a page whose image waits in `<noscript>` (the anonymous page has page 1's only): the server's own markup. */
+function drawDeckPage(page: HTMLElement | undefined) {
+  const markup = page?.querySelector("noscript")?.textContent;
+  if (page && markup && !page.querySelector("img")) page.insertAdjacentHTML("beforeend", markup);
+}
 
 /** The share of the strip's width, at each side, that a tap turns the page back or on. */
 const EDGE_SHARE = 0.25;
@@ -41,8 +48,8 @@ export function enhanceDeckReader(root: HTMLElement): () => void {
     if (counter) counter.textContent = deckCounterText(current + 1, pages.length);
     for (const button of previous) button.disabled = current === 0;
     for (const button of next) button.disabled = current === pages.length - 1;
-    // The page after this one is fetched now, so a swipe never waits for it.
-    for (const image of pages[current + 1]?.querySelectorAll("img") ?? []) image.loading = "eager";
+    // This page and the ones either side are drawn now, so a swipe never waits for them.
+    for (const near of [current - 1, current, current + 1]) drawDeckPage(pages[near]);
   };
   const go = (index: number) => {
     const target = Math.max(0, Math.min(pages.length - 1, index));

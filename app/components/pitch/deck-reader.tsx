@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, Download, Maximize } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { enhanceDeckReader } from "~/browser/deck-reader";
-import type { PitchDeck } from "~/modules/deck/pitch-deck.server";
+import type { PitchDeck, PitchDeckPage } from "~/modules/deck/pitch-deck.server";
 import { pluralWord } from "~/modules/formats/counts";
 
 /**
@@ -9,6 +9,30 @@ import { pluralWord } from "~/modules/formats/counts";
  * card's 1,118 px on a desktop, so a 412 px phone at 2.6x takes the 1080 px image and a desktop the 1600 px one.
  */
 export const DECK_IMAGE_SIZES = "(min-width: 1152px) 1118px, calc(100vw - 2rem - 2px)";
+const DECK_IMAGE_CLASS =
+  "h-auto max-h-[80vh] w-full object-contain md:max-h-[70vh] select-none group-data-[full-screen=true]:max-h-full group-data-[full-screen=true]:h-full";
+
+/** A page's alternative text: the text on it, or its number for a page of pictures only. */
+const deckPageAlt = (text: string, page: number) => text || `Page ${page}`;
+
+/** A page's image: WebP at each width, the JPEG for a browser without WebP. */
+function DeckPageImage({ page }: { page: PitchDeckPage }) {
+  return (
+    <picture className="contents">
+      <source type="image/webp" srcSet={page.srcset} sizes={DECK_IMAGE_SIZES} />
+      <img
+        src={page.fallback}
+        width={page.width}
+        height={page.height}
+        alt={deckPageAlt(page.text, page.number)}
+        loading={page.number === 1 ? "eager" : "lazy"}
+        decoding="async"
+        className={DECK_IMAGE_CLASS}
+        draggable={false}
+      />
+    </picture>
+  );
+}
 
 const controlClass =
   "inline-flex size-11 items-center justify-center rounded-full bg-white text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-40 group-data-[full-screen=true]:bg-slate-800 group-data-[full-screen=true]:text-white group-data-[full-screen=true]:hover:bg-slate-700 group-data-[full-screen=true]:ring-slate-600";
@@ -19,7 +43,7 @@ const controlClass =
  * the others when the reader nears them; every image has its width and height, so nothing moves as they arrive.
  * The controls (`app/browser/deck-reader.ts`) are the same in both renderers.
  */
-export function DeckReader({ deck, title }: { deck: PitchDeck; title: string }) {
+export function DeckReader({ deck, title, lazyPages }: { deck: PitchDeck; title: string; lazyPages: boolean }) {
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => (root.current ? enhanceDeckReader(root.current) : undefined), [deck.id]);
   const count = deck.pages.length;
@@ -43,19 +67,15 @@ export function DeckReader({ deck, title }: { deck: PitchDeck; title: string }) 
             aria-label={`Page ${page.number} of ${count}`}
             className="flex w-full shrink-0 snap-center snap-always items-center justify-center"
           >
-            <picture className="contents">
-              <source type="image/webp" srcSet={page.srcset} sizes={DECK_IMAGE_SIZES} />
-              <img
-                src={page.fallback}
-                width={page.width}
-                height={page.height}
-                alt={page.text || `Page ${page.number}`}
-                loading={page.number === 1 ? "eager" : "lazy"}
-                decoding="async"
-                className="h-auto max-h-[80vh] w-full object-contain md:max-h-[70vh] select-none group-data-[full-screen=true]:max-h-full group-data-[full-screen=true]:h-full"
-                draggable={false}
-              />
-            </picture>
+            {/* The anonymous page has page 1's image; the others wait in <noscript> (shown as they are without a
+                script), for the reader to draw as it nears them: a visitor who never reads on loads one image. */}
+            {page.number === 1 || !lazyPages ? (
+              <DeckPageImage page={page} />
+            ) : (
+              <noscript>
+                <DeckPageImage page={page} />
+              </noscript>
+            )}
           </li>
         ))}
       </ol>

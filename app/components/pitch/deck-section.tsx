@@ -12,7 +12,7 @@ type Project = PitchPage["project"];
  * The overview and the deck: an uploaded deck is read in place; without one, the founder's deck URL opens in a new
  * tab, and without either the visitor is offered an intro.
  */
-export function DeckSection({ project, dialogs }: { project: Project; dialogs: PitchDialogs }) {
+export function DeckSection({ project, dialogs, enhanced = false }: { project: Project; dialogs: PitchDialogs; enhanced?: boolean }) {
   const deckUrl = httpUrlOrNull(project.deckUrl);
   const { deck } = project;
   return (
@@ -65,7 +65,7 @@ export function DeckSection({ project, dialogs }: { project: Project; dialogs: P
             </Link>
           )}
         </div>
-        {deck ? <DeckReader deck={deck} title={project.title} /> : null}
+        {deck ? <DeckReader deck={deck} title={project.title} lazyPages={enhanced} /> : null}
       </div>
     </section>
   );

@@ -58,7 +58,7 @@ function PitchPageContent({ page, actionData, enhanced }: PitchPageViewProps) {
           />
           <LatestUpdate update={page.latestUpdate} />
           <ProblemSolution problems={project.problemPoints} solutions={project.solutionPoints} />
-          <DeckSection project={project} dialogs={dialogs} />
+          <DeckSection project={project} dialogs={dialogs} enhanced={enhanced} />
           <RecognitionWall entries={wall.entries} hiddenSupporters={wall.hiddenSupporters} status={wall.status} now={now} dialogs={dialogs} />
         </div>
       </main>
