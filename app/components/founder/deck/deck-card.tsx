@@ -72,7 +72,7 @@ export function DeckCard({ projectId, slug, role, live, firstPage, pending, refu
           ) : null}
           {live ? (
             <LiveDeckSummary live={live} firstPage={firstPage} slug={slug} timeZone={timeZone} />
-          ) : (
+          ) : pending ? null : (
             <p className="text-sm text-slate-700">
               No deck uploaded yet. Until you upload one, your pitch page links to the Deck URL in Details, if you set one.
             </p>
