@@ -2,6 +2,7 @@ import { buffer } from "node:stream/consumers";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DeckRenderer } from "~/modules/deck/deck-renderer.server";
+import { DECK_MAX_BYTES } from "~/modules/deck/deck-rules";
 import { setDeckDownload } from "~/modules/deck/deck-download.server";
 import { openDeckFile } from "~/modules/deck/deck-files.server";
 import { loadDeckSection } from "~/modules/deck/deck-section.server";
@@ -126,6 +127,31 @@ describeEachDialect("a deck from upload to the phone", (getDb) => {
       await expect(openDeckFile(db, store(), anonymous, first.deckId, "page-1-1080.webp")).rejects.toMatchObject({ code: "not_found" });
       await expect(removeDeck(db, store(), ownerId, id)).rejects.toMatchObject({ code: "not_found", message: "This project has no uploaded deck." });
       expect(await readPitchDeck(db, { deck_id: null, deck_download: false })).toBeNull();
+    });
+
+    it("refuses a file over 50 MB at once, storing nothing; of two uploads at once the last is the one drawn", async () => {
+      const { db } = getDb();
+      const { id, ownerId } = await project();
+      const huge = Buffer.alloc(DECK_MAX_BYTES + 1, 0x20);
+      huge.write("%PDF-1.7\n");
+      await expect(uploadDeck(db, store(), ownerId, id, { name: "huge.pdf", bytes: huge })).rejects.toMatchObject({
+        code: "invalid_input",
+        fieldErrors: { deck: "This PDF is over 50 MB. Export it with smaller images and upload it again." },
+      });
+      expect(await db.selectFrom("decks").select("id").where("project_id", "=", id).execute()).toEqual([]);
+      expect(await store().list("decks/")).not.toContainEqual(expect.stringContaining("huge"));
+
+      const [first, second] = await Promise.all([
+        uploadDeck(db, store(), ownerId, id, { name: "mine.pdf", bytes: Buffer.from(await makeDeckPdf(1)) }),
+        uploadDeck(db, store(), ownerId, id, { name: "theirs.pdf", bytes: Buffer.from(await makeDeckPdf(2)) }),
+      ]);
+      await render();
+      const decks = await db.selectFrom("decks").select(["id", "status"]).where("project_id", "=", id).execute();
+      expect(decks.filter((deck) => deck.status === "ready")).toHaveLength(1);
+      const shown = (await loadDeckSection(db, ownerId, id)).live!;
+      expect([first.deckId, second.deckId]).toContain(shown.id);
+      expect(decks.find((deck) => deck.id !== shown.id)?.status).toBe("replaced");
+      expect(await store().list(`decks/${[first.deckId, second.deckId].find((deckId) => deckId !== shown.id)}/`)).toEqual([]);
     });
 
     it("is drawn once when two instances' renderers pass at the same time", async () => {

@@ -4,7 +4,7 @@ import { DeckRefusal } from "~/modules/deck/deck-refusal.server";
 import { DECK_MAX_PAGES } from "~/modules/deck/deck-rules";
 import { openDeckPdf } from "~/modules/deck/read-pdf.server";
 import { renderDeckPage } from "~/modules/deck/render-page.server";
-import { makeDeckPdf, makeEncryptedPdf, makeOwnerPasswordPdf, makeTruncatedPdf } from "../support/deck-pdfs";
+import { makeDeckPdf, makeEncryptedPdf, makeOwnerPasswordPdf, makeTruncatedPdf, makeVeryWidePdf } from "../support/deck-pdfs";
 
 async function refusalOf(bytes: Uint8Array): Promise<DeckRefusal> {
   try {
@@ -56,6 +56,15 @@ describe("reading and rendering a deck", () => {
     const { pdf, pageCount } = await openDeckPdf(await makeOwnerPasswordPdf());
     expect(pageCount).toBe(1);
     await pdf.destroy();
+  });
+
+  it("draws a page 20,000 pt wide at 1,600 px, not at its own size", async () => {
+    const { pdf } = await openDeckPdf(await makeVeryWidePdf());
+    const page = await renderDeckPage(pdf, 1);
+    await pdf.destroy();
+    expect([page.width, page.height]).toEqual([1600, 43]);
+    expect(page.text).toBe("Wide");
+    for (const image of page.images) expect((await sharp(image.bytes).metadata()).width).toBeLessThanOrEqual(1600);
   });
 
   it("refuses what is not a deck, naming the reason", async () => {

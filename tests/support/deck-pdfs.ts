@@ -28,3 +28,13 @@ export async function makeTruncatedPdf(): Promise<Uint8Array> {
   const whole = await makeDeckPdf(3);
   return whole.subarray(0, Math.floor(whole.length / 2));
 }
+
+/** One page 20,000 pt wide and 540 pt high: a banner, or a file made to exhaust a renderer's memory. */
+export async function makeVeryWidePdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([20_000, 540]);
+  page.drawRectangle({ x: 0, y: 0, width: 20_000, height: 540, color: rgb(0.1, 0.3, 0.8) });
+  page.drawText("Wide", { x: 60, y: 200, size: 200, font, color: rgb(1, 1, 1) });
+  return pdf.save();
+}

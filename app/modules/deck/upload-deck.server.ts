@@ -5,6 +5,7 @@ import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DomainError } from "~/modules/errors.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
 import { deckSourceKey } from "./deck-keys";
+import { deleteDeckFiles } from "./finish-deck.server";
 import { DECK_FILE_MISSING_MESSAGE, DECK_MAX_BYTES, deckRefusalMessage, looksLikePdf } from "./deck-rules";
 
 /**
@@ -28,8 +29,14 @@ export async function uploadDeck(
 
   const deckId = crypto.randomUUID();
   await store.put(deckSourceKey(deckId), file.bytes, "application/pdf");
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable("decks").set({ status: "replaced", claimed_by: null, claimed_until: null }).where("project_id", "=", projectId).where("status", "=", "rendering").execute();
+  const replaced = await db.transaction().execute(async (trx) => {
+    const waiting = await trx
+      .updateTable("decks")
+      .set({ status: "replaced", claimed_by: null, claimed_until: null })
+      .where("project_id", "=", projectId)
+      .where("status", "=", "rendering")
+      .returning("id")
+      .execute();
     await trx
       .insertInto("decks")
       .values({
@@ -42,6 +49,9 @@ export async function uploadDeck(
         created_at: now.toISOString(),
       })
       .execute();
+    return waiting.map((deck) => deck.id);
   });
+  // A render of a replaced deck under way elsewhere stops at its next page and deletes what it wrote since.
+  for (const gone of replaced) await deleteDeckFiles(store, gone);
   return { deckId };
 }
