@@ -2,7 +2,7 @@
 // phone reads it on the pitch page by swipe, the Next button and the End key, each page's image described by its
 // text, with the 1080 px WebP on a phone and the 1600 px one on a desktop, and no PDF ever fetched; without
 // JavaScript every page is in the strip. A renamed text file is refused at the field, an encrypted PDF by the
-// renderer, and the pitch page keeps its deck. Screenshots of the reader go to SHOTS_DIR (outside the repository).
+// renderer, and the pitch page keeps its deck. Screenshots of the reader go to tmp/deck-reader/ (ignored by git), to look at.
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
@@ -14,7 +14,7 @@ import { setUpAppInBrowser } from "../support/e2e-app";
 import { insertProject, newVisitor } from "../support/pitch-e2e";
 import { signedInContext, uniqueEmail } from "../support/sign-up";
 
-const SHOTS_DIR = process.env.SHOTS_DIR ?? "/work/wt/shots";
+const SHOTS_DIR = "tmp/deck-reader";
 const TITLES = ["Cold rooms that run on sun", "Clinics lose a third of vaccines", "Traction: 41 clinics in 9 months", "The round: 1.2M seed"];
 const PHONE_CONTEXT: BrowserContextOptions = { viewport: PHONE, deviceScaleFactor: 2.6, isMobile: true, hasTouch: true };
 const NOT_A_PDF = "This file is not a PDF. Export your deck as a PDF and upload that.";
