@@ -90,6 +90,7 @@ describe("with the default PUBLIC_URL (a loopback address)", () => {
     await waitForHydration(page);
     const sections = [
       { tab: "Details", path: "edit", heading: "Edit Project" },
+      { tab: "Deck", path: "deck", heading: "Deck: Harbor Cold Chain" },
       { tab: "QR codes", path: "qr-codes", heading: "QR codes: Harbor Cold Chain" },
       { tab: "Updates", path: "updates", heading: "Updates: Harbor Cold Chain" },
       { tab: "Leads", path: "leads", heading: "Leads: Harbor Cold Chain" },

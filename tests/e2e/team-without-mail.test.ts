@@ -15,6 +15,7 @@ const e2e = setUpAppInBrowser();
 
 const SECTIONS = [
   { tab: "Details", path: "edit" },
+  { tab: "Deck", path: "deck" },
   { tab: "QR codes", path: "qr-codes" },
   { tab: "Updates", path: "updates" },
   { tab: "Leads", path: "leads" },

@@ -74,7 +74,7 @@ describe("a team of three on one project", () => {
     const ownerPage = await owner.newPage();
     await ownerPage.goto(`${e2e.app.url}/project/${project.id}/team`);
     await waitForHydration(ownerPage);
-    expect(await tabsOf(ownerPage)).toEqual(["Details", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
+    expect(await tabsOf(ownerPage)).toEqual(["Details", "Deck", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
     const cofounderEmail = uniqueEmail("cofounder");
     const staffEmail = uniqueEmail("staff");
     await invite(ownerPage, cofounderEmail, "Co-founder");
@@ -84,7 +84,7 @@ describe("a team of three on one project", () => {
     expect(await ownerPage.getByRole("textbox", { name: "E-mail" }).inputValue()).toBe("");
 
     const cofounder = await join(cofounderEmail, await invitationLinkFor(cofounderEmail));
-    expect(await tabsOf(cofounder.page)).toEqual(["Details", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
+    expect(await tabsOf(cofounder.page)).toEqual(["Details", "Deck", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
     await cofounder.page.getByRole("link", { name: "Download vCards" }).waitFor();
     await cofounder.page.goto(`${e2e.app.url}/my-projects`);
     await cofounder.page.getByText("Your role: Co-founder").waitFor();
@@ -96,7 +96,7 @@ describe("a team of three on one project", () => {
     expect(await cofounder.page.getByRole("button", { name: "Join the team" }).count()).toBe(0);
 
     const staff = await join(staffEmail, staffLink);
-    expect(await tabsOf(staff.page)).toEqual(["QR codes", "Updates", "Leads", "Analytics", "Team"]);
+    expect(await tabsOf(staff.page)).toEqual(["Deck", "QR codes", "Updates", "Leads", "Analytics", "Team"]);
     expect(await staff.page.getByRole("link", { name: "Download vCards" }).count()).toBe(0);
     expect(await staff.page.getByRole("link", { name: "Follow-up template" }).count()).toBe(0);
     // Staff triage: the lead is theirs to mark, and the owner sees who did it.
