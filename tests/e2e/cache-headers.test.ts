@@ -3,7 +3,7 @@
 // them to others. This walks every route of app/routes.ts over HTTP against the built app, as the owner and as an
 // anonymous visitor, documents, `.data` and resource routes, GET and (where the route has an action) POST, and
 // checks that nothing is stored anywhere unless it is the same for everybody (decision 41).
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import routes from "../../app/routes";
 import { nextClientAddress, waitForHydration } from "../support/clients";
 import { setUpAppInBrowser } from "../support/e2e-app";
@@ -215,7 +215,13 @@ describe("caching: nothing personal is stored anywhere, on every route", () => {
     await uploaded.arrayBuffer();
     if (!uploaded.ok) throw new Error(`the deck upload answered ${uploaded.status}`);
     const deckOf = () => e2e.db.selectFrom("decks").select(["id", "status"]).where("project_id", "=", project.id).executeTakeFirst();
-    await expect.poll(async () => (await deckOf())?.status, { timeout: 30_000 }).toBe("ready");
+    // In a hook, where expect.poll cannot run: vi.waitFor polls the same way.
+    await vi.waitFor(
+      async () => {
+        if ((await deckOf())?.status !== "ready") throw new Error("the deck is not drawn yet");
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     const deckId = (await deckOf())!.id;
     fixture = { projectId: project.id, slug: project.slug, draftSlug: draft.slug, qrId: project.qrCodeIds[0]!, leadId: lead.id, boothKey: boothKey!, deckId };
 
