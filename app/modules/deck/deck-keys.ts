@@ -13,6 +13,10 @@ export const deckPageFile = (page: number, width: DeckPageWidth, format: DeckIma
 export const deckPageKey = (deckId: string, page: number, width: DeckPageWidth, format: DeckImageFormat) =>
   `${deckFolder(deckId)}${deckPageFile(page, width, format)}`;
 
+/** The content type each of a deck's files is stored and served with. */
+export const deckImageType = (format: DeckImageFormat) => (format === "webp" ? "image/webp" : "image/jpeg");
+export const DECK_SOURCE_TYPE = "application/pdf";
+
 /** A file name as the deck's address names it (`page-3-1080.webp`, `source.pdf`); anything else is not one. */
 const FILE = /^(?:source\.pdf|page-([1-9][0-9]{0,2})-([0-9]{3,4})\.(webp|jpg))$/;
 

@@ -5,8 +5,8 @@ import type { Database } from "~/db/schema";
 import { RecurringPass } from "~/modules/jobs/recurring-pass.server";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
-import { deckPageKey, deckSourceKey } from "./deck-keys";
-import { deckRefusalMessage, type DeckRefusalReason } from "./deck-rules";
+import { deckImageType, deckPageKey, deckSourceKey } from "./deck-keys";
+import { deckRefusalMessage } from "./deck-rules";
 import { deleteDeckFiles, publishDeck, refuseDeck } from "./finish-deck.server";
 import type { RenderMessage } from "./render-messages";
 import { renderInWorker } from "./render-in-worker.server";
@@ -144,8 +144,7 @@ export class DeckRenderer extends RecurringPass<number> {
               return this.#progress(deck.id, { page_count: message.pageCount });
             case "page":
               for (const image of message.images) {
-                const type = image.format === "webp" ? "image/webp" : "image/jpeg";
-                await this.store.put(deckPageKey(deck.id, message.page, image.width, image.format), Buffer.from(image.bytes), type);
+                await this.store.put(deckPageKey(deck.id, message.page, image.width, image.format), Buffer.from(image.bytes), deckImageType(image.format));
               }
               await this.db
                 .insertInto("deck_pages")
@@ -158,7 +157,7 @@ export class DeckRenderer extends RecurringPass<number> {
               if (published) await this.options.onPublished?.(deck.project_id);
               return;
             case "refused":
-              return refuseDeck(this.db, this.store, deck.id, message.reason as DeckRefusalReason, deckRefusalMessage(message.reason, { page: message.page }));
+              return refuseDeck(this.db, this.store, deck.id, message.reason, deckRefusalMessage(message.reason, { page: message.page }));
             case "failed":
               throw new Error(`deck render failed: ${message.message}`);
           }

@@ -20,15 +20,24 @@ export async function publishDeck(db: Kysely<Database>, store: ObjectStore, deck
       .returning(["project_id"])
       .executeTakeFirst();
     if (!finished) return null;
-    const project = await trx.selectFrom("projects").select("deck_id").where("id", "=", finished.project_id).executeTakeFirstOrThrow();
-    await trx.updateTable("projects").set({ deck_id: deckId }).where("id", "=", finished.project_id).execute();
-    await bumpContentVersion(trx, finished.project_id);
-    if (project.deck_id) await trx.updateTable("decks").set({ status: "replaced" }).where("id", "=", project.deck_id).execute();
-    return { previous: project.deck_id };
+    return { previous: await showDeck(trx, finished.project_id, deckId) };
   });
   if (!replaced) return false;
   if (replaced.previous) await deleteDeckFiles(store, replaced.previous);
   return true;
+}
+
+/**
+ * Makes a ready deck the one the project's pitch page shows, with the page's content version (so every cached copy
+ * is renewed), inside the caller's transaction; the deck it replaces is marked replaced. Answers that deck's id, whose
+ * files the caller deletes once the transaction has committed.
+ */
+export async function showDeck(trx: Kysely<Database>, projectId: string, deckId: string): Promise<string | null> {
+  const project = await trx.selectFrom("projects").select("deck_id").where("id", "=", projectId).executeTakeFirstOrThrow();
+  await trx.updateTable("projects").set({ deck_id: deckId }).where("id", "=", projectId).execute();
+  await bumpContentVersion(trx, projectId);
+  if (project.deck_id) await trx.updateTable("decks").set({ status: "replaced" }).where("id", "=", project.deck_id).execute();
+  return project.deck_id;
 }
 
 /** The file was not taken as a deck: the reason is kept for the founder to read, its files are deleted. */

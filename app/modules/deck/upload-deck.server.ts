@@ -4,7 +4,7 @@ import type { Database } from "~/db/schema";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { DomainError } from "~/modules/errors.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
-import { deckSourceKey } from "./deck-keys";
+import { DECK_SOURCE_TYPE, deckSourceKey } from "./deck-keys";
 import { deleteDeckFiles } from "./finish-deck.server";
 import { DECK_FILE_MISSING_MESSAGE, DECK_MAX_BYTES, deckRefusalMessage, looksLikePdf } from "./deck-rules";
 
@@ -28,7 +28,7 @@ export async function uploadDeck(
   if (!looksLikePdf(file.bytes)) throw refuse(deckRefusalMessage("not_pdf"));
 
   const deckId = crypto.randomUUID();
-  await store.put(deckSourceKey(deckId), file.bytes, "application/pdf");
+  await store.put(deckSourceKey(deckId), file.bytes, DECK_SOURCE_TYPE);
   const replaced = await db.transaction().execute(async (trx) => {
     const waiting = await trx
       .updateTable("decks")

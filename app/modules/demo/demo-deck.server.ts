@@ -3,10 +3,10 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import type { Database } from "~/db/schema";
-import { deckFolder, deckPageFile, parseDeckFile } from "~/modules/deck/deck-keys";
+import { DECK_SOURCE_TYPE, deckFolder, deckImageType, deckPageFile, parseDeckFile } from "~/modules/deck/deck-keys";
+import { showDeck } from "~/modules/deck/finish-deck.server";
 import { renderInWorker } from "~/modules/deck/render-in-worker.server";
 import { uploadDeck } from "~/modules/deck/upload-deck.server";
-import { bumpContentVersion } from "~/modules/projects/projects.server";
 import type { ObjectStore } from "~/modules/storage/object-store.server";
 import { DEMO_CONTENT } from "./demo-content";
 import { DEMO_SLUG } from "./seed.server";
@@ -77,7 +77,7 @@ export async function seedDemoDeck(db: Kysely<Database>, store: ObjectStore, pre
   for (const file of fs.readdirSync(prerendered)) {
     const parsed = parseDeckFile(file);
     if (!parsed) continue;
-    const type = parsed.kind === "source" ? "application/pdf" : parsed.format === "webp" ? "image/webp" : "image/jpeg";
+    const type = parsed.kind === "source" ? DECK_SOURCE_TYPE : deckImageType(parsed.format);
     await store.put(`${deckFolder(deckId)}${file}`, fs.readFileSync(path.join(prerendered, file)), type);
   }
   const now = new Date().toISOString();
@@ -101,8 +101,8 @@ export async function seedDemoDeck(db: Kysely<Database>, store: ObjectStore, pre
       .insertInto("deck_pages")
       .values(manifest.pages.map((page) => ({ deck_id: deckId, page_number: page.number, width: page.width, height: page.height, text: page.text })))
       .execute();
-    await trx.updateTable("projects").set({ deck_id: deckId }).where("id", "=", project.id).execute();
-    await bumpContentVersion(trx, project.id);
+    // The demo has had no deck before (checked above): none is replaced.
+    await showDeck(trx, project.id, deckId);
   });
   return true;
 }
