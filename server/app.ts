@@ -25,6 +25,8 @@ import { startupReport } from "./startup-report";
 import { requestGuard, withGuardedBody } from "./request-guard";
 import { createRouterRequestHandler } from "./router-request";
 import { trackScanEndpoint } from "./track-scan";
+import { deckReadingEndpoint } from "./deck-reading";
+import { DECK_READING_PATH } from "~/modules/deck-reading/reading-rules";
 
 export { loadConfig };
 export { migrateToPostgresCommand } from "./migrate-to-postgres";
@@ -119,6 +121,7 @@ export async function createApp(options: AppOptions = {}) {
 
   app.use(refuseCrossSiteWrites(sameOrigins));
   app.post("/api/functions/track-scan", ...trackScanEndpoint(services));
+  app.post(DECK_READING_PATH, ...deckReadingEndpoint(services));
   app.get("/pitch/:slug", pitchPages.countRenderedLoad);
 
   // Express 5 passes a rejected promise (a build that would not load) to the error handler.

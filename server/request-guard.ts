@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import type { Request, RequestHandler, Response } from "express";
+import { DECK_READING_PATH } from "~/modules/deck-reading/reading-rules";
 import { DECK_MAX_BYTES, deckRefusalMessage } from "~/modules/deck/deck-rules";
 import type { Logger } from "~/modules/logging/logger.server";
 
@@ -18,6 +19,8 @@ const FOUNDER_FORM_BYTES = 256 * KB;
 /** The visitor forms and functions: about 4,400 characters at most (name, e-mail, link, note, message). */
 const VISITOR_BODY_BYTES = 48 * KB;
 const TRACK_SCAN_BYTES = 4 * KB;
+/** A phone's beats, up to the 50 it may send at once after being offline. */
+const DECK_READING_BYTES = 32 * KB;
 /** A slug is at most 80 characters and ids are UUIDs: a longer path is never one of ours. */
 export const MAX_PATH_LENGTH = 2048;
 
@@ -46,6 +49,7 @@ export function isEventStreamDataPath(path: string): boolean {
 
 function acceptanceOf(path: string): Acceptance {
   if (path === "/api/functions/track-scan") return { methods: ["POST"], types: [JSON_TYPE], maxBytes: TRACK_SCAN_BYTES };
+  if (path === DECK_READING_PATH) return { methods: ["POST"], types: [JSON_TYPE], maxBytes: DECK_READING_BYTES };
   if (path.startsWith("/api/functions/")) return { methods: ["POST"], types: [JSON_TYPE], maxBytes: VISITOR_BODY_BYTES };
   if (path === "/api/activity" || path.startsWith("/api/wall/")) return { methods: ["GET", "HEAD"], types: [], maxBytes: 0 };
   // Any other API path is answered 404 (JSON) by its catch-all route, for a GET or a POST.

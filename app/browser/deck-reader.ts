@@ -4,8 +4,10 @@
  * each page, so a swipe turns a page without any script; this adds the rest: the images of the pages after the first
  * on the anonymous page (drawn as the reader nears them from their `<noscript>`, which a browser without a script
  * shows as it is), Previous and Next, a tap on the left or right edge, the arrow, Page and Home/End keys, the "3 / 14"
- * counter and full screen. Returns what undoes it.
+ * counter and full screen, and it counts the reading time (`deck-reading.ts`). Returns what undoes it.
  */
+
+import { startDeckReading } from "./deck-reading";
 
 /** Draws a page whose image waits in `<noscript>` (the anonymous page has page 1's only): the server's own markup. */
 function drawDeckPage(page: HTMLElement | undefined) {
@@ -33,6 +35,7 @@ export const deckCounterText = (page: number, pages: number) => `${page} / ${pag
 export function enhanceDeckReader(root: HTMLElement): () => void {
   const strip = root.querySelector<HTMLElement>("[data-deck-pages]");
   if (!strip) return () => undefined;
+  const reading = startDeckReading(root);
   const pages = [...strip.querySelectorAll<HTMLElement>("[data-deck-page]")];
   const counter = root.querySelector<HTMLElement>("[data-deck-counter]");
   const buttons = (name: string) => [...root.querySelectorAll<HTMLButtonElement>(`[data-deck-${name}]`)];
@@ -50,6 +53,7 @@ export function enhanceDeckReader(root: HTMLElement): () => void {
     for (const button of next) button.disabled = current === pages.length - 1;
     // This page and the ones either side are drawn now, so a swipe never waits for them.
     for (const near of [current - 1, current, current + 1]) drawDeckPage(pages[near]);
+    reading.show(current + 1);
   };
   const go = (index: number) => {
     const target = Math.max(0, Math.min(pages.length - 1, index));
@@ -112,5 +116,6 @@ export function enhanceDeckReader(root: HTMLElement): () => void {
   return () => {
     abort.abort();
     cancelAnimationFrame(frame);
+    reading.stop();
   };
 }

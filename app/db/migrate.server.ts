@@ -52,6 +52,7 @@ import { acceptedForms } from "./migrations/0053-accepted-forms.server";
 import { peopleMetWithoutEmail } from "./migrations/0054-people-met-without-email.server";
 import { decks } from "./migrations/0055-decks.server";
 import { deckReading } from "./migrations/0056-deck-reading.server";
+import { deckReadingTime } from "./migrations/0057-deck-reading-time.server";
 
 /** Migrations are listed in code (not read from disk) so they ship inside the server bundle. */
 const migrations: Record<string, Migration> = {
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   "0054-people-met-without-email": peopleMetWithoutEmail,
   "0055-decks": decks,
   "0056-deck-reading": deckReading,
+  "0057-deck-reading-time": deckReadingTime,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

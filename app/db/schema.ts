@@ -628,11 +628,15 @@ export interface ProjectAlertSettingsTable {
   push_intro: Generated<boolean>;
   push_signal: Generated<boolean>;
   push_follow: Generated<boolean>;
+  /** Whether deck reading is pushed (decision 99). */
+  push_reading: Generated<boolean>;
   /** The project's Slack incoming-webhook URL, and which kinds are posted there. */
   slack_url: string | null;
   slack_intro: Generated<boolean>;
   slack_signal: Generated<boolean>;
   slack_follow: Generated<boolean>;
+  /** Whether deck reading is posted to Slack: a lead opening the deck, and other readers' visit summaries (decision 99). */
+  slack_reading: Generated<boolean>;
   /** The member who set the Slack URL (decision 78); null while there is none. */
   slack_added_by: string | null;
   /** Whether the project's owner and co-founders get the morning-after report (decision 66). */
@@ -864,6 +868,7 @@ export interface MemberAlertSettingsTable {
   push_intro: Generated<boolean>;
   push_signal: Generated<boolean>;
   push_follow: Generated<boolean>;
+  push_reading: Generated<boolean>;
 }
 
 /** Why an uploaded file was not taken as the deck. */
@@ -899,6 +904,55 @@ export interface DeckPagesTable {
   height: number;
   /** The page's text as the PDF holds it, the image's alternative text; empty for a page of pictures only. */
   text: Generated<string>;
+}
+
+/** Who a deck view is counted for (decision 99): a reader, or the team or a bot, shown apart and never counted. */
+export type DeckAudience = "reader" | "team" | "bot";
+
+/** One opening of the deck reader on one page load, by one viewer (decision 99). */
+export interface DeckViewsTable {
+  /** The view id the reader made (32 hex characters), sent with each beat. */
+  id: string;
+  project_id: string;
+  /** The deck read; a replaced deck's views stay with it. */
+  deck_id: string;
+  /** The door's viewer (its cookie, hashed); null for a browser that keeps no cookie. */
+  viewer_fingerprint: string | null;
+  /** The daily-salted address hash, for the per-viewer ceiling of a browser without a cookie. */
+  address_hash: string | null;
+  audience: DeckAudience;
+  /** Where the visitor came from (`qr:{id}`, `direct`, `unknown`), as their forms are attributed. */
+  source: string;
+  /** The lead this viewer's forms wrote to, when there is one (kept as the viewer later sends one). */
+  lead_id: string | null;
+  started_at: Timestamp;
+  last_beat_at: Timestamp;
+  /** Reading time counted, in milliseconds, and the pages with any. */
+  ms: Generated<number>;
+  pages: Generated<number>;
+  /** The visit's alert (decision 99): null until decided; `sent`, `lead` (alerted as a lead) or `none`. */
+  summary_state: string | null;
+}
+
+export interface DeckViewPagesTable {
+  view_id: string;
+  page_number: number;
+  ms: number;
+}
+
+/** A beat recorded once per (view, sequence number), with the span of the reader's clock it covered. */
+export interface DeckBeatsTable {
+  view_id: string;
+  seq: number;
+  from_ms: number;
+  to_ms: number;
+}
+
+/** The lead a viewer's forms wrote to, per project: their reading is that person's. */
+export interface LeadViewersTable {
+  project_id: string;
+  viewer_fingerprint: string;
+  lead_id: string;
 }
 
 export interface Database {
@@ -960,6 +1014,10 @@ export interface Database {
   lead_events: LeadEventsTable;
   member_alert_settings: MemberAlertSettingsTable;
   member_leftovers: MemberLeftoversTable;
+  deck_views: DeckViewsTable;
+  deck_view_pages: DeckViewPagesTable;
+  deck_beats: DeckBeatsTable;
+  lead_viewers: LeadViewersTable;
 }
 
 /** Columns stored as 0/1 on SQLite and read back as booleans. */
@@ -981,6 +1039,8 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "slack_intro",
   "slack_signal",
   "slack_follow",
+  "push_reading",
+  "slack_reading",
   "morning_report",
   "to_met_only",
   "deck_download",

@@ -140,6 +140,7 @@ export async function submitIntro(
     const leadEvent = await leadEventOf(trx, project.id, source);
     const leadId = await recordLeadActivity(trx, {
       receipt,
+      viewerFingerprint: visitor.identity?.viewerFingerprint,
       project,
       email: input.email,
       name: input.name,
@@ -251,7 +252,7 @@ export async function subscribeToUpdates(
     if (!turnedOn) return done(false, null);
     if (receipt) receipt.subscribed = true;
     await countVisitorAction(trx, project.id, source, email, "subscribers", receipt);
-    await recordLeadActivity(trx, { project, email, name: input.name, action: { kind: "subscription" }, source, eventSource: await leadEventOf(trx, project.id, source), at: now, receipt });
+    await recordLeadActivity(trx, { project, email, name: input.name, viewerFingerprint: visitor.identity?.viewerFingerprint, action: { kind: "subscription" }, source, eventSource: await leadEventOf(trx, project.id, source), at: now, receipt });
     if (!byTeam) return done(contact.created, await welcome());
     const token = await createAddressConfirmation(trx, { purpose: "subscription", email, payload: { contactId: contact.id }, ttlMs: SUBSCRIPTION_CONFIRMATION_TTL_MS });
     return done(contact.created, await enqueueVisitorMail(trx, project.id, subscriptionConfirmationMail({ to: email, name: input.name, projectTitle: project.title, confirmUrl: links.subscriptionConfirmUrl(token) })));

@@ -151,6 +151,7 @@ export async function recordSignal(
 
     await countVisitorAction(trx, project.id, source, input.email, "signals", receipt);
     const leadId = await recordLeadActivity(trx, {
+      viewerFingerprint: visitor.identity?.viewerFingerprint,
       receipt,
       project,
       email: input.email,

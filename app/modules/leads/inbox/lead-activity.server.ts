@@ -4,6 +4,7 @@ import type { Database, FormReceipt, LeadSnapshot } from "~/db/schema";
 import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webhooks.server";
 import type { AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { queueLeadAlerts } from "~/modules/founder-alerts/founder-alerts.server";
+import { linkViewerToLead } from "~/modules/deck-reading/link-viewer-lead.server";
 import { UNKNOWN_EVENT, type LeadAction } from "~/modules/leads/lead-forms";
 
 export type LeadActivity = {
@@ -17,6 +18,8 @@ export type LeadActivity = {
   /** That source named (`leadEventOf`) for the webhook, when known. */
   eventSource: string | null;
   at: string;
+  /** The door's viewer who sent it, when known and not the team's: their deck reading becomes this lead's. */
+  viewerFingerprint?: string | null;
   /** A visitor form's receipt (decision 95): the lead as it was before, and the event's id, are noted on it. */
   receipt?: FormReceipt;
 };
@@ -69,6 +72,7 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     )
     .returning("id")
     .executeTakeFirstOrThrow();
+  if (activity.viewerFingerprint) await linkViewerToLead(trx, { projectId: activity.project.id, viewerFingerprint: activity.viewerFingerprint, leadId: row.id });
   const eventId = crypto.randomUUID();
   await enqueueWebhookEvent(trx, {
     id: eventId,
