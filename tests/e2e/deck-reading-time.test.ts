@@ -5,6 +5,7 @@
 // malformed, replayed, for another project's view, a page past the end or a replaced deck move nothing.
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { DeckAudience } from "~/db/schema";
 import { DECK_READING_PATH, READING_IDLE_MS, READING_REQUESTS_PER_MINUTE } from "~/modules/deck-reading/reading-rules";
 import { newViewId } from "../support/deck-reading";
 import { setTabVisible, showPlainDeck } from "../support/deck-reading-e2e";
@@ -74,7 +75,7 @@ async function next(page: Page, to: number) {
 const viewsOf = (projectId: string) => e2e.db.selectFrom("deck_views").select(["id", "audience", "ms", "pages"]).where("project_id", "=", projectId).execute();
 
 /** Seconds per page over a project's reader views (one decimal). */
-async function secondsPerPage(projectId: string, audience = "reader"): Promise<Record<number, number>> {
+async function secondsPerPage(projectId: string, audience: DeckAudience = "reader"): Promise<Record<number, number>> {
   const rows = await e2e.db
     .selectFrom("deck_view_pages")
     .innerJoin("deck_views", "deck_views.id", "deck_view_pages.view_id")
@@ -171,7 +172,6 @@ describe("a scripted reader's time", () => {
       });
       const reading = await openDeck(context, project, 0);
       await readTheScript(reading);
-      await context.unrouteAll();
       const cookie = (await context.cookies()).map((kept) => `${kept.name}=${kept.value}`).join("; ");
       const unique = new Map(held.map((beat) => [JSON.stringify(beat), beat]));
       // Newest first, each one's copy after the one before it: every beat out of order, and each twice.
