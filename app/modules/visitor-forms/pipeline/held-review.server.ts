@@ -22,11 +22,21 @@ export async function acceptHeldSubmission(
     services,
     held.project_id,
     valid,
-    { userId: held.user_id, sent: { at: new Date(held.sent_at ?? held.received_at), source: held.source } },
+    { userId: held.user_id, identity: heldIdentity(held.browser_key), sent: { at: new Date(held.sent_at ?? held.received_at), source: held.source } },
     (trx) => takeHeldSubmission(trx, held.project_id, held.id),
   );
   services.mail.wake();
   services.webhooks.wake();
   services.alerts.wake();
   return { name: held.name };
+}
+
+/**
+ * The viewer a held form came from, by the browser key it was held under (`{viewer}:{address hash}`, or the address
+ * hash alone for a browser without a cookie): accepted, it ties that viewer's deck reading to the lead as a form
+ * written at once would.
+ */
+function heldIdentity(browserKey: string) {
+  const separator = browserKey.indexOf(":");
+  return { viewerFingerprint: separator > 0 ? browserKey.slice(0, separator) : null, addressHash: null };
 }
