@@ -1,5 +1,4 @@
 import type { RequestHandler } from "express";
-import { validate } from "~/modules/forms/validation";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { AppServices } from "~/services.server";
 import { getSessionUserByCookie } from "~/modules/auth/session.server";
@@ -9,7 +8,7 @@ import { deckReadingSchema } from "~/modules/deck-reading/beat-schema";
 import { beatCeilingKey, beatSenderOf } from "~/modules/deck-reading/beat-sender.server";
 import { BEAT_REFUSAL_STATUS, isRefusal, recordDeckBeats } from "~/modules/deck-reading/record-beats.server";
 import { READING_REQUESTS_PER_MINUTE } from "~/modules/deck-reading/reading-rules";
-import { guardedBody } from "./request-guard";
+import { readJsonBody } from "./json-body";
 
 const TOO_MANY = "Too many requests from this browser. Please wait a minute.";
 
@@ -23,21 +22,15 @@ export function deckReadingEndpoint(services: Pick<AppServices, "pageDoor" | "au
   const perViewer = new InMemoryWindowLimit({ windowSeconds: 60, max: READING_REQUESTS_PER_MINUTE });
   const handle: RequestHandler = async (req, res) => {
     const logger = (res.locals as { logger: Logger }).logger;
-    let body: unknown;
-    try {
-      body = JSON.parse(guardedBody(req)?.toString("utf8") ?? "");
-    } catch {
-      return void res.status(400).json({ error: "Malformed JSON" });
-    }
-    const input = validate(deckReadingSchema, body);
-    if (!input.ok) return void res.status(400).json({ error: input.formError, fieldErrors: input.fieldErrors });
+    const input = readJsonBody(req, res, deckReadingSchema);
+    if (!input) return;
     try {
       const user = await getSessionUserByCookie(services.auth, req.headers.cookie);
       const request = { cookieHeader: req.headers.cookie, userAgent: req.get("user-agent"), clientAddress: clientIpOf(req), sessionUserId: user?.id ?? null };
       if (!perViewer.take(beatCeilingKey(services.pageDoor, request))) {
         return void res.status(429).set("Retry-After", String(perViewer.secondsLeft())).json({ error: TOO_MANY });
       }
-      const outcomes = await recordDeckBeats(services.database.db, input.data.beats, beatSenderOf({ db: services.database.db, pageDoor: services.pageDoor }, request));
+      const outcomes = await recordDeckBeats(services.database.db, input.beats, beatSenderOf({ db: services.database.db, pageDoor: services.pageDoor }, request));
       services.alerts.wake();
       const refusal = outcomes.find(isRefusal);
       res.status(refusal && outcomes.every(isRefusal) ? BEAT_REFUSAL_STATUS[refusal] : 200).json({ outcomes });

@@ -1,13 +1,12 @@
 import type { RequestHandler } from "express";
 import { isbot } from "isbot";
-import { validate } from "~/modules/forms/validation";
 import type { Logger } from "~/modules/logging/logger.server";
 import type { AppServices } from "~/services.server";
 import { getSessionUserByCookie } from "~/modules/auth/session.server";
 import { InMemoryWindowLimit } from "~/modules/rate-limit/address-window.server";
 import { TRACK_SCAN_LIMIT } from "~/modules/rate-limit/rate-limit.server";
 import { clientIpOf } from "~/modules/http/client-ip.server";
-import { guardedBody } from "./request-guard";
+import { readJsonBody } from "./json-body";
 import { recordScriptedScan } from "~/modules/scans/page-door.server";
 import { normalizeScan, trackScanSchema } from "~/modules/scans/scans.server";
 import { isTeamDevice } from "~/modules/scans/team-devices.server";
@@ -22,22 +21,15 @@ export function trackScanEndpoint(services: Pick<AppServices, "scans" | "recentP
   const perAddress = new InMemoryWindowLimit(TRACK_SCAN_LIMIT);
   const handle: RequestHandler = async (req, res) => {
     const logger = (res.locals as { logger: Logger }).logger;
-    let body: unknown;
-    try {
-      // The request guard has read the body (at most 4 KB) and checked its type.
-      body = JSON.parse(guardedBody(req)?.toString("utf8") ?? "");
-    } catch {
-      return void res.status(400).json({ error: "Malformed JSON" });
-    }
-    const input = validate(trackScanSchema, body);
-    if (!input.ok) return void res.status(400).json({ error: input.formError, fieldErrors: input.fieldErrors });
+    const input = readJsonBody(req, res, trackScanSchema);
+    if (!input) return;
     // Crawlers and link-preview fetchers that run scripts are not visitors.
     if (isbot(req.get("user-agent"))) return void res.json({ success: true, counted: false });
     if (!perAddress.take(clientIpOf(req))) {
       return void res.status(429).set("Retry-After", String(perAddress.secondsLeft())).json({ error: TRACK_SCAN_LIMIT.message });
     }
     try {
-      const scan = normalizeScan(input.data);
+      const scan = normalizeScan(input);
       const user = await getSessionUserByCookie(services.auth, req.headers.cookie);
       // The team looking at its own page is not a visitor, signed in or on a device a member marked.
       if (await isTeamDevice(services.database.db, services.pageDoor, scan.projectId, user?.id ?? null, req.headers.cookie)) {
