@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import type { LeadReading } from "./reading-text";
+import { currentDeck } from "./current-deck.server";
 
 /**
  * The reading of the deck on the project's page now by each of these leads: only leads with any reading time have
@@ -9,19 +10,14 @@ import type { LeadReading } from "./reading-text";
 export async function readingOfLeads(db: Kysely<Database>, projectId: string, leadIds: readonly string[]): Promise<Map<string, LeadReading>> {
   const readings = new Map<string, LeadReading>();
   if (leadIds.length === 0) return readings;
-  const deck = await db
-    .selectFrom("projects")
-    .innerJoin("decks", "decks.id", "projects.deck_id")
-    .select(["decks.id", "decks.page_count"])
-    .where("projects.id", "=", projectId)
-    .executeTakeFirst();
-  if (!deck) return readings;
-  const pageCount = deck.page_count ?? 0;
+  const deck = await currentDeck(db, projectId);
+  if (!deck?.deckId) return readings;
+  const pageCount = deck.pages;
   const rows = await db
     .selectFrom("deck_view_pages")
     .innerJoin("deck_views", "deck_views.id", "deck_view_pages.view_id")
     .select((eb) => ["deck_views.lead_id", "deck_view_pages.page_number", eb.fn.sum<number>("deck_view_pages.ms").as("ms")])
-    .where("deck_views.deck_id", "=", deck.id)
+    .where("deck_views.deck_id", "=", deck.deckId)
     .where("deck_views.audience", "=", "reader")
     .where("deck_views.lead_id", "in", leadIds)
     .groupBy(["deck_views.lead_id", "deck_view_pages.page_number"])

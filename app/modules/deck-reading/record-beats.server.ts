@@ -3,6 +3,7 @@ import type { Database, DeckAudience } from "~/db/schema";
 import { resolveSource } from "~/modules/analytics/sources.server";
 import type { DeckBeat, ReadingSegment } from "./reading-rules";
 import { alertLeadReading } from "./reading-alerts.server";
+import { currentDeck } from "./current-deck.server";
 
 /** Who sent a request of beats, as the door knows them; the audience is decided per project (`readingAudience`). */
 export type BeatSender = {
@@ -49,16 +50,6 @@ export async function recordDeckBeats(db: Kysely<Database>, beats: readonly Deck
     }
   }
   return outcomes;
-}
-
-async function currentDeck(db: Kysely<Database>, projectId: string): Promise<{ deckId: string | null; pages: number } | null> {
-  const row = await db
-    .selectFrom("projects")
-    .leftJoin("decks", "decks.id", "projects.deck_id")
-    .select(["projects.deck_id", "decks.page_count"])
-    .where("projects.id", "=", projectId)
-    .executeTakeFirst();
-  return row ? { deckId: row.deck_id, pages: row.page_count ?? 0 } : null;
 }
 
 async function recordBeat(trx: Transaction<Database>, beat: DeckBeat, sender: BeatSender, audience: DeckAudience, now: Date): Promise<BeatOutcome> {
