@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { AnalyticsView } from "~/components/founder/analytics-view";
 import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { deckSourceOf, loadDeckReaders } from "~/modules/deck-reading/deck-readers.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
@@ -14,9 +15,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const started = performance.now();
-  const analytics = await orRedirectToMyProjects(flashCookie, () => loadProjectAnalytics(database.db, user.id, params.id));
+  const [analytics, deckReaders] = await orRedirectToMyProjects(flashCookie, () =>
+    Promise.all([loadProjectAnalytics(database.db, user.id, params.id), loadDeckReaders(database.db, user.id, params.id, deckSourceOf(url.searchParams.get("audience")))]),
+  );
   const serverTiming = `analytics;desc="analytics data load";dur=${(performance.now() - started).toFixed(2)}`;
-  return data({ analytics, projectRole: analytics.project.role, now: new Date().toISOString() }, { headers: { "Server-Timing": serverTiming } });
+  return data({ analytics, deckReaders, projectRole: analytics.project.role, now: new Date().toISOString() }, { headers: { "Server-Timing": serverTiming } });
 }
 
 /** The data load's own time, for the browser's network panel and `npm run bench`. */
@@ -41,5 +44,5 @@ export function ErrorBoundary() {
 }
 
 export default function ProjectAnalytics({ loaderData }: Route.ComponentProps) {
-  return <AnalyticsView analytics={loaderData.analytics} now={loaderData.now} />;
+  return <AnalyticsView analytics={loaderData.analytics} deckReaders={loaderData.deckReaders} now={loaderData.now} />;
 }

@@ -14,10 +14,12 @@ import { plural } from "~/modules/formats/counts";
 import { seriesColors } from "./insights/format";
 import { ScansOverTime } from "./insights/scans-chart";
 import { ScanAudienceCard } from "./insights/scan-audience";
+import { DeckReadingCard } from "./insights/deck-reading";
+import type { DeckReaders } from "~/modules/deck-reading/deck-readers.server";
 import { formatEventDay } from "~/modules/qr/qr-form";
 
-/** Analytics: counts, conversion, key metrics, scans over time and per QR code. */
-export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics; now: string }) {
+/** Analytics: counts, conversion, key metrics, scans over time and per QR code, and the deck's reading. */
+export function AnalyticsView({ analytics, deckReaders, now }: { analytics: ProjectAnalytics; deckReaders: DeckReaders | null; now: string }) {
   const { project } = analytics;
   const colors = useMemo(
     () =>
@@ -67,9 +69,10 @@ export function AnalyticsView({ analytics, now }: { analytics: ProjectAnalytics;
         <ScansOverTime scansOverTime={analytics.scansOverTime} colors={colors} now={now} />
         {analytics.qrCodes.length ? <QrBreakdown codes={analytics.qrCodes} colors={colors} /> : null}
         <ScanAudienceCard audience={analytics.audience} totalScans={analytics.totalScans} />
+        {deckReaders ? <DeckReadingCard deck={deckReaders} codes={analytics.audience.codes} /> : null}
         <EventFunnel rows={analytics.funnel} totalSaves={analytics.totalSaves} />
         <ResponseTimesCard rows={analytics.responseTimes} projectId={project.id} />
-        <HowWeCount analytics={analytics} />
+        <HowWeCount analytics={analytics} deckReading={deckReaders !== null} />
       </div>
     </main>
   );

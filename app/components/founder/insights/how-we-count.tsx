@@ -3,9 +3,10 @@ import { Info } from "lucide-react";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import { SectionCard } from "~/components/ui/card";
 import { plural } from "~/modules/formats/counts";
+import { READING_HOW_WE_COUNT } from "~/modules/deck-reading/reading-rules";
 
 /** What each number means, and the proof that the filters work (how many loads each one kept out). */
-export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
+export function HowWeCount({ analytics, deckReading = false }: { analytics: ProjectAnalytics; deckReading?: boolean }) {
   const { excluded } = analytics;
   const exclusions = [
     { label: "bots and crawlers", count: excluded.bots },
@@ -83,6 +84,15 @@ export function HowWeCount({ analytics }: { analytics: ProjectAnalytics }) {
             person&apos;s three actions count three times there.
           </dd>
         </div>
+        {deckReading ? (
+          <div>
+            <dt className="font-semibold text-slate-950">Deck reading</dt>
+            <dd className="mt-1">
+              {READING_HOW_WE_COUNT} A reader is one browser (or one opening of the deck, in a browser that keeps no
+              cookie), however often it opened the deck; a page&apos;s median is the middle of its readers&apos; times on it.
+            </dd>
+          </div>
+        ) : null}
       </dl>
     </SectionCard>
   );
