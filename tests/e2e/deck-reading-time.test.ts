@@ -3,6 +3,7 @@
 // happened within a second, and page 4 holds only its first 30 s (the idle cut-off). The same reader offline for part
 // of it records the same, once; the owner's and a staff member's reading is no reader's. Beats sent by hand that are
 // malformed, replayed, for another project's view, a page past the end or a replaced deck move nothing.
+import fs from "node:fs";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { DeckAudience } from "~/db/schema";
@@ -23,6 +24,7 @@ type Shown = { id: string; slug: string; deckId: string; ownerId: string };
 let founder: { id: string; cookie: string };
 
 beforeAll(async () => {
+  fs.mkdirSync("tmp/deck-reading", { recursive: true });
   founder = await signedInUser(e2e.app, uniqueEmail("reading"));
 });
 
@@ -105,6 +107,22 @@ async function readTheScript(page: Page, offline?: { context: BrowserContext }) 
   await page.close({ runBeforeUnload: true });
 }
 
+/** The rows of the Deck table on the founder's Analytics, as the founder's phone shows them (page, readers, median, total). */
+async function founderSees(projectId: string): Promise<string[][]> {
+  const { context } = await newClientContext(e2e.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    await context.addCookies(founder.cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), url: e2e.app.url })));
+    const page = await context.newPage();
+    await page.goto(`${e2e.app.url}/project/${projectId}/analytics`);
+    const rows = page.locator("table[data-deck-pages] tbody tr");
+    await rows.first().waitFor();
+    await page.locator("[data-deck-reading]").screenshot({ path: "tmp/deck-reading/founder-analytics-390.png" });
+    return await rows.evaluateAll((found) => found.map((row) => [...row.children].map((cell) => (cell.textContent ?? "").replace(/\s+/g, " ").trim())));
+  } finally {
+    await context.close();
+  }
+}
+
 const TRUTH = { 1: 8, 2: 15, 3: 4, 4: READING_IDLE_MS / 1000 };
 
 /** Waits for the beats still on their way, until what was recorded matches the truth within a second. */
@@ -128,10 +146,18 @@ describe("a scripted reader's time", () => {
       const page = await openDeck(context, project);
       await readTheScript(page);
       const recorded = await expectTheTruth(project.id);
-      console.log("scripted reader: truth", TRUTH, "recorded", recorded);
       expect(recorded[4]).toBeLessThanOrEqual(30);
       const views = await viewsOf(project.id);
       expect(views).toMatchObject([{ audience: "reader", pages: 4 }]);
+      // The founder's Analytics say the same, page by page.
+      const shown = await founderSees(project.id);
+      console.log("scripted reader: truth", TRUTH, "recorded", recorded, "the founder's table", shown);
+      expect(shown).toEqual([
+        ["1", "1 100%", "8 s", "8 s"],
+        ["2", "1 100%", "15 s", "15 s"],
+        ["3", "1 100%", "4 s", "4 s"],
+        ["4", "1 100%", "30 s", "30 s"],
+      ]);
     } finally {
       await context.close();
     }
