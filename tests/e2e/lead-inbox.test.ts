@@ -2,7 +2,10 @@
 // codes; the founder finds each by name, filters by event, sets a status and a note, downloads a vCard and reads it;
 // a webhook receiver started here (on 127.0.0.1; the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) gets each
 // event once, signed.
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import type { Locator, Page } from "playwright-core";
+import { recordDeckBeats } from "~/modules/deck-reading/record-beats.server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "../support/chromium.js";
 import { collectDownloads, downloadBytes, waitForToast } from "../support/founder-e2e";
@@ -12,6 +15,8 @@ import { signedInContext, uniqueEmail } from "../support/sign-up";
 import { hasValidSignature, startWebhookReceiver } from "../support/webhook-receiver";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { collectPageErrors, waitForEnhancement, waitForHydration } from "../support/clients";
+import { beatsOf, createShownDeck, sender } from "../support/deck-reading";
+import { withWritableDb } from "../support/test-db";
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
@@ -394,6 +399,83 @@ describe("a lead opened from an alert, on a phone", () => {
       expect(await page.getByText("No leads match these filters").count()).toBe(0);
       expect(new URL(page.url()).searchParams.get("lead")).toBeNull();
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("what a lead read of the deck", () => {
+  it("shows the reading on the card, page by page, and marks the lead hot in one tap", { timeout: 90_000 }, async () => {
+    const email = uniqueEmail("lead-reading");
+    const { context, user: { id: ownerId } } = await signedInContext(e2e.browser, e2e.app, email, { viewport: PHONE });
+    const project = await insertProject(e2e.app.dataDir, { ownerId, title: "Harbor reading", qrCodes: [{ label: "Booth", eventTag: "Demo Day" }] });
+    // Ana read four of the deck's five pages on her phone; Bo read none.
+    const deck = await withWritableDb(e2e.app, (db) => createShownDeck(db, { id: project.id, ownerId }, 5));
+    await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name: "Ana Reader", email: "ana-reader@example.com", note: "Hello" });
+    await visitorAction(e2e.app, project.slug, project.qrCodeIds[0]!, { intent: "intro", name: "Bo Skimmer", email: "bo-skimmer@example.com", note: "Hi" });
+    const leadIds = Object.fromEntries(
+      (await e2e.db.selectFrom("leads").select(["id", "email"]).where("project_id", "=", project.id).execute()).map((lead) => [lead.email, lead.id]),
+    );
+    // The server has sent both intros' confirmations (its writes are done) before this connection writes the views.
+    const mailDir = path.join(e2e.app.dataDir, "mail");
+    const confirmed = async () => {
+      const files = (await readdir(mailDir)).filter((file) => file.includes("intro-confirmation"));
+      const texts = await Promise.all(files.map((file) => readFile(path.join(mailDir, file), "utf8")));
+      return ["ana-reader@example.com", "bo-skimmer@example.com"].filter((address) => texts.some((text) => text.includes(address)));
+    };
+    await expect.poll(confirmed).toHaveLength(2);
+    await withWritableDb(e2e.app, async (db) => {
+      await db.insertInto("lead_viewers").values({ project_id: project.id, viewer_fingerprint: "ana-phone", lead_id: leadIds["ana-reader@example.com"]! }).execute();
+      await recordDeckBeats(db, beatsOf({ project: project.id, deck }, [[1, 10], [2, 20], [3, 15], [4, 5]]), sender("ana-phone"));
+    });
+
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    try {
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+      await waitForHydration(page);
+      const ana = page.locator(`#lead-${leadIds["ana-reader@example.com"]}`);
+      const reading = ana.getByRole("region", { name: "What Ana Reader read of the deck" });
+      await reading.getByText("Read 4 of 5 pages · 50 s · longest on page 2").waitFor();
+      expect(await reading.getByRole("listitem").evaluateAll((cells) => cells.map((cell) => cell.getAttribute("title")))).toEqual([
+        "Page 1: 10 s",
+        "Page 2: 20 s",
+        "Page 3: 15 s",
+        "Page 4: 5 s",
+        "Page 5: not read",
+      ]);
+      expect(await page.locator(`#lead-${leadIds["bo-skimmer@example.com"]}`).getByRole("region", { name: /read of the deck/ }).count()).toBe(0);
+      const box = (await reading.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      await mkdir("tmp/lead-reading", { recursive: true });
+      await ana.screenshot({ path: "tmp/lead-reading/card-390.png" });
+
+      await reading.getByRole("button", { name: "Mark hot" }).click();
+      await expect.poll(() => ana.getByRole("button", { name: "Hot" }).getAttribute("aria-pressed")).toBe("true");
+      expect(await reading.getByRole("button", { name: "Mark hot" }).count()).toBe(0);
+      const { temperature } = await e2e.db.selectFrom("leads").select("temperature").where("id", "=", leadIds["ana-reader@example.com"]!).executeTakeFirstOrThrow();
+      expect(temperature).toBe("hot");
+
+      // Sorted by reading time, Ana comes first though Bo acted last; the filter leaves only her.
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads?sort=reading&read=deck`);
+      await page.getByText("Read 4 of 5 pages", { exact: false }).waitFor();
+      expect(await page.getByText("Bo Skimmer").count()).toBe(0);
+      expect(errors).toEqual([]);
+
+      const laptop = await e2e.browser.newContext({ viewport: DESKTOP, storageState: await context.storageState() });
+      try {
+        const wide = await laptop.newPage();
+        await wide.goto(`${e2e.app.url}/project/${project.id}/leads`);
+        const wideCard = wide.locator(`#lead-${leadIds["ana-reader@example.com"]}`);
+        await wideCard.getByText("Read 4 of 5 pages", { exact: false }).waitFor();
+        await wide.screenshot({ path: "tmp/lead-reading/inbox-1280.png", fullPage: true });
+        await wideCard.screenshot({ path: "tmp/lead-reading/card-1280.png" });
+      } finally {
+        await laptop.close();
+      }
+      await page.goto(`${e2e.app.url}/project/${project.id}/leads`);
+      await page.screenshot({ path: "tmp/lead-reading/inbox-390.png", fullPage: true });
     } finally {
       await context.close();
     }

@@ -65,8 +65,15 @@ const optionalQueryText = (max: number) =>
 /** The inbox's views besides the default (newest activity first). */
 export const LEAD_VIEWS = ["unanswered"] as const;
 
-/** The inbox's orders besides the view's own: `temperature` puts hot, then warm, then cold, then unmarked leads first. */
-export const LEAD_SORTS = ["temperature"] as const;
+/**
+ * The inbox's orders besides the view's own: `temperature` puts hot, then warm, then cold, then unmarked leads first;
+ * `reading` puts those who spent most time reading the deck on the page now first.
+ */
+export const LEAD_SORTS = ["temperature", "reading"] as const;
+export const LEAD_SORT_LABELS: Record<(typeof LEAD_SORTS)[number], string> = { temperature: "Hottest first", reading: "Most reading time" };
+
+/** `read=deck`: only the leads who read any of the deck on the page now. */
+export const LEAD_READ_FILTERS = ["deck"] as const;
 
 /** The longest search the inbox reads: longer text is cut, and the search box stops there. */
 export const LEAD_SEARCH_MAX_LENGTH = 100;
@@ -84,8 +91,10 @@ export const leadFilterSchema = z.object({
   after: optionalQueryText(200),
   /** `unanswered`: only the leads still waiting for a first response, the longest waiting first. */
   view: z.optional(optionalChoice(LEAD_VIEWS)),
-  /** `temperature`: hottest first, each temperature in the view's own order. */
+  /** `temperature`: hottest first; `reading`: most reading time first; each in the view's own order. */
   sort: z.optional(optionalChoice(LEAD_SORTS)),
+  /** `deck`: only those who read the deck on the page now. */
+  read: z.optional(optionalChoice(LEAD_READ_FILTERS)),
   /** Only those who gave this answer to the project's qualifying question (a choice question's answers). */
   answer: z.optional(optionalQueryText(60)),
   /** One lead, as a founder alert links to it (`?lead={id}`): the inbox shows that lead alone. */
@@ -101,7 +110,7 @@ export function readLeadFilters(search: URLSearchParams): LeadFilters {
 /** The query string for a set of filters (without empty ones), for links and the vCards download. */
 export function leadFilterQuery(filters: Partial<LeadFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ["lead", "view", "sort", "action", "event", "status", "temperature", "answer", "q", "after"] as const) {
+  for (const key of ["lead", "view", "sort", "read", "action", "event", "status", "temperature", "answer", "q", "after"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

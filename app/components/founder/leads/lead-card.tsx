@@ -10,6 +10,7 @@ import { AddLeadEmail } from "./lead-without-email";
 import { ActivityLine } from "./card/activity-line";
 import { FollowUpActions } from "./card/follow-up-actions";
 import { LeadCardHeader } from "./card/lead-card-header";
+import { LeadReadingSummary } from "./card/lead-reading";
 import { MetOnlyClock, ResponseClock } from "./card/response-clock";
 import { TemperatureButtons } from "./card/temperature-buttons";
 import { TriageForm } from "./card/triage-form";
@@ -69,6 +70,8 @@ export function LeadCard({
       ) : lead.temperature ? (
         <p className="mt-3 text-sm font-semibold text-slate-800">{LEAD_TEMPERATURE_LABELS[lead.temperature]}</p>
       ) : null}
+
+      {lead.reading ? <LeadReadingSummary projectId={projectId} lead={lead} reading={lead.reading} canTriage={canTriage} /> : null}
 
       {lead.answer ? (
         <p className="mt-3 rounded-lg bg-brand-50/60 px-3 py-2 text-sm text-slate-800 ring-1 ring-brand-100" data-qualifying-answer>

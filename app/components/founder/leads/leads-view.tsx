@@ -7,6 +7,8 @@ import { useClock } from "~/components/ui/use-clock";
 import type { FormResult } from "~/modules/forms/form-result";
 import {
   LEAD_SEARCH_MAX_LENGTH,
+  LEAD_SORT_LABELS,
+  LEAD_SORTS,
   LEAD_ACTION_LABELS,
   LEAD_ACTIONS,
   leadFilterQuery,
@@ -38,7 +40,7 @@ export type LeadsViewProps = {
 export function LeadsView({ inbox, filters, now, actionData, setupBanner = null, memberId }: LeadsViewProps) {
   const clock = useClock(now);
   const { project } = inbox;
-  const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.q || filters.lead);
+  const filtered = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.read || filters.q || filters.lead);
   const waitingView = filters.view === "unanswered";
   const newCount = inbox.newSinceLastVisit;
   const base = `/project/${project.id}`;
@@ -203,7 +205,7 @@ export function LeadsView({ inbox, filters, now, actionData, setupBanner = null,
 
 function FilterBar({ filters, events, question, action }: { filters: LeadFilters; events: LeadInbox["events"]; question: LeadInbox["question"]; action: string }) {
   const seesAddresses = useProjectAllows("addresses");
-  const refined = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.sort);
+  const refined = Boolean(filters.action || filters.event || filters.status || filters.temperature || filters.answer || filters.read || filters.sort);
   return (
     <Form method="get" action={action} role="search" aria-label="Filter leads" className="mb-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       {filters.view ? <input type="hidden" name="view" value={filters.view} /> : null}
@@ -235,6 +237,7 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
             value={filters.temperature}
             options={LEAD_TEMPERATURES.map((value) => [value, LEAD_TEMPERATURE_LABELS[value]])}
           />
+          <FilterChoice name="read" label="Deck" any="Any" value={filters.read} options={[["deck", "Read the deck"]]} />
           {question?.options.length ? (
             <FilterChoice
               name="answer"
@@ -251,7 +254,7 @@ function FilterBar({ filters, events, question, action }: { filters: LeadFilters
             label="Order"
             any={filters.view === "unanswered" ? "Longest waiting" : "Newest activity"}
             value={filters.sort}
-            options={[["temperature", "Hottest first"]]}
+            options={LEAD_SORTS.map((value) => [value, LEAD_SORT_LABELS[value]])}
             className="col-span-2 sm:col-span-1"
           />
         </div>

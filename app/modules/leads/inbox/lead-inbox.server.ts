@@ -5,6 +5,7 @@ import { roleAllows, type ProjectRole } from "~/modules/access/roles";
 import { DIRECT, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT, NOT_ATTRIBUTED } from "~/modules/analytics/source-names";
 import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
+import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
 import type { LeadFilters } from "~/modules/leads/lead-forms";
 import { cursorAfter, decodeLeadCursor, encodeLeadCursor, filteredLeads, pageAfter } from "./lead-query.server";
 import { toLeadViews, type LeadRow, type LeadView } from "./lead-views.server";
@@ -66,10 +67,9 @@ export async function openLeadInbox(
     return query.executeTakeFirstOrThrow().then((row) => Number(row.count));
   };
   const codeNames = await readCodeNames(db, project.id);
-  const [leads, total, acted, metInPerson, newSinceLastVisit, unanswered, heldForReview, question] = await Promise.all([
-    toLeadViews(db, project.id, page, codeNames, ownerId).then((views): LeadView[] =>
-      views.map((view) => ({ ...view, hasEmail: view.email !== null, ...(addresses ? {} : { email: null, phone: null }) })),
-    ),
+  const [views, readings, total, acted, metInPerson, newSinceLastVisit, unanswered, heldForReview, question] = await Promise.all([
+    toLeadViews(db, project.id, page, codeNames, ownerId),
+    readingOfLeads(db, project.id, page.map((row) => row.id)),
     countLeads({}),
     countLeads({ acted: true }),
     countLeads({ met: true }),
@@ -78,6 +78,9 @@ export async function openLeadInbox(
     countHeldSubmissions(db, project.id),
     readQualifyingQuestion(db, project.id),
   ]);
+  const leads = views.map(
+    (view): LeadView => ({ ...view, hasEmail: view.email !== null, reading: readings.get(view.id) ?? null, ...(addresses ? {} : { email: null, phone: null }) }),
+  );
   return {
     project: { id: project.id, title: project.title, slug: project.slug, role: project.role },
     leads,

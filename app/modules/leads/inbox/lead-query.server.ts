@@ -6,7 +6,10 @@ import { isRecordId } from "~/modules/http/id-shape";
 import type { LeadFilters } from "~/modules/leads/lead-forms";
 import type { LeadRow } from "./lead-views.server";
 
-/** The last row of a page: its order column's value, its id, and, when sorted hottest first, its temperature's rank. */
+/**
+ * The last row of a page: its order column's value, its id, and, when sorted hottest first, its temperature's rank
+ * (sorted by reading time, its reading time in milliseconds).
+ */
 export type Cursor = { at: string; id: string; rank?: number };
 
 /** `after` in the URL: the last row of the previous page, so the next page starts strictly below it. */
@@ -18,7 +21,7 @@ export function decodeLeadCursor(value: string | null): Cursor | null {
   if (!value) return null;
   const [at, id, rank, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
   if (!at || !id || rest.length || Number.isNaN(Date.parse(at)) || id.length > 64 || !isStorableText(id) || !isStorableText(at)) return null;
-  if (rank !== undefined && !/^[0-3]$/.test(rank)) return null;
+  if (rank !== undefined && !/^\d{1,15}$/.test(rank)) return null;
   return rank === undefined ? { at, id } : { at, id, rank: Number(rank) };
 }
 
@@ -26,6 +29,12 @@ export function decodeLeadCursor(value: string | null): Cursor | null {
 const TEMPERATURE_RANKS: Record<LeadTemperature, number> = { hot: 0, warm: 1, cold: 2 };
 const UNMARKED_RANK = 3;
 const temperatureRank = sql<number>`case ${sql.ref("temperature")} when 'hot' then 0 when 'warm' then 1 when 'cold' then 2 else 3 end`;
+
+/**
+ * The lead's reading time of the deck on the project's page now, in milliseconds (0 without any): the readers' views
+ * only, as `readingOfLeads` counts them.
+ */
+const readingMs = sql<number>`coalesce((select sum(deck_view_pages.ms) from deck_view_pages inner join deck_views on deck_views.id = deck_view_pages.view_id where deck_views.lead_id = leads.id and deck_views.audience = 'reader' and deck_views.deck_id = (select projects.deck_id from projects where projects.id = leads.project_id)), 0)`;
 
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
 function containsPattern(text: string): string {
@@ -47,6 +56,7 @@ export function filteredLeads(db: Kysely<Database>, projectId: string, filters: 
   if (filters.answer) query = query.where("answer", "=", filters.answer);
   if (filters.view === "unanswered") query = query.where("first_response_at", "is", null).where("awaiting_since", "is not", null);
   if (filters.event) query = query.where("source", "=", filters.event);
+  if (filters.read === "deck") query = query.where(readingMs, ">", 0);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
     const byName = sql<SqlBool>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`;
@@ -57,23 +67,26 @@ export function filteredLeads(db: Kysely<Database>, projectId: string, filters: 
 
 /**
  * Newest activity first, or for the unanswered view the longest waiting first (awaiting since, oldest first); sorted
- * hottest first, each temperature in that order. Ties broken by id so every lead appears exactly once across pages.
+ * hottest first, each temperature in that order; sorted by reading time, the most first, each time in that order.
+ * Ties broken by id so every lead appears exactly once across pages.
  */
 export function pageAfter<O>(query: SelectQueryBuilder<Database, "leads", O>, cursor: Cursor | null, limit: number, order: LeadOrder) {
   const [column, direction] = orderOf(order.view);
-  const hottestFirst = order.sort === "temperature";
+  // The sort's rank before the view's own order: the temperature's (lowest first) or the reading time (most first).
+  const ranked = order.sort === "temperature" ? ({ rank: temperatureRank, after: ">", fallback: UNMARKED_RANK } as const) : order.sort === "reading" ? ({ rank: readingMs, after: "<", fallback: 0 } as const) : null;
   if (cursor) {
     // A row-value comparison, which both databases answer from the (project_id, column, id) indexes.
     const within = (eb: ExpressionBuilder<Database, "leads">) => eb(eb.refTuple(column, "id"), direction === "desc" ? "<" : ">", eb.tuple(cursor.at, cursor.id));
-    query = hottestFirst
+    query = ranked
       ? query.where((eb) => {
-          const rank = cursor.rank ?? UNMARKED_RANK;
-          return eb.or([eb(temperatureRank, ">", rank), eb.and([eb(temperatureRank, "=", rank), within(eb)])]);
+          const rank = cursor.rank ?? ranked.fallback;
+          return eb.or([eb(ranked.rank, ranked.after, rank), eb.and([eb(ranked.rank, "=", rank), within(eb)])]);
         })
       : query.where(within);
   }
-  if (hottestFirst) query = query.orderBy(temperatureRank);
-  return query.orderBy(column, direction).orderBy("id", direction).limit(limit);
+  if (ranked) query = query.orderBy(ranked.rank, ranked.after === ">" ? "asc" : "desc");
+  const withRank = order.sort === "reading" ? (query.select(readingMs.as("reading_ms")) as unknown as typeof query) : query;
+  return withRank.orderBy(column, direction).orderBy("id", direction).limit(limit);
 }
 
 export type LeadOrder = Pick<LeadFilters, "view" | "sort">;
@@ -87,5 +100,6 @@ function orderOf(view: LeadFilters["view"]) {
 export function cursorAfter(row: LeadRow, order: LeadOrder): Cursor {
   // The unanswered view lists only leads that wait, so its column is never null there.
   const cursor: Cursor = { at: row[orderOf(order.view)[0]] ?? "", id: row.id };
+  if (order.sort === "reading") return { ...cursor, rank: Number(row.reading_ms ?? 0) };
   return order.sort === "temperature" ? { ...cursor, rank: row.temperature ? TEMPERATURE_RANKS[row.temperature] : UNMARKED_RANK } : cursor;
 }

@@ -6,6 +6,7 @@ import type { LeadTemperature } from "~/modules/formats/lead-triage";
 import { capturesOf } from "~/modules/leads/capture/lead-captures.server";
 import type { LeadAction } from "~/modules/leads/lead-forms";
 import type { SignalDetails } from "~/modules/signals/signal-form";
+import type { LeadReading } from "~/modules/deck-reading/reading-text";
 import type { QualifyingAnswer } from "./qualifying-answer";
 
 export type LeadActivityItem =
@@ -61,6 +62,8 @@ export type LeadWithAddress = {
 export type LeadView = LeadWithAddress & {
   /** Whether the lead has an e-mail to reply to, also for a role that is not shown it. */
   hasEmail: boolean;
+  /** What they read of the deck on the page now; null when they read none of it. */
+  reading: LeadReading | null;
 };
 
 export type LeadRow = {
@@ -80,6 +83,8 @@ export type LeadRow = {
   temperature: LeadTemperature | null;
   question: string | null;
   answer: string | null;
+  /** Their reading time in milliseconds, selected only when the inbox is sorted by it (the next page's cursor). */
+  reading_ms?: number | string | null;
 };
 
 /** What each lead did, from their contact, its intros and its signals, newest first. */
