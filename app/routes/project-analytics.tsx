@@ -1,7 +1,6 @@
 import { data, Link } from "react-router";
 import { AnalyticsView } from "~/components/founder/analytics-view";
-import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
-import { deckSourceOf, loadDeckReaders } from "~/modules/deck-reading/deck-readers.server";
+import { loadAnalyticsPage } from "~/modules/analytics/analytics-page.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";
@@ -15,9 +14,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const { auth, database, flashCookie } = context.services;
   const user = await requireSessionUser(auth, request, url);
   const started = performance.now();
-  const [analytics, deckReaders] = await orRedirectToMyProjects(flashCookie, () =>
-    Promise.all([loadProjectAnalytics(database.db, user.id, params.id), loadDeckReaders(database.db, user.id, params.id, deckSourceOf(url.searchParams.get("audience")))]),
-  );
+  const { analytics, deckReaders } = await orRedirectToMyProjects(flashCookie, () => loadAnalyticsPage(database.db, user.id, params.id, url.searchParams.get("audience")));
   const serverTiming = `analytics;desc="analytics data load";dur=${(performance.now() - started).toFixed(2)}`;
   return data({ analytics, deckReaders, projectRole: analytics.project.role, now: new Date().toISOString() }, { headers: { "Server-Timing": serverTiming } });
 }

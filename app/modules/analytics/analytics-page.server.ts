@@ -1,0 +1,10 @@
+import type { Kysely } from "kysely";
+import type { Database } from "~/db/schema";
+import { deckSourceOf, loadDeckReaders } from "~/modules/deck-reading/deck-readers.server";
+import { loadProjectAnalytics } from "./analytics.server";
+
+/** The Analytics page: the project's figures and its deck's reading, for the code the `?audience=` choice names. */
+export async function loadAnalyticsPage(db: Kysely<Database>, userId: string, projectId: string, audience: string | null) {
+  const [analytics, deckReaders] = await Promise.all([loadProjectAnalytics(db, userId, projectId), loadDeckReaders(db, userId, projectId, deckSourceOf(audience))]);
+  return { analytics, deckReaders };
+}
