@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import { AnalyticsView } from "~/components/founder/analytics-view";
-import { loadAnalyticsPage } from "~/modules/analytics/analytics-page.server";
+import { loadAnalyticsPage } from "~/modules/deck-reading/analytics-page.server";
 import { requireSessionUser } from "~/modules/auth/session.server";
 import { orRedirectToMyProjects } from "~/modules/projects/owner-guard.server";
 import { PRODUCT_NAME } from "~/product";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { deckSourceOf, loadDeckReaders } from "~/modules/deck-reading/deck-readers.server";
-import { loadProjectAnalytics } from "./analytics.server";
+import { loadProjectAnalytics } from "~/modules/analytics/analytics.server";
+import { deckSourceOf, loadDeckReaders } from "./deck-readers.server";
 
 /** The Analytics page: the project's figures and its deck's reading, for the code the `?audience=` choice names. */
 export async function loadAnalyticsPage(db: Kysely<Database>, userId: string, projectId: string, audience: string | null) {
