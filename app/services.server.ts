@@ -25,6 +25,7 @@ import { MorningReportScheduler } from "~/modules/reports/morning-report.server"
 import { WebhookWorker } from "~/modules/webhooks/webhook-delivery.server";
 import { HeldFormExpiry } from "~/modules/held/held-expiry.server";
 import { AlertWorker } from "~/modules/founder-alerts/alert-delivery.server";
+import { VisitSummaryPass } from "~/modules/deck-reading/reading-summaries.server";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DeckRenderer } from "~/modules/deck/deck-renderer.server";
@@ -57,6 +58,8 @@ export type AppServices = {
   webhooks: WebhookWorker;
   /** Pushes to the founders' devices and posts to their projects' Slack (decision 56). */
   alerts: AlertWorker;
+  /** Sums up each deck visit of a reader who is no lead once it ended, in a push and a Slack post (decision 99). */
+  visitSummaries: VisitSummaryPass;
   /** Deletes held forms after 30 days, once an hour across instances (decision 80). */
   heldExpiry: HeldFormExpiry;
   /** Where uploaded files are kept (decision 97). */
@@ -127,6 +130,8 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
   webhooks.start();
   const alerts = new AlertWorker(database.db, { publicUrl: config.publicUrl, push: config.push, webhooks: config.webhooks }, logger);
   alerts.start();
+  const visitSummaries = new VisitSummaryPass(database.db, logger, { onQueued: () => alerts.wake() });
+  visitSummaries.start();
   const heldExpiry = new HeldFormExpiry(database.db, logger);
   if (!sqliteLeftBehind) heldExpiry.start();
   const store = openObjectStore(config.storage);
@@ -163,6 +168,7 @@ export async function startServices(config: AppConfig, logger: Logger): Promise<
     morningReports,
     webhooks,
     alerts,
+    visitSummaries,
     heldExpiry,
     store,
     decks,
@@ -176,6 +182,7 @@ export async function stopServices(services: AppServices): Promise<void> {
   await services.leadAlerts.stop();
   await services.morningReports.stop();
   await services.webhooks.stop();
+  await services.visitSummaries.stop();
   await services.alerts.stop();
   await services.heldExpiry.stop();
   await services.decks.stop();

@@ -115,7 +115,7 @@ describeEachDialect("push where the founder looks", (getDb) => {
     const project = await createProject(db);
     const other = await createProject(db, { ownerId: project.ownerId, title: "Other project" });
     const phone = await device(db, project.ownerId);
-    await saveAlertChannels(db, project.ownerId, project.id, { pushIntro: false, pushSignal: true, pushFollow: true, slackIntro: true, slackSignal: true, slackFollow: true });
+    await saveAlertChannels(db, project.ownerId, project.id, { pushIntro: false, pushSignal: true, pushFollow: true, pushReading: true, slackIntro: true, slackSignal: true, slackFollow: true, slackReading: true });
     expect((await getAlertChannelSettings(db, project.ownerId, project.id)).channels.pushIntro).toBe(false);
     expect((await getAlertChannelSettings(db, project.ownerId, other.id)).channels.pushIntro).toBe(true);
 

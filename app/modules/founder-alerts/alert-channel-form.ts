@@ -1,19 +1,24 @@
 import { z } from "zod/mini";
 import { checkbox, text } from "~/modules/forms/fields";
 
-/** What a lead did, as pushes and Slack posts name it: an intro request, a signal, or following updates. */
-export const ALERT_KINDS = ["intro", "signal", "follow"] as const;
+/**
+ * What pushes and Slack posts tell of: a lead's intro request, signal or following updates, and deck reading (a
+ * lead opening the deck, another reader's visit summed up; decision 99).
+ */
+export const ALERT_KINDS = ["intro", "signal", "follow", "reading"] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
-export const ALERT_KIND_LABELS: Record<AlertKind, string> = { intro: "Intro requests", signal: "Signals", follow: "New followers" };
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = { intro: "Intro requests", signal: "Signals", follow: "New followers", reading: "Deck reading" };
 
 /** Per project: which kinds are pushed to the owner's devices and posted to the project's Slack. */
 export const alertChannelsSchema = z.object({
   pushIntro: checkbox,
   pushSignal: checkbox,
   pushFollow: checkbox,
+  pushReading: checkbox,
   slackIntro: checkbox,
   slackSignal: checkbox,
   slackFollow: checkbox,
+  slackReading: checkbox,
 });
 export type AlertChannels = z.infer<typeof alertChannelsSchema>;
 

@@ -109,9 +109,9 @@ export function slackEscape(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** The Slack post of an alert: Slack's own `text` format, the line, the project and a link to the lead. */
+/** The Slack post of an alert: Slack's own `text` format, the line, the project and a link to the lead (or the page it names). */
 export function slackBodyOf(message: AlertMessage, publicUrl: string): string {
-  return JSON.stringify({ text: `${slackEscape(message.title)} (${slackEscape(message.body)})\n<${publicUrl}${message.path}|Open the lead>` });
+  return JSON.stringify({ text: `${slackEscape(message.title)} (${slackEscape(message.body)})\n<${publicUrl}${message.path}|${message.link ?? "Open the lead"}>` });
 }
 
 /**

@@ -13,14 +13,23 @@ import {
 } from "./alert-channel-form";
 import { isAllowedPushEndpoint, type PushService } from "./push-services";
 
-const DEFAULT_CHANNELS: AlertChannels = { pushIntro: true, pushSignal: true, pushFollow: true, slackIntro: true, slackSignal: true, slackFollow: true };
+const DEFAULT_CHANNELS: AlertChannels = {
+  pushIntro: true,
+  pushSignal: true,
+  pushFollow: true,
+  pushReading: true,
+  slackIntro: true,
+  slackSignal: true,
+  slackFollow: true,
+  slackReading: true,
+};
 
 export type AlertChannelSettings = { channels: AlertChannels; slackUrl: string | null };
 
 async function channelSettingsOf(db: Kysely<Database>, projectId: string): Promise<AlertChannelSettings> {
   const row = await db
     .selectFrom("project_alert_settings")
-    .select(["push_intro", "push_signal", "push_follow", "slack_intro", "slack_signal", "slack_follow", "slack_url"])
+    .select(["push_intro", "push_signal", "push_follow", "push_reading", "slack_intro", "slack_signal", "slack_follow", "slack_reading", "slack_url"])
     .where("project_id", "=", projectId)
     .executeTakeFirst();
   if (!row) return { channels: DEFAULT_CHANNELS, slackUrl: null };
@@ -29,23 +38,27 @@ async function channelSettingsOf(db: Kysely<Database>, projectId: string): Promi
       pushIntro: row.push_intro,
       pushSignal: row.push_signal,
       pushFollow: row.push_follow,
+      pushReading: row.push_reading,
       slackIntro: row.slack_intro,
       slackSignal: row.slack_signal,
       slackFollow: row.slack_follow,
+      slackReading: row.slack_reading,
     },
     slackUrl: row.slack_url,
   };
 }
 
 /** A member's own push switches on a project (decision 61): on for every kind until they turn one off. */
-async function memberPushOf(db: Kysely<Database>, projectId: string, userId: string): Promise<Pick<AlertChannels, "pushIntro" | "pushSignal" | "pushFollow">> {
+async function memberPushOf(db: Kysely<Database>, projectId: string, userId: string): Promise<Pick<AlertChannels, "pushIntro" | "pushSignal" | "pushFollow" | "pushReading">> {
   const row = await db
     .selectFrom("member_alert_settings")
-    .select(["push_intro", "push_signal", "push_follow"])
+    .select(["push_intro", "push_signal", "push_follow", "push_reading"])
     .where("project_id", "=", projectId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  return row ? { pushIntro: row.push_intro, pushSignal: row.push_signal, pushFollow: row.push_follow } : { pushIntro: true, pushSignal: true, pushFollow: true };
+  return row
+    ? { pushIntro: row.push_intro, pushSignal: row.push_signal, pushFollow: row.push_follow, pushReading: row.push_reading }
+    : { pushIntro: true, pushSignal: true, pushFollow: true, pushReading: true };
 }
 
 /** The project's Slack channel with the signed-in member's own push switches (the owner's are the project's). */
@@ -71,8 +84,8 @@ async function saveSettingsColumns(db: Kysely<Database>, projectId: string, valu
  */
 export async function saveAlertChannels(db: Kysely<Database>, userId: string, projectId: string, input: AlertChannels): Promise<void> {
   const project = await requireProjectRole(db, userId, projectId, "view");
-  const push = { push_intro: input.pushIntro, push_signal: input.pushSignal, push_follow: input.pushFollow };
-  const slack = { slack_intro: input.slackIntro, slack_signal: input.slackSignal, slack_follow: input.slackFollow };
+  const push = { push_intro: input.pushIntro, push_signal: input.pushSignal, push_follow: input.pushFollow, push_reading: input.pushReading };
+  const slack = { slack_intro: input.slackIntro, slack_signal: input.slackSignal, slack_follow: input.slackFollow, slack_reading: input.slackReading };
   const mayChangeSlack = roleAllows(project.role, "settings");
   await db.transaction().execute(async (trx) => {
     if (project.role === "owner") await saveSettingsColumns(trx, project.id, { ...push, ...slack });
@@ -182,10 +195,18 @@ export type LeadAlertEvent = {
   at: string;
 };
 
-/** What every channel renders: the line, the project, and the lead in the inbox (a path; made absolute when sent). */
-export type AlertMessage = { title: string; body: string; path: string; tag: string };
+/**
+ * What every channel renders: the line, the project, and the lead in the inbox (a path; made absolute when sent);
+ * `link` names the path in Slack when it is not a lead ("Open the lead").
+ */
+export type AlertMessage = { title: string; body: string; path: string; tag: string; link?: string };
 
-const KIND_PHRASES: Record<AlertKind, string> = { intro: "requested an intro", signal: "sent a signal of interest", follow: "now follows your updates" };
+const KIND_PHRASES: Record<AlertKind, string> = {
+  intro: "requested an intro",
+  signal: "sent a signal of interest",
+  follow: "now follows your updates",
+  reading: "is reading your deck",
+};
 
 /** "Ana Kovač requested an intro — Demo Day hall A" (decision 56). */
 export function alertMessageOf(event: LeadAlertEvent): AlertMessage {
@@ -202,12 +223,14 @@ const KIND_COLUMNS = {
   intro: { push: "pushIntro", slack: "slackIntro" },
   signal: { push: "pushSignal", slack: "slackSignal" },
   follow: { push: "pushFollow", slack: "slackFollow" },
+  reading: { push: "pushReading", slack: "slackReading" },
 } as const satisfies Record<AlertKind, { push: keyof AlertChannels; slack: keyof AlertChannels }>;
 
 const MEMBER_PUSH_COLUMNS = {
   intro: "member_alert_settings.push_intro",
   signal: "member_alert_settings.push_signal",
   follow: "member_alert_settings.push_follow",
+  reading: "member_alert_settings.push_reading",
 } as const satisfies Record<AlertKind, string>;
 
 /**
@@ -216,10 +239,18 @@ const MEMBER_PUSH_COLUMNS = {
  * event does. Returns how many were queued.
  */
 export async function queueLeadAlerts(trx: Kysely<Database>, event: LeadAlertEvent): Promise<number> {
-  const settings = await channelSettingsOf(trx, event.project.id);
+  return queueAlert(trx, { id: event.id, projectId: event.project.id, kind: event.kind, message: alertMessageOf(event), at: event.at });
+}
+
+/** One alert of a kind, its message made: what `queueLeadAlerts` queues, and what tells of a reader who is no lead. */
+export type ProjectAlert = { id: string; projectId: string; kind: AlertKind; message: AlertMessage; at: string };
+
+/** Queues an alert's pushes and Slack post as `queueLeadAlerts` does, inside the caller's transaction. */
+export async function queueAlert(trx: Kysely<Database>, event: ProjectAlert): Promise<number> {
+  const settings = await channelSettingsOf(trx, event.projectId);
   const columns = KIND_COLUMNS[event.kind];
   const pushOn = settings.channels[columns.push];
-  const slackUrl = settings.channels[columns.slack] && !(await isSlackLeftOver(trx, event.project.id)) ? settings.slackUrl : null;
+  const slackUrl = settings.channels[columns.slack] && !(await isSlackLeftOver(trx, event.projectId)) ? settings.slackUrl : null;
   const memberColumn = MEMBER_PUSH_COLUMNS[event.kind];
   const [ownerDevices, memberDevices] = await Promise.all([
     pushOn
@@ -227,7 +258,7 @@ export async function queueLeadAlerts(trx: Kysely<Database>, event: LeadAlertEve
           .selectFrom("push_subscriptions")
           .innerJoin("projects", "projects.owner_id", "push_subscriptions.user_id")
           .select("push_subscriptions.id")
-          .where("projects.id", "=", event.project.id)
+          .where("projects.id", "=", event.projectId)
           .execute()
       : [],
     // Each member's devices, as that member's own switch for this kind says (on until turned off; decision 61).
@@ -238,14 +269,14 @@ export async function queueLeadAlerts(trx: Kysely<Database>, event: LeadAlertEve
         join.onRef("member_alert_settings.project_id", "=", "project_members.project_id").onRef("member_alert_settings.user_id", "=", "project_members.user_id"),
       )
       .select("push_subscriptions.id")
-      .where("project_members.project_id", "=", event.project.id)
+      .where("project_members.project_id", "=", event.projectId)
       .where((eb) => eb.or([eb(memberColumn, "is", null), eb(memberColumn, "=", true)]))
       .execute(),
   ]);
   const devices = [...ownerDevices, ...memberDevices];
   if (devices.length === 0 && !slackUrl) return 0;
-  const payload = JSON.stringify(alertMessageOf(event));
-  const common = { project_id: event.project.id, event_id: event.id, payload, next_attempt_at: event.at, created_at: event.at, locked_until: null, last_error: null, response_status: null, delivered_at: null };
+  const payload = JSON.stringify(event.message);
+  const common = { project_id: event.projectId, event_id: event.id, payload, next_attempt_at: event.at, created_at: event.at, locked_until: null, last_error: null, response_status: null, delivered_at: null };
   const rows = [
     ...devices.map((device) => ({ ...common, id: crypto.randomUUID(), channel: "push" as const, push_subscription_id: device.id, slack_url: null, target: device.id })),
     ...(slackUrl ? [{ ...common, id: crypto.randomUUID(), channel: "slack" as const, push_subscription_id: null, slack_url: slackUrl, target: "slack" }] : []),

@@ -17,6 +17,7 @@ const KIND_FIELDS: Record<AlertKind, { push: keyof AlertChannels; slack: keyof A
   intro: { push: "pushIntro", slack: "slackIntro" },
   signal: { push: "pushSignal", slack: "slackSignal" },
   follow: { push: "pushFollow", slack: "slackFollow" },
+  reading: { push: "pushReading", slack: "slackReading" },
 };
 
 /** "Chrome on Android": how the founder tells their devices apart in the list. */
