@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv.slice(2);
-const benchmarks = ["startup", "client-size", "pitch-page", "track-scan", "booth", "wall-fan-out", "instances", "founder-analytics", "lead-inbox", "founder-push", "mail", "send-now", "deck", "lighthouse"].filter((name) => only.length === 0 || only.includes(name));
+const benchmarks = ["startup", "client-size", "pitch-page", "track-scan", "booth", "wall-fan-out", "instances", "founder-analytics", "lead-inbox", "founder-push", "mail", "send-now", "deck", "deck-reading", "lighthouse"].filter((name) => only.length === 0 || only.includes(name));
 
 const build = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], { cwd: root, stdio: "ignore" });
 if (build.status !== 0) {
