@@ -3,7 +3,9 @@
 // as its browser would post it (a headless browser's own subscribe would need the internet), a visitor requests an
 // intro through a QR code, the push service receives the encrypted push, the test decrypts it with the phone's keys
 // and opens its link; a 410 from the push service removes the phone.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import fs from "node:fs";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { showPlainDeck } from "../support/deck-reading-e2e";
 import { PHONE } from "../support/chromium.js";
 import { setUpAppInBrowser } from "../support/e2e-app";
 import { newVisitor, openPitchDialog, readThePage, insertProject, visitorUserAgent } from "../support/pitch-e2e";
@@ -14,6 +16,7 @@ import { collectPageErrors, waitForEnhancement, waitForHydration } from "../supp
 let pushService: Awaited<ReturnType<typeof startTestPushService>>;
 const gone = new Set<string>();
 beforeAll(async () => {
+  fs.mkdirSync("tmp/deck-reading", { recursive: true });
   pushService = await startTestPushService((push) => (gone.has(push.path) ? 410 : 201));
 });
 afterAll(async () => {
@@ -99,6 +102,49 @@ it("pushes a visitor's intro to the founder's phone, whose tap opens that lead; 
     await expect.poll(() => devicesOf(ownerId), { timeout: 20_000 }).toEqual([]);
     expect(pushService.received.filter((entry) => entry.path === phone.path)).toHaveLength(2);
     expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+it("pushes \"… is reading your deck\" when a person who asked for an intro opens the deck", { timeout: 120_000 }, async () => {
+  const { context, user } = await signedInContext(e2e.browser, e2e.app, uniqueEmail("push-reading"), { viewport: PHONE });
+  const project = await insertProject(e2e.app.dataDir, { ownerId: user.id, title: "Harbor Reading", status: "published" });
+  await showPlainDeck(e2e.app, { id: project.id, ownerId: user.id }, 3);
+  const settingsUrl = `${e2e.app.url}/project/${project.id}/leads/settings`;
+  try {
+    const page = await context.newPage();
+    await page.goto(settingsUrl);
+    await waitForHydration(page);
+    await page.getByText("Deck reading").first().waitFor();
+    await page.screenshot({ path: "tmp/deck-reading/alert-settings-390.png", fullPage: true });
+    const phone = browserSubscription(pushService.origin, "Chrome on Android");
+    expect((await context.request.post(settingsUrl, { form: { intent: "push-on", ...phone.input }, headers: { Origin: e2e.app.url }, maxRedirects: 0 })).ok()).toBe(true);
+    const titles = () => pushService.received.filter((push) => push.path === phone.path).map((push) => (JSON.parse(phone.decrypt(push.body)) as { title: string }).title);
+
+    const visitor = await newVisitor(e2e.browser, { viewport: PHONE, userAgent: visitorUserAgent(e2e.browser) });
+    try {
+      await visitor.page.goto(`${e2e.app.url}/pitch/${project.slug}`);
+      await waitForEnhancement(visitor.page);
+      await readThePage(visitor.page, e2e.app.dataDir);
+      const intro = await openPitchDialog(visitor.page, "Request Intro");
+      await intro.getByLabel("Name", { exact: true }).fill("Ana Kovač");
+      await intro.getByLabel("Email", { exact: true }).fill("ana.reads@example.com");
+      await intro.getByLabel("Note", { exact: true }).fill("Send me the deck");
+      await intro.getByRole("button", { name: "Request Intro" }).click();
+      await intro.getByText("Intro request sent!").waitFor();
+      await vi.waitFor(() => expect(titles().some((title) => title.startsWith("Ana Kovač requested an intro"))).toBe(true), { timeout: 15_000 });
+      // Later, the same phone opens the page again and reads the deck.
+      await visitor.page.goto(`${e2e.app.url}/pitch/${project.slug}`);
+      await waitForEnhancement(visitor.page);
+      const opened = performance.now();
+      await visitor.page.locator("[data-deck-reader]").scrollIntoViewIfNeeded();
+      await vi.waitFor(() => expect(titles()).toContain("Ana Kovač is reading your deck"), { timeout: 15_000, interval: 100 });
+      expect(titles().filter((title) => title.includes("reading your deck"))).toHaveLength(1);
+      console.log(`deck opened to push: ${Math.round(performance.now() - opened)} ms`);
+    } finally {
+      await visitor.context.close();
+    }
   } finally {
     await context.close();
   }
