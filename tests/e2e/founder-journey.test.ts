@@ -619,6 +619,7 @@ describe("a founder's journey", () => {
     expect(csv[0]).toEqual([
       ...["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At", "Tier", "Range", "Message", "Source", "Event tag"],
       ...["Status", "Temperature", "Founder note", "First response at", "Minutes to first response", "Qualifying answer", "Met in person", "Phone"],
+      ...["Pages read", "Seconds read"],
     ]);
     const data = csv.slice(1);
     expect(data).toHaveLength(3);

@@ -224,9 +224,9 @@ describeEachDialect("QR codes and analytics", (getDb) => {
     expect(text.startsWith("\uFEFFName,")).toBe(true);
     const [header, ...rest] = text.slice(1).split("\r\n");
     expect(header).toBe(
-      "Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag,Status,Temperature,Founder note,First response at,Minutes to first response,Qualifying answer,Met in person,Phone",
+      "Name,Email,Intent,Role Tags,LinkedIn,Note,Created At,Tier,Range,Message,Source,Event tag,Status,Temperature,Founder note,First response at,Minutes to first response,Qualifying answer,Met in person,Phone,Pages read,Seconds read",
     );
-    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,,New,,,,,,,\r\n$/);
+    expect(rest.join("\r\n")).toMatch(/^"'=HYPERLINK\(""x""\)",a@example\.com,Intro,Angel;PM,https:\/\/linkedin\.com\/in\/a,"Line one,\n""quoted""",\d{4}-\d\d-\d\dT[\d:.]+Z,,,,Not attributed,,New,,,,,,,,0,0\r\n$/);
   });
 });
 

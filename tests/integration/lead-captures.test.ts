@@ -128,7 +128,7 @@ describeEachDialect("capture at the booth", (getDb) => {
     // No cell here holds a comma, a quote or a line break: each line splits on its commas.
     const [header, ...rows] = (await text(csv.body)).slice(1).trimEnd().split("\r\n").map((line) => line.split(","));
     expect(header!.slice(0, 7)).toEqual(["Name", "Email", "Intent", "Role Tags", "LinkedIn", "Note", "Created At"]);
-    expect(header!.slice(-2)).toEqual(["Met in person", "Phone"]);
+    expect(header!.slice(-4)).toEqual(["Met in person", "Phone", "Pages read", "Seconds read"]);
     const byName = new Map(rows.map((row) => [row[0], Object.fromEntries(header!.map((column, index) => [column, row[index]]))]));
     expect([...byName.keys()]).toEqual(["Ana Visitor", "Kenji Watanabe"]);
     expect(byName.get("Ana Visitor")).toMatchObject({ Intent: "Intro", Note: "Hi", "Met in person": "Booth · demoday-2026: Also met her" });

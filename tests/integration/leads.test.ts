@@ -533,13 +533,13 @@ describeEachDialect("one qualifying question", (getDb) => {
     expect((await leadsOf({ answer: "Seed" })).map((lead) => lead.name)).toEqual(["Ada"]);
     expect((await openLeadInbox(db, project.ownerId, project.id, ANY)).question).toEqual(stage);
 
-    // The CSV's column before 'Met in person' and 'Phone', the vCard's note and the webhook payload carry it.
+    // The CSV's column before 'Met in person', 'Phone' and the reading, the vCard's note and the webhook payload carry it.
     const csv = await exportContactsCsv(db, project.ownerId, project.id);
     let text = "";
     for await (const chunk of csv.body) text += String(chunk);
     const [header, ...rows] = parseCsv(text.slice(1));
-    expect(header!.slice(-3)).toEqual(["Qualifying answer", "Met in person", "Phone"]);
-    expect(Object.fromEntries(rows.map((row) => [row[0], row.at(-3)]))).toEqual({ Ada: "Seed", Bo: "Series A" });
+    expect(header!.slice(-5)).toEqual(["Qualifying answer", "Met in person", "Phone", "Pages read", "Seconds read"]);
+    expect(Object.fromEntries(rows.map((row) => [row[0], row.at(-5)]))).toEqual({ Ada: "Seed", Bo: "Series A" });
     const vcards = await exportLeadVCards(db, project.ownerId, project.id, ANY);
     let cards = "";
     for await (const chunk of vcards.body) cards += String(chunk);

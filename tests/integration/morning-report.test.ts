@@ -222,7 +222,7 @@ describeEachDialect("the morning-after report", (getDb) => {
     );
     expect(mail!.text_body).not.toContain("Cy Tomorrow");
     const [attachment] = mail!.attachments!;
-    expect(attachment!.content).toMatch(/\r\nKenji Watanabe,kenji-[^,]+@example\.com,.*,Hot,.*,Booth · Demo Day: Wants a pilot,\r\n/);
+    expect(attachment!.content).toMatch(/\r\nKenji Watanabe,kenji-[^,]+@example\.com,.*,Hot,.*,Booth · Demo Day: Wants a pilot,,0,0\r\n/);
     expect(attachment!.content).toContain("Bo Cold");
     expect(attachment!.content).toMatch(/\r\nDee Linked,,,,https:\/\/www\.linkedin\.com\/in\/dee-linked,/);
     expect(mail!.text_body).toMatch(/- Dee Linked \(Warm\), met at Booth · Demo Day\n {2}Open the lead: .+\n- Bo Cold \(Cold\)/);

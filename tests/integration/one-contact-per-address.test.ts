@@ -106,7 +106,7 @@ describeEachDialect("one contact per address per project", (getDb) => {
 
     const rows = await csvLines(database, project.ownerId, project.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(/^Ada Lovelace,ada@example\.com,Intro;Supporter;Subscriber,Operator,,And a distributor,[^,]+,Angel,\$5k-\$25k,In!,Not attributed,,New,,,,,,,$/);
+    expect(rows[0]).toMatch(/^Ada Lovelace,ada@example\.com,Intro;Supporter;Subscriber,Operator,,And a distributor,[^,]+,Angel,\$5k-\$25k,In!,Not attributed,,New,,,,,,,,0,0$/);
   });
 });
 

@@ -103,7 +103,8 @@ describeEachDialect("webhooks", (getDb) => {
     ]);
     expect(payloads[0]).toMatchObject({
       project: { id: project.id, title: "Harbor Cold Chain", slug: project.slug },
-      lead: { id: lead.id, name: "Ada" },
+      // The page shows no deck: nothing read to carry.
+      lead: { id: lead.id, name: "Ada", deck: null },
       action: { kind: "intro", roleTags: ["Angel"], note: tricky },
     });
     expect(payloads[2]!.action).toEqual({ kind: "signal", tier: "Angel", rangeMin: 5_000, rangeMax: 25_000, message: '}{"injected": true', public: false, messagePublic: false, answer: null });

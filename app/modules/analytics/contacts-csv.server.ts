@@ -5,6 +5,8 @@ import type { Database, LeadsTable } from "~/db/schema";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
+import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
+import type { LeadReading } from "~/modules/deck-reading/reading-text";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
 import { codeNamesOf } from "./source-names";
 import { nameSource, qrCodeIdOfSource, readCodesMovedAway } from "./sources.server";
@@ -12,7 +14,8 @@ import { nameSource, qrCodeIdOfSource, readCodesMovedAway } from "./sources.serv
 /**
  * The product's seven columns first, then what a signal adds and where the person came from, then the
  * founder's own triage of the person's lead and how long they waited for an answer, then their latest answer to the
- * project's qualifying question, then where the team met them in person (decision 84).
+ * project's qualifying question, then where the team met them in person (decision 84), then how much of the deck on
+ * the page now they read (decision 99: 0 and 0 for someone who read none of it).
  */
 export const CSV_COLUMNS = [
   "Name",
@@ -35,6 +38,8 @@ export const CSV_COLUMNS = [
   "Qualifying answer",
   "Met in person",
   "Phone",
+  "Pages read",
+  "Seconds read",
 ] as const;
 
 /** Spreadsheets (Excel above all) read a CSV without it in the system's legacy code page, mangling accents. */
@@ -92,7 +97,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       .execute();
     return new Map(leads.map((lead) => [lead.email, lead]));
   };
-  const leadColumns = (lead: CsvLead | undefined, met: MetInPersonCells | undefined) => [
+  const leadColumns = (lead: CsvLead | undefined, met: MetInPersonCells | undefined, reading: LeadReading | undefined) => [
     lead ? LEAD_STATUS_LABELS[lead.status] : "",
     lead?.temperature ? LEAD_TEMPERATURE_LABELS[lead.temperature] : "",
     lead?.note ?? "",
@@ -102,6 +107,8 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
     lead?.answer ?? "",
     met?.where ?? "",
     met?.phone ?? "",
+    String(reading?.pagesRead ?? 0),
+    String(Math.round((reading?.ms ?? 0) / 1000)),
   ];
 
   async function* pages() {
@@ -126,7 +133,8 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
       if (rows.length === 0) return;
       const [{ latestSignal, introduced }, leads] = await Promise.all([actionsOfContacts(rows.map((row) => row.id)), leadsOfContacts(rows.map((row) => row.email))]);
-      const met = await metInPersonOf(db, project.id, [...leads.values()].map((lead) => lead.id), codeNames);
+      const leadIds = [...leads.values()].map((lead) => lead.id);
+      const [met, readings] = await Promise.all([metInPersonOf(db, project.id, leadIds, codeNames), readingOfLeads(db, project.id, leadIds)]);
       const records = rows.map((row) => {
         const signal = latestSignal.get(row.id);
         const lead = leads.get(row.email);
@@ -144,7 +152,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
           signal?.message ?? "",
           nameSource(row.source, codeNames).name,
           code?.event_tag ?? "",
-          ...leadColumns(lead, lead ? met.get(lead.id) : undefined),
+          ...leadColumns(lead, lead ? met.get(lead.id) : undefined, lead ? readings.get(lead.id) : undefined),
         ].map(neutralizeFormula);
       });
       yield stringify(records, { record_delimiter: "windows" });
@@ -166,7 +174,8 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
       }
       const rows = await query.orderBy("first_seen_at", "desc").orderBy("id", "desc").limit(PAGE_SIZE).execute();
       if (rows.length === 0) return;
-      const met = await metInPersonOf(db, project.id, rows.map((row) => row.id), codeNames);
+      const leadIds = rows.map((row) => row.id);
+      const [met, readings] = await Promise.all([metInPersonOf(db, project.id, leadIds, codeNames), readingOfLeads(db, project.id, leadIds)]);
       const records = rows.map((row) => {
         const cells = met.get(row.id);
         const code = codes.get(qrCodeIdOfSource(row.source) ?? "");
@@ -184,7 +193,7 @@ export async function exportContactsCsv(db: Kysely<Database>, ownerId: string, p
           "",
           nameSource(row.source, codeNames).name,
           code?.event_tag ?? "",
-          ...leadColumns(row, cells),
+          ...leadColumns(row, cells, readings.get(row.id)),
         ].map(neutralizeFormula);
       });
       yield stringify(records, { record_delimiter: "windows" });

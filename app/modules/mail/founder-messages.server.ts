@@ -233,13 +233,16 @@ export type MorningReportInput = {
   totals: { scans: number; peopleWhoActed: number; intros: number; signals: number };
   /** Per code scanned in the period (the most scanned first): its name and its funnel. */
   codes: { name: string; rows: [string, string][] }[];
-  waiting: { name: string; waited: string; leadUrl: string }[];
+  /** `reading` (here and below): the person's reading of the deck, "read 9 of 14 pages, 3 min 12 s"; null for none. */
+  waiting: { name: string; waited: string; reading: string | null; leadUrl: string }[];
   moreWaiting: number;
   unansweredUrl: string;
-  topSignals: { text: string; leadUrl: string | null }[];
+  topSignals: { text: string; reading: string | null; leadUrl: string | null }[];
   /** People the team met in person in the period, the hottest first, and how many more there were. */
-  metInPerson: { text: string; leadUrl: string }[];
+  metInPerson: { text: string; reading: string | null; leadUrl: string }[];
   moreMetInPerson: number;
+  /** The period's line on the deck on the page ("Deck: 12 readers, 4 read to the end, median 2 min 10 s"); null without a deck. */
+  deck: string | null;
   analyticsUrl: string;
   settingsUrl: string;
   /** The contacts CSV, as the export downloads it; null when it was too large to attach. */
@@ -249,6 +252,9 @@ export type MorningReportInput = {
 };
 
 const count = (value: number) => value.toLocaleString("en-US");
+
+/** A person's line in the report, with their reading of the deck after it when they read any. */
+const withReading = (text: string, reading: string | null) => (reading ? `${text} · ${reading}` : text);
 
 /**
  * To the owner and each co-founder, the morning after a day with scans and again a week later (decision 66): what the period brought, each code's funnel, who still waits for an answer, the top signals, and
@@ -278,10 +284,11 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
     { kind: "p", text: "Each code scanned: the first line counts this period, the others everything since the code was printed." },
     ...input.codes.map((code): Block => ({ kind: "figures", title: code.name, rows: code.rows })),
   ];
+  if (input.deck) blocks.push({ kind: "p", text: input.deck });
   if (input.waiting.length) {
     blocks.push(
       { kind: "p", text: "Still waiting for your answer, the longest first:" },
-      { kind: "list", items: input.waiting.map((person) => ({ text: `${person.name}, waiting ${person.waited}`, link: { label: "Answer", url: person.leadUrl } })) },
+      { kind: "list", items: input.waiting.map((person) => ({ text: withReading(`${person.name}, waiting ${person.waited}`, person.reading), link: { label: "Answer", url: person.leadUrl } })) },
     );
     if (input.moreWaiting) blocks.push({ kind: "p", text: `And ${input.moreWaiting} more.` });
     blocks.push({ kind: "link", label: "See everyone waiting", url: input.unansweredUrl });
@@ -291,13 +298,19 @@ export function morningReportMail(input: MorningReportInput): OutgoingMail {
   if (input.topSignals.length) {
     blocks.push(
       { kind: "p", text: "The largest interest signals of this period:" },
-      { kind: "list", items: input.topSignals.map((signal) => (signal.leadUrl ? { text: signal.text, link: { label: "Open the lead", url: signal.leadUrl } } : signal.text)) },
+      {
+        kind: "list",
+        items: input.topSignals.map((signal) => {
+          const text = withReading(signal.text, signal.reading);
+          return signal.leadUrl ? { text, link: { label: "Open the lead", url: signal.leadUrl } } : text;
+        }),
+      },
     );
   }
   if (input.metInPerson.length) {
     blocks.push(
       { kind: "p", text: "Met in person this period, the hottest first:" },
-      { kind: "list", items: input.metInPerson.map((person) => ({ text: person.text, link: { label: "Open the lead", url: person.leadUrl } })) },
+      { kind: "list", items: input.metInPerson.map((person) => ({ text: withReading(person.text, person.reading), link: { label: "Open the lead", url: person.leadUrl } })) },
     );
     if (input.moreMetInPerson) blocks.push({ kind: "p", text: `And ${input.moreMetInPerson} more met in person.` });
   }

@@ -19,6 +19,7 @@ import type { ScheduledMailOptions } from "~/modules/mail/scheduled-mail.server"
 import { founderTimeZone } from "~/modules/time/founder-zone";
 import { formatWaitDuration } from "~/modules/time/relative-time";
 import { addDays, startOfDay } from "~/modules/time/calendar-days";
+import { deckPeriodText, readDeckPeriod, readingLinesOf } from "./deck-report.server";
 import { dueReports, periodOf, type DueReport } from "./report-days";
 import { DAY_MS } from "~/modules/time/units";
 
@@ -150,7 +151,7 @@ function rankOf(temperature: keyof typeof TEMPERATURE_RANK | null): number {
 /** Everything a report says, read before its claim: the same for each recipient but the greeting's role. */
 export async function readReport(db: Kysely<Database>, links: MailLinks, project: Candidate, report: DueReport, now: Date) {
   const windowLabel = report.kind === "day" ? "Scans that day" : "Scans these 8 days";
-  const [analytics, scans, totals, waiting, signals, met, csv] = await Promise.all([
+  const [analytics, scans, totals, waiting, signals, met, csv, deck] = await Promise.all([
     loadProjectAnalytics(db, project.owner_id, project.id, now),
     scansPerCode(db, project.id, report.from, report.to),
     countProjectActivitySince(db, project.id, report.from, report.to),
@@ -170,6 +171,7 @@ export async function readReport(db: Kysely<Database>, links: MailLinks, project
       .execute(),
     readMetInPerson(db, project.id, report),
     contactsCsv(db, project.owner_id, project.id),
+    readDeckPeriod(db, project.id, report),
   ]);
   const scanned = analytics.funnel
     .map((row) => {
@@ -180,6 +182,9 @@ export async function readReport(db: Kysely<Database>, links: MailLinks, project
     .sort((a, b) => b.inPeriod - a.inPeriod || (a.row.kind === "qr" ? -1 : 1));
   const top = scanned.find(({ row }) => row.kind === "qr")?.row;
   const people = waiting.get(project.id) ?? { listed: [], waiting: 0 };
+  // Beside each person the report names, their reading of the deck on the page now (decision 99).
+  const listedLeads = [...people.listed.map((lead) => lead.id), ...signals.flatMap((signal) => (signal.lead_id ? [signal.lead_id] : [])), ...met.listed.map((person) => person.leadId)];
+  const readings = await readingLinesOf(db, project.id, listedLeads);
   return {
     eventName: top ? (top.eventTag ?? top.label) : project.title,
     period: periodOf(report),
@@ -205,6 +210,7 @@ export async function readReport(db: Kysely<Database>, links: MailLinks, project
     waiting: people.listed.map((lead) => ({
       name: lead.name,
       waited: formatWaitDuration(now.getTime() - Date.parse(lead.awaiting_since)),
+      reading: readings.get(lead.id) ?? null,
       leadUrl: links.leadUrl(project.id, lead.id),
     })),
     moreWaiting: people.waiting - people.listed.length,
@@ -216,10 +222,12 @@ export async function readReport(db: Kysely<Database>, links: MailLinks, project
       ]
         .filter(Boolean)
         .join(" "),
+      reading: signal.lead_id ? (readings.get(signal.lead_id) ?? null) : null,
       leadUrl: signal.lead_id ? links.leadUrl(project.id, signal.lead_id) : null,
     })),
-    metInPerson: met.listed.map((person) => ({ text: person.text, leadUrl: links.leadUrl(project.id, person.leadId) })),
+    metInPerson: met.listed.map((person) => ({ text: person.text, reading: readings.get(person.leadId) ?? null, leadUrl: links.leadUrl(project.id, person.leadId) })),
     moreMetInPerson: met.more,
+    deck: deck ? deckPeriodText(deck) : null,
     analyticsUrl: links.analyticsUrl(project.id),
     settingsUrl: links.leadSettingsUrl(project.id),
     csv,

@@ -21,13 +21,20 @@ export type WebhookAction =
   | { kind: "subscription" }
   | { kind: "signal"; tier: string; rangeMin: number; rangeMax: number | null; message: string | null; public: boolean; messagePublic: boolean; answer: QualifyingAnswer | null };
 
+/**
+ * How much of the deck on the project's page now the lead had read when the event was made, over all their views of
+ * it (decision 99): pages with any time, the deck's pages, and whole seconds counted.
+ */
+export type WebhookDeckReading = { pagesRead: number; pageCount: number; secondsRead: number };
+
 /** The JSON a receiver gets: what happened, on which project, by whom, through which event. */
 export type WebhookPayload = {
   id: string;
   type: WebhookEventType;
   createdAt: string;
   project: { id: string; title: string; slug: string };
-  lead: { id: string; name: string; email: string };
+  /** `deck`: their reading of the deck, null when the page shows no deck or they read none of it. */
+  lead: { id: string; name: string; email: string; deck: WebhookDeckReading | null };
   action: WebhookAction;
   /** The event of the QR code the visitor came through, or 'unknown'. */
   sourceEvent: string;

@@ -5,6 +5,7 @@ import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webh
 import type { AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { queueLeadAlerts } from "~/modules/founder-alerts/founder-alerts.server";
 import { linkViewerToLead } from "~/modules/deck-reading/link-viewer-lead.server";
+import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
 import { UNKNOWN_EVENT, type LeadAction } from "~/modules/leads/lead-forms";
 
 export type LeadActivity = {
@@ -32,7 +33,7 @@ const ACTION_COLUMN = { intro: "did_intro", subscription: "did_subscribe", signa
  * Keeps the project's lead for this e-mail up to date, inside the caller's transaction (the visitor's write):
  * created on a first action, otherwise moved to the top of the inbox with the latest name and the action added.
  * The founder's triage is never touched here. The project's webhooks, pushes and Slack post are queued in the same
- * transaction.
+ * transaction; the webhook carries the lead's reading of the deck as it stands then (their viewer's included).
  * Returns the lead's id.
  */
 export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadActivity): Promise<string> {
@@ -74,12 +75,18 @@ export async function recordLeadActivity(trx: Kysely<Database>, activity: LeadAc
     .executeTakeFirstOrThrow();
   if (activity.viewerFingerprint) await linkViewerToLead(trx, { projectId: activity.project.id, viewerFingerprint: activity.viewerFingerprint, leadId: row.id });
   const eventId = crypto.randomUUID();
+  const reading = (await readingOfLeads(trx, activity.project.id, [row.id])).get(row.id);
   await enqueueWebhookEvent(trx, {
     id: eventId,
     type: `lead.${activity.action.kind}`,
     createdAt: activity.at,
     project: { id: activity.project.id, title: activity.project.title, slug: activity.project.slug },
-    lead: { id: row.id, name: activity.name, email: activity.email },
+    lead: {
+      id: row.id,
+      name: activity.name,
+      email: activity.email,
+      deck: reading ? { pagesRead: reading.pagesRead, pageCount: reading.pageCount, secondsRead: Math.round(reading.ms / 1000) } : null,
+    },
     action: activity.action,
     sourceEvent: activity.eventSource ?? UNKNOWN_EVENT,
   });
