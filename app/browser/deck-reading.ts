@@ -11,7 +11,11 @@ import { ReadingClock } from "./reading-clock";
 const QUEUE_KEY = "pitchqr-deck-beats";
 /** The oldest kept beats make room past this (a phone offline for hours). */
 const QUEUE_MAX = 600;
-const INPUTS = ["pointerdown", "pointermove", "keydown", "wheel", "touchstart", "scroll"] as const;
+/**
+ * What counts as the visitor acting. A scroll is not listened to: the visitor's own scrolls come with their wheel,
+ * touch, key or pointer, and the strip's own (a page turned by a button, the snap settling) are no one's input.
+ */
+const INPUTS = ["pointerdown", "pointermove", "keydown", "wheel", "touchstart"] as const;
 
 /** Where beats wait: the phone's storage, or this page's memory where storage is refused. */
 const memoryQueue: DeckBeat[] = [];
