@@ -5,7 +5,7 @@ import type { Database, LeadsTable } from "~/db/schema";
 import { requireProjectRole } from "~/modules/access/project-access.server";
 import { formatAmountRange } from "~/modules/formats/amount";
 import { LEAD_STATUS_LABELS, LEAD_TEMPERATURE_LABELS } from "~/modules/formats/lead-triage";
-import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
+import { readingOfLeads } from "~/modules/deck/lead-reading.server";
 import type { LeadReading } from "~/modules/deck-reading/reading-text";
 import { csvFileName, neutralizeFormula } from "./contacts-csv";
 import { codeNamesOf } from "./source-names";

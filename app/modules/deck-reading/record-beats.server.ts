@@ -3,7 +3,7 @@ import type { Database, DeckAudience } from "~/db/schema";
 import { resolveSource } from "~/modules/analytics/sources.server";
 import type { DeckBeat, ReadingSegment } from "./reading-rules";
 import { alertLeadReading } from "./reading-alerts.server";
-import { currentDeck } from "./current-deck.server";
+import { currentDeck } from "~/modules/deck/current-deck.server";
 
 /** Who sent a request of beats, as the door knows them; the audience is decided per project (`readingAudience`). */
 export type BeatSender = {

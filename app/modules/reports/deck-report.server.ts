@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
+import { readingOfLeads } from "~/modules/deck/lead-reading.server";
 import { readingTimeText } from "~/modules/deck-reading/reading-text";
 import { pluralWord } from "~/modules/formats/counts";
 import type { DueReport } from "./report-days";

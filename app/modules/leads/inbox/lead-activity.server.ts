@@ -5,7 +5,7 @@ import { enqueueWebhookEvent, type WebhookAction } from "~/modules/webhooks/webh
 import type { AlertKind } from "~/modules/founder-alerts/alert-channel-form";
 import { queueLeadAlerts } from "~/modules/founder-alerts/founder-alerts.server";
 import { linkViewerToLead } from "~/modules/deck-reading/link-viewer-lead.server";
-import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
+import { readingOfLeads } from "~/modules/deck/lead-reading.server";
 import { UNKNOWN_EVENT, type LeadAction } from "~/modules/leads/lead-forms";
 
 export type LeadActivity = {

@@ -5,7 +5,7 @@ import { roleAllows, type ProjectRole } from "~/modules/access/roles";
 import { DIRECT, readCodeNames, scanSource, UNKNOWN } from "~/modules/analytics/sources.server";
 import { DIRECT_EVENT, NOT_ATTRIBUTED } from "~/modules/analytics/source-names";
 import { countHeldSubmissions } from "~/modules/held/held-submissions.server";
-import { readingOfLeads } from "~/modules/deck-reading/lead-reading.server";
+import { readingOfLeads } from "~/modules/deck/lead-reading.server";
 import type { LeadFilters } from "~/modules/leads/lead-forms";
 import { cursorAfter, decodeLeadCursor, encodeLeadCursor, filteredLeads, pageAfter } from "./lead-query.server";
 import { toLeadViews, type LeadRow, type LeadView } from "./lead-views.server";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
-import type { LeadReading } from "./reading-text";
+import type { LeadReading } from "~/modules/deck-reading/reading-text";
 import { currentDeck } from "./current-deck.server";
 
 /**
