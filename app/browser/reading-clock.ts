@@ -2,8 +2,9 @@ import { READING_IDLE_MS, type ReadingSegment } from "~/modules/deck-reading/rea
 
 /**
  * The deck reader's clock (decision 99), fed with what happens and asked for what it counted. Time runs only while
- * a page is shown, the reader is on screen, the tab is visible and the reader acted within `READING_IDLE_MS` (a
- * page's first stretch of that length counts without input, and so does the tab coming back): then it stops at
+ * a page is shown, the reader is on screen, the tab is visible and the reader acted within `READING_IDLE_MS` (the
+ * first page's first stretch of that length counts without input, a page turned by the visitor counts from their
+ * input, and so does the tab coming back): then it stops at
  * that moment exactly, however late anyone looks. Times are the view's own clock, in milliseconds.
  */
 export class ReadingClock {
@@ -21,12 +22,16 @@ export class ReadingClock {
     return this.#runningFrom !== null && at < this.#activeAt + READING_IDLE_MS;
   }
 
-  /** The page in view (from 1); a new page starts its own idle allowance. */
+  /**
+   * The page in view (from 1). The first page shown starts the idle allowance; a later page turned by the visitor
+   * comes with their touch, key or swipe, which gives it its own, while the strip settling on a page by itself
+   * (a snap, a layout) is no one's input and gives none.
+   */
   show(page: number, at: number) {
     if (page === this.#page) return;
     this.#change(at, () => {
+      if (this.#page === 0) this.#activeAt = at;
       this.#page = page;
-      this.#activeAt = at;
     });
   }
 

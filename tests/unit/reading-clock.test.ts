@@ -35,8 +35,9 @@ it("stops at the idle cut-off exactly, however late it is asked, and runs again 
   expect(clock.take(s(155))).toEqual([[1, s(150), s(155)]]);
 });
 
-it("gives a new page its own first 30 seconds without input", () => {
+it("gives a page the visitor turns to its own first 30 seconds, and none to the strip settling by itself", () => {
   const clock = openClock();
+  clock.input(s(25));
   clock.show(2, s(25));
   expect(clock.take(s(100))).toEqual([
     [1, 0, s(25)],
@@ -65,3 +66,18 @@ it("counts nothing before a page is shown", () => {
   expect(clock.running(s(1))).toBe(false);
   expect(clock.take(s(3))).toEqual([]);
 });
+
+it("counts a page the strip settles on by itself only within the visitor's last input's allowance", () => {
+  const clock = openClock();
+  clock.input(s(10));
+  clock.show(2, s(10));
+  clock.show(3, s(20));
+  clock.show(2, s(21));
+  expect(clock.take(s(100))).toEqual([
+    [1, 0, s(10)],
+    [2, s(10), s(20)],
+    [3, s(20), s(21)],
+    [2, s(21), s(40)],
+  ]);
+});
+
