@@ -1,3 +1,4 @@
+import { currentDeck } from "~/modules/deck/current-deck.server";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { requireProjectRole } from "~/modules/access/project-access.server";
@@ -44,14 +45,9 @@ export function deckSourceOf(choice: string | null | undefined): string | null {
  */
 export async function loadDeckReaders(db: Kysely<Database>, userId: string, projectId: string, source: string | null = null): Promise<DeckReaders | null> {
   await requireProjectRole(db, userId, projectId, "view");
-  const deck = await db
-    .selectFrom("projects")
-    .innerJoin("decks", "decks.id", "projects.deck_id")
-    .select(["decks.id", "decks.page_count"])
-    .where("projects.id", "=", projectId)
-    .executeTakeFirst();
-  if (!deck) return null;
-  const pageCount = deck.page_count ?? 0;
+  const deck = await currentDeck(db, projectId);
+  if (!deck?.deckId) return null;
+  const pageCount = deck.pages;
 
   // A reader is a viewer; a view without one is a reader of its own.
   const reader = sql<string>`case when deck_views.viewer_fingerprint is null then ${sql.lit("view:")} || deck_views.id else ${sql.lit("viewer:")} || deck_views.viewer_fingerprint end`;
@@ -60,7 +56,7 @@ export async function loadDeckReaders(db: Kysely<Database>, userId: string, proj
       .selectFrom("deck_view_pages")
       .innerJoin("deck_views", "deck_views.id", "deck_view_pages.view_id")
       .select((eb) => [reader.as("reader"), "deck_view_pages.page_number", eb.fn.sum<number>("deck_view_pages.ms").as("ms")])
-      .where("deck_views.deck_id", "=", deck.id)
+      .where("deck_views.deck_id", "=", deck.deckId)
       .where("deck_views.audience", "=", "reader")
       .$if(source !== null, (qb) => qb.where("deck_views.source", "=", source!))
       .groupBy([reader, "deck_view_pages.page_number"])
@@ -68,7 +64,7 @@ export async function loadDeckReaders(db: Kysely<Database>, userId: string, proj
     db
       .selectFrom("deck_views")
       .select((eb) => ["audience", eb.fn.countAll<number>().as("views")])
-      .where("deck_id", "=", deck.id)
+      .where("deck_id", "=", deck.deckId)
       .where("audience", "in", ["team", "bot"])
       .$if(source !== null, (qb) => qb.where("source", "=", source!))
       .groupBy("audience")
@@ -85,7 +81,7 @@ export async function loadDeckReaders(db: Kysely<Database>, userId: string, proj
   }
   const views = (audience: string) => Number(apartRows.find((row) => row.audience === audience)?.views ?? 0);
   return {
-    deckId: deck.id,
+    deckId: deck.deckId,
     pageCount,
     source,
     readers: readers.size,

@@ -1,3 +1,4 @@
+import { currentDeck } from "~/modules/deck/current-deck.server";
 import type { Kysely } from "kysely";
 import type { Database } from "~/db/schema";
 import { readingOfLeads } from "~/modules/deck/lead-reading.server";
@@ -15,25 +16,20 @@ export type DeckPeriodFigures = { readers: number; toTheEnd: number; medianMs: n
  * shared by a whole venue's wifi). Null when the page shows no deck.
  */
 export async function readDeckPeriod(db: Kysely<Database>, projectId: string, report: Pick<DueReport, "from" | "to">): Promise<DeckPeriodFigures | null> {
-  const deck = await db
-    .selectFrom("projects")
-    .innerJoin("decks", "decks.id", "projects.deck_id")
-    .select(["decks.id", "decks.page_count"])
-    .where("projects.id", "=", projectId)
-    .executeTakeFirst();
-  if (!deck) return null;
+  const deck = await currentDeck(db, projectId);
+  if (!deck?.deckId) return null;
   const views = await db
     .selectFrom("deck_views")
     .leftJoin("deck_view_pages", (join) => join.onRef("deck_view_pages.view_id", "=", "deck_views.id").on("deck_view_pages.ms", ">", 0))
     .select((eb) => ["deck_views.id", "deck_views.lead_id", "deck_views.viewer_fingerprint", "deck_views.ms", eb.fn.max("deck_view_pages.page_number").as("last_page")])
-    .where("deck_views.deck_id", "=", deck.id)
+    .where("deck_views.deck_id", "=", deck.deckId)
     .where("deck_views.audience", "=", "reader")
     .where("deck_views.ms", ">", 0)
     .where("deck_views.started_at", ">=", report.from.toISOString())
     .where("deck_views.started_at", "<", report.to.toISOString())
     .groupBy(["deck_views.id", "deck_views.lead_id", "deck_views.viewer_fingerprint", "deck_views.ms"])
     .execute();
-  const lastPage = deck.page_count ?? 0;
+  const lastPage = deck.pages;
   const people = new Map<string, { ms: number; toTheEnd: boolean }>();
   for (const view of views) {
     const key = view.lead_id ? `lead:${view.lead_id}` : view.viewer_fingerprint ? `viewer:${view.viewer_fingerprint}` : `view:${view.id}`;
