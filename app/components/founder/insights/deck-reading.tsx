@@ -1,5 +1,6 @@
 import { BookOpen } from "lucide-react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AudienceChoices } from "./audience-choices";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import type { DeckReaders } from "~/modules/deck-reading/deck-readers.server";
 import { readingTimeText } from "~/modules/deck-reading/reading-text";
@@ -35,24 +36,7 @@ export function DeckReadingCard({ deck, codes }: { deck: DeckReaders; codes: Pro
     <SectionCard id="deck-title" title="Deck" description="How visitors read the deck on your page now, page by page." icon={BookOpen}>
       <div data-deck-reading className="grid gap-4">
         {codes.length ? (
-          <nav aria-label="Show reading of" className="flex flex-wrap gap-1.5 text-sm">
-            {choices.map((choice) => {
-              const current = (chosen?.source ?? PROJECT) === choice.source;
-              return (
-                <Link
-                  key={choice.source}
-                  to={hrefFor(choice.source)}
-                  preventScrollReset
-                  aria-current={current ? "true" : undefined}
-                  className={`inline-flex min-h-9 items-center rounded-full px-3 py-1 font-medium break-words ring-1 ring-inset ${
-                    current ? "bg-brand-600 text-white ring-brand-600" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"
-                  }`}
-                >
-                  {choice.name}
-                </Link>
-              );
-            })}
-          </nav>
+          <AudienceChoices label="Show reading of" choices={choices} current={chosen?.source ?? PROJECT} hrefFor={hrefFor} />
         ) : null}
 
         <p className="text-sm text-slate-600">

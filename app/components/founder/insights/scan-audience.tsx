@@ -1,5 +1,6 @@
 import { Smartphone } from "lucide-react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AudienceChoices } from "./audience-choices";
 import type { ProjectAnalytics } from "~/modules/analytics/analytics.server";
 import type { AudienceBreakdown, AudienceShare } from "~/modules/analytics/audience.server";
 import { SectionCard } from "~/components/ui/card";
@@ -46,25 +47,12 @@ export function ScanAudienceCard({ audience, totalScans }: { audience: ProjectAn
         />
       ) : (
         <div data-scan-audience className="grid gap-4">
-          <nav aria-label="Show scans of" className="flex flex-wrap gap-1.5 text-sm">
-            {choices.map((choice) => {
-              const current = (chosen?.source ?? PROJECT) === choice.source;
-              return (
-                <Link
-                  key={choice.source}
-                  to={hrefFor(choice.source)}
-                  preventScrollReset
-                  aria-current={current ? "true" : undefined}
-                  className={`inline-flex min-h-9 items-center gap-1.5 rounded-full px-3 py-1 font-medium break-words ring-1 ring-inset ${
-                    current ? "bg-brand-600 text-white ring-brand-600" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"
-                  }`}
-                >
-                  {choice.name}
-                  <span className={`tabular-nums ${current ? "text-white/85" : "text-slate-500"}`}>{choice.scans.toLocaleString("en-US")}</span>
-                </Link>
-              );
-            })}
-          </nav>
+          <AudienceChoices
+            label="Show scans of"
+            choices={choices.map((choice) => ({ source: choice.source, name: choice.name, count: choice.scans }))}
+            current={chosen?.source ?? PROJECT}
+            hrefFor={hrefFor}
+          />
 
           <p className="text-sm text-slate-600">
             <strong className="font-semibold text-slate-950">{chosen ? chosen.name : "Whole project"}</strong>: {plural(breakdown.scans, "scan")} described.
